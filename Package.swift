@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Comet",
+    products: [
+        .library(name: "Comet", targets: ["Comet"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "Streams", targets: ["Streams"]),
+        .executable(name: "comet", targets: ["CometCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries (Debian: libpng-dev, libjpeg62-turbo-dev; `make setup` installs them).
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
+        // Every setjmp/longjmp of libpng and libjpeg lives here; Swift sees status codes.
+        .target(
+            name: "CImageCodecs",
+            dependencies: ["CLibPNG", "CLibJPEG"]
+        ),
+        .target(name: "Imaging", dependencies: ["CImageCodecs"]),
+        .target(name: "Streams"),
+        .target(name: "Comet", dependencies: ["Imaging", "Streams"]),
+        .executableTarget(
+            name: "CometCLI",
+            dependencies: [
+                "Comet",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,13 @@
+import ArgumentParser
+import Comet
+import Foundation
+
+/// The `comet` command-line tool.
+@main
+struct CometCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "comet",
+        abstract: "Comet, an image pipeline for Swift on Linux.",
+        subcommands: [InfoCommand.self]
+    )
+}

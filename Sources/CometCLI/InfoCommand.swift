@@ -1,0 +1,40 @@
+import ArgumentParser
+import Comet
+import Foundation
+
+/// `comet info FILE…`: decodes each file and prints what it is.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Decode image files and print their format, size and decoder warnings."
+    )
+
+    @Argument(help: "Image files to decode.")
+    var files: [String]
+
+    @Option(help: "Decode at reduced size so that the longer side is at least this many pixels (JPEG DCT scaling).")
+    var maxPixelSize: Int?
+
+    mutating func run() throws {
+        var failures = 0
+        for file in files {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: file))
+                var options = ImageDecodingOptions()
+                if let maxPixelSize { options.downsampling = .maxPixelSize(maxPixelSize) }
+                let decoded = try ImageDecoders.decode(data, options: options)
+                var line = "\(file): \(decoded.type) \(decoded.sourceWidth)×\(decoded.sourceHeight)"
+                if decoded.image.width != decoded.sourceWidth || decoded.image.height != decoded.sourceHeight {
+                    line += " → \(decoded.image.width)×\(decoded.image.height)"
+                }
+                if decoded.orientation != .up { line += ", orientation \(decoded.orientation)" }
+                if !decoded.warnings.isEmpty { line += ", warnings: \(decoded.warnings.joined(separator: "; "))" }
+                print(line)
+            } catch {
+                failures += 1
+                print("\(file): error: \(error)")
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The kind of an encoded image, recognised from its first bytes ("magic numbers").
+///
+/// Comet decodes PNG and JPEG; the other types are recognised so that errors can say
+/// "GIF is not supported" instead of "decoding failed".
+public struct AssetType: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// A short lowercase name, e.g. "png".
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public static let png: AssetType = "png"
+    public static let jpeg: AssetType = "jpeg"
+    public static let gif: AssetType = "gif"
+    public static let webp: AssetType = "webp"
+    public static let bmp: AssetType = "bmp"
+    public static let tiff: AssetType = "tiff"
+    public static let ico: AssetType = "ico"
+    public static let heic: AssetType = "heic"
+    public static let avif: AssetType = "avif"
+    public static let jpegXL: AssetType = "jxl"
+
+    /// The name people use: "PNG", "JPEG", "GIF"…
+    public var description: String {
+        switch self {
+        case .jpegXL: "JPEG XL"
+        case .heic: "HEIC"
+        case .avif: "AVIF"
+        default: rawValue.uppercased()
+        }
+    }
+
+    /// Recognises the type from the first bytes of `data`; `nil` when unknown (or too short).
+    public init?(_ data: some Collection<UInt8>) {
+        let head = Array(data.prefix(16))
+        func starts(with prefix: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + prefix.count && Array(head[offset..<(offset + prefix.count)]) == prefix
+        }
+        if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+        } else if starts(with: [0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) {
+            self = .gif
+        } else if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) {
+            self = .webp
+        } else if starts(with: Array("BM".utf8)) && head.count >= 14 {
+            self = .bmp
+        } else if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            self = .tiff
+        } else if starts(with: [0x00, 0x00, 0x01, 0x00]) {
+            self = .ico
+        } else if starts(with: Array("ftyp".utf8), at: 4), head.count >= 12 {
+            let brand = String(decoding: head[8..<12], as: UTF8.self)
+            switch brand {
+            case "avif", "avis": self = .avif
+            case "heic", "heix", "hevc", "hevx", "mif1", "msf1": self = .heic
+            default: return nil
+            }
+        } else if starts(with: [0xFF, 0x0A]) || starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
+            self = .jpegXL
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import CImageCodecs
+
+extension ImageDecodingLimits {
+    /// The limits in the C target's form (negative values count as 0).
+    var cLimits: cic_limits {
+        cic_limits(
+            max_dimension: UInt32(clamping: maxDimension),
+            max_source_pixels: UInt64(clamping: maxSourcePixelCount),
+            max_output_pixels: UInt64(clamping: maxPixelCount),
+            max_decoder_memory: UInt64(clamping: maxDecoderMemory),
+            max_scans: UInt32(clamping: maxScans)
+        )
+    }
+}
+
+extension ImageDecodingOptions.Downsampling {
+    /// The largest JPEG DCT reduction (1, 2, 4 or 8) whose result, for a file of `width`×`height`
+    /// pixels stored with `orientation`, still satisfies this target.
+    func jpegScaleDenominator(width: Int, height: Int, orientation: ImageOrientation) -> Int {
+        // Targets are in the upright frame; compare against the stored frame's sides.
+        let (uprightWidth, uprightHeight) = orientation.swapsDimensions ? (height, width) : (width, height)
+        for denominator in [8, 4, 2] {
+            // libjpeg rounds scaled dimensions up.
+            let w = (uprightWidth + denominator - 1) / denominator
+            let h = (uprightHeight + denominator - 1) / denominator
+            switch self {
+            case .maxPixelSize(let size):
+                if max(w, h) >= size { return denominator }
+            case .covering(let targetWidth, let targetHeight):
+                if w >= targetWidth && h >= targetHeight { return denominator }
+            }
+        }
+        return 1
+    }
+}
+
+/// Translates a C status and message into the public error.
+func decodingError(_ status: cic_status, type: AssetType, message: String, width: Int, height: Int) -> ImageDecodingError {
+    switch status {
+    case CIC_TOO_LARGE, CIC_MEMORY_LIMIT:
+        return .tooLarge(width: width, height: height, limit: message)
+    default:
+        return .corrupt(type, reason: message.isEmpty ? "the decoder failed without a message" : message)
+    }
+}

@@ -1,0 +1,41 @@
+/// How to decode: limits, decode-time downsampling, orientation, strictness.
+public struct ImageDecodingOptions: Sendable, Hashable {
+    /// What to reduce the image to while decoding, when the format allows it.
+    public enum Downsampling: Sendable, Hashable {
+        /// The longer side of the result is at least this many pixels (a thumbnail's max pixel size).
+        case maxPixelSize(Int)
+        /// The result is at least this wide and this high (what an aspect-fill resize needs).
+        case covering(width: Int, height: Int)
+    }
+
+    /// Limits checked before allocation. See ``ImageDecodingLimits`` for the defaults.
+    public var limits: ImageDecodingLimits
+
+    /// `nil` (the default): decode at full size. Otherwise JPEGs decode at the smallest DCT scale
+    /// (1/2, 1/4 or 1/8) whose result still satisfies the target; PNGs decode at full size (the
+    /// format has no cheaper reduced decode), so resize afterwards for an exact size. Sizes are
+    /// in the upright (orientation-applied) frame.
+    public var downsampling: Downsampling?
+
+    /// Whether to apply the EXIF orientation of JPEGs so the image comes out upright.
+    /// Default `true`; when `false` the orientation is still reported in ``DecodedImage``.
+    public var appliesOrientation: Bool
+
+    /// When `true`, any decoder warning (corrupt data that libjpeg would conceal, a premature
+    /// end of file) is an error. Default `false`: the image decodes and the warnings are
+    /// reported in ``DecodedImage/warnings`` so callers (the pipeline's caches) can refuse it.
+    public var isStrict: Bool
+
+    /// Creates options; every parameter has the default documented on its property.
+    public init(
+        limits: ImageDecodingLimits = ImageDecodingLimits(),
+        downsampling: Downsampling? = nil,
+        appliesOrientation: Bool = true,
+        isStrict: Bool = false
+    ) {
+        self.limits = limits
+        self.downsampling = downsampling
+        self.appliesOrientation = appliesOrientation
+        self.isStrict = isStrict
+    }
+}

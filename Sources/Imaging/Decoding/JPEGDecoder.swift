@@ -1,0 +1,68 @@
+import CImageCodecs
+import Foundation
+
+/// Decodes JPEG files with libjpeg-turbo: baseline, progressive, grayscale, CMYK/YCCK (Adobe
+/// inverted or not), restart markers, arithmetic coding; EXIF orientation; decode-time DCT
+/// downsampling (1/2, 1/4, 1/8) for thumbnails.
+///
+/// Stateless and thread-safe: one instance can decode on many threads at once.
+public struct JPEGDecoder: ImageDecoding {
+    /// Creates a decoder.
+    public init() {}
+
+    /// Decodes a complete JPEG file. Limits are checked after the header is read and before the
+    /// bitmap is allocated. Corrupt data that libjpeg conceals is reported in
+    /// ``DecodedImage/warnings`` (or thrown when ``ImageDecodingOptions/isStrict``).
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
+        guard !data.isEmpty else { throw .emptyData }
+        let result: Result<DecodedImage, ImageDecodingError> = data.withUnsafeBytes { bytes in
+            Result { () throws(ImageDecodingError) in try Self.decode(bytes, options: options) }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
+        guard let decoder = cic_jpeg_create(options.limits.cLimits, options.isStrict ? 1 : 0) else {
+            throw .corrupt(.jpeg, reason: "libjpeg could not start")
+        }
+        defer { cic_jpeg_destroy(decoder) }
+        let orientation = EXIFOrientationReader.orientation(inJPEG: bytes)
+        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+
+        var info = cic_jpeg_info()
+        var status = cic_jpeg_read_header(decoder, base, bytes.count, &info)
+        if status == CIC_OK {
+            status = cic_jpeg_set_scale(decoder, Self.denominator(for: options, info: info, orientation: orientation), &info)
+        }
+        guard status == CIC_OK else {
+            throw decodingError(status, type: .jpeg, message: String(cString: cic_jpeg_message(decoder)),
+                                width: Int(info.width), height: Int(info.height))
+        }
+        let image = try Image(width: Int(info.output_width), height: Int(info.output_height), isOpaque: true) {
+            (pixels, bytesPerRow) throws(ImageDecodingError) in
+            status = cic_jpeg_decode(decoder, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow)
+            guard status == CIC_OK else {
+                throw decodingError(status, type: .jpeg, message: String(cString: cic_jpeg_message(decoder)),
+                                    width: Int(info.width), height: Int(info.height))
+            }
+        }
+        return DecodedImage(
+            image: options.appliesOrientation ? image.applying(orientation) : image,
+            type: .jpeg, sourceWidth: Int(info.width), sourceHeight: Int(info.height),
+            orientation: orientation, warnings: Self.warnings(decoder)
+        )
+    }
+
+    /// The DCT scale denominator `options` call for, for the declared size in `info`.
+    static func denominator(for options: ImageDecodingOptions, info: cic_jpeg_info, orientation: ImageOrientation) -> Int32 {
+        guard let downsampling = options.downsampling else { return 1 }
+        return Int32(downsampling.jpegScaleDenominator(width: Int(info.width), height: Int(info.height), orientation: orientation))
+    }
+
+    static func warnings(_ decoder: OpaquePointer) -> [String] {
+        let count = Int(cic_jpeg_warning_count(decoder))
+        guard count > 0 else { return [] }
+        let first = String(cString: cic_jpeg_message(decoder))
+        return count == 1 ? [first] : [first, "\(count - 1) more warning\(count == 2 ? "" : "s")"]
+    }
+}

@@ -1,0 +1,74 @@
+import CImageCodecs
+import Foundation
+
+/// Decodes PNG files with libpng: every colour type and bit depth (palette, gray, gray+alpha,
+/// RGB, RGBA; 1 to 16 bits; tRNS transparency; Adam7 interlacing) to straight-alpha RGBA8.
+/// 16-bit samples are rounded to 8 bits; gamma chunks are not applied (samples come out as
+/// stored). PNG has no reduced-size decode, so ``ImageDecodingOptions/downsampling`` is ignored.
+///
+/// Stateless and thread-safe: one instance can decode on many threads at once.
+public struct PNGDecoder: ImageDecoding {
+    /// Creates a decoder.
+    public init() {}
+
+    /// Decodes a complete PNG file. Limits are checked when the header is read, before the
+    /// bitmap is allocated. A file that ends before its last row is an error.
+    public func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
+        guard !data.isEmpty else { throw .emptyData }
+        let session = try PNGDecodingSession(limits: options.limits)
+        let status = data.withUnsafeBytes { bytes in
+            cic_png_feed(session.decoder, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)
+        }
+        try session.check(status)
+        return try session.finish()
+    }
+}
+
+/// One libpng progressive reader and the bitmap it writes: shared by the one-shot and the
+/// incremental PNG decoders. Not thread-safe; used by one thread at a time.
+final class PNGDecodingSession {
+    let decoder: OpaquePointer
+    private(set) var info: cic_png_info?
+
+    init(limits: ImageDecodingLimits) throws(ImageDecodingError) {
+        guard let decoder = cic_png_create(limits.cLimits) else { throw .corrupt(.png, reason: "libpng could not start") }
+        self.decoder = decoder
+    }
+
+    deinit { cic_png_destroy(decoder) }
+
+    var message: String { String(cString: cic_png_message(decoder)) }
+
+    /// Throws the error a failed feed reported; records the header once it is known.
+    func check(_ status: cic_status) throws(ImageDecodingError) {
+        if info == nil {
+            var header = cic_png_info()
+            if cic_png_header_ready(decoder, &header) != 0 { info = header }
+        }
+        guard status == CIC_OK else {
+            throw decodingError(status, type: .png, message: message,
+                                width: Int(info?.width ?? 0), height: Int(info?.height ?? 0))
+        }
+    }
+
+    var isFinished: Bool { cic_png_finished(decoder) != 0 }
+
+    /// The finished image, taking over the bitmap without a copy.
+    func finish() throws(ImageDecodingError) -> DecodedImage {
+        guard let info, isFinished else {
+            let rows = cic_png_completed_rows(decoder)
+            let detail = info.map { "\(rows) of \($0.height) rows" } ?? "the header was incomplete"
+            throw .corrupt(.png, reason: "the file ends before the image data is complete (\(detail))")
+        }
+        let width = Int(info.width), height = Int(info.height)
+        let pixels = cic_png_take_pixels(decoder)!
+        let storage = PixelStorage(adoptingMallocBlock: UnsafeMutableRawPointer(pixels), byteCount: width * height * 4)
+        let image = Image(width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
+                          isOpaque: info.has_alpha == 0, storage: storage, byteOffset: 0)
+        let warningCount = Int(cic_png_warning_count(decoder))
+        var warnings: [String] = []
+        if warningCount > 0 { warnings.append(message) }
+        if warningCount > 1 { warnings.append("\(warningCount - 1) more warning\(warningCount == 2 ? "" : "s")") }
+        return DecodedImage(image: image, type: .png, sourceWidth: width, sourceHeight: height, warnings: warnings)
+    }
+}

@@ -1,0 +1,1 @@
+// The Combine-shaped publisher/subscriber framework arrives with the Streams issue.
