@@ -50,6 +50,8 @@ static void on_error_exit(j_common_ptr cinfo) {
         snprintf(d->message, sizeof d->message,
                  "decoding needs more than the working-memory limit of %llu bytes",
                  (unsigned long long)d->limits.max_decoder_memory);
+    } else if (cinfo->err->msg_code == JERR_BAD_PRECISION || cinfo->err->msg_code == JERR_NOT_COMPILED) {
+        d->failure = CIC_UNSUPPORTED;
     }
     longjmp(d->jump, 1);
 }

@@ -123,8 +123,9 @@ cic_png_decoder *cic_png_create(cic_limits limits) {
         free(d);
         return NULL;
     }
-    png_uint_32 max_side = limits.max_dimension > PNG_UINT_31_MAX ? PNG_UINT_31_MAX : limits.max_dimension;
-    png_set_user_limits(d->png, max_side, max_side);
+    // The limits are checked in on_info, with a clear "too large" status; libpng's own
+    // user limits would report the same thing as a generic error.
+    png_set_user_limits(d->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
     // Ancillary chunks (text, ICC profiles) are not used: cap what they may allocate, and
     // what their zlib streams may expand to.
     png_set_chunk_malloc_max(d->png, 8 << 20);

@@ -27,6 +27,8 @@ typedef enum {
     CIC_MEMORY_LIMIT = -3,
     /// The call was made in the wrong state (a bug in the caller).
     CIC_BAD_STATE = -4,
+    /// The file uses a feature this build of the library does not decode (e.g. 12-bit JPEG).
+    CIC_UNSUPPORTED = -5,
 } cic_status;
 
 #define CIC_MESSAGE_CAPACITY 200

@@ -39,6 +39,8 @@ func decodingError(_ status: cic_status, type: AssetType, message: String, width
     switch status {
     case CIC_TOO_LARGE, CIC_MEMORY_LIMIT:
         return .tooLarge(width: width, height: height, limit: message)
+    case CIC_UNSUPPORTED:
+        return .unsupportedFeature(type, reason: message)
     default:
         return .corrupt(type, reason: message.isEmpty ? "the decoder failed without a message" : message)
     }

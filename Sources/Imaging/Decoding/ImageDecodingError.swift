@@ -4,6 +4,9 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     case emptyData
     /// The data is an image of a known type that Comet does not decode (GIF, WebP…).
     case unsupportedFormat(AssetType)
+    /// The file is of a supported type but uses a feature the codec library does not decode
+    /// (e.g. 12-bit JPEG); `reason` is the library's message.
+    case unsupportedFeature(AssetType, reason: String)
     /// The data does not start like any known image format. Carries its first bytes.
     case unrecognizedFormat(prefix: [UInt8])
     /// The image is larger than the limits allow; nothing image-sized was allocated.
@@ -22,6 +25,8 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
             "The data is empty: there is no image to decode."
         case .unsupportedFormat(let type):
             "\(type) images are not supported (Comet decodes PNG and JPEG)."
+        case .unsupportedFeature(let type, let reason):
+            "This \(type) file uses a feature that is not supported: \(reason)."
         case .unrecognizedFormat(let prefix):
             "The data is not a recognised image format (it starts with \(prefix.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")))."
         case .tooLarge(let width, let height, let limit):
