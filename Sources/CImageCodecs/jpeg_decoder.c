@@ -21,7 +21,8 @@ struct cic_jpeg_decoder {
     int warnings;
     int scans_seen;
     cic_status failure; // what a longjmp means: CIC_ERROR, CIC_TOO_LARGE or CIC_MEMORY_LIMIT
-    char message[CIC_MESSAGE_CAPACITY];
+    char message[CIC_MESSAGE_CAPACITY];  // the error that ended decoding
+    char warning[CIC_MESSAGE_CAPACITY];  // the first warning
 
     // Incremental state: all bytes received so far (libjpeg's suspending source re-reads from
     // the point it suspended, so unconsumed bytes must stay available).
@@ -36,15 +37,15 @@ struct cic_jpeg_decoder {
     int reached_end;
 };
 
-static void record_message(cic_jpeg_decoder *d) {
+static void record_message(cic_jpeg_decoder *d, char *destination) {
     char buffer[JMSG_LENGTH_MAX];
     d->error_manager.format_message((j_common_ptr)&d->cinfo, buffer);
-    snprintf(d->message, sizeof d->message, "%s", buffer);
+    snprintf(destination, CIC_MESSAGE_CAPACITY, "%s", buffer);
 }
 
 static void on_error_exit(j_common_ptr cinfo) {
     cic_jpeg_decoder *d = (cic_jpeg_decoder *)cinfo->client_data;
-    if (d->message[0] == 0) record_message(d);
+    record_message(d, d->message);
     if (cinfo->err->msg_code == JERR_NO_BACKING_STORE || cinfo->err->msg_code == JERR_OUT_OF_MEMORY) {
         d->failure = CIC_MEMORY_LIMIT;
         snprintf(d->message, sizeof d->message,
@@ -60,9 +61,10 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
     cic_jpeg_decoder *d = (cic_jpeg_decoder *)cinfo->client_data;
     if (level >= 0) return; // trace messages
     d->warnings++;
-    if (d->warnings == 1) record_message(d);
+    if (d->warnings == 1) record_message(d, d->warning);
     if (d->strict) {
         d->failure = CIC_ERROR;
+        snprintf(d->message, sizeof d->message, "%s (strict decoding)", d->warning);
         longjmp(d->jump, 1);
     }
 }
@@ -156,6 +158,7 @@ void cic_jpeg_destroy(cic_jpeg_decoder *d) {
 }
 
 const char *cic_jpeg_message(const cic_jpeg_decoder *d) { return d->message; }
+const char *cic_jpeg_warning(const cic_jpeg_decoder *d) { return d->warning; }
 int cic_jpeg_warning_count(const cic_jpeg_decoder *d) { return d->warnings; }
 
 // Fills the declared facts and checks the source limits. Inside a setjmp scope.
@@ -302,6 +305,13 @@ cic_status cic_jpeg_append(cic_jpeg_decoder *d, const uint8_t *data, size_t leng
     return CIC_OK;
 }
 
+const uint8_t *cic_jpeg_buffered_bytes(const cic_jpeg_decoder *d, size_t *length) {
+    *length = d->length;
+    return d->bytes;
+}
+
+int cic_jpeg_is_multiscan(const cic_jpeg_decoder *d) { return d->buffered; }
+
 cic_status cic_jpeg_incremental_header(cic_jpeg_decoder *d, cic_jpeg_info *info) {
     if (d->header_read) return CIC_BAD_STATE;
     d->incremental = 1;
@@ -311,7 +321,8 @@ cic_status cic_jpeg_incremental_header(cic_jpeg_decoder *d, cic_jpeg_info *info)
     sync_source_out(d);
     if (result == JPEG_SUSPENDED) return CIC_NEED_MORE_DATA;
     d->header_read = 1;
-    d->buffered = jpeg_has_multiple_scans(&d->cinfo);
+    // libjpeg's arithmetic decoder cannot suspend: such files are decoded once complete.
+    d->buffered = jpeg_has_multiple_scans(&d->cinfo) && !d->cinfo.arith_code;
     return check_header(d, info);
 }
 

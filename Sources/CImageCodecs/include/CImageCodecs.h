@@ -58,7 +58,10 @@ typedef struct {
 /// Creates a decoder. `strict`: the first libjpeg warning (corrupt data, premature end) is an error.
 cic_jpeg_decoder *cic_jpeg_create(cic_limits limits, int strict);
 void cic_jpeg_destroy(cic_jpeg_decoder *decoder);
+/// The error that ended decoding (after a failed call).
 const char *cic_jpeg_message(const cic_jpeg_decoder *decoder);
+/// The first warning (corrupt data that was concealed), or "".
+const char *cic_jpeg_warning(const cic_jpeg_decoder *decoder);
 int cic_jpeg_warning_count(const cic_jpeg_decoder *decoder);
 
 /// One-shot: reads the header of a complete in-memory file and checks the source limits. The
@@ -72,6 +75,10 @@ cic_status cic_jpeg_decode(cic_jpeg_decoder *decoder, uint8_t *pixels, size_t by
 
 /// Incremental: appends bytes (copied). Returns CIC_OK.
 cic_status cic_jpeg_append(cic_jpeg_decoder *decoder, const uint8_t *data, size_t length);
+/// Incremental: the bytes appended so far (valid until the next append).
+const uint8_t *cic_jpeg_buffered_bytes(const cic_jpeg_decoder *decoder, size_t *length);
+/// Incremental: 1 when the file has several scans (progressive) and previews are possible.
+int cic_jpeg_is_multiscan(const cic_jpeg_decoder *decoder);
 /// Incremental: tries to read the header from what has arrived. CIC_NEED_MORE_DATA until it can;
 /// then checks the source limits. Call cic_jpeg_set_scale next.
 cic_status cic_jpeg_incremental_header(cic_jpeg_decoder *decoder, cic_jpeg_info *info);

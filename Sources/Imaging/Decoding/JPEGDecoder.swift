@@ -62,7 +62,7 @@ public struct JPEGDecoder: ImageDecoding {
     static func warnings(_ decoder: OpaquePointer) -> [String] {
         let count = Int(cic_jpeg_warning_count(decoder))
         guard count > 0 else { return [] }
-        let first = String(cString: cic_jpeg_message(decoder))
+        let first = String(cString: cic_jpeg_warning(decoder))
         return count == 1 ? [first] : [first, "\(count - 1) more warning\(count == 2 ? "" : "s")"]
     }
 }

@@ -1,0 +1,60 @@
+import CImageCodecs
+import Foundation
+
+/// PNG and JPEG encoding of ``Image``s with libpng and libjpeg-turbo.
+///
+/// Encoding runs on the calling thread; both functions are thread-safe.
+public enum ImageEncoders {
+    /// Encodes `image` as PNG. Premultiplied images are unpremultiplied first; images known to be
+    /// opaque are written as RGB (smaller), others as RGBA. `compressionLevel`: zlib's 0...9,
+    /// default 6.
+    public static func png(_ image: Image, compressionLevel: Int = 6) throws(ImageEncodingError) -> Data {
+        let straight = image.converted(to: .rgba8)
+        return try encode(.png) { out, message in
+            straight.withUnsafeBytes { pixels in
+                cic_png_encode(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width), UInt32(straight.height),
+                               straight.bytesPerRow, straight.isOpaque ? 1 : 0, Int32(min(max(compressionLevel, 0), 9)), out, message)
+            }
+        }
+    }
+
+    /// Encodes `image` as a baseline (or progressive) JPEG; alpha is dropped (colour as stored
+    /// in straight alpha, no compositing). `quality`: 0...1, default 0.85 (libjpeg quality 85).
+    public static func jpeg(_ image: Image, quality: Double = 0.85, progressive: Bool = false) throws(ImageEncodingError) -> Data {
+        let straight = image.converted(to: .rgba8)
+        let libjpegQuality = Int32((min(max(quality, 0), 1) * 100).rounded())
+        return try encode(.jpeg) { out, message in
+            straight.withUnsafeBytes { pixels in
+                cic_jpeg_encode(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width), UInt32(straight.height),
+                                straight.bytesPerRow, max(libjpegQuality, 1), progressive ? 1 : 0, out, message)
+            }
+        }
+    }
+
+    private static func encode(
+        _ type: AssetType,
+        _ body: (UnsafeMutablePointer<cic_buffer>, UnsafeMutablePointer<CChar>) -> cic_status
+    ) throws(ImageEncodingError) -> Data {
+        var out = cic_buffer()
+        var message = [CChar](repeating: 0, count: Int(CIC_MESSAGE_CAPACITY))
+        let status = message.withUnsafeMutableBufferPointer { body(&out, $0.baseAddress!) }
+        guard status == CIC_OK, let bytes = out.bytes else {
+            cic_buffer_free(&out)
+            throw ImageEncodingError(type: type, reason: String(cString: message))
+        }
+        // Hand the C buffer to Data without copying; Data frees it.
+        return Data(bytesNoCopy: bytes, count: out.length, deallocator: .free)
+    }
+}
+
+extension Image {
+    /// This image as PNG data (see ``ImageEncoders/png(_:compressionLevel:)``).
+    public func pngData() throws(ImageEncodingError) -> Data {
+        try ImageEncoders.png(self)
+    }
+
+    /// This image as JPEG data; `compressionQuality` 0...1 (see ``ImageEncoders/jpeg(_:quality:progressive:)``).
+    public func jpegData(compressionQuality: Double = 0.85) throws(ImageEncodingError) -> Data {
+        try ImageEncoders.jpeg(self, quality: compressionQuality)
+    }
+}
