@@ -40,7 +40,8 @@ public enum ImageEncoders {
         let status = message.withUnsafeMutableBufferPointer { body(&out, $0.baseAddress!) }
         guard status == CIC_OK, let bytes = out.bytes else {
             cic_buffer_free(&out)
-            throw ImageEncodingError(type: type, reason: String(cString: message))
+            let text = message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            throw ImageEncodingError(type: type, reason: String(decoding: text, as: UTF8.self))
         }
         // Hand the C buffer to Data without copying; Data frees it.
         return Data(bytesNoCopy: bytes, count: out.length, deallocator: .free)
