@@ -1,0 +1,38 @@
+/// The namespace of Comet's built-in processors (see ``ImageProcessing``).
+///
+/// Use the static factories in array literals: `[.resize(width: 256), .roundedCorners(radius: 8)]`.
+/// Every processor is a small `Hashable` value; its ``ImageProcessing/identifier`` starts with
+/// `com.comet.` and lists its parameters in pixels.
+///
+/// Colour values are processed as stored (sRGB-encoded bytes), not converted to linear light:
+/// the same choice Core Graphics, Nuke and AlamofireImage make by default. Averages of very
+/// different colours are therefore slightly darker than a linear-light average would be.
+public enum ImageProcessors {
+    /// The unit a size or length is given in.
+    ///
+    /// Linux has no screen scale, so ``pixels`` is the default; ``points(scale:)`` multiplies by
+    /// the scale you give (e.g. 2 for a "@2x" client) and rounds to whole pixels where a whole
+    /// number is needed. Identifiers always record the resulting pixels, so
+    /// `(128 points at scale 2)` and `(256 pixels)` are the same processor.
+    public enum Unit: Sendable, Hashable {
+        /// Image pixels.
+        case pixels
+        /// Points, `scale` pixels each.
+        case points(scale: Double)
+
+        /// `value` in pixels.
+        public func pixels(_ value: Double) -> Double {
+            switch self {
+            case .pixels: value
+            case .points(let scale): value * scale
+            }
+        }
+    }
+}
+
+/// Formats a number for an identifier: whole numbers without a fraction ("8", not "8.0"),
+/// others in Swift's shortest round-trip form, so the string is stable across runs.
+func identifierNumber(_ value: Double) -> String {
+    if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
+    return "\(value)"
+}

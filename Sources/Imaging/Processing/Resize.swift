@@ -1,0 +1,172 @@
+import Foundation
+
+extension ImageProcessors {
+    /// Scales an image to a target size, keeping its aspect ratio (or not, with ``ContentMode/stretch``).
+    ///
+    /// Geometry (the same as Nuke's `ImageProcessors.Resize` and AlamofireImage's filters, so the
+    /// migration shims reuse it):
+    /// - ``ContentMode/aspectFit``: scale = min(target/size) per axis, the whole image fits.
+    /// - ``ContentMode/aspectFill``: scale = max(target/size), the image covers the target; with
+    ///   `crop`, the centre is cut out to exactly the target size (only the part that is kept is
+    ///   resampled).
+    /// - ``ContentMode/stretch``: each axis scaled to the target independently.
+    /// - Output dimensions are `round(side × scale)` (at least 1).
+    /// - With `upscale == false` (the default) the image is never enlarged: when the scale would
+    ///   be above 1 the image is returned as is, except with `crop`, where the output keeps the
+    ///   target's framing (the same centred region) at the source's resolution, e.g. a 200×100
+    ///   image filled and cropped to 256×256 becomes its central 100×100.
+    ///
+    /// Shrinking averages the covered source area exactly (a box filter over fractional pixel
+    /// coverage); enlarging interpolates linearly. Both work on premultiplied colour in the
+    /// stored (sRGB-encoded) values.
+    public struct Resize: ImageProcessing, Hashable {
+        /// How the image is fitted to the target size.
+        public enum ContentMode: String, Sendable, Hashable {
+            /// Scale so the whole image fits inside the target (one side equals the target's).
+            case aspectFit
+            /// Scale so the image covers the target (one side equals the target's, the other is longer).
+            case aspectFill
+            /// Scale each axis to the target independently (the aspect ratio may change).
+            case stretch
+        }
+
+        enum Target: Hashable {
+            case size(Size)
+            case width(Int)
+            case height(Int)
+        }
+
+        let target: Target
+        /// How the image is fitted to the target.
+        public let contentMode: ContentMode
+        /// Whether an aspect-filled image is cropped to exactly the target size (always `false`
+        /// for the other modes, where it would mean nothing).
+        public let crop: Bool
+        /// Whether the image may be enlarged.
+        public let upscale: Bool
+
+        /// Resizes to fit or fill `size` (in `unit`).
+        public init(size: Size, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
+                    crop: Bool = false, upscale: Bool = false) {
+            let pixels = unit == .pixels ? size : Size(CGSize(width: size.width, height: size.height), unit: unit)
+            self.target = .size(Size(width: max(1, pixels.width), height: max(1, pixels.height)))
+            self.contentMode = contentMode
+            self.crop = crop && contentMode == .aspectFill
+            self.upscale = upscale
+        }
+
+        /// Resizes to fit or fill a Foundation `CGSize` (pixels unless `unit` says points).
+        public init(size: CGSize, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
+                    crop: Bool = false, upscale: Bool = false) {
+            self.init(size: Size(size, unit: unit), contentMode: contentMode, crop: crop, upscale: upscale)
+        }
+
+        /// Scales to the given width, keeping the aspect ratio.
+        public init(width: Int, unit: Unit = .pixels, upscale: Bool = false) {
+            self.target = .width(max(1, Int(unit.pixels(Double(width)).rounded())))
+            self.contentMode = .aspectFit
+            self.crop = false
+            self.upscale = upscale
+        }
+
+        /// Scales to the given height, keeping the aspect ratio.
+        public init(height: Int, unit: Unit = .pixels, upscale: Bool = false) {
+            self.target = .height(max(1, Int(unit.pixels(Double(height)).rounded())))
+            self.contentMode = .aspectFit
+            self.crop = false
+            self.upscale = upscale
+        }
+
+        /// E.g. `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false`;
+        /// a width-only resize omits `height` (and vice versa).
+        public var identifier: String {
+            let dimensions = switch target {
+            case .size(let s): "width=\(s.width)&height=\(s.height)"
+            case .width(let w): "width=\(w)"
+            case .height(let h): "height=\(h)"
+            }
+            return "com.comet.resize?\(dimensions)&contentMode=\(contentMode.rawValue)&crop=\(crop)&upscale=\(upscale)"
+        }
+
+        /// What a resize of a `width` × `height` image does: `nil` when it leaves the image as it is.
+        struct Plan: Equatable {
+            var source: Resampler.SourceRect
+            var width: Int
+            var height: Int
+        }
+
+        func plan(width w: Int, height h: Int) -> Plan? {
+            let (W, H) = (Double(w), Double(h))
+            func side(_ length: Double, _ scale: Double) -> Int { max(1, Int((length * scale).rounded())) }
+            let full = Resampler.SourceRect(x: 0, y: 0, width: W, height: H)
+            var sx: Double, sy: Double
+            switch target {
+            case .width(let tw): sx = Double(tw) / W; sy = sx
+            case .height(let th): sy = Double(th) / H; sx = sy
+            case .size(let t):
+                let (fx, fy) = (Double(t.width) / W, Double(t.height) / H)
+                switch contentMode {
+                case .aspectFit: sx = min(fx, fy); sy = sx
+                case .aspectFill: sx = max(fx, fy); sy = sx
+                case .stretch: sx = fx; sy = fy
+                }
+                if crop {
+                    // Centre region of the target's shape, at the fill scale (≤ 1 without upscale).
+                    let scale = upscale ? sx : min(sx, 1)
+                    let region = (width: Double(t.width) / sx, height: Double(t.height) / sx)
+                    let out = (width: min(side(region.width, scale), t.width), height: min(side(region.height, scale), t.height))
+                    var rect = Resampler.SourceRect(x: (W - region.width) / 2, y: (H - region.height) / 2,
+                                                    width: region.width, height: region.height)
+                    if Double(out.width) == rect.width.rounded() && Double(out.height) == rect.height.rounded() {
+                        // No scaling: snap to whole pixels and just copy.
+                        rect = .init(x: ((W - Double(out.width)) / 2).rounded(.down), y: ((H - Double(out.height)) / 2).rounded(.down),
+                                     width: Double(out.width), height: Double(out.height))
+                        if out.width == w && out.height == h { return nil }
+                    }
+                    return Plan(source: rect, width: out.width, height: out.height)
+                }
+            }
+            if !upscale { sx = min(sx, 1); sy = min(sy, 1) }
+            let (ow, oh) = (side(W, sx), side(H, sy))
+            if ow == w && oh == h { return nil }
+            return Plan(source: full, width: ow, height: oh)
+        }
+
+        /// The resized image (or `image` itself when no resize is needed).
+        public func process(_ image: Image) throws -> Image {
+            guard let plan = plan(width: image.width, height: image.height) else { return image }
+            let r = plan.source
+            if r.width == Double(plan.width) && r.height == Double(plan.height)
+                && r.x.rounded() == r.x && r.y.rounded() == r.y {
+                return image.cropped(x: Int(r.x), y: Int(r.y), width: plan.width, height: plan.height).compacted()
+            }
+            return Resampler.resample(image, rect: r, width: plan.width, height: plan.height)
+        }
+    }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Resize {
+    /// Resizes to fit or fill `size` pixels (see ``ImageProcessors/Resize``).
+    public static func resize(size: Size, unit: ImageProcessors.Unit = .pixels,
+                              contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
+                              crop: Bool = false, upscale: Bool = false) -> Self {
+        .init(size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale)
+    }
+
+    /// Resizes to fit or fill a `CGSize` (pixels unless `unit` says points).
+    public static func resize(size: CGSize, unit: ImageProcessors.Unit = .pixels,
+                              contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
+                              crop: Bool = false, upscale: Bool = false) -> Self {
+        .init(size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale)
+    }
+
+    /// Scales to `width` pixels wide, keeping the aspect ratio.
+    public static func resize(width: Int, unit: ImageProcessors.Unit = .pixels, upscale: Bool = false) -> Self {
+        .init(width: width, unit: unit, upscale: upscale)
+    }
+
+    /// Scales to `height` pixels high, keeping the aspect ratio.
+    public static func resize(height: Int, unit: ImageProcessors.Unit = .pixels, upscale: Bool = false) -> Self {
+        .init(height: height, unit: unit, upscale: upscale)
+    }
+}
