@@ -1,0 +1,121 @@
+/// Moves a value into a continuation. Sound because the bridge hands each value to exactly one
+/// waiting task and keeps no reference to it afterwards.
+struct UnsafeTransfer<Value>: @unchecked Sendable {
+    let value: Value
+}
+
+/// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``.
+///
+/// It requests one value per call to ``next(isolation:)`` and suspends the caller until that
+/// value (or the completion) arrives. Cancelling the awaiting task cancels the subscription and
+/// ends the sequence (`nil`). Thread-safety: the subscription, the waiting continuation and the
+/// terminal result live in a lock; continuations are resumed outside it.
+final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
+    typealias Input = Output
+    typealias Element = Result<Output?, Failure>
+    typealias Continuation = UnsafeContinuation<UnsafeTransfer<Element>, Never>
+
+    private struct State {
+        var subscription: Subscription?
+        var pendingRequests = 0
+        var waiting: Continuation?
+        var buffered: [Output] = []
+        var terminal: Element?
+        var cancelled = false
+    }
+
+    private enum Step {
+        case resume(Element)
+        case request(Subscription?)
+    }
+
+    private let state = Locked(State())
+
+    var description: String { "AsyncBridge" }
+
+    func receive(subscription: Subscription) {
+        let pending = state.withLock { state -> Int? in
+            guard !state.cancelled, state.terminal == nil, state.subscription == nil else { return nil }
+            state.subscription = subscription
+            defer { state.pendingRequests = 0 }
+            return state.pendingRequests
+        }
+        guard let pending else {
+            subscription.cancel()
+            return
+        }
+        if pending > 0 { subscription.request(.max(pending)) }
+    }
+
+    func receive(_ input: Output) -> Subscribers.Demand {
+        let waiting = state.withLock { state -> Continuation? in
+            guard !state.cancelled else { return nil }
+            guard let waiting = state.waiting else {
+                state.buffered.append(input)
+                return nil
+            }
+            state.waiting = nil
+            return waiting
+        }
+        waiting?.resume(returning: UnsafeTransfer(value: .success(input)))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let result: Element
+        switch completion {
+        case .finished: result = .success(nil)
+        case .failure(let error): result = .failure(error)
+        }
+        let waiting = state.withLock { state -> Continuation? in
+            guard state.terminal == nil else { return nil }
+            state.terminal = result
+            state.subscription = nil
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        waiting?.resume(returning: UnsafeTransfer(value: result))
+    }
+
+    func cancel() {
+        let (subscription, waiting) = state.withLock { state -> (Subscription?, Continuation?) in
+            state.cancelled = true
+            if state.terminal == nil { state.terminal = .success(nil) }
+            state.buffered = []
+            defer {
+                state.subscription = nil
+                state.waiting = nil
+            }
+            return (state.subscription, state.waiting)
+        }
+        subscription?.cancel()
+        waiting?.resume(returning: UnsafeTransfer(value: .success(nil)))
+    }
+
+    /// Waits for the next value; `.success(nil)` at the end of the stream or after cancellation.
+    func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation(isolation: actor) { (continuation: Continuation) in
+                let step = state.withLock { state -> Step in
+                    if !state.buffered.isEmpty { return .resume(.success(state.buffered.removeFirst())) }
+                    if let terminal = state.terminal {
+                        // A failure is reported once; afterwards the sequence just ends.
+                        state.terminal = .success(nil)
+                        return .resume(terminal)
+                    }
+                    state.waiting = continuation
+                    if state.subscription == nil { state.pendingRequests += 1 }
+                    return .request(state.subscription)
+                }
+                switch step {
+                case .resume(let element):
+                    continuation.resume(returning: UnsafeTransfer(value: element))
+                case .request(let subscription):
+                    subscription?.request(.max(1))
+                }
+            }.value
+        } onCancel: {
+            self.cancel()
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// A type-erasing subscriber.
+///
+/// Forwards every call to the wrapped subscriber (or to the closures it was created with) and
+/// keeps the wrapped subscriber's ``combineIdentifier``.
+@frozen
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+    @usableFromInline let receiveSubscriptionBody: ((Subscription) -> Void)?
+    @usableFromInline let receiveValueBody: ((Input) -> Subscribers.Demand)?
+    @usableFromInline let receiveCompletionBody: ((Subscribers.Completion<Failure>) -> Void)?
+
+    /// The identifier of the wrapped subscriber, or a fresh one for closure-based instances.
+    public let combineIdentifier: CombineIdentifier
+
+    /// Creates a type-erasing subscriber to wrap an existing subscriber.
+    public init<S: Subscriber>(_ s: S) where S.Input == Input, S.Failure == Failure {
+        if let erased = s as? AnySubscriber<Input, Failure> {
+            self = erased
+            return
+        }
+        combineIdentifier = s.combineIdentifier
+        receiveSubscriptionBody = { s.receive(subscription: $0) }
+        receiveValueBody = { s.receive($0) }
+        receiveCompletionBody = { s.receive(completion: $0) }
+    }
+
+    /// Creates a type-erasing subscriber that forwards to a subject: values are sent to it,
+    /// subscriptions are passed to it, and unlimited demand is requested.
+
+    /// Creates a type-erasing subscriber that executes the provided closures. A `nil` closure
+    /// means "do nothing" (and, for values, return `.none`).
+    public init(
+        receiveSubscription: ((Subscription) -> Void)? = nil,
+        receiveValue: ((Input) -> Subscribers.Demand)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+    ) {
+        combineIdentifier = CombineIdentifier()
+        receiveSubscriptionBody = receiveSubscription
+        receiveValueBody = receiveValue
+        receiveCompletionBody = receiveCompletion
+    }
+
+    /// `"Anonymous AnySubscriber"`.
+    public var description: String { "AnySubscriber" }
+
+    /// Forwards the subscription.
+    @inlinable
+    public func receive(subscription: Subscription) {
+        receiveSubscriptionBody?(subscription)
+    }
+
+    /// Forwards the value and returns the wrapped subscriber's extra demand.
+    @inlinable
+    public func receive(_ value: Input) -> Subscribers.Demand {
+        receiveValueBody?(value) ?? .none
+    }
+
+    /// Forwards the completion.
+    @inlinable
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        receiveCompletionBody?(completion)
+    }
+}

@@ -1,0 +1,113 @@
+extension Publishers {
+    /// A publisher that automatically connects to an upstream connectable publisher.
+    ///
+    /// The first subscriber triggers ``ConnectablePublisher/connect()``; when the number of
+    /// live subscribers (not yet cancelled or completed) drops to zero, the connection is
+    /// cancelled, and a later subscriber connects again. Thread-safety: the connection and the
+    /// subscriber count live in a lock; connect and disconnect happen outside it.
+    public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        private struct State {
+            var connection: Cancellable?
+            var connecting = false
+            var subscribers = 0
+        }
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        private let state = Locked(State())
+
+        /// Creates an auto-connecting publisher.
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Attaches the subscriber, connecting the upstream if it is the first.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let shouldConnect = state.withLock { state -> Bool in
+                state.subscribers += 1
+                guard state.connection == nil, !state.connecting else { return false }
+                state.connecting = true
+                return true
+            }
+            upstream.subscribe(Inner(downstream: subscriber, parent: self))
+            guard shouldConnect else { return }
+            let connection = upstream.connect()
+            let stale = state.withLock { state -> Cancellable? in
+                state.connecting = false
+                if state.subscribers == 0 { return connection }
+                state.connection = connection
+                return nil
+            }
+            stale?.cancel()
+        }
+
+        fileprivate func release() {
+            let connection = state.withLock { state -> Cancellable? in
+                state.subscribers -= 1
+                guard state.subscribers == 0 else { return nil }
+                defer { state.connection = nil }
+                return state.connection
+            }
+            connection?.cancel()
+        }
+
+        /// Tracks one subscriber so that its cancel or completion releases the connection once.
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+            @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            private struct State {
+                var upstream: Subscription?
+                var released = false
+            }
+
+            private let downstream: Downstream
+            private let parent: Autoconnect
+            private let state = Locked(State())
+
+            init(downstream: Downstream, parent: Autoconnect) {
+                self.downstream = downstream
+                self.parent = parent
+            }
+
+            var description: String { "Autoconnect" }
+
+            func receive(subscription: Subscription) {
+                state.withLock { $0.upstream = subscription }
+                downstream.receive(subscription: self)
+            }
+
+            func receive(_ input: Output) -> Subscribers.Demand {
+                downstream.receive(input)
+            }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                if markReleased() != nil { parent.release() }
+                downstream.receive(completion: completion)
+            }
+
+            func request(_ demand: Subscribers.Demand) {
+                state.withLock { $0.released ? nil : $0.upstream }?.request(demand)
+            }
+
+            func cancel() {
+                guard let upstream = markReleased() else { return }
+                upstream.upstream?.cancel()
+                parent.release()
+            }
+
+            /// Marks the subscriber gone; returns the old state the first time only.
+            private func markReleased() -> State? {
+                state.withLock { state -> State? in
+                    guard !state.released else { return nil }
+                    defer { state = State(upstream: nil, released: true) }
+                    return state
+                }
+            }
+        }
+    }
+}

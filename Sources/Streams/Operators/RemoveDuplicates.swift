@@ -1,0 +1,61 @@
+extension Publishers {
+    /// A publisher that publishes only elements that don't match the previous element.
+    ///
+    /// Each suppressed duplicate is replaced by a demand of one from the upstream. The previous
+    /// element is kept per subscription and touched only from the upstream's serialised calls.
+    public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// A closure that returns `true` if two elements are equivalent (the second is dropped).
+        public let predicate: (Output, Output) -> Bool
+
+        /// Creates a duplicate-removing publisher.
+        public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes a duplicate-removing subscriber to the upstream.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let predicate = self.predicate
+            let previous = PreviousBox<Output>()
+            upstream.subscribe(
+                PassThrough(
+                    downstream: subscriber,
+                    name: "RemoveDuplicates",
+                    value: { input, downstream in
+                        if let last = previous.value, predicate(last, input) { return .max(1) }
+                        previous.value = input
+                        return downstream.receive(input)
+                    },
+                    completion: { $0 }
+                )
+            )
+        }
+    }
+}
+
+/// The previous element of one ``Publishers/RemoveDuplicates`` subscription; only accessed from
+/// the upstream's serialised `receive(_:)` calls.
+private final class PreviousBox<Value> {
+    var value: Value?
+}
+
+extension Publisher where Output: Equatable {
+    /// Publishes only elements that don't match the previous element (by `==`).
+    public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
+        Publishers.RemoveDuplicates(upstream: self, predicate: ==)
+    }
+}
+
+extension Publisher {
+    /// Publishes only elements that don't match the previous element, as judged by `predicate`.
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
+        Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
+    }
+}

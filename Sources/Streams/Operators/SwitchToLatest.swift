@@ -1,0 +1,43 @@
+extension Publishers {
+    /// A publisher that flattens nested publishers, forwarding values only from the most
+    /// recently received one.
+    ///
+    /// A new inner publisher cancels the previous one. The upstream is asked for unlimited
+    /// inner publishers; each inner publisher is asked for one value at a time. Finishes when the
+    /// upstream and the current inner publisher have finished; any failure is forwarded.
+    public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
+    where Upstream.Output == P, P.Failure == Upstream.Failure {
+        /// The inner publishers' output type.
+        public typealias Output = P.Output
+        /// The shared failure type.
+        public typealias Failure = P.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that switches to the latest inner publisher.
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Subscribes to the upstream and to each inner publisher in turn.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let inner = MergeInner<P, P, S>(
+                downstream: subscriber,
+                name: "SwitchToLatest",
+                maxPublishers: .unlimited,
+                switchToLatest: true,
+                transform: { $0 }
+            )
+            inner.start(subscriber)
+            upstream.subscribe(inner.upstreamSubscriber)
+        }
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Failure {
+    /// Republishes elements sent by the most recently received publisher.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}

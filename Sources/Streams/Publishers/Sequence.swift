@@ -1,0 +1,178 @@
+import Synchronization
+
+extension Publishers {
+    /// A publisher that publishes the elements of a sequence, one per unit of demand.
+    ///
+    /// An empty sequence finishes immediately on subscription. Otherwise the subscriber receives
+    /// values as it demands them, and `.finished` right after the last one (without needing
+    /// further demand). The sequence is iterated lazily, one element ahead of delivery.
+    public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
+        /// The sequence's element type.
+        public typealias Output = Elements.Element
+
+        /// The sequence of elements to publish.
+        public let sequence: Elements
+
+        /// Creates a publisher for the given sequence.
+        @inlinable
+        public init(sequence: Elements) {
+            self.sequence = sequence
+        }
+
+        /// Starts a fresh iteration of ``sequence`` for the subscriber.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            var iterator = sequence.makeIterator()
+            guard let first = iterator.next() else {
+                subscriber.receive(subscription: Subscriptions.empty)
+                subscriber.receive(completion: .finished)
+                return
+            }
+            let subscription = SequenceSubscription<S, Elements>(first: first, iterator: iterator, downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+        }
+    }
+}
+
+extension Publishers.Sequence: Sendable where Elements: Sendable {}
+
+extension Swift.Sequence {
+    /// A publisher that publishes this sequence's elements; it never fails.
+    @inlinable
+    public var publisher: Publishers.Sequence<Self, Never> {
+        Publishers.Sequence(sequence: self)
+    }
+}
+
+/// The subscription behind ``Publishers/Sequence``.
+///
+/// Thread-safety: the demand counter, the "emitting" flag and the "done" flag live in a
+/// lock; whichever thread sets `emitting` owns `iterator`, `upcoming` and `downstream` until
+/// it clears the flag (or, when not emitting, whoever sets `done` under the lock owns them).
+/// While emitting, demand is kept in a local counter and cancellation is polled through an
+/// atomic flag, so an unlimited stream costs no lock per value.
+@usableFromInline
+final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
+    CustomStringConvertible, @unchecked Sendable where Downstream.Input == Elements.Element
+{
+    @usableFromInline
+    struct State {
+        @usableFromInline var demand = Subscribers.Demand.none
+        @usableFromInline var emitting = false
+        @usableFromInline var done = false
+        @inlinable init() {}
+    }
+
+    @usableFromInline let state = Locked(State())
+    @usableFromInline let cancelled = Atomic<Bool>(false)
+    @usableFromInline var iterator: Elements.Iterator
+    @usableFromInline var upcoming: Elements.Element?
+    @usableFromInline var downstream: Downstream?
+
+    @inlinable
+    init(first: Elements.Element, iterator: Elements.Iterator, downstream: Downstream) {
+        self.upcoming = first
+        self.iterator = iterator
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "Sequence" }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        guard demand > 0 else { return }
+        let shouldEmit = state.withLock { state -> Bool in
+            guard !state.done else { return false }
+            state.demand += demand
+            guard !state.emitting else { return false }
+            state.emitting = true
+            return true
+        }
+        if shouldEmit { emit() }
+    }
+
+    @inlinable
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        let owner = state.withLock { state -> Bool in
+            guard !state.done else { return false }
+            state.done = true
+            return !state.emitting
+        }
+        if owner { release() }
+    }
+
+    @inlinable
+    func release() {
+        downstream = nil
+        upcoming = nil
+    }
+
+    /// Runs while this thread holds the emitting role.
+    @inlinable
+    func emit() {
+        var demand = state.withLock { state -> Subscribers.Demand in
+            defer { state.demand = .none }
+            return state.demand
+        }
+        guard let downstream else { return }
+        while true {
+            while demand > 0 {
+                if cancelled.load(ordering: .acquiring) {
+                    stopEmitting()
+                    return
+                }
+                guard let value = upcoming else {
+                    stopEmitting()
+                    return
+                }
+                upcoming = iterator.next()
+                if demand != .unlimited { demand -= 1 }
+                let extra = downstream.receive(value)
+                if upcoming == nil {
+                    finish(downstream)
+                    return
+                }
+                demand += extra
+            }
+            let more = state.withLock { state -> (demand: Subscribers.Demand, done: Bool) in
+                if !state.done && state.demand > 0 {
+                    defer { state.demand = .none }
+                    return (state.demand, false)
+                }
+                state.emitting = false
+                return (.none, state.done)
+            }
+            if more.demand == .none {
+                // Cancelled while we were emitting: cancel() left the clean-up to us.
+                if more.done { release() }
+                return
+            }
+            demand = more.demand
+        }
+    }
+
+    @inlinable
+    func stopEmitting() {
+        state.withLock { state in
+            state.done = true
+            state.emitting = false
+        }
+        release()
+    }
+
+    @inlinable
+    func finish(_ downstream: Downstream) {
+        let shouldComplete = state.withLock { state -> Bool in
+            defer {
+                state.done = true
+                state.emitting = false
+            }
+            return !state.done
+        }
+        release()
+        if shouldComplete && !cancelled.load(ordering: .acquiring) {
+            downstream.receive(completion: .finished)
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Dispatch
+
+/// Carries a non-`Sendable` action into Dispatch. Sound because the scheduler runs each action
+/// exactly once, on one thread, and the operators that schedule actions hand over ownership.
+struct ScheduledAction: @unchecked Sendable {
+    let body: () -> Void
+}
+
+extension DispatchQueue: Scheduler {
+    /// The scheduler time type used by the dispatch queue: a `DispatchTime`.
+    public struct SchedulerTimeType: Strideable, Hashable, Sendable {
+        /// The dispatch time represented by this type.
+        public var dispatchTime: DispatchTime
+
+        /// Creates a dispatch queue time type instance.
+        public init(_ time: DispatchTime) {
+            dispatchTime = time
+        }
+
+        /// Returns the distance to another dispatch queue time.
+        public func distance(to other: SchedulerTimeType) -> Stride {
+            Stride(.nanoseconds(Int(clamping: Int64(bitPattern: other.dispatchTime.uptimeNanoseconds &- dispatchTime.uptimeNanoseconds))))
+        }
+
+        /// Returns a dispatch queue scheduler time calculated by advancing this instance's time
+        /// by the given interval (clamped at zero).
+        public func advanced(by n: Stride) -> SchedulerTimeType {
+            let nanos = Int64(clamping: dispatchTime.uptimeNanoseconds)
+            let sum = nanos.addingReportingOverflow(Int64(n.magnitude))
+            let result = sum.overflow ? (n.magnitude > 0 ? Int64.max : 0) : Swift.max(sum.partialValue, 0)
+            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(result)))
+        }
+
+        /// Hashes the time.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(dispatchTime.uptimeNanoseconds)
+        }
+
+        /// Two times are equal when their uptime nanoseconds are.
+        public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
+            lhs.dispatchTime.uptimeNanoseconds == rhs.dispatchTime.uptimeNanoseconds
+        }
+
+        /// A dispatch queue time interval, stored as signed nanoseconds.
+        public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
+            Hashable, Sendable
+        {
+            /// The value of this time interval in nanoseconds.
+            public var magnitude: Int
+
+            /// A `DispatchTimeInterval` of the same length.
+            public var timeInterval: DispatchTimeInterval { .nanoseconds(magnitude) }
+
+            /// Creates an interval from a `DispatchTimeInterval`.
+            public init(_ timeInterval: DispatchTimeInterval) {
+                switch timeInterval {
+                case .seconds(let s): magnitude = s.multipliedReportingOverflow(by: 1_000_000_000).partialValue
+                case .milliseconds(let ms): magnitude = ms.multipliedReportingOverflow(by: 1_000_000).partialValue
+                case .microseconds(let us): magnitude = us.multipliedReportingOverflow(by: 1_000).partialValue
+                case .nanoseconds(let ns): magnitude = ns
+                case .never: magnitude = .max
+                @unknown default: magnitude = .max
+                }
+            }
+
+            /// Creates an interval of `value` seconds.
+            public init(floatLiteral value: Double) {
+                magnitude = Int(clamping: Int64((value * 1_000_000_000).rounded()))
+            }
+
+            /// Creates an interval of `value` seconds.
+            public init(integerLiteral value: Int) {
+                magnitude = value.multipliedReportingOverflow(by: 1_000_000_000).partialValue
+            }
+
+            /// Creates an interval of `source` seconds, if it fits.
+            public init?<T: BinaryInteger>(exactly source: T) {
+                guard let seconds = Int(exactly: source) else { return nil }
+                let (nanos, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+                guard !overflow else { return nil }
+                magnitude = nanos
+            }
+
+            private init(nanoseconds: Int) { magnitude = nanoseconds }
+
+            /// Orders intervals.
+            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+            /// Adds intervals.
+            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
+            /// Subtracts intervals.
+            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
+            /// Multiplies intervals (as nanosecond counts).
+            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude * rhs.magnitude) }
+            /// Adds in place.
+            public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
+            /// Subtracts in place.
+            public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
+            /// Multiplies in place.
+            public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
+
+            /// An interval of `s` seconds.
+            public static func seconds(_ s: Int) -> Stride { Stride(.seconds(s)) }
+            /// An interval of `s` seconds.
+            public static func seconds(_ s: Double) -> Stride { Stride(floatLiteral: s) }
+            /// An interval of `ms` milliseconds.
+            public static func milliseconds(_ ms: Int) -> Stride { Stride(.milliseconds(ms)) }
+            /// An interval of `us` microseconds.
+            public static func microseconds(_ us: Int) -> Stride { Stride(.microseconds(us)) }
+            /// An interval of `ns` nanoseconds.
+            public static func nanoseconds(_ ns: Int) -> Stride { Stride(.nanoseconds(ns)) }
+        }
+    }
+
+    /// Options that affect the operation of the dispatch queue scheduler. (`@unchecked Sendable`:
+    /// all fields are immutable-after-creation value types or thread-safe Dispatch objects.)
+    public struct SchedulerOptions: @unchecked Sendable {
+        /// The dispatch queue quality of service.
+        public var qos: DispatchQoS
+        /// The dispatch queue work item flags.
+        public var flags: DispatchWorkItemFlags
+        /// The dispatch group, if any, that should be used for performing actions.
+        public var group: DispatchGroup?
+
+        /// Creates dispatch scheduler options.
+        public init(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], group: DispatchGroup? = nil) {
+            self.qos = qos
+            self.flags = flags
+            self.group = group
+        }
+    }
+
+    /// The current time (`DispatchTime.now()`).
+    public var now: SchedulerTimeType { SchedulerTimeType(.now()) }
+
+    /// Zero nanoseconds.
+    public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
+
+    /// Runs the action asynchronously on this queue.
+    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        let action = ScheduledAction(body: action)
+        async(group: options?.group, qos: options?.qos ?? .unspecified, flags: options?.flags ?? []) {
+            action.body()
+        }
+    }
+
+    /// Runs the action on this queue after the given time.
+    public func schedule(
+        after date: SchedulerTimeType,
+        tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) {
+        let action = ScheduledAction(body: action)
+        asyncAfter(deadline: date.dispatchTime, qos: options?.qos ?? .unspecified, flags: options?.flags ?? []) {
+            action.body()
+        }
+    }
+
+    /// Runs the action on this queue repeatedly from the given time, until cancelled.
+    public func schedule(
+        after date: SchedulerTimeType,
+        interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) -> Cancellable {
+        let action = ScheduledAction(body: action)
+        let timer = DispatchSource.makeTimerSource(queue: self)
+        timer.schedule(deadline: date.dispatchTime, repeating: interval.timeInterval, leeway: tolerance.timeInterval)
+        timer.setEventHandler { action.body() }
+        timer.resume()
+        return AnyCancellable { timer.cancel() }
+    }
+}

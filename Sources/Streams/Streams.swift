@@ -1,1 +1,0 @@
-// The Combine-shaped publisher/subscriber framework arrives with the Streams issue.

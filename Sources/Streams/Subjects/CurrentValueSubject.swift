@@ -1,0 +1,99 @@
+/// A subject that wraps a single value and publishes a new element whenever the value changes.
+///
+/// A new subscriber receives the current value as soon as it demands one, then later values as
+/// far as it demands them. If values are sent while a subscriber has no demand, it receives the
+/// then-current value when demand arrives (intermediate values are dropped). After a
+/// completion, sends are ignored and the value no longer changes.
+///
+/// Thread-safety: `value` and `send` may be used from any thread; the value and subscriber list
+/// live in a lock, and deliveries happen outside it, serialised per subscriber.
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+    private struct State {
+        var value: Output
+        var conduits: [SubjectConduitBase<Output, Failure>] = []
+        var completion: Subscribers.Completion<Failure>?
+        var upstreams: [Subscription] = []
+    }
+
+    private let state: Locked<State>
+
+    /// Creates a current-value subject with the given initial value.
+    public init(_ value: Output) {
+        state = Locked(State(value: value))
+    }
+
+    /// The value wrapped by this subject. Setting it is equivalent to `send(_:)`.
+    public var value: Output {
+        get { state.withLock { $0.value } }
+        set { send(newValue) }
+    }
+
+    /// Attaches a subscriber; it receives the current value on its first demand.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectConduit(
+            downstream: subscriber,
+            name: "CurrentValueSubject",
+            currentValue: { [weak self] in self?.state.withLock { $0.completion == nil ? $0.value : nil } },
+            detach: { [weak self] in self?.remove($0) }
+        )
+        let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
+            if state.completion == nil { state.conduits.append(conduit) }
+            return state.completion
+        }
+        if let completion {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+            return
+        }
+        subscriber.receive(subscription: conduit)
+        conduit.open()
+    }
+
+    /// Stores the value and sends it to every subscriber (as far as each has demand).
+    public func send(_ input: Output) {
+        let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
+            guard state.completion == nil else { return [] }
+            state.value = input
+            return state.conduits
+        }
+        for conduit in conduits {
+            conduit.offer(input)
+        }
+    }
+
+    /// Sends a completion to every subscriber; ignored if already completed.
+    public func send(completion: Subscribers.Completion<Failure>) {
+        let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
+            guard state.completion == nil else { return [] }
+            state.completion = completion
+            state.upstreams = []
+            defer { state.conduits = [] }
+            return state.conduits
+        }
+        for conduit in conduits {
+            conduit.finish(completion)
+        }
+    }
+
+    /// Keeps the upstream subscription and requests `.unlimited` from it.
+    public func send(subscription: Subscription) {
+        let accepted = state.withLock { state -> Bool in
+            guard state.completion == nil else { return false }
+            state.upstreams.append(subscription)
+            return true
+        }
+        if accepted {
+            subscription.request(.unlimited)
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    private func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
+        let removed = state.withLock { state -> SubjectConduitBase<Output, Failure>? in
+            guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
+            return state.conduits.remove(at: index)
+        }
+        _ = removed
+    }
+}

@@ -1,0 +1,84 @@
+/// A subject that broadcasts elements to downstream subscribers.
+///
+/// Unlike ``CurrentValueSubject`` it has no initial value or buffer: a value sent while a
+/// subscriber has no outstanding demand is dropped for that subscriber. After a completion,
+/// later sends are ignored and new subscribers receive the completion at once.
+///
+/// Thread-safety: `send` may be called from any thread. The subscriber list lives in a lock;
+/// each subscriber's deliveries are serialised by its own conduit and made outside any lock.
+public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+    private struct State {
+        var conduits: [SubjectConduitBase<Output, Failure>] = []
+        var completion: Subscribers.Completion<Failure>?
+        var upstreams: [Subscription] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a subject with no subscribers.
+    public init() {}
+
+    /// Attaches a subscriber; it receives values sent from now on, as far as it demands them.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectConduit(downstream: subscriber, name: "PassthroughSubject") { [weak self] in
+            self?.remove($0)
+        }
+        let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
+            if state.completion == nil { state.conduits.append(conduit) }
+            return state.completion
+        }
+        if let completion {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+            return
+        }
+        subscriber.receive(subscription: conduit)
+        conduit.open()
+    }
+
+    /// Sends a value to every subscriber that has outstanding demand.
+    public func send(_ input: Output) {
+        let conduits = state.withLock { state in
+            state.completion == nil ? state.conduits : []
+        }
+        for conduit in conduits {
+            conduit.offer(input)
+        }
+    }
+
+    /// Sends a completion to every subscriber; ignored if already completed.
+    public func send(completion: Subscribers.Completion<Failure>) {
+        let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
+            guard state.completion == nil else { return [] }
+            state.completion = completion
+            state.upstreams = []
+            defer { state.conduits = [] }
+            return state.conduits
+        }
+        for conduit in conduits {
+            conduit.finish(completion)
+        }
+    }
+
+    /// Keeps the upstream subscription and requests `.unlimited` from it.
+    public func send(subscription: Subscription) {
+        let accepted = state.withLock { state -> Bool in
+            guard state.completion == nil else { return false }
+            state.upstreams.append(subscription)
+            return true
+        }
+        if accepted {
+            subscription.request(.unlimited)
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    private func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
+        let removed = state.withLock { state -> SubjectConduitBase<Output, Failure>? in
+            guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
+            return state.conduits.remove(at: index)
+        }
+        _ = removed
+    }
+}

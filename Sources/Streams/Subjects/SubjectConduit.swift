@@ -1,0 +1,55 @@
+/// Type-erased per-subscriber delivery slot of a subject.
+class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+    func offer(_ value: Output) {}
+    func finish(_ completion: Subscribers.Completion<Failure>) {}
+}
+
+/// One subscriber of a subject: an ``Outbox`` (serialised delivery that drops values sent
+/// without demand) plus the hooks to detach from the subject on cancel and, for
+/// ``CurrentValueSubject``, to re-offer the current value when demand arrives after a drop.
+final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstream.Input, Downstream.Failure>,
+    Subscription, CustomStringConvertible, @unchecked Sendable
+{
+    private let outbox: Outbox<Downstream>
+    private let detach: (SubjectConduitBase<Downstream.Input, Downstream.Failure>) -> Void
+    private let currentValue: (() -> Downstream.Input?)?
+    let description: String
+
+    /// - Parameter currentValue: for current-value subjects, reads the value to deliver when
+    ///   demand arrives and the latest value has not been delivered.
+    init(
+        downstream: Downstream,
+        name: String,
+        currentValue: (() -> Downstream.Input?)? = nil,
+        detach: @escaping (SubjectConduitBase<Downstream.Input, Downstream.Failure>) -> Void
+    ) {
+        outbox = Outbox(downstream, missedValue: currentValue != nil)
+        self.detach = detach
+        self.currentValue = currentValue
+        self.description = name
+    }
+
+    func open() {
+        outbox.open()
+    }
+
+    override func offer(_ value: Downstream.Input) {
+        outbox.offer(value)
+    }
+
+    override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        outbox.complete(completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        let (_, _, missed) = outbox.request(demand)
+        if missed, let value = currentValue?() {
+            outbox.offer(value)
+        }
+    }
+
+    func cancel() {
+        outbox.cancel()
+        detach(self)
+    }
+}

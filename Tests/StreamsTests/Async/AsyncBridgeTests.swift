@@ -1,0 +1,74 @@
+import Streams
+import Testing
+
+@Suite struct AsyncBridgeTests {
+    @Test func valuesIteratesAllElementsOfANonFailingPublisher() async {
+        var received: [Int] = []
+        for await value in [1, 2, 3].publisher.values {
+            received.append(value)
+        }
+        #expect(received == [1, 2, 3])
+    }
+
+    @Test func throwingValuesThrowsThePublisherFailure() async {
+        var received: [Int] = []
+        await #expect(throws: TestError(5)) {
+            for try await value in Just(1).setFailureType(to: TestError.self).append(Fail(error: TestError(5))).values {
+                received.append(value)
+            }
+        }
+        #expect(received == [1])
+    }
+
+    @Test func valuesRequestsOneValuePerIteration() async {
+        let upstream = TestPublisher<Int, Never>()
+        var iterator = upstream.values.makeAsyncIterator()
+        #expect(upstream.subscription?.requests == [])
+        upstream.onSubscribe = nil
+        async let next = iterator.next()
+        // Wait until the iterator has asked for a value, then provide it.
+        while upstream.subscription?.requests.isEmpty ?? true { await Task.yield() }
+        #expect(upstream.subscription?.requests == [.max(1)])
+        upstream.send(9)
+        #expect(await next == 9)
+    }
+
+    @Test func cancellingTheTaskCancelsTheSubscription() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let handle = Task {
+            var count = 0
+            for await _ in subject.values { count += 1 }
+            return count
+        }
+        handle.cancel()
+        #expect(await handle.value == 0)
+    }
+
+    @Test func taskPublisherDeliversTheOperationResult() async throws {
+        var received: [Int] = []
+        for try await value in Publishers.TaskPublisher(operation: { () async throws -> Int in 7 }).values {
+            received.append(value)
+        }
+        #expect(received == [7])
+    }
+
+    @Test func taskPublisherFailsWithTheThrownError() async {
+        let publisher = Publishers.TaskPublisher(operation: { () async throws -> Int in throw TestError(3) })
+        await #expect(throws: TestError(3)) {
+            for try await _ in publisher.values {}
+        }
+    }
+
+    @Test func taskPublisherDoesNotStartWithoutDemand() async throws {
+        final class Flag: @unchecked Sendable { var started = false }
+        let flag = Flag()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        Publishers.TaskPublisher { () async -> Int in
+            flag.started = true
+            return 1
+        }.subscribe(subscriber)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(!flag.started)
+        subscriber.cancel()
+    }
+}

@@ -1,0 +1,64 @@
+import Streams
+import Testing
+
+@Suite struct CatchTests {
+    @Test func catchReplacesTheFailedPublisherAndKeepsEarlierValues() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.catch { _ in Just(99) }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.fail(TestError())
+        #expect(subscriber.log == ["sub", "1", "99", "finished"])
+    }
+
+    @Test func catchSubscribesTheReplacementWithTheRemainingDemand() {
+        let upstream = TestPublisher<Int, TestError>()
+        let replacement = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .max(4))
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.fail(TestError())
+        #expect(replacement.subscription?.requests == [.max(3)])
+    }
+
+    @Test func catchHandlerReceivesTheError() {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        Fail<Int, TestError>(error: TestError(7)).catch { Just($0.code) }.subscribe(subscriber)
+        #expect(subscriber.values == [7])
+    }
+
+    @Test func catchPassesFinishedThrough() {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        var handlerCalls = 0
+        Empty<Int, TestError>().catch { _ -> Just<Int> in
+            handlerCalls += 1
+            return Just(0)
+        }.subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "finished"])
+        #expect(handlerCalls == 0)
+    }
+
+    @Test func catchCancelAfterFailureCancelsTheReplacement() {
+        let upstream = TestPublisher<Int, TestError>()
+        let replacement = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.fail(TestError())
+        subscriber.cancel()
+        #expect(replacement.subscription?.cancelCount == 1)
+        #expect(upstream.subscription?.cancelCount == 0)
+    }
+
+    @Test func tryCatchFailsWithTheThrownError() {
+        let subscriber = TrackingSubscriber<Int, Error>()
+        Fail<Int, TestError>(error: TestError(1)).tryCatch { _ -> Just<Int> in throw TestError(2) }.subscribe(subscriber)
+        #expect(subscriber.failures.map { $0 as? TestError } == [TestError(2)])
+    }
+
+    @Test func tryCatchSubscribesTheReplacement() {
+        let subscriber = TrackingSubscriber<Int, Error>()
+        Fail<Int, TestError>(error: TestError(1)).tryCatch { _ in Just(5) }.subscribe(subscriber)
+        #expect(subscriber.values == [5])
+        #expect(subscriber.isFinished)
+    }
+}

@@ -1,0 +1,52 @@
+import Streams
+import Testing
+
+@Suite struct SharingOperatorTests {
+    @Test func shareSubscribesUpstreamOnceForManySubscribers() {
+        let upstream = TestPublisher<Int, Never>()
+        let shared = upstream.share()
+        let first = TrackingSubscriber<Int, Never>()
+        let second = TrackingSubscriber<Int, Never>()
+        shared.subscribe(first)
+        shared.subscribe(second)
+        upstream.send(1)
+        #expect(upstream.subscribeCount == 1)
+        #expect(first.values == [1])
+        #expect(second.values == [1])
+    }
+
+    @Test func shareCancelsUpstreamWhenTheLastSubscriberCancels() {
+        let upstream = TestPublisher<Int, Never>()
+        let shared = upstream.share()
+        let first = TrackingSubscriber<Int, Never>()
+        let second = TrackingSubscriber<Int, Never>()
+        shared.subscribe(first)
+        shared.subscribe(second)
+        first.cancel()
+        #expect(upstream.subscription?.cancelCount == 0)
+        second.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func multicastWaitsForConnect() {
+        let subject = PassthroughSubject<Int, Never>()
+        let multicast = [1, 2].publisher.multicast(subject: subject)
+        let subscriber = TrackingSubscriber<Int, Never>()
+        multicast.subscribe(subscriber)
+        #expect(subscriber.values.isEmpty)
+        let connection = multicast.connect()
+        #expect(subscriber.log == ["sub", "1", "2", "finished"])
+        connection.cancel()
+    }
+
+    @Test func multicastCreatesTheSubjectOnce() {
+        var created = 0
+        let multicast = Empty<Int, Never>(completeImmediately: false).multicast { () -> PassthroughSubject<Int, Never> in
+            created += 1
+            return PassthroughSubject()
+        }
+        multicast.subscribe(TrackingSubscriber<Int, Never>())
+        multicast.subscribe(TrackingSubscriber<Int, Never>())
+        #expect(created == 1)
+    }
+}

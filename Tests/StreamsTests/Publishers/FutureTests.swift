@@ -1,0 +1,74 @@
+import Dispatch
+import Streams
+import Testing
+
+@Suite struct FutureTests {
+    final class Counter: @unchecked Sendable { var count = 0 }
+
+    @Test func promiseClosureRunsOnceEagerly() {
+        let counter = Counter()
+        let future = Future<Int, Never> { promise in
+            counter.count += 1
+            promise(.success(1))
+        }
+        #expect(counter.count == 1)
+        future.subscribe(TrackingSubscriber<Int, Never>())
+        future.subscribe(TrackingSubscriber<Int, Never>())
+        #expect(counter.count == 1)
+    }
+
+    @Test func resultIsReplayedToLateSubscribers() {
+        let future = Future<Int, Never> { $0(.success(5)) }
+        let late = TrackingSubscriber<Int, Never>()
+        future.subscribe(late)
+        #expect(late.log == ["sub", "5", "finished"])
+    }
+
+    @Test func valueWaitsForDemand() {
+        let future = Future<Int, Never> { $0(.success(5)) }
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        future.subscribe(subscriber)
+        #expect(subscriber.log == ["sub"])
+        subscriber.request(.max(1))
+        #expect(subscriber.log == ["sub", "5", "finished"])
+    }
+
+    @Test func failureIsSentWithoutDemand() {
+        let future = Future<Int, TestError> { $0(.failure(TestError(1))) }
+        let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .none)
+        future.subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "failure(E1)"])
+    }
+
+    @Test func laterPromiseCallsAreIgnored() {
+        final class PromiseBox: @unchecked Sendable { var promise: Future<Int, Never>.Promise? }
+        let box = PromiseBox()
+        let future = Future<Int, Never> { box.promise = $0 }
+        let subscriber = TrackingSubscriber<Int, Never>()
+        future.subscribe(subscriber)
+        #expect(subscriber.log == ["sub"])
+        box.promise?(.success(1))
+        box.promise?(.success(2))
+        #expect(subscriber.log == ["sub", "1", "finished"])
+    }
+
+    @Test func cancelledSubscriberReceivesNothing() {
+        final class PromiseBox: @unchecked Sendable { var promise: Future<Int, Never>.Promise? }
+        let box = PromiseBox()
+        let future = Future<Int, Never> { box.promise = $0 }
+        let subscriber = TrackingSubscriber<Int, Never>()
+        future.subscribe(subscriber)
+        subscriber.cancel()
+        box.promise?(.success(1))
+        #expect(subscriber.log == ["sub"])
+    }
+
+    @Test func asyncOperationFulfilsTheFuture() async throws {
+        let future = Future<Int, Error> { () async throws -> Int in 42 }
+        var received: [Int] = []
+        for try await value in future.values {
+            received.append(value)
+        }
+        #expect(received == [42])
+    }
+}

@@ -1,0 +1,99 @@
+import Streams
+import Testing
+
+@Suite struct SubjectTests {
+    @Test func passthroughBroadcastsToAllSubscribers() {
+        let subject = PassthroughSubject<Int, Never>()
+        let first = TrackingSubscriber<Int, Never>()
+        let second = TrackingSubscriber<Int, Never>()
+        subject.subscribe(first)
+        subject.subscribe(second)
+        subject.send(1)
+        #expect(first.values == [1])
+        #expect(second.values == [1])
+    }
+
+    @Test func passthroughDropsValuesWithoutDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        subject.subscribe(subscriber)
+        subject.send(1)
+        subject.send(2)
+        subscriber.request(.max(1))
+        subject.send(3)
+        #expect(subscriber.values == [1, 3])
+    }
+
+    @Test func passthroughSendsCompletionToLateSubscribers() {
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.send(completion: .failure(TestError(2)))
+        let late = TrackingSubscriber<Int, TestError>()
+        subject.subscribe(late)
+        #expect(late.log == ["sub", "failure(E2)"])
+    }
+
+    @Test func cancelledSubscriberIsRemoved() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        subscriber.cancel()
+        subject.send(1)
+        #expect(subscriber.log == ["sub"])
+    }
+
+    @Test func currentValueSubjectSendsCurrentValueOnFirstDemand() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        subject.subscribe(subscriber)
+        #expect(subscriber.values.isEmpty)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1])
+    }
+
+    @Test func currentValueSubjectRespectsPerSubscriberDemand() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let limited = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        let unlimited = TrackingSubscriber<Int, Never>()
+        subject.subscribe(limited)
+        subject.subscribe(unlimited)
+        subject.send(1)
+        subject.send(2)
+        #expect(limited.values == [0])
+        #expect(unlimited.values == [0, 1, 2])
+        limited.request(.max(1))
+        #expect(limited.values == [0, 2])
+    }
+
+    @Test func currentValueSubjectValueSetterSends() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        subject.value = 5
+        #expect(subject.value == 5)
+        #expect(subscriber.values == [0, 5])
+    }
+
+    @Test func currentValueSubjectIgnoresSendsAfterCompletion() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        subject.send(completion: .finished)
+        subject.send(3)
+        #expect(subject.value == 0)
+    }
+
+    @Test func subjectCanSubscribeToAPublisher() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let cancellable = [1, 2].publisher.subscribe(subject)
+        #expect(subscriber.log == ["sub", "1", "2", "finished"])
+        cancellable.cancel()
+    }
+
+    @Test func voidSubjectSendsWithoutArgument() {
+        let subject = PassthroughSubject<Void, Never>()
+        let subscriber = TrackingSubscriber<Void, Never>()
+        subject.subscribe(subscriber)
+        subject.send()
+        #expect(subscriber.values.count == 1)
+    }
+}

@@ -1,0 +1,50 @@
+import Streams
+import Synchronization
+
+/// A hand-driven publisher: it records each subscriber and gives it a ``TestSubscription``;
+/// the test then calls `send` / `finish` / `fail` to push events to the latest subscriber,
+/// regardless of demand (so tests can observe how operators treat their upstream).
+final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    private let subscribers = Mutex<[UncheckedBox<AnySubscriber<Output, Failure>>]>([])
+    private let subscriptionsBox = Mutex<[TestSubscription]>([])
+
+    /// Runs inside `receive(subscriber:)` after the subscription was handed over.
+    var onSubscribe: ((TestPublisher) -> Void)?
+
+    init() {}
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let subscription = TestSubscription()
+        subscribers.withLock { $0.append(UncheckedBox(AnySubscriber(subscriber))) }
+        subscriptionsBox.withLock { $0.append(subscription) }
+        subscriber.receive(subscription: subscription)
+        onSubscribe?(self)
+    }
+
+    var subscribeCount: Int { subscribers.withLock { $0.count } }
+    var subscription: TestSubscription? { subscriptionsBox.withLock { $0.last } }
+
+    private var latest: AnySubscriber<Output, Failure>? { subscribers.withLock { $0.last }?.value }
+
+    /// Sends a value to the latest subscriber; returns the demand it returned.
+    @discardableResult
+    func send(_ value: Output) -> Subscribers.Demand {
+        latest?.receive(value) ?? .none
+    }
+
+    func finish() { latest?.receive(completion: .finished) }
+    func fail(_ error: Failure) { latest?.receive(completion: .failure(error)) }
+}
+
+/// Records requests and cancellations.
+final class TestSubscription: Subscription, @unchecked Sendable {
+    private let state = Mutex<(requests: [Subscribers.Demand], cancels: Int)>(([], 0))
+
+    func request(_ demand: Subscribers.Demand) { state.withLock { $0.requests.append(demand) } }
+    func cancel() { state.withLock { $0.cancels += 1 } }
+
+    var requests: [Subscribers.Demand] { state.withLock { $0.requests } }
+    var totalDemand: Subscribers.Demand { requests.reduce(.none, +) }
+    var cancelCount: Int { state.withLock { $0.cancels } }
+    var isCancelled: Bool { cancelCount > 0 }
+}
