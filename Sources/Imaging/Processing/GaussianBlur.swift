@@ -31,9 +31,9 @@ extension ImageProcessors {
             let widths = BoxBlur.boxWidths(sigma: sigma)
             guard widths.contains(where: { $0 > 1 }) else { return image }
             let straight = !image.isOpaque && image.pixelFormat == .rgba8
-            let source = straight ? image.converted(to: .rgba8Premultiplied) : image
+            let source = straight ? AlphaConversion.premultiplied(image) : image
             let output = BoxBlur.blur(source, boxWidths: widths)
-            return straight ? output.converted(to: .rgba8) : output
+            return straight ? AlphaConversion.unpremultiplied(output) : output
         }
     }
 }

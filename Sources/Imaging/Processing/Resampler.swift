@@ -24,7 +24,7 @@ enum Resampler {
         yw.shift(by: -yr.lowerBound)
         var source = image.cropped(x: xr.lowerBound, y: yr.lowerBound, width: xr.count, height: yr.count)
         let straight = !image.isOpaque && image.pixelFormat == .rgba8
-        if straight { source = source.converted(to: .rgba8Premultiplied) }
+        if straight { source = AlphaConversion.premultiplied(source) }
         let format: PixelFormat = straight ? .rgba8Premultiplied : image.pixelFormat
         let output = Image(width: width, height: height, pixelFormat: format, isOpaque: image.isOpaque) { pixels, rowLength in
             source.withUnsafeBytes { src in
@@ -34,7 +34,7 @@ enum Resampler {
                     outputWidth: width, outputHeight: height)
             }
         }
-        return straight ? output.converted(to: .rgba8) : output
+        return straight ? AlphaConversion.unpremultiplied(output) : output
     }
 
     private static func run(source: UnsafePointer<UInt8>, sourceBytesPerRow: Int, sourceWidth: Int,

@@ -53,6 +53,18 @@ import Testing
         #expect(output.pixel(x: 19, y: 5).alpha < 255 && output.pixel(x: 20, y: 5).alpha > 0)
     }
 
+    @Test func wideBoxesUseTheThirtyTwoBitPathAndStayExact() throws {
+        // σ 100 needs boxes wider than 127 pixels: the 32-bit kernels.
+        #expect(BoxBlur.boxWidths(sigma: 100).allSatisfy { $0 > BoxBlur.maxWidth16 })
+        let image = Image(width: 400, height: 30, color: RGBA8(red: 3, green: 250, blue: 77))
+        #expect(Set(allPixels(try ImageProcessors.GaussianBlur(radius: 100).process(image))) == [RGBA8(red: 3, green: 250, blue: 77)])
+        let edge = TestImages.make(width: 400, height: 30, opaque: true) { x, _ in x < 200 ? .white : .black }
+        let blurred = try ImageProcessors.GaussianBlur(radius: 100).process(edge)
+        let reds = (0..<400).map { Int(blurred.pixel(x: $0, y: 10).red) }
+        #expect(reds == reds.sorted(by: >), "a blurred step falls monotonically")
+        #expect(abs(reds[199] + reds[200] - 255) <= 2, "and is symmetric about the edge")
+    }
+
     @Test func straightAlphaConstantImageChangesOnlyByPremultiplicationRounding() throws {
         // Blurring premultiplies internally; at alpha 77 one premultiplied step is 255/77 ≈ 3.3 levels.
         let color = RGBA8(red: 10, green: 128, blue: 254, alpha: 77)

@@ -78,6 +78,28 @@ import Testing
         }
     }
 
+    @Test func fractionalCentreCropKeepsMirrorSymmetry() throws {
+        // 101×50 filled to 20×20: the source region is 50×50 starting at x = 25.5. A mirror-
+        // symmetric image must stay mirror-symmetric, which only holds if the region is centred exactly.
+        let image = TestImages.make(width: 101, height: 50, opaque: true) { x, y in
+            let d = abs(x - 50)
+            return RGBA8(red: UInt8(d * 5), green: UInt8((d * d) % 256), blue: UInt8(y * 5))
+        }
+        let output = try ImageProcessors.Resize(size: Size(width: 20, height: 20), crop: true).process(image)
+        #expect(output.width == 20 && output.height == 20)
+        for y in 0..<20 { for x in 0..<10 {
+            #expect(output.pixel(x: x, y: y) == output.pixel(x: 19 - x, y: y), "(\(x), \(y))")
+        } }
+    }
+
+    @Test func shrinkingOneAxisWhileEnlargingTheOther() throws {
+        let image = TestImages.redBlue(width: 40, height: 4, split: 20)
+        let output = try ImageProcessors.Resize(size: Size(width: 10, height: 16), contentMode: .stretch, upscale: true).process(image)
+        #expect(output.width == 10 && output.height == 16)
+        #expect(output.pixel(x: 4, y: 15) == RGBA8(red: 255, green: 0, blue: 0))
+        #expect(output.pixel(x: 5, y: 0) == RGBA8(red: 0, green: 0, blue: 255))
+    }
+
     @Test func upscalingInterpolatesBetweenPixels() throws {
         let image = TestImages.make(width: 2, height: 1, opaque: true) { x, _ in x == 0 ? .black : .white }
         let output = try ImageProcessors.Resize(width: 4, upscale: true).process(image)
