@@ -41,6 +41,7 @@ let package = Package(
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
+        .testTarget(name: "CometTests", dependencies: ["Comet"]),
     ],
     swiftLanguageModes: [.v6]
 )

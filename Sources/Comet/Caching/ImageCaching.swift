@@ -1,0 +1,12 @@
+/// A memory cache of decoded images, as ``ImagePipeline`` uses it. ``ImageCache`` is the
+/// built-in implementation; plug in your own by conforming to this protocol.
+///
+/// Implementations must be thread-safe: the pipeline reads and writes from many threads at once,
+/// and a read should be fast (it happens on the caller's thread before any work is scheduled).
+public protocol ImageCaching: AnyObject, Sendable {
+    /// The entry for `key`, or `nil`. Setting `nil` removes the entry.
+    subscript(key: ImageCacheKey) -> CachedImage? { get set }
+
+    /// Removes every entry.
+    func removeAll()
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+@testable import Comet
+
+/// An image whose `cost` is exactly `bytes` (a multiple of 4): one row of `bytes / 4` pixels.
+func testImage(costing bytes: Int, shade: UInt8 = 0) -> Image {
+    precondition(bytes >= 4 && bytes % 4 == 0)
+    return Image(width: bytes / 4, height: 1, color: RGBA8(red: shade, green: 0, blue: 0, alpha: 255))
+}
+
+/// A cache entry whose cost is exactly `bytes`.
+func entry(costing bytes: Int, shade: UInt8 = 0) -> CachedImage {
+    CachedImage(image: testImage(costing: bytes, shade: shade))
+}
+
+/// A clock that moves only when told to, for TTL tests.
+final class ManualClock: Sendable {
+    private let seconds = Mutex<Double>(1000)
+    var now: Double { seconds.withLock { $0 } }
+    func advance(by interval: Double) { seconds.withLock { $0 += interval } }
+}
+
+/// A fresh empty directory under the system temporary directory; removed by `cleanUp()`.
+struct TemporaryDirectory: ~Copyable {
+    let url: URL
+
+    init(_ label: String = #function) throws {
+        let name = "comet-cache-tests-\(label.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString)"
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass; returns whether it held.
+/// For background work whose completion is not otherwise observable: the wait is bounded and
+/// generous, and the test then asserts on the returned value.
+func eventually(timeout: Double = 10, _ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        try? await Task.sleep(nanoseconds: 10_000_000)
+    }
+    return try condition()
+}
+
+/// The namespace of the caching tests, so `swift test --filter Caching` selects them all.
+enum Caching {}
