@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
     ],
     targets: [
         // System libraries (Debian: libpng-dev, libjpeg62-turbo-dev; `make setup` installs them).
@@ -31,7 +33,10 @@ let package = Package(
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs"]),
         .target(name: "Streams"),
-        .target(name: "Comet", dependencies: ["Imaging", "Streams"]),
+        .target(
+            name: "Comet",
+            dependencies: ["Imaging", "Streams", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "CometCLI",
             dependencies: [
@@ -41,7 +46,10 @@ let package = Package(
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
-        .testTarget(name: "CometTests", dependencies: ["Comet"]),
+        .testTarget(
+            name: "CometTests",
+            dependencies: ["Comet", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default ``DataLoading``: `URLSession` for http(s), direct reads for `file:` URLs, and
+/// decoding for `data:` URLs.
+///
+/// - Validates status codes (200...299; anything else fails with the status in the error).
+/// - Enforces ``maximumResponseDataSize`` from Content-Length before reading the body, and while
+///   receiving; a body shorter than its Content-Length fails instead of passing as complete.
+/// - Answers authentication challenges at the session level through ``credentialProvider``
+///   (per-task challenge handling hangs on Linux's URLSession): without a credential the
+///   challenge is cancelled, so a 401 fails at once instead of waiting.
+/// - Always has timeouts (``Configuration/timeoutForRequest``, ``Configuration/timeoutForResource``).
+///
+/// Thread-safe. Create one per pipeline (the default) or share one between pipelines.
+public final class DataLoader: DataLoading, Sendable {
+    /// Settings fixed when the loader is created.
+    public struct Configuration: Sendable {
+        /// Seconds a request may wait for more data before it fails. Default 30.
+        public var timeoutForRequest: TimeInterval = 30
+        /// Seconds a whole download may take. Default 300.
+        public var timeoutForResource: TimeInterval = 300
+        /// The largest response body accepted, in bytes; `nil` for no limit. Default 100 MiB.
+        public var maximumResponseDataSize: Int? = 100 << 20
+        /// Whether `file:` URLs may be loaded. Default `true`; turn it off when URLs come from
+        /// untrusted input.
+        public var allowsFileURLs = true
+        /// Headers added to every HTTP request that does not set them itself.
+        public var additionalHeaders: [String: String] = [:]
+        /// Answers authentication challenges: return a credential for the challenge, or `nil` to
+        /// refuse it (the load then fails with HTTP 401/407). Called on URLSession's delegate
+        /// queue. Default: `nil` (no credentials).
+        public var credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?
+
+        /// Creates a configuration with the documented defaults.
+        public init() {}
+    }
+
+    /// The loader's settings.
+    public let configuration: Configuration
+    private let session: URLSession
+    private let delegate: DataLoaderSessionDelegate
+
+    /// Creates a loader with its own `URLSession`.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForRequest = configuration.timeoutForRequest
+        sessionConfiguration.timeoutIntervalForResource = configuration.timeoutForResource
+        sessionConfiguration.urlCache = nil // URLCache does not cache on Linux; Comet's DataCache does.
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let delegate = DataLoaderSessionDelegate(maximumResponseDataSize: configuration.maximumResponseDataSize,
+                                                 credentialProvider: configuration.credentialProvider)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "com.comet.DataLoader"
+        self.delegate = delegate
+        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    public func loadData(
+        with request: URLRequest,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any DataLoadingTask {
+        guard let url = request.url, let scheme = url.scheme?.lowercased() else {
+            completion(DataLoaderError.unsupportedURL(request.url))
+            return CompletedLoadingTask()
+        }
+        switch scheme {
+        case "http", "https":
+            var request = request
+            for (name, value) in configuration.additionalHeaders where request.value(forHTTPHeaderField: name) == nil {
+                request.setValue(value, forHTTPHeaderField: name)
+            }
+            let task = session.dataTask(with: request)
+            delegate.register(task, handlers: .init(didReceiveData: didReceiveData, completion: completion))
+            task.resume()
+            return URLSessionLoadingTask(task: task)
+        case "file":
+            guard configuration.allowsFileURLs else {
+                completion(DataLoaderError.fileURLsDisabled(url))
+                return CompletedLoadingTask()
+            }
+            return LocalLoadingTask.start(url: url, maximumSize: configuration.maximumResponseDataSize,
+                                          didReceiveData: didReceiveData, completion: completion)
+        case "data":
+            return LocalLoadingTask.start(url: url, maximumSize: configuration.maximumResponseDataSize,
+                                          didReceiveData: didReceiveData, completion: completion)
+        default:
+            completion(DataLoaderError.unsupportedURL(url))
+            return CompletedLoadingTask()
+        }
+    }
+}
+
+/// A load that ended before it started (invalid URL).
+struct CompletedLoadingTask: DataLoadingTask {
+    func cancel() {}
+}
+
+/// Cancels a URLSession task.
+struct URLSessionLoadingTask: DataLoadingTask, @unchecked Sendable {
+    // URLSessionTask is thread-safe to cancel; it is not marked Sendable in corelibs-foundation.
+    let task: URLSessionTask
+    func cancel() { task.cancel() }
+}

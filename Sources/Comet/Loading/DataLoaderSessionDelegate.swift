@@ -1,0 +1,141 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The URLSession delegate behind ``DataLoader``: routes each task's events to its handlers and
+/// enforces status, size and length rules. Its state is guarded by a `Mutex`; handlers are
+/// always called outside it.
+final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    struct Handlers {
+        let didReceiveData: @Sendable (Data, URLResponse) -> Void
+        let completion: @Sendable ((any Error)?) -> Void
+    }
+
+    private struct TaskState {
+        let handlers: Handlers
+        var response: URLResponse?
+        var received = 0
+        var failure: DataLoaderError?
+    }
+
+    private let maximumResponseDataSize: Int?
+    private let credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?
+    private let tasks = Mutex<[Int: TaskState]>([:])
+
+    init(maximumResponseDataSize: Int?,
+         credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?) {
+        self.maximumResponseDataSize = maximumResponseDataSize
+        self.credentialProvider = credentialProvider
+    }
+
+    func register(_ task: URLSessionTask, handlers: Handlers) {
+        tasks.withLock { $0[task.taskIdentifier] = TaskState(handlers: handlers) }
+    }
+
+    /// Records why a task is being cancelled, so its completion reports that reason.
+    private func fail(_ task: URLSessionTask, _ error: DataLoaderError) {
+        tasks.withLock { $0[task.taskIdentifier]?.failure = error }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
+            fail(dataTask, .statusCode(http.statusCode))
+            completionHandler(.cancel)
+            return
+        }
+        if let limit = maximumResponseDataSize, response.expectedContentLength > Int64(limit) {
+            fail(dataTask, .responseTooLarge(limit: limit))
+            completionHandler(.cancel)
+            return
+        }
+        tasks.withLock { $0[dataTask.taskIdentifier]?.response = response }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let delivery: (Handlers, URLResponse)? = tasks.withLock { tasks in
+            guard var state = tasks[dataTask.taskIdentifier], state.failure == nil else { return nil }
+            state.received += data.count
+            if let limit = maximumResponseDataSize, state.received > limit {
+                state.failure = .responseTooLarge(limit: limit)
+                tasks[dataTask.taskIdentifier] = state
+                return nil
+            }
+            tasks[dataTask.taskIdentifier] = state
+            guard let response = state.response ?? dataTask.response else { return nil }
+            return (state.handlers, response)
+        }
+        if let (handlers, response) = delivery {
+            handlers.didReceiveData(data, response)
+        } else if tasks.withLock({ $0[dataTask.taskIdentifier]?.failure }) != nil {
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let failure = state.failure {
+            state.handlers.completion(failure)
+        } else if let error {
+            state.handlers.completion(error)
+        } else if let expected = Self.expectedIdentityLength(state.response), state.received < expected {
+            state.handlers.completion(DataLoaderError.incompleteBody(received: state.received, expected: expected))
+        } else {
+            state.handlers.completion(nil)
+        }
+    }
+
+    /// The Content-Length when the body is not content-encoded (a compressed body's decoded
+    /// length differs from its Content-Length).
+    private static func expectedIdentityLength(_ response: URLResponse?) -> Int? {
+        guard let http = response as? HTTPURLResponse, http.expectedContentLength >= 0 else { return nil }
+        let encoding = (http.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased()
+        return encoding == "identity" ? Int(http.expectedContentLength) : nil
+    }
+
+    // MARK: Authentication
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        answer(challenge, task: task, completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        answer(challenge, task: nil, completionHandler: completionHandler)
+    }
+
+    private func answer(_ challenge: URLAuthenticationChallenge, task: URLSessionTask?,
+                        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        let method = challenge.protectionSpace.authenticationMethod
+        if method == "NSURLAuthenticationMethodServerTrust" {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        // A repeated challenge means the credential was refused: stop instead of looping.
+        if challenge.previousFailureCount == 0, let credential = credentialProvider?(challenge, task?.originalRequest) {
+            completionHandler(.useCredential, credential)
+            return
+        }
+        if let task {
+            let status = (challenge.failureResponse as? HTTPURLResponse)?.statusCode ?? 401
+            fail(task, .statusCode(status))
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    // MARK: Redirects
+
+    /// Follows redirects, but never carries an `Authorization` header to another host.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        var request = request
+        if let from = task.originalRequest?.url?.host, let to = request.url?.host, from.lowercased() != to.lowercased() {
+            request.setValue(nil, forHTTPHeaderField: "Authorization")
+        }
+        completionHandler(request)
+    }
+}

@@ -1,0 +1,200 @@
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Loads images: fetches data (with a disk cache), decodes, processes, caches in memory, and
+/// delivers through async/await, completion handlers or ``ImageTask`` events.
+///
+/// Equal requests share work: N tasks for one URL cause one download, one decode and one run of
+/// each shared processor prefix. Work is prioritised, rate-limited and bounded per stage; heavy
+/// work never runs on the caller's thread or the pipeline's coordinator.
+///
+/// Thread-safe: use one pipeline from anywhere.
+public final class ImagePipeline: Sendable {
+    /// The configuration the pipeline was made with.
+    public let configuration: Configuration
+    let context: PipelineContext
+    private let activeTasks = Mutex<[Int64: ImageTask]>([:])
+    private let isInvalidated = Atomic<Bool>(false)
+
+    private static let sharedPipeline = Mutex<ImagePipeline?>(nil)
+
+    /// The pipeline used by code that does not name one. Default: a pipeline with the default
+    /// configuration (no disk cache), created on first use. Settable.
+    public static var shared: ImagePipeline {
+        get {
+            sharedPipeline.withLock { shared in
+                if let shared { return shared }
+                let pipeline = ImagePipeline()
+                shared = pipeline
+                return pipeline
+            }
+        }
+        set { sharedPipeline.withLock { $0 = newValue } }
+    }
+
+    /// Creates a pipeline.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.context = PipelineContext(configuration: configuration)
+    }
+
+    /// Creates a pipeline, letting `configure` adjust the default configuration.
+    public convenience init(_ configure: (inout Configuration) -> Void) {
+        var configuration = Configuration()
+        configure(&configuration)
+        self.init(configuration: configuration)
+    }
+
+    /// Counters of what the pipeline has done.
+    public var metrics: Metrics { context.metrics.current }
+
+    // MARK: Loading
+
+    /// Loads the image for `request`. Throws ``Error``; cancelling the calling Swift task cancels
+    /// the load. A memory-cache hit returns without any hop to another thread.
+    public func image(for request: ImageRequest) async throws -> Image {
+        if let cached = memoryCacheHit(for: request) { return cached.image }
+        return try await imageTask(with: request).image
+    }
+
+    /// Loads the image at `url`.
+    public func image(for url: URL) async throws -> Image {
+        try await image(for: ImageRequest(url: url))
+    }
+
+    /// Starts loading `request` and returns its task (await ``ImageTask/response``, or watch
+    /// ``ImageTask/events``).
+    public func imageTask(with request: ImageRequest) -> ImageTask {
+        makeTask(request, progress: nil, completion: nil)
+    }
+
+    /// Starts loading `request`; `completion` runs once on ``Configuration/callbackQueue`` with
+    /// the response or the error (``Error/cancelled(request:)`` after a cancel). `progress`, if
+    /// given, runs there too with progressive previews and byte counts.
+    @discardableResult
+    public func loadImage(
+        with request: ImageRequest,
+        progress: (@Sendable (_ preview: ImageResponse?, _ progress: ImageTask.Progress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<ImageResponse, Error>) -> Void
+    ) -> ImageTask {
+        makeTask(request, progress: progress, completion: completion)
+    }
+
+    /// Loads the data of `request` without decoding it (through the disk cache and the same
+    /// coalescing as images). Throws ``Error``.
+    public func data(for request: ImageRequest) async throws -> (Data, URLResponse?) {
+        let box = DataRequestBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse?), any Swift.Error>) in
+                ImagePipelineCoordinator.queue.async { [self] in
+                    guard !isInvalidated.load(ordering: .relaxed) else {
+                        return continuation.resume(throwing: Error.pipelineInvalidated(request: request))
+                    }
+                    let job = context.fetchDataJob(for: request)
+                    box.start(job: job, priority: request.priority) { [context] result in
+                        if case .success(let (data, _)) = result, (try? ImageDecoders.decode(data).isClean) == true {
+                            context.storeOriginalDataIfNeeded(data, for: request)
+                        }
+                        continuation.resume(with: result.mapError { $0 as any Swift.Error })
+                    }
+                }
+            }
+        } onCancel: {
+            ImagePipelineCoordinator.queue.async { box.cancel(request: request) }
+        }
+    }
+
+    private func memoryCacheHit(for request: ImageRequest) -> CachedImage? {
+        guard let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheReads),
+              !request.options.contains(.reloadIgnoringCachedData),
+              let cached = cache[ImageKey(request).memoryKey], !cached.isPreview else { return nil }
+        context.metrics.record {
+            $0.memoryCacheHits += 1
+            $0.tasksStarted += 1
+        }
+        return cached
+    }
+
+    private func makeTask(
+        _ request: ImageRequest,
+        progress: (@Sendable (ImageResponse?, ImageTask.Progress) -> Void)?,
+        completion: (@Sendable (Result<ImageResponse, Error>) -> Void)?
+    ) -> ImageTask {
+        let task = ImageTask(request: request, pipeline: self, callbackQueue: configuration.callbackQueue,
+                             progress: progress, completion: completion)
+        if isInvalidated.load(ordering: .relaxed) {
+            task.finish(.failure(.pipelineInvalidated(request: request)))
+            return task
+        }
+        if let cached = memoryCacheHit(for: request) {
+            task.finish(.success(ImageResponse(image: cached.image, cacheType: .memory, request: request)))
+            return task
+        }
+        context.metrics.record { $0.tasksStarted += 1 }
+        activeTasks.withLock { $0[task.taskId] = task }
+        ImagePipelineCoordinator.queue.async { [context] in
+            let job = context.imageJob(for: request, key: ImageKey(request), isDirect: true)
+            task.start(with: job)
+        }
+        return task
+    }
+
+    func taskDidFinish(_ task: ImageTask) {
+        activeTasks.withLock { _ = $0.removeValue(forKey: task.taskId) }
+    }
+
+    /// Tasks that have not finished.
+    var activeTaskCount: Int { activeTasks.withLock { $0.count } }
+
+    /// Jobs of the task graph that have not finished (0 when the pipeline is quiet). Waits for
+    /// the coordinator; for tests and diagnostics.
+    var activeJobCount: Int { ImagePipelineCoordinator.queue.sync { context.activeJobCount } }
+
+    /// Cancels every task (they fail with ``Error/pipelineInvalidated(request:)``) and makes every
+    /// later request fail the same way. Caches are left as they are.
+    public func invalidate() {
+        guard !isInvalidated.exchange(true, ordering: .relaxed) else { return }
+        let tasks = activeTasks.withLock { tasks in
+            defer { tasks = [:] }
+            return Array(tasks.values)
+        }
+        for task in tasks {
+            task.finish(.failure(.pipelineInvalidated(request: task.request)))
+            ImagePipelineCoordinator.queue.async { task.cancel() }
+        }
+    }
+}
+
+/// The subscription of one `data(for:)` call (coordinator-confined).
+private final class DataRequestBox: @unchecked Sendable {
+    private var subscription: Job<FetchedData>.Subscription?
+    private var completion: ((Result<(Data, URLResponse?), ImagePipeline.Error>) -> Void)?
+
+    func start(job: FetchDataJob, priority: ImageRequest.Priority,
+               completion: @escaping (Result<(Data, URLResponse?), ImagePipeline.Error>) -> Void) {
+        self.completion = completion
+        subscription = job.subscribe(priority: priority) { [weak self] event in
+            switch event {
+            case .value(let fetched, isCompleted: true): self?.complete(.success((fetched.data, fetched.response)))
+            case .error(let error): self?.complete(.failure(error))
+            case .value, .progress: break
+            }
+        }
+    }
+
+    func cancel(request: ImageRequest) {
+        subscription?.unsubscribe()
+        complete(.failure(.cancelled(request: request)))
+    }
+
+    private func complete(_ result: Result<(Data, URLResponse?), ImagePipeline.Error>) {
+        subscription = nil
+        let completion = self.completion
+        self.completion = nil
+        completion?(result)
+    }
+}

@@ -1,0 +1,68 @@
+import Dispatch
+import Foundation
+import Logging
+
+extension ImagePipeline {
+    /// What disk-cache entries a pipeline writes (Nuke's policies).
+    public enum DataCachePolicy: Sendable, Hashable {
+        /// Original data for requests without processors or thumbnail; encoded results for
+        /// requests with them.
+        case automatic
+        /// Only the original data (processed images are made again from it). The default.
+        case storeOriginalData
+        /// Only encoded final images (JPEG for opaque images, PNG otherwise), never the original.
+        case storeEncodedImages
+        /// The original data, and encoded results for requests with processors or a thumbnail.
+        case storeAll
+    }
+
+    /// Everything a pipeline is built from. Set it up once; a pipeline's configuration is fixed.
+    public struct Configuration: Sendable {
+        /// Loads the bytes. Default: a ``DataLoader`` (URLSession, file and data URLs).
+        public var dataLoader: any DataLoading
+        /// The disk cache; `nil` (the default) for none. See ``DataCache``.
+        public var dataCache: (any DataCaching)?
+        /// The memory cache of decoded images. Default: ``ImageCache/shared``.
+        public var imageCache: (any ImageCaching)?
+        /// Equal requests share one download, decode and processor run. Default `true`.
+        public var isTaskCoalescingEnabled = true
+        /// Network starts pass a token bucket (80 a second, bursts of 25). Default `true`.
+        public var isRateLimiterEnabled = true
+        /// Progressive JPEGs and interlaced PNGs produce previews while they load. Default `false`.
+        public var isProgressiveDecodingEnabled = false
+        /// What the disk cache stores. Default ``DataCachePolicy/storeOriginalData``.
+        public var dataCachePolicy = DataCachePolicy.storeOriginalData
+        /// Downloads running at once. Default 6.
+        public var dataLoadingConcurrencyLimit = 6
+        /// Decodes running at once. Default: the number of cores.
+        public var decodingConcurrencyLimit = ProcessInfo.processInfo.activeProcessorCount
+        /// Processor runs at once. Default: the number of cores.
+        public var processingConcurrencyLimit = ProcessInfo.processInfo.activeProcessorCount
+        /// The largest response accepted, in bytes (checked as bytes arrive, in addition to the
+        /// loader's own limit). Default 100 MiB; `nil` for none.
+        public var maximumResponseDataSize: Int? = 100 << 20
+        /// Decoder limits and strictness (thumbnails add their downsampling). Default: the
+        /// decoder defaults (see ``ImageDecodingLimits``).
+        public var decodingOptions = ImageDecodingOptions()
+        /// Where completion handlers and progress callbacks run. Default: a serial queue of the
+        /// pipeline's own, so callbacks work in a command-line tool or server with no main run
+        /// loop. Use `.main` in an app that drains the main queue.
+        public var callbackQueue = DispatchQueue(label: "com.comet.pipeline.callbacks", qos: .userInitiated)
+        /// Where pipeline events are logged (debug and trace levels).
+        public var logger = Logger(label: "com.comet.pipeline")
+
+        /// The default configuration: a ``DataLoader``, the shared memory cache, no disk cache.
+        public init(dataLoader: any DataLoading = DataLoader()) {
+            self.dataLoader = dataLoader
+            self.imageCache = ImageCache.shared
+        }
+
+        /// The default configuration plus a disk cache named `name` (under the user's cache
+        /// directory); falls back to no disk cache if the directory cannot be created.
+        public static func withDataCache(name: String = "com.comet.DataCache") -> Configuration {
+            var configuration = Configuration()
+            configuration.dataCache = try? DataCache(name: name)
+            return configuration
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// One request being loaded by a pipeline: await its ``response``, watch its ``events``, change
+/// its ``priority`` or ``cancel()`` it.
+///
+/// Thread-safe. Cancellation is immediate for the caller (``isCancelled`` is `true` when
+/// `cancel()` returns, and the task finishes with ``ImagePipeline/Error/cancelled(request:)``);
+/// work shared with other tasks continues for them.
+public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvertible {
+    // Sendable: `state` is behind a Mutex; `subscription` is only touched on the coordinator queue.
+
+    /// What a task reports while it runs.
+    public enum Event: Sendable {
+        /// Bytes received so far.
+        case progress(Progress)
+        /// A progressive preview.
+        case preview(ImageResponse)
+        /// The end: the final image or the error (cancellation included). Always the last event.
+        case finished(Result<ImageResponse, ImagePipeline.Error>)
+    }
+
+    /// Download progress in bytes; `total` is 0 when the size is unknown.
+    public struct Progress: Sendable, Hashable {
+        public var completed: Int64
+        public var total: Int64
+        /// `completed / total`, or 0 when the total is unknown.
+        public var fraction: Double { total > 0 ? min(1, Double(completed) / Double(total)) : 0 }
+
+        public init(completed: Int64 = 0, total: Int64 = 0) {
+            self.completed = completed
+            self.total = total
+        }
+    }
+
+    private struct State {
+        var isCancelled = false
+        var priority: ImageRequest.Priority
+        var progress = Progress()
+        var result: Result<ImageResponse, ImagePipeline.Error>?
+        var waiters: [CheckedContinuation<ImageResponse, any Error>] = []
+        var streams: [AsyncStream<Event>.Continuation] = []
+        var progressHandler: (@Sendable (ImageResponse?, Progress) -> Void)?
+        var completion: (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?
+    }
+
+    /// A number unique within the process.
+    public let taskId: Int64
+    /// The request being loaded.
+    public let request: ImageRequest
+
+    private let state: Mutex<State>
+    private let callbackQueue: DispatchQueue
+    private weak var pipeline: ImagePipeline?
+    private var subscription: Job<ImageResult>.Subscription? // coordinator only
+
+    private static let nextTaskId = Atomic<Int64>(1)
+
+    init(request: ImageRequest, pipeline: ImagePipeline, callbackQueue: DispatchQueue,
+         progress: (@Sendable (ImageResponse?, Progress) -> Void)? = nil,
+         completion: (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)? = nil) {
+        self.taskId = Self.nextTaskId.add(1, ordering: .relaxed).oldValue
+        self.request = request
+        self.pipeline = pipeline
+        self.callbackQueue = callbackQueue
+        self.state = Mutex(State(priority: request.priority, progressHandler: progress, completion: completion))
+    }
+
+    /// The task's priority; setting it re-orders the task's queued work (shared work runs at
+    /// the highest priority of the tasks that share it).
+    public var priority: ImageRequest.Priority {
+        get { state.withLock { $0.priority } }
+        set {
+            let changed = state.withLock { state -> Bool in
+                guard state.priority != newValue, state.result == nil else { return false }
+                state.priority = newValue
+                return true
+            }
+            guard changed else { return }
+            ImagePipelineCoordinator.queue.async { self.subscription?.setPriority(newValue) }
+        }
+    }
+
+    /// `true` once ``cancel()`` was called.
+    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// Bytes received so far.
+    public var progress: Progress { state.withLock { $0.progress } }
+
+    /// Cancels the task. Idempotent; does nothing after the task finished.
+    public func cancel() {
+        let shouldCancel = state.withLock { state -> Bool in
+            guard !state.isCancelled, state.result == nil else { return false }
+            state.isCancelled = true
+            return true
+        }
+        guard shouldCancel else { return }
+        ImagePipelineCoordinator.queue.async {
+            self.subscription?.unsubscribe()
+            self.subscription = nil
+            self.finish(.failure(.cancelled(request: self.request)))
+        }
+    }
+
+    /// The final response. Throws ``ImagePipeline/Error``; cancelling the awaiting Swift task
+    /// cancels this image task.
+    public var response: ImageResponse {
+        get async throws {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let result = state.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
+                        if state.result == nil { state.waiters.append(continuation) }
+                        return state.result
+                    }
+                    if let result { continuation.resume(with: result.mapError { $0 as any Error }) }
+                }
+            } onCancel: {
+                cancel()
+            }
+        }
+    }
+
+    /// The final image (see ``response``).
+    public var image: Image {
+        get async throws { try await response.image }
+    }
+
+    /// The task's events from now on: progress, previews, then `.finished`. Each access makes a
+    /// new stream; a stream made after the task finished yields `.finished` at once.
+    public var events: AsyncStream<Event> {
+        AsyncStream { continuation in
+            let result = state.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
+                if state.result == nil { state.streams.append(continuation) }
+                return state.result
+            }
+            if let result {
+                continuation.yield(.finished(result))
+                continuation.finish()
+            }
+        }
+    }
+
+    // MARK: Driving (coordinator queue)
+
+    func start(with job: Job<ImageResult>) {
+        guard !isCancelled else { return }
+        subscription = job.subscribe(priority: priority) { [weak self] event in self?.handle(event) }
+        if subscription == nil, state.withLock({ $0.result == nil }) {
+            finish(.failure(.cancelled(request: request)))
+        }
+    }
+
+    private func handle(_ event: Job<ImageResult>.Event) {
+        switch event {
+        case .progress(let completed, let total):
+            let progress = Progress(completed: completed, total: total)
+            let (handler, streams) = state.withLock { state in
+                state.progress = progress
+                return (state.progressHandler, state.streams)
+            }
+            for stream in streams { stream.yield(.progress(progress)) }
+            if let handler { callbackQueue.async { handler(nil, progress) } }
+        case .value(let result, isCompleted: false):
+            let response = makeResponse(result)
+            let (handler, streams, progress) = state.withLock { ($0.progressHandler, $0.streams, $0.progress) }
+            for stream in streams { stream.yield(.preview(response)) }
+            if let handler { callbackQueue.async { handler(response, progress) } }
+        case .value(let result, isCompleted: true):
+            subscription = nil
+            finish(.success(makeResponse(result)))
+        case .error(let error):
+            subscription = nil
+            finish(.failure(error))
+        }
+    }
+
+    private func makeResponse(_ result: ImageResult) -> ImageResponse {
+        ImageResponse(image: result.image, isPreview: result.isPreview, urlResponse: result.response,
+                      cacheType: result.cacheType, request: request)
+    }
+
+    /// Ends the task once: resumes awaiters, closes event streams, calls the completion handler
+    /// on the callback queue. Safe from any thread.
+    func finish(_ proposed: Result<ImageResponse, ImagePipeline.Error>) {
+        let taken = state.withLock { state -> (Result<ImageResponse, ImagePipeline.Error>, [CheckedContinuation<ImageResponse, any Error>], [AsyncStream<Event>.Continuation], (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?)? in
+            guard state.result == nil else { return nil }
+            // A result that raced with cancel() loses: the caller already saw the task cancelled.
+            let result = state.isCancelled ? .failure(.cancelled(request: request)) : proposed
+            state.result = result
+            defer {
+                state.waiters = []
+                state.streams = []
+                state.completion = nil
+                state.progressHandler = nil
+            }
+            return (result, state.waiters, state.streams, state.completion)
+        }
+        guard let (result, waiters, streams, completion) = taken else { return }
+        for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+        for stream in streams {
+            stream.yield(.finished(result))
+            stream.finish()
+        }
+        if let completion { callbackQueue.async { completion(result) } }
+        pipeline?.taskDidFinish(self)
+    }
+
+    public static func == (lhs: ImageTask, rhs: ImageTask) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    public var description: String { "ImageTask(\(taskId), \(request))" }
+}

@@ -1,0 +1,243 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What to load and how: a URL, a `URLRequest` or an async data closure, plus processors,
+/// priority, options and thumbnail settings.
+///
+/// A cheap copy-on-write value: copying shares one storage object until a copy is mutated.
+/// Equal requests (same resource, same thumbnail and processors) share work in the pipeline.
+public struct ImageRequest: Sendable, CustomStringConvertible {
+    /// Where the bytes come from.
+    public enum Resource: Sendable {
+        /// A `URL` (http, https, file, data).
+        case url(URL?)
+        /// A full `URLRequest` (headers, timeout, method).
+        case urlRequest(URLRequest)
+        /// An async closure that returns the encoded image; `id` identifies it for caches and
+        /// coalescing.
+        case closure(id: String, load: @Sendable () async throws -> Data)
+    }
+
+    /// How urgent a request is. Queued work starts in priority order, then first-in first-out.
+    public enum Priority: Int, Sendable, Comparable, CaseIterable {
+        case veryLow = 0, low, normal, high, veryHigh
+
+        public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Switches that change how caches and queues are used.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt16
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+        /// Don't look in the memory cache.
+        public static let disableMemoryCacheReads = Options(rawValue: 1 << 0)
+        /// Don't store the result in the memory cache.
+        public static let disableMemoryCacheWrites = Options(rawValue: 1 << 1)
+        /// Neither read nor write the memory cache.
+        public static let disableMemoryCache: Options = [.disableMemoryCacheReads, .disableMemoryCacheWrites]
+        /// Don't look in the disk cache.
+        public static let disableDiskCacheReads = Options(rawValue: 1 << 2)
+        /// Don't store anything in the disk cache.
+        public static let disableDiskCacheWrites = Options(rawValue: 1 << 3)
+        /// Neither read nor write the disk cache.
+        public static let disableDiskCache: Options = [.disableDiskCacheReads, .disableDiskCacheWrites]
+        /// Load from the source even when a cache has the image (the result is still stored).
+        public static let reloadIgnoringCachedData = Options(rawValue: 1 << 4)
+        /// Use only what the caches have; fail with ``ImagePipeline/Error/dataMissingInCache``
+        /// instead of loading.
+        public static let returnCacheDataDontLoad = Options(rawValue: 1 << 5)
+        /// Start the download at once, bypassing the data-loading queue's concurrency limit
+        /// (and the rate limiter).
+        public static let skipDataLoadingQueue = Options(rawValue: 1 << 6)
+    }
+
+    /// Decode-time downsampling: make a thumbnail without decoding the full image where the
+    /// format allows (JPEG DCT scaling), then resize to the exact size.
+    public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
+        enum Target: Hashable {
+            case maxPixelSize(Int)
+            case size(width: Int, height: Int, contentMode: ImageProcessors.Resize.ContentMode)
+        }
+
+        let target: Target
+
+        /// The longer side becomes `maxPixelSize` pixels (never upscaled), like ImageIO's
+        /// `kCGImageSourceThumbnailMaxPixelSize`.
+        public init(maxPixelSize: Int) {
+            target = .maxPixelSize(max(1, maxPixelSize))
+        }
+
+        /// Fits or fills `width`×`height` pixels (never upscaled).
+        public init(width: Int, height: Int, contentMode: ImageProcessors.Resize.ContentMode = .aspectFill) {
+            target = .size(width: max(1, width), height: max(1, height), contentMode: contentMode)
+        }
+
+        /// What the decoder may reduce to.
+        var downsampling: ImageDecodingOptions.Downsampling {
+            switch target {
+            case .maxPixelSize(let size): .maxPixelSize(size)
+            case .size(let width, let height, .aspectFill): .covering(width: width, height: height)
+            case .size(let width, let height, _): .maxPixelSize(min(width, height))
+            }
+        }
+
+        /// The exact resize applied after decoding.
+        var resize: ImageProcessors.Resize {
+            switch target {
+            case .maxPixelSize(let size):
+                ImageProcessors.Resize(size: Size(width: size, height: size), contentMode: .aspectFit)
+            case .size(let width, let height, let mode):
+                ImageProcessors.Resize(size: Size(width: width, height: height), contentMode: mode)
+            }
+        }
+
+        public var description: String {
+            switch target {
+            case .maxPixelSize(let size): "thumbnail(maxPixelSize: \(size))"
+            case .size(let width, let height, let mode): "thumbnail(\(width)×\(height), \(mode.rawValue))"
+            }
+        }
+    }
+
+    /// A key for ``userInfo``.
+    public struct UserInfoKey: Hashable, Sendable, ExpressibleByStringLiteral {
+        public let rawValue: String
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { self.rawValue = value }
+    }
+
+    private final class Storage: @unchecked Sendable {
+        // Written only while uniquely referenced (copy-on-write), so sharing is safe.
+        var resource: Resource
+        var processors: [any ImageProcessing]
+        var priority: Priority
+        var options: Options
+        var thumbnail: ThumbnailOptions?
+        var imageID: String?
+        var userInfo: [UserInfoKey: any Sendable]
+
+        init(resource: Resource, processors: [any ImageProcessing], priority: Priority, options: Options,
+             thumbnail: ThumbnailOptions?, imageID: String?, userInfo: [UserInfoKey: any Sendable]) {
+            self.resource = resource
+            self.processors = processors
+            self.priority = priority
+            self.options = options
+            self.thumbnail = thumbnail
+            self.imageID = imageID
+            self.userInfo = userInfo
+        }
+
+        func copy() -> Storage {
+            Storage(resource: resource, processors: processors, priority: priority, options: options,
+                    thumbnail: thumbnail, imageID: imageID, userInfo: userInfo)
+        }
+    }
+
+    private var storage: Storage
+
+    private mutating func mutate(_ body: (Storage) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        body(storage)
+    }
+
+    /// Creates a request for a URL. `nil` fails when loaded (a convenience for optional URLs).
+    public init(url: URL?, processors: [any ImageProcessing] = [], priority: Priority = .normal,
+                options: Options = [], thumbnail: ThumbnailOptions? = nil, userInfo: [UserInfoKey: any Sendable] = [:]) {
+        storage = Storage(resource: .url(url), processors: processors, priority: priority, options: options,
+                          thumbnail: thumbnail, imageID: nil, userInfo: userInfo)
+    }
+
+    /// Creates a request from a `URLRequest` (its headers and timeout are used when loading).
+    public init(urlRequest: URLRequest, processors: [any ImageProcessing] = [], priority: Priority = .normal,
+                options: Options = [], thumbnail: ThumbnailOptions? = nil, userInfo: [UserInfoKey: any Sendable] = [:]) {
+        storage = Storage(resource: .urlRequest(urlRequest), processors: processors, priority: priority, options: options,
+                          thumbnail: thumbnail, imageID: nil, userInfo: userInfo)
+    }
+
+    /// Creates a request whose bytes come from `data`; `id` names the image for caching and
+    /// coalescing (two requests with the same `id` are the same image).
+    public init(id: String, data: @escaping @Sendable () async throws -> Data, processors: [any ImageProcessing] = [],
+                priority: Priority = .normal, options: Options = [], thumbnail: ThumbnailOptions? = nil,
+                userInfo: [UserInfoKey: any Sendable] = [:]) {
+        storage = Storage(resource: .closure(id: id, load: data), processors: processors, priority: priority,
+                          options: options, thumbnail: thumbnail, imageID: id, userInfo: userInfo)
+    }
+
+    /// Where the bytes come from.
+    public var resource: Resource { storage.resource }
+
+    /// The URL, when the request has one.
+    public var url: URL? {
+        switch storage.resource {
+        case .url(let url): url
+        case .urlRequest(let request): request.url
+        case .closure: nil
+        }
+    }
+
+    /// The `URLRequest` the data loader sends (built from the URL with default settings when the
+    /// request was made from a URL); `nil` for closure requests and nil URLs.
+    public var urlRequest: URLRequest? {
+        switch storage.resource {
+        case .url(let url): url.map { URLRequest(url: $0) }
+        case .urlRequest(let request): request
+        case .closure: nil
+        }
+    }
+
+    /// Processors applied in order after decoding. Default: none.
+    public var processors: [any ImageProcessing] {
+        get { storage.processors }
+        set { mutate { $0.processors = newValue } }
+    }
+
+    /// The request's priority; default `.normal`. Change a running task's priority through
+    /// ``ImageTask/priority``.
+    public var priority: Priority {
+        get { storage.priority }
+        set { mutate { $0.priority = newValue } }
+    }
+
+    /// Cache and queue switches; default none.
+    public var options: Options {
+        get { storage.options }
+        set { mutate { $0.options = newValue } }
+    }
+
+    /// Decode-time downsampling; default `nil` (full size).
+    public var thumbnail: ThumbnailOptions? {
+        get { storage.thumbnail }
+        set { mutate { $0.thumbnail = newValue } }
+    }
+
+    /// Overrides the identity of the image in cache keys and coalescing (e.g. a URL without its
+    /// expiring signature query). Default: the URL's absolute string, or the closure's `id`.
+    public var imageID: String? {
+        get { storage.imageID ?? url?.absoluteString }
+        set { mutate { $0.imageID = newValue } }
+    }
+
+    /// Free-form values carried with the request (not part of any key).
+    public var userInfo: [UserInfoKey: any Sendable] {
+        get { storage.userInfo }
+        set { mutate { $0.userInfo = newValue } }
+    }
+
+    public var description: String {
+        var text = "ImageRequest(\(imageID ?? "nil URL")"
+        if let thumbnail { text += ", \(thumbnail)" }
+        if !processors.isEmpty { text += ", processors: [\(processors.map(\.identifier).joined(separator: ", "))]" }
+        if priority != .normal { text += ", priority: \(priority)" }
+        return text + ")"
+    }
+}
+
+extension ImageRequest: ExpressibleByStringLiteral {
+    /// A request for the URL in the string literal.
+    public init(stringLiteral value: String) {
+        self.init(url: URL(string: value))
+    }
+}

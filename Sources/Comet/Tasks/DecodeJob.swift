@@ -1,0 +1,199 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Decodes the data of one resource (with one thumbnail setting) on the decoding queue.
+///
+/// With progressive decoding on, chunks feed an ``IncrementalImageDecoder`` and previews are
+/// sent as they become available. Backpressure: while a preview is being rendered, new chunks
+/// wait and the next round renders one preview of everything that arrived, so previews are
+/// skipped, never queued. The final image comes from the same decoder (equal to a one-shot
+/// decode). After a clean decode the original data is stored in the disk cache, when the
+/// policy says so.
+final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
+    private let request: ImageRequest
+    private let key: ImageKey
+    private unowned let context: PipelineContext
+    private var incremental: IncrementalDecoderBox?
+    private var pendingChunks: [Data] = []
+    private var isDecoding = false
+    private var finalData: FetchedData?
+    /// Set when an image task subscribed to this job directly (its result is what a request asked for).
+    var isRequestedDirectly = false
+
+    init(request: ImageRequest, key: ImageKey, context: PipelineContext) {
+        self.request = request
+        self.key = key
+        self.context = context
+    }
+
+    private var decodingOptions: ImageDecodingOptions {
+        var options = context.configuration.decodingOptions
+        if let thumbnail = key.thumbnail { options.downsampling = thumbnail.downsampling }
+        return options
+    }
+
+    override func start() {
+        if let cached = context.cachedImage(for: key, request: request) {
+            send(.value(cached, isCompleted: true))
+            return
+        }
+        if key.thumbnail != nil, context.readsEncodedImages(for: request, processed: false) {
+            context.readEncodedImage(key: key.diskKey, priority: priority, owner: self) { [weak self] image in
+                guard let self, !self.isDone else { return }
+                if let image {
+                    self.send(.value(ImageResult(image: image, isPreview: false, isClean: true, response: nil, cacheType: .disk), isCompleted: true))
+                } else {
+                    self.subscribeToData()
+                }
+            }
+            return
+        }
+        subscribeToData()
+    }
+
+    private func subscribeToData() {
+        let fetch = context.fetchDataJob(for: request)
+        depend(on: fetch) { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case .progress(let completed, let total):
+                self.send(.progress(completed: completed, total: total))
+            case .value(let chunk, isCompleted: false):
+                self.didReceiveChunk(chunk.data)
+            case .value(let data, isCompleted: true):
+                self.finalData = data
+                if !self.isDecoding { self.decodeFinal() }
+            case .error(let error):
+                self.send(.error(error))
+            }
+        }
+    }
+
+    // MARK: Previews
+
+    private func didReceiveChunk(_ chunk: Data) {
+        guard !isDone else { return }
+        if incremental == nil { incremental = IncrementalDecoderBox(IncrementalImageDecoder(options: decodingOptions)) }
+        pendingChunks.append(chunk)
+        if !isDecoding { decodePreview() }
+    }
+
+    private func decodePreview() {
+        guard let incremental, !pendingChunks.isEmpty else { return }
+        let chunks = pendingChunks
+        pendingChunks = []
+        isDecoding = true
+        let thumbnail = key.thumbnail
+        workItem = context.decodingQueue.add(priority: priority) { finish in
+            DispatchQueue.global(qos: .userInitiated).async {
+                let decoded = incremental.appendAndPreview(chunks)
+                let preview = decoded.map { image in thumbnail.flatMap { try? $0.resize.process(image) } ?? image }
+                let failed = incremental.failed
+                ImagePipelineCoordinator.queue.async {
+                    finish()
+                    self.didDecodePreview(preview, failed: failed)
+                }
+            }
+        }
+    }
+
+    private func didDecodePreview(_ preview: Image?, failed: Bool) {
+        isDecoding = false
+        guard !isDone else { return }
+        if failed {
+            // The final decode reports the error; stop feeding a decoder that gave up.
+            incremental = nil
+            pendingChunks = []
+        }
+        if let preview {
+            send(.value(ImageResult(image: preview, isPreview: true, isClean: true, response: nil, cacheType: nil), isCompleted: false))
+        }
+        if finalData != nil {
+            decodeFinal()
+        } else {
+            decodePreview()
+        }
+    }
+
+    // MARK: Final image
+
+    private func decodeFinal() {
+        guard let fetched = finalData, !isDone else { return }
+        isDecoding = true
+        let incremental = self.incremental
+        let chunks = pendingChunks
+        pendingChunks = []
+        let options = decodingOptions
+        let thumbnail = key.thumbnail
+        workItem = context.decodingQueue.add(priority: priority) { finish in
+            DispatchQueue.global(qos: .userInitiated).async {
+                let result: Result<DecodedImage, ImageDecodingError>
+                if let incremental, !incremental.failed {
+                    result = incremental.finish(appending: chunks)
+                } else {
+                    result = Result { () throws(ImageDecodingError) in try ImageDecoders.decode(fetched.data, options: options) }
+                }
+                let resized = result.map { decoded -> DecodedImage in
+                    guard let thumbnail else { return decoded }
+                    var decoded = decoded
+                    if let image = try? thumbnail.resize.process(decoded.image) { decoded.image = image }
+                    return decoded
+                }
+                ImagePipelineCoordinator.queue.async {
+                    finish()
+                    self.didDecodeFinal(resized, fetched: fetched)
+                }
+            }
+        }
+    }
+
+    private func didDecodeFinal(_ result: Result<DecodedImage, ImageDecodingError>, fetched: FetchedData) {
+        isDecoding = false
+        guard !isDone else { return }
+        switch result {
+        case .success(let decoded):
+            context.metrics.record { $0.decodes += 1 }
+            if decoded.isClean && fetched.cacheType == nil {
+                context.storeOriginalDataIfNeeded(fetched.data, for: request)
+            }
+            let value = ImageResult(image: decoded.image, isPreview: false, isClean: decoded.isClean,
+                                    response: fetched.response, cacheType: fetched.cacheType)
+            if isRequestedDirectly { context.store(value, key: key, request: request, processed: false) }
+            send(.value(value, isCompleted: true))
+        case .failure(let error):
+            if case .tooLarge = error {
+                send(.error(.imageTooLarge(request: request, underlying: error)))
+            } else {
+                send(.error(.decodingFailed(request: request, underlying: error)))
+            }
+        }
+    }
+}
+
+/// Gives an ``IncrementalImageDecoder`` to one decoding work item at a time (the job never
+/// starts a second before the first finished), which is what makes sharing it safe.
+final class IncrementalDecoderBox: @unchecked Sendable {
+    private let decoder: IncrementalImageDecoder
+    private(set) var failed = false
+
+    init(_ decoder: IncrementalImageDecoder) { self.decoder = decoder }
+
+    func appendAndPreview(_ chunks: [Data]) -> Image? {
+        do {
+            for chunk in chunks { try decoder.append(chunk) }
+            return try decoder.makePreview()
+        } catch {
+            failed = true
+            return nil
+        }
+    }
+
+    func finish(appending chunks: [Data]) -> Result<DecodedImage, ImageDecodingError> {
+        Result { () throws(ImageDecodingError) in
+            for chunk in chunks { try decoder.append(chunk) }
+            return try decoder.finish()
+        }
+    }
+}

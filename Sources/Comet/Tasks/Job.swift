@@ -1,0 +1,147 @@
+import Foundation
+
+/// A node of the task graph: one piece of work (fetch data, decode, run a processor) shared by
+/// every subscriber that asks for the same key.
+///
+/// A job starts when its first subscriber arrives and is cancelled when its last one leaves
+/// (cancelling its queued or running work and unsubscribing from the job it depends on, so
+/// cancellation climbs the graph). Its priority is the highest of its subscribers', passed on to
+/// its work item and its dependency. After its final value or an error it is done and leaves its
+/// pool, so a later equal request starts afresh (and usually hits a cache).
+///
+/// Confined to ``ImagePipelineCoordinator/queue``: every method runs there, and subscriber
+/// handlers are called there, synchronously.
+class Job<Value>: @unchecked Sendable {
+    enum Event {
+        /// A value: a preview or chunk (`isCompleted == false`), or the final one.
+        case value(Value, isCompleted: Bool)
+        /// Bytes received so far, and expected in total (0 when unknown).
+        case progress(completed: Int64, total: Int64)
+        case error(ImagePipeline.Error)
+    }
+
+    /// A subscriber's handle: change its priority or leave. It keeps its job alive (a job in
+    /// no pool, with coalescing off, lives as long as its subscribers); the job drops every
+    /// subscription when it is done, which breaks the cycle.
+    final class Subscription {
+        fileprivate var job: Job?
+        fileprivate let handler: (Event) -> Void
+        fileprivate(set) var priority: ImageRequest.Priority
+
+        fileprivate init(job: Job, priority: ImageRequest.Priority, handler: @escaping (Event) -> Void) {
+            self.job = job
+            self.priority = priority
+            self.handler = handler
+        }
+
+        func setPriority(_ priority: ImageRequest.Priority) {
+            guard priority != self.priority else { return }
+            self.priority = priority
+            job?.updatePriority()
+        }
+
+        func unsubscribe() {
+            job?.remove(self)
+            job = nil
+        }
+    }
+
+    private var subscriptions: [ObjectIdentifier: Subscription] = [:]
+    private(set) var priority = ImageRequest.Priority.veryLow
+    private(set) var isDone = false
+    private var isStarted = false
+
+    /// The queued or running work of this job, cancelled with it and kept at its priority.
+    var workItem: WorkQueue.Item? {
+        didSet { workItem?.setPriority(priority) }
+    }
+    /// Called once when the job is done (finished, failed or cancelled): removes it from its pool.
+    var onDone: (() -> Void)?
+    private var dependency: (unsubscribe: () -> Void, setPriority: (ImageRequest.Priority) -> Void)?
+
+    var subscriberCount: Int { subscriptions.count }
+
+    /// Adds a subscriber; starts the job for the first one. `nil` when the job is already done.
+    func subscribe(priority: ImageRequest.Priority, _ handler: @escaping (Event) -> Void) -> Subscription? {
+        guard !isDone else { return nil }
+        let subscription = Subscription(job: self, priority: priority, handler: handler)
+        subscriptions[ObjectIdentifier(subscription)] = subscription
+        updatePriority()
+        if !isStarted {
+            isStarted = true
+            start()
+        } else {
+            didAddLateSubscriber(subscription)
+        }
+        return subscription
+    }
+
+    /// Begins the work. Subclasses override.
+    func start() {}
+
+    /// A subscriber joined a job that was already running. Subclasses may replay state.
+    func didAddLateSubscriber(_ subscription: Subscription) {}
+
+    /// Called when the job is cancelled because nobody wants it any more. Subclasses override
+    /// to stop work that is not a ``workItem``.
+    func didCancel() {}
+
+    /// Sends `event` to one subscriber only (for replays).
+    func send(_ event: Event, to subscription: Subscription) {
+        subscription.handler(event)
+    }
+
+    /// Sends `event` to every subscriber; a final value or an error ends the job.
+    func send(_ event: Event) {
+        guard !isDone else { return }
+        let isFinal: Bool
+        switch event {
+        case .value(_, let isCompleted): isFinal = isCompleted
+        case .error: isFinal = true
+        case .progress: isFinal = false
+        }
+        if isFinal { isDone = true }
+        for subscription in Array(subscriptions.values) { subscription.handler(event) }
+        if isFinal { finishUp() }
+    }
+
+    /// Subscribes this job to `upstream`; the subscription follows this job's priority and is
+    /// dropped when this job is done. `nil` when upstream was already done.
+    @discardableResult
+    func depend<U>(on upstream: Job<U>, _ handler: @escaping (Job<U>.Event) -> Void) -> Bool {
+        guard let subscription = upstream.subscribe(priority: priority, handler) else { return false }
+        // Upstream may have finished this job synchronously (a cache hit) inside subscribe.
+        if !isDone { dependency = (subscription.unsubscribe, subscription.setPriority) }
+        return true
+    }
+
+    private func remove(_ subscription: Subscription) {
+        guard subscriptions.removeValue(forKey: ObjectIdentifier(subscription)) != nil, !isDone else { return }
+        if subscriptions.isEmpty {
+            isDone = true
+            workItem?.cancel()
+            didCancel()
+            finishUp()
+        } else {
+            updatePriority()
+        }
+    }
+
+    private func finishUp() {
+        for subscription in subscriptions.values { subscription.job = nil }
+        subscriptions.removeAll()
+        let dependency = self.dependency
+        self.dependency = nil
+        dependency?.unsubscribe()
+        onDone?()
+        onDone = nil
+    }
+
+    fileprivate func updatePriority() {
+        let newPriority = subscriptions.values.lazy.map(\.priority).max() ?? priority
+        guard newPriority != priority else { return }
+        priority = newPriority
+        workItem?.setPriority(newPriority)
+        dependency?.setPriority(newPriority)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Runs one processor on the result of the job before it (the decode, or the previous
+/// processors): one job per processor prefix, so requests `[resize]` and `[resize, blur]` share
+/// the resize. Previews are processed too when the processor is free (skipped otherwise).
+final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
+    private let request: ImageRequest
+    private let key: ImageKey
+    private let processor: any ImageProcessing
+    private unowned let context: PipelineContext
+    private var isProcessing = false
+    private var pendingFinal: ImageResult?
+    /// Set when an image task subscribed to this job directly.
+    var isRequestedDirectly = false
+
+    init(request: ImageRequest, key: ImageKey, context: PipelineContext) {
+        self.request = request
+        self.key = key
+        self.processor = request.processors[key.processors.count - 1]
+        self.context = context
+    }
+
+    override func start() {
+        if let cached = context.cachedImage(for: key, request: request) {
+            send(.value(cached, isCompleted: true))
+            return
+        }
+        if context.readsEncodedImages(for: request, processed: true) {
+            context.readEncodedImage(key: key.diskKey, priority: priority, owner: self) { [weak self] image in
+                guard let self, !self.isDone else { return }
+                if let image {
+                    self.send(.value(ImageResult(image: image, isPreview: false, isClean: true, response: nil, cacheType: .disk), isCompleted: true))
+                } else {
+                    self.subscribeUpstream()
+                }
+            }
+            return
+        }
+        subscribeUpstream()
+    }
+
+    private func subscribeUpstream() {
+        let upstream = context.imageJob(for: request, key: key.prefix(key.processors.count - 1), isDirect: false)
+        depend(on: upstream) { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case .progress(let completed, let total):
+                self.send(.progress(completed: completed, total: total))
+            case .value(let result, isCompleted: false):
+                if !self.isProcessing { self.process(result, isFinal: false) }
+            case .value(let result, isCompleted: true):
+                if self.isProcessing { self.pendingFinal = result } else { self.process(result, isFinal: true) }
+            case .error(let error):
+                self.send(.error(error))
+            }
+        }
+    }
+
+    private func process(_ input: ImageResult, isFinal: Bool) {
+        guard !isDone else { return }
+        isProcessing = true
+        let processor = self.processor
+        workItem = context.processingQueue.add(priority: priority) { finish in
+            DispatchQueue.global(qos: .userInitiated).async {
+                let output = Result { try processor.process(input.image) }.mapError(SendableError.init)
+                ImagePipelineCoordinator.queue.async {
+                    finish()
+                    self.didProcess(input, output.mapError(\.error), isFinal: isFinal)
+                }
+            }
+        }
+    }
+
+    private func didProcess(_ input: ImageResult, _ output: Result<Image, any Error>, isFinal: Bool) {
+        isProcessing = false
+        guard !isDone else { return }
+        context.metrics.record { $0.processorRuns += 1 }
+        switch output {
+        case .success(let image):
+            var result = input
+            result.image = image
+            if isFinal {
+                if isRequestedDirectly { context.store(result, key: key, request: request, processed: true) }
+                send(.value(result, isCompleted: true))
+            } else {
+                send(.value(result, isCompleted: false))
+            }
+        case .failure(let error):
+            // A preview that fails to process is dropped; only the final image's failure counts.
+            if isFinal { send(.error(.processingFailed(request: request, processor: processor.identifier, underlying: error))) }
+        }
+        if let pendingFinal {
+            self.pendingFinal = nil
+            process(pendingFinal, isFinal: true)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import Comet
+
+@Suite("Cancellation", .timeLimit(.minutes(1)))
+struct CancellationTests {
+    let url = URL(string: "https://example.com/image.jpg")!
+
+    @Test func cancellingOneOfTwoCoalescedTasksLetsTheOtherFinish() async throws {
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline.test(loader: loader)
+        let first = pipeline.imageTask(with: ImageRequest(url: url))
+        let second = pipeline.imageTask(with: ImageRequest(url: url))
+        #expect(await eventually { loader.loadCount == 1 })
+        first.cancel()
+        loader.resume()
+        _ = try await second.image
+        await #expect(throws: ImagePipeline.Error.self) { _ = try await first.image }
+        #expect(loader.cancelCount == 0)
+    }
+
+    @Test func cancellingEveryTaskCancelsTheDownload() async throws {
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline.test(loader: loader)
+        let tasks = (0..<3).map { _ in pipeline.imageTask(with: ImageRequest(url: url)) }
+        #expect(await eventually { loader.loadCount == 1 })
+        for task in tasks { task.cancel() }
+        #expect(await eventually { loader.cancelCount == 1 })
+        #expect(await eventually { pipeline.activeJobCount == 0 })
+    }
+
+    @Test func cancelIsSynchronousAndIdempotent() async throws {
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline.test(loader: loader)
+        let task = pipeline.imageTask(with: ImageRequest(url: url))
+        task.cancel()
+        #expect(task.isCancelled)
+        task.cancel()
+        task.cancel()
+        do {
+            _ = try await task.response
+            Issue.record("a cancelled task must not succeed")
+        } catch let error as ImagePipeline.Error {
+            #expect(error.isCancellation)
+        }
+    }
+
+    @Test func taskCancelledBeforeItStartsLoadsNothing() async throws {
+        let loader = MockDataLoader()
+        let pipeline = ImagePipeline.test(loader: loader)
+        let task = pipeline.imageTask(with: ImageRequest(url: url))
+        task.cancel() // before the coordinator has started it
+        await #expect(throws: ImagePipeline.Error.self) { _ = try await task.image }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(loader.loadCount == 0)
+    }
+
+    @Test func cancellingTheAwaitingSwiftTaskCancelsTheImageTask() async throws {
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline.test(loader: loader)
+        let swiftTask = Task { try await pipeline.image(for: ImageRequest(url: url)) }
+        #expect(await eventually { loader.loadCount == 1 })
+        swiftTask.cancel()
+        await #expect(throws: (any Error).self) { _ = try await swiftTask.value }
+        #expect(await eventually { loader.cancelCount == 1 })
+    }
+
+    @Test func completionHandlerReportsCancellation() async throws {
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline.test(loader: loader)
+        let result: Result<ImageResponse, ImagePipeline.Error> = await withCheckedContinuation { continuation in
+            let task = pipeline.loadImage(with: ImageRequest(url: url)) { continuation.resume(returning: $0) }
+            task.cancel()
+        }
+        guard case .failure(let error) = result else { Issue.record("expected a failure"); return }
+        #expect(error.isCancellation)
+    }
+}
+
+@Suite("Priority", .timeLimit(.minutes(1)))
+struct PriorityTests {
+    @Test func queuedWorkStartsInPriorityOrderThenFirstInFirstOut() async throws {
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline.test(loader: loader) { $0.dataLoadingConcurrencyLimit = 1 }
+        let blocker = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/blocker")!))
+        #expect(await eventually { loader.loadCount == 1 })
+        let order: [(String, ImageRequest.Priority)] = [("low1", .low), ("high1", .high), ("normal", .normal), ("high2", .high), ("low2", .low)]
+        let tasks = order.map { name, priority in
+            pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\(name)")!, priority: priority))
+        }
+        try await Task.sleep(for: .milliseconds(50)) // let the coordinator queue them all
+        loader.resume()
+        _ = try await blocker.image
+        for task in tasks { _ = try await task.image }
+        #expect(loader.startedURLs.map(\.lastPathComponent) == ["blocker", "high1", "high2", "normal", "low1", "low2"])
+    }
+
+    @Test func queuedDownloadIsRaisedWhenAHigherPriorityTaskJoinsAndLoweredWhenItLeaves() async throws {
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline.test(loader: loader) { $0.dataLoadingConcurrencyLimit = 1 }
+        _ = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/blocker")!))
+        #expect(await eventually { loader.loadCount == 1 })
+        let shared = URL(string: "https://example.com/shared")!
+        let normal = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/normal")!, priority: .normal))
+        let low = pipeline.imageTask(with: ImageRequest(url: shared, priority: .low))
+        let high = pipeline.imageTask(with: ImageRequest(url: shared, priority: .veryHigh))
+        try await Task.sleep(for: .milliseconds(50))
+        let job = try #require(ImagePipelineCoordinator.queue.sync { pipeline.context.debugFetchJobPriority(for: shared.absoluteString) })
+        #expect(job == .veryHigh)
+        high.cancel()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(ImagePipelineCoordinator.queue.sync { pipeline.context.debugFetchJobPriority(for: shared.absoluteString) } == .low)
+        low.priority = .high
+        try await Task.sleep(for: .milliseconds(50))
+        loader.resume()
+        _ = try await (low.image, normal.image)
+        #expect(loader.startedURLs.map(\.lastPathComponent) == ["blocker", "shared", "normal"])
+    }
+}

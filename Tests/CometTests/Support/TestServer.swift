@@ -1,0 +1,139 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Synchronization
+
+/// A real HTTP server on 127.0.0.1 (ephemeral port), started inside the test process. Routes:
+///
+/// - `/images/NAME` — serves data registered with ``serve(_:at:)``
+/// - `/status/CODE` — an empty response with that status
+/// - `/slow/MILLISECONDS/NAME` — waits, then serves NAME
+/// - `/drip/NAME?chunk=BYTES&interval=MILLISECONDS` — sends NAME in chunks with pauses
+/// - `/redirect/N/NAME` — N redirects, then NAME; `/redirect-loop` redirects to itself
+/// - `/basic/USER/PASSWORD/NAME` — NAME behind HTTP Basic authentication
+/// - `/oversize` — announces 1 GiB and sends a little
+///
+/// Every request is counted by path (``requestCount(for:)``), so tests can see downloads.
+final class TestServer: Sendable {
+    let server: HTTPServer
+    let port: UInt16
+    private let assets = Mutex<[String: Data]>([:])
+    private let counts = Mutex<[String: Int]>([:])
+    private let runTask: Task<Void, any Error>
+
+    static func start() async throws -> TestServer {
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
+        let runTask = Task { try await server.run() }
+        try await server.waitUntilListening()
+        guard case .ip4(_, let port)? = await server.listeningAddress else { throw TestServerError.noPort }
+        let testServer = TestServer(server: server, port: port, runTask: runTask)
+        await server.appendRoute("GET *") { [weak testServer] request in
+            guard let testServer else { return HTTPResponse(statusCode: .internalServerError) }
+            return try await testServer.respond(to: request)
+        }
+        return testServer
+    }
+
+    private init(server: HTTPServer, port: UInt16, runTask: Task<Void, any Error>) {
+        self.server = server
+        self.port = port
+        self.runTask = runTask
+    }
+
+    deinit { runTask.cancel() }
+
+    func stop() async {
+        await server.stop(timeout: 1)
+        runTask.cancel()
+    }
+
+    /// Registers `data` under `/images/NAME`.
+    func serve(_ data: Data, at name: String) {
+        assets.withLock { $0[name] = data }
+    }
+
+    func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path.hasPrefix("/") ? path : "/" + path)")!
+    }
+
+    func imageURL(_ name: String) -> URL { url("/images/\(name)") }
+
+    func requestCount(for path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
+
+    var totalRequestCount: Int { counts.withLock { $0.values.reduce(0, +) } }
+
+    private func asset(_ name: String) -> HTTPResponse {
+        guard let data = assets.withLock({ $0[name] }) else { return HTTPResponse(statusCode: .notFound) }
+        return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/*"], body: data)
+    }
+
+    private func respond(to request: HTTPRequest) async throws -> HTTPResponse {
+        counts.withLock { $0[request.path, default: 0] += 1 }
+        let parts = request.path.split(separator: "/").map(String.init)
+        switch parts.first {
+        case "images" where parts.count == 2:
+            return asset(parts[1])
+        case "status" where parts.count == 2:
+            return HTTPResponse(statusCode: HTTPStatusCode(Int(parts[1]) ?? 500, phrase: "Test"))
+        case "slow" where parts.count == 3:
+            try await Task.sleep(for: .milliseconds(Int(parts[1]) ?? 0))
+            return asset(parts[2])
+        case "drip" where parts.count == 2:
+            guard let data = assets.withLock({ $0[parts[1]] }) else { return HTTPResponse(statusCode: .notFound) }
+            let chunk = Int(request.query["chunk"] ?? "") ?? 1024
+            let interval = Int(request.query["interval"] ?? "") ?? 20
+            let body = HTTPBodySequence(from: DripSequence(data: data, chunkSize: chunk, interval: interval), count: data.count,
+                                        suggestedBufferSize: chunk)
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/*"], body: body)
+        case "redirect" where parts.count == 3:
+            let remaining = Int(parts[1]) ?? 0
+            let location = remaining <= 1 ? "/images/\(parts[2])" : "/redirect/\(remaining - 1)/\(parts[2])"
+            return HTTPResponse(statusCode: .found, headers: [.location: location])
+        case "redirect-loop":
+            return HTTPResponse(statusCode: .found, headers: [.location: "/redirect-loop"])
+        case "basic" where parts.count == 4:
+            let expected = "Basic " + Data("\(parts[1]):\(parts[2])".utf8).base64EncodedString()
+            guard request.headers[.authorization] == expected else {
+                return HTTPResponse(statusCode: .unauthorized, headers: [HTTPHeader("WWW-Authenticate"): "Basic realm=\"comet\""])
+            }
+            return asset(parts[3])
+        case "oversize":
+            return HTTPResponse(statusCode: .ok, headers: [.contentLength: String(1 << 30)], body: Data(repeating: 0, count: 16))
+        default:
+            return HTTPResponse(statusCode: .notFound)
+        }
+    }
+}
+
+enum TestServerError: Error { case noPort }
+
+/// Bytes of `data` delivered `chunkSize` at a time with a pause before each chunk.
+struct DripSequence: AsyncBufferedSequence, Sendable {
+    typealias Element = UInt8
+    let data: Data
+    let chunkSize: Int
+    let interval: Int
+
+    func makeAsyncIterator() -> Iterator { Iterator(data: data, chunkSize: chunkSize, interval: interval) }
+
+    struct Iterator: AsyncBufferedIteratorProtocol {
+        let data: Data
+        let chunkSize: Int
+        let interval: Int
+        var offset = 0
+
+        mutating func next() async throws -> UInt8? {
+            guard offset < data.count else { return nil }
+            defer { offset += 1 }
+            return data[data.startIndex + offset]
+        }
+
+        mutating func nextBuffer(suggested count: Int) async throws -> Data? {
+            guard offset < data.count else { return nil }
+            if offset > 0 { try await Task.sleep(for: .milliseconds(interval)) }
+            let end = Swift.min(data.count, offset + Swift.min(count, chunkSize))
+            defer { offset = end }
+            return data[(data.startIndex + offset)..<(data.startIndex + end)]
+        }
+    }
+}
