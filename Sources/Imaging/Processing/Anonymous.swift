@@ -2,7 +2,8 @@ extension ImageProcessors {
     /// A processor made of a closure and an identifier you choose.
     ///
     /// The identifier is used as given (for both cache keys), so it must change whenever the
-    /// closure's behaviour does.
+    /// closure's behaviour does, and should not start with `com.comet.` (the built-in processors'
+    /// prefix), or it could share cache entries with a built-in processor.
     public struct Anonymous: ImageProcessing {
         /// The identifier passed to ``init(id:_:)``.
         public let identifier: String

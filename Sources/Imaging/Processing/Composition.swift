@@ -16,8 +16,11 @@ extension ImageProcessors {
         /// The parts' identifiers joined with `|`.
         public var identifier: String { processors.map(\.identifier).joined(separator: "|") }
 
-        /// The parts' hashable identifiers, in order.
-        public var hashableIdentifier: AnyHashable { AnyHashable(processors.map(\.hashableIdentifier)) }
+        /// The parts' hashable identifiers, in order (a single part's own, so that
+        /// `Composition([p])` and `p` key the same cache entries, as their identifiers do).
+        public var hashableIdentifier: AnyHashable {
+            processors.count == 1 ? processors[0].hashableIdentifier : AnyHashable(processors.map(\.hashableIdentifier))
+        }
 
         /// The image after every processor, in order.
         public func process(_ image: Image) throws -> Image {

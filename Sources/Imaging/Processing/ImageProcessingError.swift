@@ -11,5 +11,6 @@ public struct ImageProcessingError: Error, Sendable, Hashable, CustomStringConve
         self.reason = reason
     }
 
+    /// "Image processing failed (<identifier>): <reason>".
     public var description: String { "Image processing failed (\(processor)): \(reason)" }
 }

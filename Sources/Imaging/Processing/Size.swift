@@ -23,5 +23,6 @@ public struct Size: Sendable, Hashable, CustomStringConvertible {
                   height: max(1, Int(unit.pixels(Double(size.height)).rounded())))
     }
 
+    /// "<width>×<height>".
     public var description: String { "\(width)×\(height)" }
 }

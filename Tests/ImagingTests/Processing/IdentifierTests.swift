@@ -29,6 +29,7 @@ import Testing
             (ImageProcessors.GaussianBlur(), .gaussianBlur(radius: 8)),
             (ImageProcessors.RoundedCorners(radius: 4, border: .init(color: .black, width: 0)), .roundedCorners(radius: 4)),
             (ImageProcessors.Anonymous(id: "x") { $0 }, ImageProcessors.Anonymous(id: "x") { $0 }),
+            (ImageProcessors.Composition([.circle()]), .circle()),
         ]
         for (a, b) in pairs {
             #expect(a.identifier == b.identifier)
