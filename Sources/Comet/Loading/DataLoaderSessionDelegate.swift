@@ -43,9 +43,14 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
             fail(dataTask, .statusCode(http.statusCode))
-            completionHandler(.cancel)
+            // 401/407 bodies are allowed through (and dropped) so URLSession can raise the
+            // authentication challenge and retry with a credential.
+            let isChallenge = (http.statusCode == 401 || http.statusCode == 407) && credentialProvider != nil
+            completionHandler(isChallenge ? .allow : .cancel)
             return
         }
+        // A success after a challenge replaces the failure recorded for the first response.
+        tasks.withLock { $0[dataTask.taskIdentifier]?.failure = nil }
         if let limit = maximumResponseDataSize, response.expectedContentLength > Int64(limit) {
             fail(dataTask, .responseTooLarge(limit: limit))
             completionHandler(.cancel)
@@ -70,9 +75,10 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         }
         if let (handlers, response) = delivery {
             handlers.didReceiveData(data, response)
-        } else if tasks.withLock({ $0[dataTask.taskIdentifier]?.failure }) != nil {
+        } else if case .responseTooLarge? = tasks.withLock({ $0[dataTask.taskIdentifier]?.failure }) {
             dataTask.cancel()
         }
+        // Other failures (a 401 body before its challenge) are dropped without cancelling.
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

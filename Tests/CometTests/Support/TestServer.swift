@@ -94,7 +94,8 @@ final class TestServer: Sendable {
         case "basic" where parts.count == 4:
             let expected = "Basic " + Data("\(parts[1]):\(parts[2])".utf8).base64EncodedString()
             guard request.headers[.authorization] == expected else {
-                return HTTPResponse(statusCode: .unauthorized, headers: [HTTPHeader("WWW-Authenticate"): "Basic realm=\"comet\""])
+                return HTTPResponse(statusCode: .unauthorized, headers: [HTTPHeader("WWW-Authenticate"): "Basic realm=\"comet\""],
+                                    body: Data("<html>401 Unauthorized</html>".utf8))
             }
             return asset(parts[3])
         case "oversize":

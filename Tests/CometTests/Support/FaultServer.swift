@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw TCP server on 127.0.0.1 that misbehaves on purpose, for the faults a well-behaved HTTP
+/// server library cannot produce:
+///
+/// - `/short` — announces 10 000 bytes, sends 1 000, closes cleanly
+/// - `/reset` — announces 10 000 bytes, sends 1 000, then resets the connection (RST)
+/// - `/stall` — sends the headers and 100 bytes, then nothing until the client gives up
+///
+/// Each connection is served on its own thread; the server stops when released.
+final class FaultServer: @unchecked Sendable {
+    // Immutable after init; the accept thread only reads the listening socket.
+    let port: UInt16
+    private let listener: Int32
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw FaultServerError.socket }
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else { throw FaultServerError.socket }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(listener, $0, &length) }
+        }
+        self.listener = listener
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [listener] in Self.acceptLoop(listener) }
+        thread.start()
+    }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    private static func acceptLoop(_ listener: Int32) {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            Thread { serve(client) }.start()
+        }
+    }
+
+    private static func serve(_ client: Int32) {
+        var request = [UInt8](repeating: 0, count: 4096)
+        let count = recv(client, &request, request.count, 0)
+        let line = count > 0 ? String(decoding: request[0..<count], as: UTF8.self) : ""
+        let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        func write(_ text: String) { _ = text.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
+        let body = String(repeating: "x", count: 1000)
+        switch path {
+        case "/short":
+            write("HTTP/1.1 200 OK\r\nContent-Length: 10000\r\nConnection: close\r\n\r\n" + body)
+            close(client)
+        case "/reset":
+            write("HTTP/1.1 200 OK\r\nContent-Length: 10000\r\n\r\n" + body)
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            close(client)
+        case "/stall":
+            write("HTTP/1.1 200 OK\r\nContent-Length: 10000\r\n\r\n" + String(repeating: "x", count: 100))
+            // Hold the connection until the client closes it (bounded: 30 s at most).
+            var buffer = [UInt8](repeating: 0, count: 16)
+            var timeout = timeval(tv_sec: 30, tv_usec: 0)
+            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            _ = recv(client, &buffer, buffer.count, 0)
+            close(client)
+        default:
+            write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            close(client)
+        }
+    }
+}
+
+enum FaultServerError: Error { case socket }
