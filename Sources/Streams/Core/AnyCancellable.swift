@@ -16,11 +16,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Creates a cancellable object that forwards cancellation to the given cancellable.
     public init<C: Cancellable>(_ canceller: C) {
-        if let other = canceller as? AnyCancellable {
-            action = Locked({ other.cancel() })
-        } else {
-            action = Locked({ canceller.cancel() })
-        }
+        action = Locked({ canceller.cancel() })
     }
 
     deinit {

@@ -11,17 +11,17 @@ extension Subscribers {
         /// `Int.max + 1` encodes `.unlimited`; every other value is a finite count.
         @usableFromInline let rawValue: UInt
 
-        @usableFromInline static let unlimitedRaw = UInt(Int.max) + 1
+        @inlinable static var unlimitedRaw: UInt { UInt(Int.max) + 1 }
 
         @inlinable init(rawValue: UInt) {
             self.rawValue = Swift.min(rawValue, Demand.unlimitedRaw)
         }
 
         /// A request for as many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: unlimitedRaw)
+        @inlinable public static var unlimited: Demand { Demand(rawValue: unlimitedRaw) }
 
         /// A request for no elements from the publisher. Equivalent to `.max(0)`.
-        public static let none = Demand(rawValue: 0)
+        @inlinable public static var none: Demand { Demand(rawValue: 0) }
 
         /// Creates a demand for the given maximum number of elements. `value` must not be negative.
         @inlinable

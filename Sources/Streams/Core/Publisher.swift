@@ -23,7 +23,7 @@ extension Publisher {
     /// Attaches the specified subscriber to this publisher.
     ///
     /// Always call this method instead of ``receive(subscriber:)``; it is the public entry point.
-    @inlinable
+    @inlinable @inline(__always)
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         receive(subscriber: subscriber)
     }

@@ -23,7 +23,7 @@ extension Publishers {
         }
 
         /// Subscribes a filtering subscriber to the upstream.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
         }

@@ -21,7 +21,7 @@ extension Publishers {
         }
 
         /// Subscribes a transforming subscriber to the upstream.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }

@@ -17,39 +17,57 @@ public struct Just<Output>: Publisher {
     }
 
     /// Hands the subscriber a subscription that delivers ``output`` on the first non-zero demand.
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: JustSubscription(value: output, downstream: subscriber))
+        // The deliver closure is formed here, in the caller's specialised code (see
+        // `Publishers.Sequence`), so delivery does not run as unspecialised generic code.
+        subscriber.receive(subscription: JustSubscription(value: output, downstream: subscriber, deliver: { $0.deliver() }))
     }
 }
 
 extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
-/// Delivers one value then `.finished` on first demand; a lock guards the one-shot state.
+/// Delivers one value then `.finished` on first demand. A non-generic atomic flag decides who
+/// gets to deliver (or cancel); only that thread touches the stored value and downstream.
+@usableFromInline
 final class JustSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let pending: Locked<(value: Downstream.Input, downstream: Downstream)?>
+    @usableFromInline let done = Atomic<Bool>(false)
+    @exclusivity(unchecked) @usableFromInline var value: Downstream.Input?  // owned by whoever sets `done`
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?  // same
+    @usableFromInline let specializedDeliver: (JustSubscription) -> Void
 
-    init(value: Downstream.Input, downstream: Downstream) {
-        pending = Locked((value, downstream))
+    @inlinable
+    init(value: Downstream.Input, downstream: Downstream, deliver: @escaping (JustSubscription) -> Void) {
+        self.value = value
+        self.downstream = downstream
+        self.specializedDeliver = deliver
     }
 
-    var description: String { "Just" }
+    @usableFromInline var description: String { "Just" }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand > 0 else { return }
-        guard let (value, downstream) = pending.withLock({ state in
-            defer { state = nil }
-            return state
-        }) else { return }
+        guard demand > 0, !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        specializedDeliver(self)
+    }
+
+    /// Runs once, on the thread that won `done`.
+    @inlinable
+    func deliver() {
+        let value = self.value
+        let downstream = self.downstream
+        self.value = nil
+        self.downstream = nil
+        guard let value, let downstream else { return }
         _ = downstream.receive(value)
         downstream.receive(completion: .finished)
     }
 
+    @inlinable
     func cancel() {
-        let dropped = pending.withLock { state in
-            defer { state = nil }
-            return state
-        }
-        _ = dropped
+        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        value = nil
+        downstream = nil
     }
 }

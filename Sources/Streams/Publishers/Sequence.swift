@@ -20,7 +20,7 @@ extension Publishers {
         }
 
         /// Starts a fresh iteration of ``sequence`` for the subscriber.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var iterator = sequence.makeIterator()
             guard let first = iterator.next() else {
@@ -28,7 +28,15 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            let subscription = SequenceSubscription<S, Elements>(first: first, iterator: iterator, downstream: subscriber)
+            // The emit closure is formed here, where the types are concrete in the caller's
+            // (specialised) code, so the per-value loop does not run as unspecialised generic
+            // code even though `request(_:)` is reached through the `Subscription` existential.
+            let subscription = SequenceSubscription<S, Elements>(
+                first: first,
+                iterator: iterator,
+                downstream: subscriber,
+                emit: { $0.emit() }
+            )
             subscriber.receive(subscription: subscription)
         }
     }
@@ -65,15 +73,22 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
 
     @usableFromInline let state = Locked(State())
     @usableFromInline let cancelled = Atomic<Bool>(false)
-    @usableFromInline var iterator: Elements.Iterator
-    @usableFromInline var upcoming: Elements.Element?
-    @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline var iterator: Elements.Iterator
+    @exclusivity(unchecked) @usableFromInline var upcoming: Elements.Element?
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    @usableFromInline let specializedEmit: (SequenceSubscription) -> Void
 
     @inlinable
-    init(first: Elements.Element, iterator: Elements.Iterator, downstream: Downstream) {
+    init(
+        first: Elements.Element,
+        iterator: Elements.Iterator,
+        downstream: Downstream,
+        emit: @escaping (SequenceSubscription) -> Void
+    ) {
         self.upcoming = first
         self.iterator = iterator
         self.downstream = downstream
+        self.specializedEmit = emit
     }
 
     @usableFromInline var description: String { "Sequence" }
@@ -88,7 +103,7 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
             state.emitting = true
             return true
         }
-        if shouldEmit { emit() }
+        if shouldEmit { specializedEmit(self) }
     }
 
     @inlinable
@@ -108,7 +123,8 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
         upcoming = nil
     }
 
-    /// Runs while this thread holds the emitting role.
+    /// Runs while this thread holds the emitting role. The iterator and the look-ahead element
+    /// are kept in locals during the loop and written back before the role is given up.
     @inlinable
     func emit() {
         var demand = state.withLock { state -> Subscribers.Demand in
@@ -116,9 +132,12 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
             return state.demand
         }
         guard let downstream else { return }
+        var iterator = self.iterator
+        var upcoming = self.upcoming
         while true {
             while demand > 0 {
                 if cancelled.load(ordering: .acquiring) {
+                    self.upcoming = nil
                     stopEmitting()
                     return
                 }
@@ -130,11 +149,14 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
                 if demand != .unlimited { demand -= 1 }
                 let extra = downstream.receive(value)
                 if upcoming == nil {
+                    self.upcoming = nil
                     finish(downstream)
                     return
                 }
                 demand += extra
             }
+            self.iterator = iterator
+            self.upcoming = upcoming
             let more = state.withLock { state -> (demand: Subscribers.Demand, done: Bool) in
                 if !state.done && state.demand > 0 {
                     defer { state.demand = .none }

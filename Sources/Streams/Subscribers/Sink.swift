@@ -7,27 +7,32 @@ extension Subscribers {
     /// released (breaking reference cycles through captured objects). A second subscription is
     /// cancelled immediately.
     ///
-    /// Thread-safety: the subscription and the closures live in a lock; values may arrive on
-    /// any thread and `cancel()` may be called from any thread, even from inside a closure.
+    /// Thread-safety: values may arrive on any thread and `cancel()` may be called from any
+    /// thread, even from inside a closure. (Dynamic exclusivity checks are disabled on the two
+    /// closure fields because this protocol, not a Swift access, guarantees exclusivity.) The
+    /// per-value path uses one non-generic atomic word
+    /// (bit 0: a closure is running, bit 1: terminated) instead of a lock: the thread that sets
+    /// bit 0 owns the closures until it clears it, and whoever terminates while nobody is
+    /// running releases them. The subscription itself is kept under a lock.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
-        @usableFromInline
-        struct State {
-            @usableFromInline var subscription: Subscription?
-            @usableFromInline var terminated = false
-            @usableFromInline var receiveValue: ((Input) -> Void)?
-            @usableFromInline var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-        }
+        @usableFromInline static var running: Int { 1 }
+        @usableFromInline static var terminated: Int { 2 }
 
-        @usableFromInline let state: Locked<State>
+        @usableFromInline let flags = Atomic<Int>(0)
+        @exclusivity(unchecked) @usableFromInline var valueHandler: ((Input) -> Void)?  // owned by whoever holds `running`
+        @exclusivity(unchecked) @usableFromInline var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?  // same
+        private let subscription = Locked<Subscription?>(nil)
 
-        /// The closure to execute on receipt of a value (a no-op once cancelled or completed).
+        /// The closure to execute on receipt of a value (a no-op once cancelled or completed,
+        /// or while another call is in progress).
         public var receiveValue: (Input) -> Void {
-            state.withLock { $0.receiveValue } ?? { _ in }
+            withHandlers { $0.valueHandler } ?? { _ in }
         }
 
-        /// The closure to execute on completion (a no-op once cancelled or completed).
+        /// The closure to execute on completion (a no-op once cancelled or completed, or while
+        /// another call is in progress).
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            state.withLock { $0.receiveCompletion } ?? { _ in }
+            withHandlers { $0.completionHandler } ?? { _ in }
         }
 
         /// `"Sink"`.
@@ -38,14 +43,15 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            state = Locked(State(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
+            self.valueHandler = receiveValue
+            self.completionHandler = receiveCompletion
         }
 
         /// Stores the subscription and requests `.unlimited`; cancels any second subscription.
         public func receive(subscription: Subscription) {
-            let accepted = state.withLock { state -> Bool in
-                guard state.subscription == nil, !state.terminated else { return false }
-                state.subscription = subscription
+            let accepted = self.subscription.withLock { stored -> Bool in
+                guard stored == nil, flags.load(ordering: .acquiring) & Self.terminated == 0 else { return false }
+                stored = subscription
                 return true
             }
             if accepted {
@@ -58,37 +64,64 @@ extension Subscribers {
         /// Calls `receiveValue` unless cancelled or completed. Returns `.none`.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let body = state.withLock { $0.receiveValue }
-            body?(value)
+            guard flags.compareExchange(expected: 0, desired: Self.running, ordering: .acquiring).exchanged else {
+                return .none
+            }
+            valueHandler?(value)
+            if !flags.compareExchange(expected: Self.running, desired: 0, ordering: .releasing).exchanged {
+                // Cancelled while the closure ran (possibly from inside it): clean up for it.
+                releaseHandlers()
+                flags.store(Self.terminated, ordering: .releasing)
+            }
             return .none
         }
 
         /// Calls `receiveCompletion` once, then releases both closures.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let body = state.withLock { state -> ((Subscribers.Completion<Failure>) -> Void)? in
-                defer {
-                    state.terminated = true
-                    state.subscription = nil
-                    state.receiveValue = nil
-                    state.receiveCompletion = nil
-                }
-                return state.receiveCompletion
+            guard flags.compareExchange(expected: 0, desired: Self.running, ordering: .acquiring).exchanged else {
+                return
             }
-            body?(completion)
+            let handler = completionHandler
+            releaseHandlers()
+            let dropped = subscription.withLock { stored -> Subscription? in
+                defer { stored = nil }
+                return stored
+            }
+            _ = dropped
+            flags.store(Self.terminated, ordering: .releasing)
+            handler?(completion)
         }
 
         /// Cancels the upstream subscription; no closure is called afterwards. Idempotent.
         public func cancel() {
-            let taken = state.withLock { state -> (Subscription?, Any?) in
-                defer {
-                    state.terminated = true
-                    state.subscription = nil
-                    state.receiveValue = nil
-                    state.receiveCompletion = nil
-                }
-                return (state.subscription, (state.receiveValue, state.receiveCompletion))
+            let old = flags.bitwiseOr(Self.terminated, ordering: .acquiringAndReleasing).oldValue
+            guard old & Self.terminated == 0 else { return }
+            if old & Self.running == 0 {
+                releaseHandlers()  // nobody is running a closure, and nobody can start one now
             }
-            taken.0?.cancel()
+            let upstream = subscription.withLock { stored -> Subscription? in
+                defer { stored = nil }
+                return stored
+            }
+            upstream?.cancel()
+        }
+
+        @usableFromInline
+        func releaseHandlers() {
+            valueHandler = nil
+            completionHandler = nil
+        }
+
+        private func withHandlers<T>(_ body: (Sink) -> T?) -> T? {
+            guard flags.compareExchange(expected: 0, desired: Self.running, ordering: .acquiring).exchanged else {
+                return nil
+            }
+            let result = body(self)
+            if !flags.compareExchange(expected: Self.running, desired: 0, ordering: .releasing).exchanged {
+                releaseHandlers()
+                flags.store(Self.terminated, ordering: .releasing)
+            }
+            return result
         }
     }
 }
@@ -97,6 +130,7 @@ extension Publisher {
     /// Attaches a subscriber with closure-based behaviour; requests unlimited values.
     ///
     /// - Returns: A cancellable that cancels the subscription when cancelled or deinitialised.
+    @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
@@ -110,6 +144,7 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// Attaches a subscriber that calls `receiveValue` for every value of a publisher that
     /// cannot fail; requests unlimited values.
+    @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }

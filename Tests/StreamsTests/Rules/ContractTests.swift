@@ -126,6 +126,49 @@ import Testing
         #expect(first.cancelCount == 0)
     }
 
+    final class Witness {
+        let onDeinit: () -> Void
+        init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+        deinit { onDeinit() }
+    }
+
+    @Test func sinkReleasesItsClosuresWhenCancelled() {
+        var released = false
+        let subject = PassthroughSubject<Int, Never>()
+        var witness: Witness? = Witness { released = true }
+        let cancellable = subject.sink { [witness] _ in _ = witness }
+        witness = nil
+        #expect(!released)
+        cancellable.cancel()
+        #expect(released)
+    }
+
+    @Test func sinkReleasesItsClosuresWhenCancelledFromInsideTheClosure() {
+        var released = false
+        let subject = PassthroughSubject<Int, Never>()
+        var witness: Witness? = Witness { released = true }
+        var cancellable: AnyCancellable?
+        cancellable = subject.sink { [witness] _ in
+            _ = witness
+            cancellable?.cancel()
+        }
+        witness = nil
+        subject.send(1)
+        #expect(released)
+        _ = cancellable
+    }
+
+    @Test func sinkReleasesItsClosuresOnCompletion() {
+        var released = false
+        let subject = PassthroughSubject<Int, Never>()
+        var witness: Witness? = Witness { released = true }
+        let cancellable = subject.sink { [witness] _ in _ = witness }
+        witness = nil
+        subject.send(completion: .finished)
+        #expect(released)
+        _ = cancellable
+    }
+
     @Test func assignWritesEachValueToTheKeyPath() {
         final class Model: @unchecked Sendable { var value = 0 }
         let model = Model()
