@@ -113,29 +113,56 @@ extension Caching {
             #expect(Set(names) == Set((0..<20).map { DataCache.sha256Filename("k\($0)")! }))
         }
 
+        @Test func readerNeverSeesATornFileWhileAnEntryIsRewritten() async throws {
+            let dir = try TemporaryDirectory()
+            let writer = DataCache(path: dir.url)
+            let small = Self.bytes(10_000, seed: 1), large = Self.bytes(300_000, seed: 2)
+            writer["k"] = small
+            writer.flush()
+            // A second instance has no staged data: every read goes to the file.
+            let reader = DataCache(path: dir.url)
+            async let rewrites: Void = {
+                for i in 0..<200 {
+                    writer["k"] = i.isMultiple(of: 2) ? large : small
+                    writer.flush()
+                }
+            }()
+            var reads = 0, bad = 0
+            for _ in 0..<2_000 {
+                let data = reader["k"]
+                if data != small && data != large { bad += 1 }
+                reads += 1
+                await Task.yield()
+            }
+            await rewrites
+            #expect(reads == 2_000)
+            #expect(bad == 0, "every read returned one complete version")
+        }
+
         @Test func collidingFilenamesNeverReturnAnotherKeysData() throws {
             let dir = try TemporaryDirectory()
+            // Same-length keys, so only the key bytes themselves tell the entries apart.
             let cache = DataCache(path: dir.url, filenameGenerator: { _ in "same" })
-            cache["first"] = Self.bytes(100, seed: 1)
+            cache["key-1"] = Self.bytes(100, seed: 1)
             cache.flush()
-            cache["second"] = Self.bytes(100, seed: 2)
+            cache["key-2"] = Self.bytes(100, seed: 2)
             cache.flush()
-            #expect(cache["first"] == nil, "the second write replaced the file; its data belongs to another key")
-            #expect(!cache.containsData(for: "first"))
-            #expect(cache["second"] == Self.bytes(100, seed: 2))
+            #expect(cache["key-1"] == nil, "the second write replaced the file; its data belongs to another key")
+            #expect(!cache.containsData(for: "key-1"))
+            #expect(cache["key-2"] == Self.bytes(100, seed: 2))
             let reopened = DataCache(path: dir.url, filenameGenerator: { _ in "same" })
-            #expect(reopened["first"] == nil)
-            #expect(reopened["second"] == Self.bytes(100, seed: 2))
+            #expect(reopened["key-1"] == nil)
+            #expect(reopened["key-2"] == Self.bytes(100, seed: 2))
         }
 
         @Test func removingACollidingKeyKeepsTheOtherKeysFile() throws {
             let dir = try TemporaryDirectory()
             let cache = DataCache(path: dir.url, filenameGenerator: { _ in "same" })
-            cache["second"] = Self.bytes(100, seed: 2)
+            cache["key-2"] = Self.bytes(100, seed: 2)
             cache.flush()
-            cache.removeData(for: "first")
+            cache.removeData(for: "key-1")
             cache.flush()
-            #expect(cache["second"] == Self.bytes(100, seed: 2))
+            #expect(cache["key-2"] == Self.bytes(100, seed: 2))
         }
 
         @Test func keyWithoutAFilenameIsNotStored() throws {
