@@ -137,8 +137,9 @@ public final class ImagePipeline: Sendable {
         context.metrics.record { $0.tasksStarted += 1 }
         activeTasks.withLock { $0[task.taskId] = task }
         ImagePipelineCoordinator.queue.async { [context] in
-            let job = context.imageJob(for: request, key: ImageKey(request), isDirect: true)
-            task.start(with: job)
+            // A task cancelled before it got here must not leave an unsubscribed job in a pool.
+            guard !task.isCancelled else { return }
+            task.start(with: context.imageJob(for: request, key: ImageKey(request), isDirect: true))
         }
         return task
     }
