@@ -13,7 +13,7 @@ struct UnsafeTransfer<Value>: @unchecked Sendable {
 final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
     typealias Input = Output
     typealias Element = Result<Output?, Failure>
-    typealias Continuation = UnsafeContinuation<UnsafeTransfer<Element>, Never>
+    typealias Continuation = CheckedContinuation<UnsafeTransfer<Element>, Never>
 
     private struct State {
         var subscription: Subscription?
@@ -95,7 +95,7 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
     /// Waits for the next value; `.success(nil)` at the end of the stream or after cancellation.
     func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element {
         await withTaskCancellationHandler {
-            await withUnsafeContinuation(isolation: actor) { (continuation: Continuation) in
+            await withCheckedContinuation(isolation: actor) { (continuation: Continuation) in
                 let step = state.withLock { state -> Step in
                     if !state.buffered.isEmpty { return .resume(.success(state.buffered.removeFirst())) }
                     if let terminal = state.terminal {

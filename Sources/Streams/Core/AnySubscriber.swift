@@ -26,6 +26,16 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// Creates a type-erasing subscriber that forwards to a subject: values are sent to it,
     /// subscriptions are passed to it, and unlimited demand is requested.
 
+    /// Creates a type-erasing subscriber that forwards to a subject: the subscription is passed
+    /// to `send(subscription:)` (the subjects of this module then request `.unlimited`), values
+    /// to `send(_:)` and the completion to `send(completion:)`.
+    public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
+        combineIdentifier = CombineIdentifier()
+        receiveSubscriptionBody = { s.send(subscription: $0) }
+        receiveValueBody = { s.send($0); return .none }
+        receiveCompletionBody = { s.send(completion: $0) }
+    }
+
     /// Creates a type-erasing subscriber that executes the provided closures. A `nil` closure
     /// means "do nothing" (and, for values, return `.none`).
     public init(

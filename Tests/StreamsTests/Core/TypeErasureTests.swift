@@ -33,4 +33,12 @@ import Testing
         let erased = AnySubscriber<Int, Never>()
         #expect(erased.receive(1) == .none)
     }
+
+    @Test func anySubscriberWrappingASubjectForwardsIntoIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        let tracking = TrackingSubscriber<Int, Never>()
+        subject.subscribe(tracking)
+        [1, 2].publisher.subscribe(AnySubscriber(subject))
+        #expect(tracking.log == ["sub", "1", "2", "finished"])
+    }
 }
