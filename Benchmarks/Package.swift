@@ -6,7 +6,10 @@ import PackageDescription
 
 let package = Package(
     name: "CometBenchmarks",
-    dependencies: [.package(name: "Comet", path: "..")],
+    dependencies: [
+        .package(name: "Comet", path: ".."),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
+    ],
     targets: [
         .target(
             name: "CReference",
@@ -15,7 +18,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "CometBenchmarks",
-            dependencies: ["CReference", .product(name: "Imaging", package: "Comet")]
+            dependencies: [
+                "CReference",
+                .product(name: "Comet", package: "Comet"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,11 +1,11 @@
 import CReference
 import Foundation
-import Imaging
+import Comet
 
 /// `make bench`: Comet's decoders against plain C loops over the same bytes, in one run.
 @main
 enum CometBenchmarks {
-    static func main() throws {
+    static func main() async throws {
         let arguments = CommandLine.arguments
         if arguments.count >= 3, arguments[1] == "--peak-rss-thumbnail" {
             try measurePeakRSSOfThumbnail(path: arguments[2])
@@ -43,6 +43,11 @@ enum CometBenchmarks {
                   + pad(formatDuration(result.reference.median), 14) + pad(String(format: "%.2f×", result.ratio), 8) + result.target)
         }
         try reportPeakRSS()
+
+        print("\nPipeline")
+        for figure in try await PipelineBenchmarks.run() {
+            print(pad(figure.name, 36) + pad(figure.value, 12) + pad(figure.reference, 36) + figure.target)
+        }
     }
 
     /// Decodes the corpus's 20000×14000 JPEG as a 256-pixel thumbnail in a fresh process and

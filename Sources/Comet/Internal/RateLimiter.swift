@@ -5,8 +5,9 @@ import Foundation
 /// `rate` per second. Work over the rate waits (it is delayed, never dropped); work that was
 /// cancelled while waiting is skipped without spending a token.
 ///
-/// Confined to the coordinator queue.
+/// Confined to its pipeline's coordinator queue (`queue`).
 final class RateLimiter: @unchecked Sendable {
+    private let queue: DispatchQueue
     private let rate: Double
     private let burst: Double
     private var tokens: Double
@@ -16,7 +17,8 @@ final class RateLimiter: @unchecked Sendable {
     private var isDrainScheduled = false
 
     /// `rate` tokens a second, at most `burst` saved up. Nuke's defaults: 80 and 25.
-    init(rate: Double = 80, burst: Double = 25) {
+    init(rate: Double = 80, burst: Double = 25, queue: DispatchQueue) {
+        self.queue = queue
         self.rate = rate
         self.burst = burst
         self.tokens = burst
@@ -49,7 +51,7 @@ final class RateLimiter: @unchecked Sendable {
         guard !isDrainScheduled else { return }
         isDrainScheduled = true
         let wait = max(0.001, (1 - tokens) / rate)
-        ImagePipelineCoordinator.queue.asyncAfter(deadline: .now() + wait) { [weak self] in
+        queue.asyncAfter(deadline: .now() + wait) { [weak self] in
             guard let self else { return }
             self.isDrainScheduled = false
             while self.pendingHead < self.pending.count {

@@ -4,8 +4,8 @@ import Dispatch
 /// the highest priority, first-in first-out among equals. Used for each pipeline stage (data
 /// loading, decoding, processing, disk I/O).
 ///
-/// Confined to the pipeline's coordinator queue: every method must be called on it, and every
-/// `finish` callback hops back to it. Work bodies start on the coordinator and move their heavy
+/// Confined to its pipeline's coordinator queue (`queue`): every method must be called on it,
+/// and every `finish` callback hops back to it. Work bodies start on the coordinator and move their heavy
 /// part elsewhere themselves.
 final class WorkQueue: @unchecked Sendable {
     /// One queued or running piece of work.
@@ -54,6 +54,8 @@ final class WorkQueue: @unchecked Sendable {
     }
 
     let name: String
+    /// The coordinator queue this work queue is confined to.
+    let queue: DispatchQueue
     /// How many items may run at once.
     var maxConcurrentCount: Int {
         didSet { drain() }
@@ -70,8 +72,9 @@ final class WorkQueue: @unchecked Sendable {
     private(set) var runningCount = 0
     fileprivate(set) var pendingCount = 0
 
-    init(name: String, maxConcurrentCount: Int) {
+    init(name: String, maxConcurrentCount: Int, queue: DispatchQueue) {
         self.name = name
+        self.queue = queue
         self.maxConcurrentCount = max(1, maxConcurrentCount)
     }
 
@@ -120,7 +123,7 @@ final class WorkQueue: @unchecked Sendable {
             item.state = .running
             item.work { [self, item] in
                 // `finish` may be called from any thread; the bookkeeping happens on the coordinator.
-                ImagePipelineCoordinator.queue.async {
+                self.queue.async {
                     guard !item.didFinish else { return }
                     item.didFinish = true
                     if item.state == .running { item.state = .finished }

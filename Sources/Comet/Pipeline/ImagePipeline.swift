@@ -90,7 +90,7 @@ public final class ImagePipeline: Sendable {
         let box = DataRequestBox()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse?), any Swift.Error>) in
-                ImagePipelineCoordinator.queue.async { [self] in
+                context.queue.async { [self] in
                     guard !isInvalidated.load(ordering: .relaxed) else {
                         return continuation.resume(throwing: Error.pipelineInvalidated(request: request))
                     }
@@ -104,7 +104,7 @@ public final class ImagePipeline: Sendable {
                 }
             }
         } onCancel: {
-            ImagePipelineCoordinator.queue.async { box.cancel(request: request) }
+            context.queue.async { box.cancel(request: request) }
         }
     }
 
@@ -135,8 +135,9 @@ public final class ImagePipeline: Sendable {
             return task
         }
         context.metrics.record { $0.tasksStarted += 1 }
+        configuration.logger.trace("task \(task.taskId) started: \(request)")
         activeTasks.withLock { $0[task.taskId] = task }
-        ImagePipelineCoordinator.queue.async { [context] in
+        context.queue.async { [context] in
             // A task cancelled before it got here must not leave an unsubscribed job in a pool.
             guard !task.isCancelled else { return }
             task.start(with: context.imageJob(for: request, key: ImageKey(request), isDirect: true))
@@ -144,8 +145,14 @@ public final class ImagePipeline: Sendable {
         return task
     }
 
-    func taskDidFinish(_ task: ImageTask) {
+    func taskDidFinish(_ task: ImageTask, result: Result<ImageResponse, Error>) {
         activeTasks.withLock { _ = $0.removeValue(forKey: task.taskId) }
+        switch result {
+        case .success(let response):
+            configuration.logger.debug("task \(task.taskId) finished: \(task.request) → \(response.image)\(response.cacheType.map { " from the \($0) cache" } ?? "")")
+        case .failure(let error):
+            configuration.logger.debug("task \(task.taskId) failed: \(error)")
+        }
     }
 
     /// Tasks that have not finished.
@@ -153,7 +160,7 @@ public final class ImagePipeline: Sendable {
 
     /// Jobs of the task graph that have not finished (0 when the pipeline is quiet). Waits for
     /// the coordinator; for tests and diagnostics.
-    var activeJobCount: Int { ImagePipelineCoordinator.queue.sync { context.activeJobCount } }
+    var activeJobCount: Int { context.queue.sync { context.activeJobCount } }
 
     /// Cancels every task (they fail with ``Error/pipelineInvalidated(request:)``) and makes every
     /// later request fail the same way. Caches are left as they are.
@@ -165,12 +172,12 @@ public final class ImagePipeline: Sendable {
         }
         for task in tasks {
             task.finish(.failure(.pipelineInvalidated(request: task.request)))
-            ImagePipelineCoordinator.queue.async { task.cancel() }
+            context.queue.async { task.detach() }
         }
     }
 }
 
-/// The subscription of one `data(for:)` call (coordinator-confined).
+/// The subscription of one `data(for:)` call (confined to the pipeline's coordinator).
 private final class DataRequestBox: @unchecked Sendable {
     private var subscription: Job<FetchedData>.Subscription?
     private var completion: ((Result<(Data, URLResponse?), ImagePipeline.Error>) -> Void)?

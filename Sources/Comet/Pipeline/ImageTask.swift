@@ -55,6 +55,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
 
     private let state: Mutex<State>
     private let callbackQueue: DispatchQueue
+    private let coordinator: DispatchQueue
     private weak var pipeline: ImagePipeline?
     private var subscription: Job<ImageResult>.Subscription? // coordinator only
 
@@ -67,6 +68,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         self.request = request
         self.pipeline = pipeline
         self.callbackQueue = callbackQueue
+        self.coordinator = pipeline.context.queue
         self.state = Mutex(State(priority: request.priority, progressHandler: progress, completion: completion))
     }
 
@@ -81,7 +83,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
                 return true
             }
             guard changed else { return }
-            ImagePipelineCoordinator.queue.async { self.subscription?.setPriority(newValue) }
+            coordinator.async { self.subscription?.setPriority(newValue) }
         }
     }
 
@@ -99,7 +101,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             return true
         }
         guard shouldCancel else { return }
-        ImagePipelineCoordinator.queue.async {
+        coordinator.async {
             self.subscription?.unsubscribe()
             self.subscription = nil
             self.finish(.failure(.cancelled(request: self.request)))
@@ -147,11 +149,17 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     // MARK: Driving (coordinator queue)
 
     func start(with job: Job<ImageResult>) {
-        guard !isCancelled else { return }
+        guard state.withLock({ !$0.isCancelled && $0.result == nil }) else { return }
         subscription = job.subscribe(priority: priority) { [weak self] event in self?.handle(event) }
         if subscription == nil, state.withLock({ $0.result == nil }) {
             finish(.failure(.cancelled(request: request)))
         }
+    }
+
+    /// Leaves the graph after the task was finished from outside (pipeline invalidation).
+    func detach() {
+        subscription?.unsubscribe()
+        subscription = nil
     }
 
     private func handle(_ event: Job<ImageResult>.Event) {
@@ -206,7 +214,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             stream.finish()
         }
         if let completion { callbackQueue.async { completion(result) } }
-        pipeline?.taskDidFinish(self)
+        pipeline?.taskDidFinish(self, result: result)
     }
 
     public static func == (lhs: ImageTask, rhs: ImageTask) -> Bool { lhs === rhs }

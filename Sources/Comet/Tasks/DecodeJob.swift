@@ -91,7 +91,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
                 let decoded = incremental.appendAndPreview(chunks)
                 let preview = decoded.map { image in thumbnail.flatMap { try? $0.resize.process(image) } ?? image }
                 let failed = incremental.failed
-                ImagePipelineCoordinator.queue.async {
+                self.context.queue.async {
                     finish()
                     self.didDecodePreview(preview, failed: failed)
                 }
@@ -141,7 +141,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
                     if let image = try? thumbnail.resize.process(decoded.image) { decoded.image = image }
                     return decoded
                 }
-                ImagePipelineCoordinator.queue.async {
+                self.context.queue.async {
                     finish()
                     self.didDecodeFinal(resized, fetched: fetched)
                 }

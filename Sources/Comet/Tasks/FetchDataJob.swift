@@ -31,7 +31,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             workItem = context.dataCachingQueue.add(priority: priority) { finish in
                 DispatchQueue.global(qos: .userInitiated).async {
                     let data = dataCache.cachedData(for: key)
-                    ImagePipelineCoordinator.queue.async {
+                    self.context.queue.async {
                         finish()
                         self.didReadDiskCache(data)
                     }
@@ -88,7 +88,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             swiftTask = Task {
                 let result: Result<Data, any Error>
                 do { result = .success(try await load()) } catch { result = .failure(error) }
-                ImagePipelineCoordinator.queue.async {
+                self.context.queue.async {
                     finish()
                     switch result {
                     case .success(let data):
@@ -109,11 +109,11 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 with: urlRequest,
                 didReceiveData: { data, response in
                     let chunk = FetchedData(data: data, response: response, cacheType: nil)
-                    ImagePipelineCoordinator.queue.async { self.didReceive(chunk.data, response: chunk.response) }
+                    self.context.queue.async { self.didReceive(chunk.data, response: chunk.response) }
                 },
                 completion: { error in
                     let error = error.map(SendableError.init)
-                    ImagePipelineCoordinator.queue.async {
+                    self.context.queue.async {
                         finish()
                         self.didFinish(error?.error)
                     }

@@ -9,7 +9,7 @@ import Foundation
 /// its work item and its dependency. After its final value or an error it is done and leaves its
 /// pool, so a later equal request starts afresh (and usually hits a cache).
 ///
-/// Confined to ``ImagePipelineCoordinator/queue``: every method runs there, and subscriber
+/// Confined to its pipeline's coordinator queue: every method runs there, and subscriber
 /// handlers are called there, synchronously.
 class Job<Value>: @unchecked Sendable {
     enum Event {

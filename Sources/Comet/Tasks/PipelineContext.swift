@@ -6,15 +6,17 @@ import Logging
 import Synchronization
 
 /// The shared state of one pipeline's task graph: its configuration, work queues, rate
-/// limiter, job pools and counters. Confined to ``ImagePipelineCoordinator/queue`` except
+/// limiter, job pools and counters. Confined to `queue` (the pipeline's coordinator) except
 /// `configuration` (immutable) and `metrics` (its own lock).
 final class PipelineContext: @unchecked Sendable {
     let configuration: ImagePipeline.Configuration
+    /// The pipeline's coordinator: the only queue the graph is touched on.
+    let queue = ImagePipelineCoordinator.makeQueue()
     let dataLoadingQueue: WorkQueue
     let decodingQueue: WorkQueue
     let processingQueue: WorkQueue
     let dataCachingQueue: WorkQueue
-    let rateLimiter = RateLimiter()
+    let rateLimiter: RateLimiter
     let metrics = MetricsRecorder()
     let logger: Logger
 
@@ -24,10 +26,11 @@ final class PipelineContext: @unchecked Sendable {
 
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
-        dataLoadingQueue = WorkQueue(name: "data loading", maxConcurrentCount: configuration.dataLoadingConcurrencyLimit)
-        decodingQueue = WorkQueue(name: "decoding", maxConcurrentCount: configuration.decodingConcurrencyLimit)
-        processingQueue = WorkQueue(name: "processing", maxConcurrentCount: configuration.processingConcurrencyLimit)
-        dataCachingQueue = WorkQueue(name: "data caching", maxConcurrentCount: 2)
+        dataLoadingQueue = WorkQueue(name: "data loading", maxConcurrentCount: configuration.dataLoadingConcurrencyLimit, queue: queue)
+        decodingQueue = WorkQueue(name: "decoding", maxConcurrentCount: configuration.decodingConcurrencyLimit, queue: queue)
+        processingQueue = WorkQueue(name: "processing", maxConcurrentCount: configuration.processingConcurrencyLimit, queue: queue)
+        dataCachingQueue = WorkQueue(name: "data caching", maxConcurrentCount: 2, queue: queue)
+        rateLimiter = RateLimiter(queue: queue)
         logger = configuration.logger
     }
 
@@ -178,7 +181,7 @@ final class PipelineContext: @unchecked Sendable {
                     guard let decoded = try? ImageDecoders.decode(data, options: options), decoded.isClean else { return nil }
                     return decoded.image
                 }
-                ImagePipelineCoordinator.queue.async {
+                self.queue.async {
                     finish()
                     if image != nil { self.metrics.record { $0.diskCacheHits += 1 } }
                     completion(image)

@@ -63,7 +63,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
         workItem = context.processingQueue.add(priority: priority) { finish in
             DispatchQueue.global(qos: .userInitiated).async {
                 let output = Result { try processor.process(input.image) }.mapError(SendableError.init)
-                ImagePipelineCoordinator.queue.async {
+                self.context.queue.async {
                     finish()
                     self.didProcess(input, output.mapError(\.error), isFinal: isFinal)
                 }

@@ -5,11 +5,13 @@ import Synchronization
 
 @Suite("Rate limiter", .timeLimit(.minutes(1)))
 struct RateLimiterTests {
+    let queue = DispatchQueue(label: "test.coordinator")
+
     /// Runs `body` on the coordinator queue and waits for it.
-    func onCoordinator<T>(_ body: () -> T) -> T { ImagePipelineCoordinator.queue.sync(execute: body) }
+    func onCoordinator<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
 
     @Test func burstPassesAtOnce() {
-        let limiter = RateLimiter(rate: 10, burst: 5)
+        let limiter = RateLimiter(rate: 10, burst: 5, queue: queue)
         let ran = onCoordinator { () -> Int in
             var count = 0
             for _ in 0..<5 { limiter.execute { count += 1; return true } }
@@ -19,9 +21,9 @@ struct RateLimiterTests {
     }
 
     @Test func workOverTheRateIsDelayedNotDropped() async {
-        let limiter = RateLimiter(rate: 50, burst: 2)
+        let limiter = RateLimiter(rate: 50, burst: 2, queue: queue)
         let ran = Mutex(0)
-        ImagePipelineCoordinator.queue.sync {
+        queue.sync {
             for _ in 0..<6 { limiter.execute { ran.withLock { $0 += 1 }; return true } }
         }
         #expect(ran.withLock { $0 } == 2)
@@ -29,9 +31,9 @@ struct RateLimiterTests {
     }
 
     @Test func cancelledWorkSpendsNoToken() async {
-        let limiter = RateLimiter(rate: 20, burst: 1)
+        let limiter = RateLimiter(rate: 20, burst: 1, queue: queue)
         let ran = Mutex<[String]>([])
-        ImagePipelineCoordinator.queue.sync {
+        queue.sync {
             limiter.execute { ran.withLock { $0.append("first") }; return true }
             limiter.execute { false } // cancelled while waiting
             limiter.execute { ran.withLock { $0.append("second") }; return true }

@@ -25,7 +25,7 @@ enum TestImages {
 }
 
 /// Waits until `condition` holds, polling, for at most `seconds`; returns whether it held.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+func eventually(within seconds: Double = 15, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import Comet
+
+@Suite("Pipeline API", .timeLimit(.minutes(1)))
+struct PipelineAPITests {
+    let url = URL(string: "https://example.com/image.jpg")!
+
+    @Test func completionRunsOnTheCallbackQueue() async throws {
+        let queue = DispatchQueue(label: "test.callbacks")
+        let key = DispatchSpecificKey<Bool>()
+        queue.setSpecific(key: key, value: true)
+        let pipeline = ImagePipeline.test(loader: MockDataLoader()) { $0.callbackQueue = queue }
+        let onQueue: Bool = await withCheckedContinuation { continuation in
+            pipeline.loadImage(with: ImageRequest(url: url)) { _ in
+                continuation.resume(returning: DispatchQueue.getSpecific(key: key) == true)
+            }
+        }
+        #expect(onQueue)
+    }
+
+    @Test func dataForRequestReturnsTheBytesWithoutDecodingIntoTheMemoryCache() async throws {
+        let bytes = TestImages.png(width: 3, height: 2)
+        let pipeline = ImagePipeline.test(loader: MockDataLoader(data: bytes))
+        let (data, response) = try await pipeline.data(for: ImageRequest(url: url))
+        #expect(data == bytes)
+        #expect(response?.url == url)
+        #expect(pipeline.cache[ImageRequest(url: url)] == nil)
+    }
+
+    @Test func invalidateFailsRunningAndLaterTasks() async throws {
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline.test(loader: loader)
+        let running = pipeline.imageTask(with: ImageRequest(url: url))
+        #expect(await eventually { loader.loadCount == 1 })
+        pipeline.invalidate()
+        for task in [running, pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/later")!))] {
+            do {
+                _ = try await task.response
+                Issue.record("an invalidated pipeline must not deliver")
+            } catch let error as ImagePipeline.Error {
+                guard case .pipelineInvalidated = error else { Issue.record("\(error)"); continue }
+            }
+        }
+        #expect(await eventually { loader.cancelCount == 1 })
+    }
+
+    @Test func returnCacheDataDontLoadFailsWithoutLoading() async throws {
+        let loader = MockDataLoader()
+        let pipeline = ImagePipeline.test(loader: loader)
+        do {
+            _ = try await pipeline.image(for: ImageRequest(url: url, options: [.returnCacheDataDontLoad]))
+            Issue.record("nothing is cached")
+        } catch let error as ImagePipeline.Error {
+            guard case .dataMissingInCache = error else { Issue.record("\(error)"); return }
+        }
+        #expect(loader.loadCount == 0)
+    }
+
+    @Test func disabledMemoryCacheReadsLoadAgain() async throws {
+        let loader = MockDataLoader()
+        let pipeline = ImagePipeline.test(loader: loader)
+        _ = try await pipeline.image(for: ImageRequest(url: url))
+        _ = try await pipeline.image(for: ImageRequest(url: url, options: [.disableMemoryCacheReads]))
+        #expect(loader.loadCount == 2)
+    }
+
+    @Test func eventsReportProgressThenFinished() async throws {
+        let pipeline = ImagePipeline.test(loader: MockDataLoader())
+        let task = pipeline.imageTask(with: ImageRequest(url: url))
+        var sawProgress = false
+        var finished = false
+        for await event in task.events {
+            switch event {
+            case .progress(let progress): sawProgress = progress.completed > 0
+            case .preview: Issue.record("a baseline JPEG has no previews")
+            case .finished(let result): finished = (try? result.get()) != nil
+            }
+        }
+        #expect(sawProgress && finished)
+        #expect(task.progress.fraction == 1)
+    }
+
+    @Test func imageRequestIsCopyOnWrite() {
+        let original = ImageRequest(url: url, priority: .low)
+        var copy = original
+        copy.priority = .high
+        copy.processors = [.resize(width: 10)]
+        #expect(original.priority == .low && original.processors.isEmpty)
+        #expect(copy.priority == .high && copy.processors.count == 1)
+        let literal: ImageRequest = "https://example.com/image.jpg"
+        #expect(literal.url == url)
+    }
+
+    @Test func errorsSayWhichRequestFailedAndWhy() {
+        let request = ImageRequest(url: url)
+        let error = ImagePipeline.Error.dataLoadingFailed(request: request, statusCode: 404, underlying: DataLoaderError.statusCode(404))
+        #expect(error.description.contains(url.absoluteString))
+        #expect(error.description.contains("HTTP 404"))
+    }
+}
