@@ -48,3 +48,49 @@ uint64_t ref_png_decode(const uint8_t *data, size_t length) {
     free(pixels);
     return count;
 }
+
+void ref_area_average(const uint8_t *source, size_t source_stride, uint32_t x0, uint32_t y0,
+                      uint32_t out_width, uint32_t out_height, uint32_t factor, uint8_t *destination) {
+    uint32_t area = factor * factor;
+    for (uint32_t y = 0; y < out_height; y++) {
+        for (uint32_t x = 0; x < out_width; x++) {
+            uint32_t sum[4] = {0, 0, 0, 0};
+            for (uint32_t dy = 0; dy < factor; dy++) {
+                const uint8_t *row = source + (size_t)(y0 + y * factor + dy) * source_stride + (size_t)(x0 + x * factor) * 4;
+                for (uint32_t dx = 0; dx < factor; dx++) {
+                    for (int c = 0; c < 4; c++) sum[c] += row[dx * 4 + c];
+                }
+            }
+            uint8_t *out = destination + ((size_t)y * out_width + x) * 4;
+            for (int c = 0; c < 4; c++) out[c] = (uint8_t)((sum[c] + area / 2) / area);
+        }
+    }
+}
+
+static void box_pass(const uint8_t *in, uint8_t *out, uint32_t count, uint32_t lines, size_t step, size_t line_step, uint32_t radius) {
+    uint32_t window = 2 * radius + 1;
+    for (uint32_t line = 0; line < lines; line++) {
+        const uint8_t *src = in + line * line_step;
+        uint8_t *dst = out + line * line_step;
+        for (int c = 0; c < 4; c++) {
+            uint32_t sum = 0;
+            for (int32_t i = -(int32_t)radius; i <= (int32_t)radius; i++) {
+                int32_t k = i < 0 ? 0 : (i >= (int32_t)count ? (int32_t)count - 1 : i);
+                sum += src[k * step + c];
+            }
+            for (uint32_t i = 0; i < count; i++) {
+                dst[i * step + c] = (uint8_t)((sum + window / 2) / window);
+                int32_t add = (int32_t)i + (int32_t)radius + 1, sub = (int32_t)i - (int32_t)radius;
+                if (add >= (int32_t)count) add = (int32_t)count - 1;
+                if (sub < 0) sub = 0;
+                sum += src[add * step + c];
+                sum -= src[sub * step + c];
+            }
+        }
+    }
+}
+
+void ref_box_blur(uint8_t *pixels, uint32_t width, uint32_t height, uint32_t radius, uint8_t *scratch) {
+    box_pass(pixels, scratch, width, height, 4, (size_t)width * 4, radius);
+    box_pass(scratch, pixels, height, width, (size_t)width * 4, 4, radius);
+}

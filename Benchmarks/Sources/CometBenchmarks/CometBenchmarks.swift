@@ -36,6 +36,28 @@ enum CometBenchmarks {
             pngs[index % pngs.count].withUnsafeBytes { _ = ref_png_decode($0.baseAddress, $0.count) }
         }))
 
+        // Processing: the same pixels through Comet's processors and through plain C loops.
+        let photo = PhotoGenerator.image(width: 1024, height: 768, seed: 7)
+        let sourcePixels = photo.packedBytes
+        var output = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        let fill = ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)
+        results.append(Comparison.run("resize 1024×768 → 256² fill+crop", target: "≤ 1.2×", iterations: 200, comet: {
+            _ = try! fill.process(photo)
+        }, reference: {
+            sourcePixels.withUnsafeBufferPointer { source in
+                ref_area_average(source.baseAddress, 1024 * 4, 128, 0, 256, 256, 3, &output)
+            }
+        }))
+        var blurPixels = sourcePixels
+        var scratch = [UInt8](repeating: 0, count: sourcePixels.count)
+        let blur = ImageProcessors.GaussianBlur(radius: 8)
+        results.append(Comparison.run("Gaussian blur σ8 1024×768", target: "< 15 ms", iterations: 40, comet: {
+            _ = try! blur.process(photo)
+        }, reference: {
+            // One box pass each way with the radius of one of the three passes (σ 8 → ~7).
+            ref_box_blur(&blurPixels, 1024, 768, 7, &scratch)
+        }))
+
         print("")
         print(pad("benchmark", 36) + pad("Comet", 12) + pad("C reference", 14) + pad("ratio", 8) + "target")
         for result in results {

@@ -35,7 +35,7 @@ import Musl
 ///   crash (older than a minute).
 /// - Robustness: if the directory is deleted while the cache runs, the next write recreates it.
 ///
-/// Thread-safe: the staging table sits behind a `Mutex` held only for dictionary updates; file I/O
+/// Thread-safe: the staging table sits behind a lock held only for dictionary updates; file I/O
 /// for writes, removals and sweeps runs on the cache's serial queue, never on the caller's
 /// thread. Reads of flushed entries do their (small) file I/O on the caller's thread, as Nuke does.
 public final class DataCache: DataCaching, Sendable {
@@ -47,7 +47,7 @@ public final class DataCache: DataCaching, Sendable {
 
     private let directory: String
     let queue: DispatchQueue
-    let state: Mutex<State>
+    let state: Locked<State>
 
     struct State {
         enum Change {
@@ -98,7 +98,7 @@ public final class DataCache: DataCaching, Sendable {
         self.directory = path.path
         self.filenameGenerator = filenameGenerator
         self.queue = DispatchQueue(label: "Comet.DataCache", qos: .utility)
-        self.state = Mutex(State(sizeLimit: 150 << 20))
+        self.state = Locked(State(sizeLimit: 150 << 20))
         try? DataCacheFile.createDirectory(directory)
         scheduleSweep(generation: 0, after: 0)
     }

@@ -20,7 +20,7 @@ import Synchronization
 /// - Cost: ``CachedImage/cost``, the bytes of pixel memory the image keeps alive.
 ///
 /// Every operation is O(1) (get, set, remove: a dictionary lookup plus an intrusive doubly linked
-/// list). Thread-safe: all state sits behind one `Mutex` held only for that bookkeeping; images
+/// list). Thread-safe: all state sits behind one lock held only for that bookkeeping; images
 /// that leave the cache are released after the lock is dropped, and no callback ever runs under it.
 public final class ImageCache: ImageCaching, Sendable {
     /// A process-wide cache with the default limits.
@@ -40,7 +40,7 @@ public final class ImageCache: ImageCaching, Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Monotonic time in seconds; injectable so tests can move time forward.
     private let now: @Sendable () -> Double
 
@@ -54,7 +54,7 @@ public final class ImageCache: ImageCaching, Sendable {
 
     /// Creates a cache that reads time from `clock` (monotonic seconds): for tests.
     init(costLimit: Int, countLimit: Int, clock: @escaping @Sendable () -> Double) {
-        state = Mutex(State(costLimit: max(0, costLimit), countLimit: max(0, countLimit)))
+        state = Locked(State(costLimit: max(0, costLimit), countLimit: max(0, countLimit)))
         now = clock
     }
 

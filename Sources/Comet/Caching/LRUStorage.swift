@@ -3,7 +3,7 @@
 ///
 /// Every operation is O(1) (amortised, for the dictionary). Slots are reused through a free list,
 /// so steady-state traffic allocates nothing per entry beyond the dictionary's own storage.
-/// Not thread-safe: ``ImageCache`` keeps it inside a `Mutex`. Removing methods return the values
+/// Not thread-safe: ``ImageCache`` keeps it inside a lock. Removing methods return the values
 /// they drop so the owner can release them (and free big pixel buffers) after unlocking.
 struct LRUStorage<Key: Hashable, Value> {
     private struct Slot {

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// The URLSession delegate behind ``DataLoader``: routes each task's events to its handlers and
-/// enforces status, size and length rules. Its state is guarded by a `Mutex`; handlers are
+/// enforces status, size and length rules. Its state is guarded by a lock; handlers are
 /// always called outside it.
 final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     struct Handlers {
@@ -22,7 +22,7 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     private let maximumResponseDataSize: Int?
     private let credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?
-    private let tasks = Mutex<[Int: TaskState]>([:])
+    private let tasks = Locked<[Int: TaskState]>([:])
 
     init(maximumResponseDataSize: Int?,
          credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?) {

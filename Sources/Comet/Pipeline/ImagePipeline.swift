@@ -17,10 +17,10 @@ public final class ImagePipeline: Sendable {
     /// The configuration the pipeline was made with.
     public let configuration: Configuration
     let context: PipelineContext
-    private let activeTasks = Mutex<[Int64: ImageTask]>([:])
+    private let activeTasks = Locked<[Int64: ImageTask]>([:])
     private let isInvalidated = Atomic<Bool>(false)
 
-    private static let sharedPipeline = Mutex<ImagePipeline?>(nil)
+    private static let sharedPipeline = Locked<ImagePipeline?>(nil)
 
     /// The pipeline used by code that does not name one. Default: a pipeline with the default
     /// configuration (no disk cache), created on first use. Settable.

@@ -28,7 +28,7 @@ extension ImagePipeline {
 /// The pipeline's counters behind a small lock (incremented from the coordinator and from
 /// callers' threads on memory hits).
 final class MetricsRecorder: Sendable {
-    private let state = Mutex(ImagePipeline.Metrics())
+    private let state = Locked(ImagePipeline.Metrics())
 
     func record(_ update: (inout ImagePipeline.Metrics) -> Void) {
         state.withLock { update(&$0) }

@@ -12,7 +12,7 @@ import Synchronization
 /// `cancel()` returns, and the task finishes with ``ImagePipeline/Error/cancelled(request:)``);
 /// work shared with other tasks continues for them.
 public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvertible {
-    // Sendable: `state` is behind a Mutex; `subscription` is only touched on the coordinator queue.
+    // Sendable: `state` is behind a lock; `subscription` is only touched on the coordinator queue.
 
     /// What a task reports while it runs.
     public enum Event: Sendable {
@@ -53,7 +53,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// The request being loaded.
     public let request: ImageRequest
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let callbackQueue: DispatchQueue
     private let coordinator: DispatchQueue
     private weak var pipeline: ImagePipeline?
@@ -69,7 +69,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         self.pipeline = pipeline
         self.callbackQueue = callbackQueue
         self.coordinator = pipeline.context.queue
-        self.state = Mutex(State(priority: request.priority, progressHandler: progress, completion: completion))
+        self.state = Locked(State(priority: request.priority, progressHandler: progress, completion: completion))
     }
 
     /// The task's priority; setting it re-orders the task's queued work (shared work runs at

@@ -35,7 +35,7 @@ public final class ImagePrefetcher: Sendable {
     public let maxConcurrentRequestCount: Int
     /// The priority prefetches run at (requests' own priorities are replaced). Default `.low`.
     public let priority: ImageRequest.Priority
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a prefetcher.
     public init(pipeline: ImagePipeline = .shared, destination: Destination = .memoryCache,

@@ -15,7 +15,7 @@ func entry(costing bytes: Int, shade: UInt8 = 0) -> CachedImage {
 
 /// A clock that moves only when told to, for TTL tests.
 final class ManualClock: Sendable {
-    private let seconds = Mutex<Double>(1000)
+    private let seconds = Locked<Double>(1000)
     var now: Double { seconds.withLock { $0 } }
     func advance(by interval: Double) { seconds.withLock { $0 += interval } }
 }

@@ -67,11 +67,15 @@ struct PipelineAPITests {
     }
 
     @Test func eventsReportProgressThenFinished() async throws {
-        let pipeline = ImagePipeline.test(loader: MockDataLoader())
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline.test(loader: loader)
         let task = pipeline.imageTask(with: ImageRequest(url: url))
+        let events = task.events // events from now on: subscribe before the data arrives
+        loader.resume()
         var sawProgress = false
         var finished = false
-        for await event in task.events {
+        for await event in events {
             switch event {
             case .progress(let progress): sawProgress = progress.completed > 0
             case .preview: Issue.record("a baseline JPEG has no previews")

@@ -22,7 +22,7 @@ struct RateLimiterTests {
 
     @Test func workOverTheRateIsDelayedNotDropped() async {
         let limiter = RateLimiter(rate: 50, burst: 2, queue: queue)
-        let ran = Mutex(0)
+        let ran = Locked(0)
         queue.sync {
             for _ in 0..<6 { limiter.execute { ran.withLock { $0 += 1 }; return true } }
         }
@@ -32,7 +32,7 @@ struct RateLimiterTests {
 
     @Test func cancelledWorkSpendsNoToken() async {
         let limiter = RateLimiter(rate: 20, burst: 1, queue: queue)
-        let ran = Mutex<[String]>([])
+        let ran = Locked<[String]>([])
         queue.sync {
             limiter.execute { ran.withLock { $0.append("first") }; return true }
             limiter.execute { false } // cancelled while waiting

@@ -65,7 +65,7 @@ struct StressTests {
 /// Counts how tasks ended, from many tasks at once.
 final class Outcomes: Sendable {
     struct Counts { var finished = 0, failed = 0, cancelled = 0 }
-    private let state = Mutex(Counts())
+    private let state = Locked(Counts())
     func record(_ field: WritableKeyPath<Counts, Int> & Sendable) { state.withLock { $0[keyPath: field] += 1 } }
     var counts: Counts { state.withLock { $0 } }
 }

@@ -23,7 +23,7 @@ final class MockDataLoader: DataLoading, Sendable {
         var nextId = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let responses: @Sendable (URLRequest) -> Result<Data, any Error>
 
     /// Answers every request with `data`.
@@ -100,7 +100,7 @@ final class MockDataLoader: DataLoading, Sendable {
 /// A processor that counts its runs (and can fail), for coalescing tests.
 final class CountingProcessor: ImageProcessing, @unchecked Sendable {
     let identifier: String
-    private let runs = Mutex(0)
+    private let runs = Locked(0)
     init(_ identifier: String) { self.identifier = identifier }
     var runCount: Int { runs.withLock { $0 } }
     func process(_ image: Image) throws -> Image {

@@ -1,7 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
-import Synchronization
+@testable import Comet
 
 /// A real HTTP server on 127.0.0.1 (ephemeral port), started inside the test process. Routes:
 ///
@@ -17,8 +17,8 @@ import Synchronization
 final class TestServer: Sendable {
     let server: HTTPServer
     let port: UInt16
-    private let assets = Mutex<[String: Data]>([:])
-    private let counts = Mutex<[String: Int]>([:])
+    private let assets = Locked<[String: Data]>([:])
+    private let counts = Locked<[String: Int]>([:])
     private let runTask: Task<Void, any Error>
 
     static func start() async throws -> TestServer {

@@ -17,7 +17,7 @@ import Testing
         let demanded: Int?
         let granted = Atomic<Int>(0)
         let cancelAfter: Int?
-        private let subscriptionBox = Mutex<UncheckedBox<Subscription?>>(UncheckedBox(nil))
+        private let subscriptionBox = TestLock<UncheckedBox<Subscription?>>(UncheckedBox(nil))
 
         init(demand: Int? = nil, cancelAfter: Int? = nil) {
             self.demanded = demand
@@ -116,8 +116,8 @@ import Testing
         final class OrderChecker: Subscriber, @unchecked Sendable {
             typealias Input = Int
             typealias Failure = Never
-            let state = Mutex<(last: Int, count: Int, outOfOrder: Int)>((-1, 0, 0))
-            let box = Mutex<UncheckedBox<Subscription?>>(UncheckedBox(nil))
+            let state = TestLock<(last: Int, count: Int, outOfOrder: Int)>((-1, 0, 0))
+            let box = TestLock<UncheckedBox<Subscription?>>(UncheckedBox(nil))
             func receive(subscription: Subscription) { box.withLock { $0 = UncheckedBox(subscription) } }
             func receive(_ input: Int) -> Subscribers.Demand {
                 state.withLock { state in

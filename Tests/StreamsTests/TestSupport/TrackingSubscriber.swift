@@ -14,8 +14,8 @@ final class TrackingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Se
         case completion(Subscribers.Completion<Failure>)
     }
 
-    private let events = Mutex<[Event]>([])  // only appended/read under the lock
-    private let subscriptionBox = Mutex<[Subscription]>([])
+    private let events = TestLock<[Event]>([])  // only appended/read under the lock
+    private let subscriptionBox = TestLock<[Subscription]>([])
     let initialDemand: Subscribers.Demand
     let demandPerValue: Subscribers.Demand
     let onValue: ((TrackingSubscriber, Input) -> Void)?

@@ -12,4 +12,13 @@ uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom);
 /// Decodes a PNG in memory to RGBA8 with libpng's simplified API. Returns width * height, or 0.
 uint64_t ref_png_decode(const uint8_t *data, size_t length);
 
+/// Area average of `factor`×`factor` blocks of an RGBA8 image (the plain loop a 1024×768 →
+/// 256×256 aspect-fill resize reduces to: the central 768×768 averaged in 3×3 blocks).
+void ref_area_average(const uint8_t *source, size_t source_stride, uint32_t x0, uint32_t y0,
+                      uint32_t out_width, uint32_t out_height, uint32_t factor, uint8_t *destination);
+
+/// One horizontal and one vertical box-blur pass of radius `radius` over RGBA8 (edges clamped),
+/// with a sliding window sum: the plain C loop a blur is compared with.
+void ref_box_blur(uint8_t *pixels, uint32_t width, uint32_t height, uint32_t radius, uint8_t *scratch);
+
 #endif
