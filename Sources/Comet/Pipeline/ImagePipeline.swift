@@ -108,7 +108,9 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    private func memoryCacheHit(for request: ImageRequest) -> CachedImage? {
+    /// The memory-cached final image for `request`, honouring the request's cache options; counts a
+    /// memory hit and a started task in the metrics when found.
+    func memoryCacheHit(for request: ImageRequest) -> CachedImage? {
         guard let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheReads),
               !request.options.contains(.reloadIgnoringCachedData),
               let cached = cache[ImageKey(request).memoryKey], !cached.isPreview else { return nil }
