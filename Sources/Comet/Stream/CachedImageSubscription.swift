@@ -10,10 +10,10 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
         var isCancelled = false
     }
 
-    private let state: UncheckedLock<State>
+    private let state: Locked<State>
 
     init(response: ImageResponse, downstream: Downstream) {
-        state = UncheckedLock(State(pending: (response, downstream)))
+        state = Locked(State(pending: (response, downstream)))
     }
 
     var description: String { "ImageStream(memory cache)" }

@@ -34,12 +34,12 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
 
     private let request: ImageRequest
     private let pipeline: ImagePipeline
-    private let state: UncheckedLock<State>
+    private let state: Locked<State>
 
     init(request: ImageRequest, pipeline: ImagePipeline, downstream: Downstream) {
         self.request = request
         self.pipeline = pipeline
-        self.state = UncheckedLock(State(downstream: downstream))
+        self.state = Locked(State(downstream: downstream))
     }
 
     var description: String { "ImageStream(\(request))" }

@@ -17,7 +17,7 @@ final class StreamRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendab
         var queueLabels: [String?] = []
     }
 
-    private let state = Mutex(Unchecked(State()))
+    private let state = Locked(State())
     private let initialDemand: Subscribers.Demand
     private let demandPerValue: Subscribers.Demand
 
@@ -26,7 +26,7 @@ final class StreamRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendab
         self.demandPerValue = demandPerValue
     }
 
-    var events: [Event] { state.withLock { $0.value.events } }
+    var events: [Event] { state.withLock { $0.events } }
     var values: [Input] { events.compactMap { if case .value(let v) = $0 { v } else { nil } } }
     var completion: Subscribers.Completion<Failure>? {
         events.lazy.compactMap { if case .completion(let c) = $0 { c } else { nil } }.first
@@ -34,11 +34,11 @@ final class StreamRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendab
     var isFinished: Bool { if case .finished? = completion { true } else { false } }
     var failure: Failure? { if case .failure(let e)? = completion { e } else { nil } }
     /// The label of the dispatch queue each value and the completion arrived on.
-    var queueLabels: [String?] { state.withLock { $0.value.queueLabels } }
-    var subscription: Subscription? { state.withLock { $0.value.subscription } }
+    var queueLabels: [String?] { state.withLock { $0.queueLabels } }
+    var subscription: Subscription? { state.withLock { $0.subscription } }
 
     func receive(subscription: Subscription) {
-        state.withLock { $0.value.subscription = subscription }
+        state.withLock { $0.subscription = subscription }
         if initialDemand > 0 { subscription.request(initialDemand) }
     }
 
@@ -54,8 +54,8 @@ final class StreamRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendab
     private func record(_ event: Event) {
         let label = DispatchQueue.getSpecific(key: QueueLabel.key)
         state.withLock {
-            $0.value.events.append(event)
-            $0.value.queueLabels.append(label)
+            $0.events.append(event)
+            $0.queueLabels.append(label)
         }
     }
 
@@ -63,12 +63,6 @@ final class StreamRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendab
     func waitForCompletion(within seconds: Double = 10) async -> Bool {
         await eventually(within: seconds) { completion != nil }
     }
-}
-
-/// Wraps non-Sendable test state for a Mutex.
-struct Unchecked<T>: @unchecked Sendable {
-    var value: T
-    init(_ value: T) { self.value = value }
 }
 
 /// Tags dispatch queues so tests can tell where a callback ran.
@@ -84,11 +78,11 @@ enum QueueLabel {
 
 /// A thread-safe list for sink closures.
 final class Collected<T>: @unchecked Sendable {
-    private let items = Mutex(Unchecked<[T]>([]))
+    private let items = Locked<[T]>([])
     private let done = Atomic<Bool>(false)
 
-    func append(_ item: T) { items.withLock { $0.value.append(item) } }
-    var all: [T] { items.withLock { $0.value } }
+    func append(_ item: T) { items.withLock { $0.append(item) } }
+    var all: [T] { items.withLock { $0 } }
     var count: Int { all.count }
     func finish() { done.store(true, ordering: .relaxed) }
     var isDone: Bool { done.load(ordering: .relaxed) }
