@@ -42,6 +42,7 @@ let package = Package(
             dependencies: [
                 "Comet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),

@@ -4,10 +4,10 @@ import Foundation
 
 /// The `comet` command-line tool.
 @main
-struct CometCommand: ParsableCommand {
+struct CometCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comet",
         abstract: "Comet, an image pipeline for Swift on Linux.",
-        subcommands: [InfoCommand.self]
+        subcommands: [DemoCommand.self, InfoCommand.self]
     )
 }
