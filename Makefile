@@ -18,12 +18,11 @@ setup:
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(APT_PACKAGES); \
 	fi
 
-## Decodes the shared corpus images with the `comet` tool (the full demo arrives with issue #10).
+## Builds the `comet` tool and runs its demo: a generated gallery served on 127.0.0.1, loaded as
+## thumbnails through the pipeline (network, memory cache, disk cache), written to .build/demo.
 demo: setup
 	$(SWIFT) build -c release --product comet
-	./.build/release/comet info ../shared/corpus/libjpeg-turbo-testimages/testorig.jpg \
-		../shared/corpus/exif-orientation/Portrait_6.jpg ../shared/corpus/pngsuite/basi6a16.png
-	./.build/release/comet info --max-pixel-size 256 ../shared/corpus/sharp-photos/giant-image.jpg
+	./.build/release/comet demo --out .build/demo
 
 ## The whole test suite (what CI runs).
 test: setup

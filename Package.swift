@@ -48,6 +48,10 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
         .testTarget(
+            name: "CometCLITests",
+            dependencies: ["CometCLI", "Comet", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
+        .testTarget(
             name: "CometTests",
             dependencies: ["Comet", .product(name: "FlyingFox", package: "FlyingFox")]
         ),

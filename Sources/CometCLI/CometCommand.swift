@@ -8,6 +8,6 @@ struct CometCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comet",
         abstract: "Comet, an image pipeline for Swift on Linux.",
-        subcommands: [DemoCommand.self, InfoCommand.self]
+        subcommands: [DemoCommand.self, FetchCommand.self, CacheCommand.self, InfoCommand.self]
     )
 }

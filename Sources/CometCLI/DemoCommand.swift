@@ -130,6 +130,7 @@ struct DemoCommand: AsyncParsableCommand {
             errors.append("\(large.name) (full size): \(error)")
         }
         await server.stop()
+        dataCache?.flush()
 
         // 6. Files and summary.
         let metrics = [first.metrics, lastPipeline === first ? nil : lastPipeline.metrics].compactMap { $0 }

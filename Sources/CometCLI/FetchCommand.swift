@@ -1,0 +1,177 @@
+import ArgumentParser
+import Comet
+import Foundation
+
+/// `comet fetch URL…`: loads images through the pipeline (http, https, file URLs or paths),
+/// optionally makes thumbnails, and writes them as PNG or JPEG files.
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Download images (http, https, file), optionally resize them, and save them as PNG or JPEG.",
+        discussion: """
+        Each URL is loaded through one pipeline with a disk cache (see `comet cache`), so a second \
+        fetch of the same URL does not download it again. A failed URL is reported and the batch \
+        goes on; the exit code is 1 if any URL failed. Output files are named after the URL's last \
+        path component (with -WxH when resized) and never overwrite a source or each other.
+        """
+    )
+
+    /// The name of the tool's disk cache under the user's cache directory.
+    static let cacheName = "com.comet.cli"
+
+    @Argument(help: "Image URLs (http, https, file) or file paths.")
+    var urls: [String]
+
+    @Option(help: "Resize to WIDTHxHEIGHT pixels (or N for N×N), decoding at reduced size where possible.")
+    var resize: ThumbnailSize?
+
+    @Option(help: "How --resize fits: fill (cover and crop to exactly WxH) or fit (inside WxH).")
+    var mode: FitMode = .fill
+
+    @Option(help: "Output format: png or jpeg. Default: jpeg for opaque images, png for transparent ones.")
+    var format: OutputFormat?
+
+    @Option(help: "JPEG quality, 1–100.")
+    var quality = 85
+
+    @Option(help: "Output folder (created if needed).")
+    var out = "."
+
+    @Option(help: "Downloads at once.")
+    var concurrency = 6
+
+    @Flag(help: "Do not read or write the disk cache.")
+    var noDiskCache = false
+
+    @Flag(help: "Print only errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
+        guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64.") }
+    }
+
+    func run() async throws {
+        let output = URL(fileURLWithPath: out).standardizedFileURL
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let dataCache = noDiskCache ? nil : try? DataCache(name: Self.cacheName)
+        let pipeline = ImagePipeline {
+            $0.dataCache = dataCache
+            $0.imageCache = ImageCache(costLimit: 256 << 20)
+            $0.dataLoadingConcurrencyLimit = concurrency
+        }
+        let items = FetchPlan(arguments: urls, resize: resize, outputDirectory: output).items
+        let console = Console.standardOutput
+        let bar = ProgressBar(title: "fetch", total: items.count, console: console, quiet: quiet || !console.isTerminal)
+        let stopwatch = Stopwatch()
+        var failures = 0
+        var succeeded = 0
+        let fetcher = Fetcher(resize: resize, mode: mode, format: format, quality: quality)
+
+        await withTaskGroup(of: (FetchPlan.Item, Result<String, any Error>).self) { group in
+            var pending = items[...]
+            func startNext() {
+                guard let item = pending.popFirst() else { return }
+                group.addTask { (item, await Result { try await fetcher.fetch(item, with: pipeline) }) }
+            }
+            for _ in 0..<concurrency { startNext() }
+            for await (item, result) in group {
+                switch result {
+                case .success(let line):
+                    succeeded += 1
+                    if quiet {
+                    } else if console.isTerminal {
+                        bar.message("✓ " + line)
+                    } else {
+                        console.line("✓ " + line)
+                    }
+                case .failure(let error):
+                    failures += 1
+                    let text = "✗ \(item.argument): \(error)"
+                    if console.isTerminal && !quiet { bar.message(text) } else { Console.standardError.line(text) }
+                }
+                bar.setBytes(pipeline.metrics.bytesLoaded)
+                bar.advance(detail: item.argument)
+                startNext()
+            }
+        }
+        bar.finish()
+        dataCache?.flush()   // staged writes reach the disk before the process exits
+        if !quiet {
+            let metrics = pipeline.metrics
+            console.line("\(succeeded) saved, \(failures) failed · downloaded \(Format.bytes(metrics.bytesLoaded)) · "
+                + "disk cache hits \(metrics.diskCacheHits) · \(Format.duration(stopwatch.elapsed))")
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+}
+
+/// The per-item work of `comet fetch`, with the options it needs.
+struct Fetcher: Sendable {
+    var resize: ThumbnailSize?
+    var mode: FitMode
+    var format: OutputFormat?
+    var quality: Int
+
+    /// Loads, encodes and writes one item; returns the line describing the result.
+    func fetch(_ item: FetchPlan.Item, with pipeline: ImagePipeline) async throws -> String {
+        guard let url = item.url else { throw FetchError.invalidURL(item.argument) }
+        var processors: [any ImageProcessing] = []
+        var thumbnail: ImageRequest.ThumbnailOptions?
+        if let resize {
+            let contentMode: ImageProcessors.Resize.ContentMode = mode == .fill ? .aspectFill : .aspectFit
+            processors = [.resize(size: Size(width: resize.width, height: resize.height), contentMode: contentMode,
+                                  crop: mode == .fill)]
+            thumbnail = .init(width: resize.width, height: resize.height, contentMode: contentMode)
+        }
+        let response = try await pipeline.imageTask(with: ImageRequest(url: url, processors: processors,
+                                                                       thumbnail: thumbnail)).response
+        let image = response.image
+        let chosen = format ?? (image.isOpaque ? .jpeg : .png)
+        let data = switch chosen {
+        case .jpeg: try ImageEncoders.jpeg(image, quality: Double(quality) / 100)
+        case .png: try ImageEncoders.png(image)
+        }
+        let file = item.outputBase.appendingPathExtension(chosen.rawValue == "jpeg" ? "jpg" : "png")
+        try data.write(to: file, options: .atomic)
+        let source = response.cacheType.map { " from \($0 == .memory ? "memory" : "disk cache")" } ?? ""
+        return "\(item.argument) → \(file.path) (\(image.width)×\(image.height), \(Format.bytes(data.count))\(source))"
+    }
+}
+
+/// A `WIDTHxHEIGHT` (or `N`) argument.
+struct ThumbnailSize: ExpressibleByArgument, Sendable {
+    var width: Int
+    var height: Int
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" }).map { Int($0) }
+        switch parts.count {
+        case 1: guard let side = parts[0], side > 0 else { return nil }; width = side; height = side
+        case 2: guard let w = parts[0], let h = parts[1], w > 0, h > 0 else { return nil }; width = w; height = h
+        default: return nil
+        }
+    }
+}
+
+/// `--mode`: how a resize fits the target.
+enum FitMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case fill, fit
+}
+
+/// `--format`: the output encoding.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case png, jpeg
+}
+
+/// Why an item of `comet fetch` could not even start.
+enum FetchError: Error, CustomStringConvertible {
+    case invalidURL(String)
+
+    var description: String {
+        switch self {
+        case .invalidURL(let argument): "not a URL or file path Comet can load: \(argument) (use http, https or file)"
+        }
+    }
+}
