@@ -47,6 +47,13 @@ struct DemoCommand: AsyncParsableCommand {
         let output = URL(fileURLWithPath: out).standardizedFileURL
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         func say(_ text: String) { if !quiet { console.line(text) } }
+        let tracing = ProcessInfo.processInfo.environment["COMET_DEMO_TRACE"] != nil
+        func trace(_ step: String) {
+            if tracing {
+                Console.standardError.line("trace: \(step) at \(Format.duration(wall.elapsed)), "
+                    + "rss \(Format.bytes(MemoryUsage.residentBytes ?? 0)), peak \(Format.bytes(MemoryUsage.peakResidentBytes ?? 0))")
+            }
+        }
 
         // 1. The gallery.
         say("Generating \(count) photo-like images (one 6000×4000 JPEG, one progressive JPEG)…")
@@ -60,6 +67,7 @@ struct DemoCommand: AsyncParsableCommand {
         let peakAfterGeneration = MemoryUsage.peakResidentBytes
         let canMeasurePipelinePeak = MemoryUsage.resetPeak()
 
+        trace("gallery ready")
         // 2. The server and the request list: a feed repeats some images (every fourth appears twice).
         let server = try await DemoServer.start(serving: assets)
         say("Serving the gallery at \(server.baseURL.absoluteString)/gallery/")
@@ -76,6 +84,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
 
+        trace("server started")
         // 3. The disk cache, emptied so the first pass really downloads.
         let cacheDirectory = output.appendingPathComponent("cache", isDirectory: true)
         var dataCache: DataCache?
@@ -100,10 +109,14 @@ struct DemoCommand: AsyncParsableCommand {
                                                        columns: console.columns)) ?? "")
         }
 
+        trace("network pass done")
         let memory = await runPass("memory", requests, labels, on: first, console: console)
         passes.append(memory.report)
         errors += memory.errors
 
+        trace("memory pass done")
+        // Pipeline one is done: free its memory cache, as an app would on leaving the screen.
+        first.configuration.imageCache?.removeAll()
         var lastPipeline = first
         if let dataCache {
             dataCache.flush()
@@ -114,6 +127,7 @@ struct DemoCommand: AsyncParsableCommand {
             lastPipeline = fresh
         }
 
+        trace("disk pass done")
         // 5. The large image: thumbnail first, then the full image.
         var largeImage: DemoSummary.LargeImage?
         let large = assets[0]
@@ -129,9 +143,11 @@ struct DemoCommand: AsyncParsableCommand {
         } catch {
             errors.append("\(large.name) (full size): \(error)")
         }
-        await server.stop()
+        trace("large image done")
+        await server.stop(timeout: 0.1)
         dataCache?.flush()
 
+        trace("server stopped")
         // 6. Files and summary.
         let metrics = [first.metrics, lastPipeline === first ? nil : lastPipeline.metrics].compactMap { $0 }
         var summary = DemoSummary(
@@ -145,7 +161,7 @@ struct DemoCommand: AsyncParsableCommand {
             cacheHits: .init(memory: metrics.reduce(0) { $0 + $1.memoryCacheHits },
                              disk: metrics.reduce(0) { $0 + $1.diskCacheHits }),
             passes: passes, largeImage: largeImage, wallTimeSeconds: 0, peakMemoryBytes: nil,
-            pipelinePeakMemoryBytes: nil, outputDirectory: output.path,
+            pipelinePeakMemoryBytes: nil, generationPeakMemoryBytes: nil, outputDirectory: output.path,
             contactSheet: .init(path: "", width: 0, height: 0), html: "", thumbnails: [],
             diskCache: dataCache == nil ? nil : cacheDirectory.path, errors: errors)
         let written = try DemoArtifacts(directory: output).write(
@@ -153,6 +169,7 @@ struct DemoCommand: AsyncParsableCommand {
             summaryLines: ["\(assets.count) images, \(Format.bytes(galleryBytes)), loaded as \(Self.thumbnailSize)-pixel "
                 + "aspect-fill thumbnails by Comet", passes.map { "\($0.name): \($0.requests) requests in \(Format.duration($0.seconds))" }
                 .joined(separator: " · ")])
+        trace("files written")
         summary.contactSheet = written.contactSheet
         summary.html = written.htmlPath
         summary.thumbnails = written.thumbnailPaths
@@ -160,6 +177,7 @@ struct DemoCommand: AsyncParsableCommand {
         let pipelinePeak = canMeasurePipelinePeak ? MemoryUsage.peakResidentBytes : nil
         summary.pipelinePeakMemoryBytes = pipelinePeak
         summary.peakMemoryBytes = [peakAfterGeneration, pipelinePeak].compactMap { $0 }.max()
+        summary.generationPeakMemoryBytes = canMeasurePipelinePeak ? peakAfterGeneration : nil
 
         if json {
             Console.standardOutput.line(try summary.json())

@@ -63,9 +63,9 @@ final class DemoServer: Sendable {
         get async { await counter.value }
     }
 
-    /// Stops the server.
-    func stop() async {
-        await server.stop(timeout: 1)
+    /// Stops the server, giving open connections `timeout` seconds to finish.
+    func stop(timeout: Double = 1) async {
+        await server.stop(timeout: timeout)
         runTask.cancel()
     }
 }

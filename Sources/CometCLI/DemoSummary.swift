@@ -55,6 +55,9 @@ struct DemoSummary: Codable, Sendable {
     /// The peak resident memory while the pipelines ran (measured after resetting the peak once
     /// the gallery was generated), when the kernel allows the reset.
     var pipelinePeakMemoryBytes: Int?
+    /// The peak resident memory up to the end of the gallery's generation, when the peak could
+    /// be reset afterwards (else it is only part of ``peakMemoryBytes``).
+    var generationPeakMemoryBytes: Int?
     var outputDirectory: String
     var contactSheet: ImageFile
     var html: String
@@ -97,7 +100,9 @@ struct DemoSummary: Codable, Sendable {
         var memory = "wall time \(Format.duration(wallTimeSeconds))"
         memory += " (gallery \(generatedImages > 0 ? "generated" : "reused") in \(Format.duration(generationSeconds)))"
         if let peak = peakMemoryBytes { memory += " · peak memory \(Format.bytes(peak))" }
-        if let peak = pipelinePeakMemoryBytes { memory += " (\(Format.bytes(peak)) after generation)" }
+        if let pipeline = pipelinePeakMemoryBytes, let generation = generationPeakMemoryBytes {
+            memory += " (pipelines \(Format.bytes(pipeline)), generation \(Format.bytes(generation)))"
+        }
         lines.append(memory)
         lines.append("")
         lines.append("contact sheet  \(contactSheet.path) (\(contactSheet.width)×\(contactSheet.height))")
