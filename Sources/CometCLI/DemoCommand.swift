@@ -115,10 +115,10 @@ struct DemoCommand: AsyncParsableCommand {
         errors += memory.errors
 
         trace("memory pass done")
-        // Pipeline one is done: free its memory cache, as an app would on leaving the screen.
-        first.configuration.imageCache?.removeAll()
         var lastPipeline = first
         if let dataCache {
+            // Pipeline one is done: free its memory cache, as an app would on leaving the screen.
+            first.configuration.imageCache?.removeAll()
             dataCache.flush()
             let fresh = Self.makePipeline(dataCache: DataCache(path: cacheDirectory))
             let disk = await runPass("disk", requests, labels, on: fresh, console: console)

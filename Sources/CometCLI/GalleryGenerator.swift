@@ -43,7 +43,7 @@ struct GalleryGenerator: Sendable {
     }
 
     /// Bumped when the painter changes, so cached files from an older painter are not reused.
-    static let version = 1
+    static let version = 2
 
     /// The number of images (at least 2).
     let count: Int

@@ -14,21 +14,25 @@ struct Arrival: Codable, Sendable {
 }
 
 /// Opens the large image the way a gallery app does: show the small thumbnail at once, then
-/// replace it with the full image when that has loaded, `thumb.append(full)`.
+/// replace it with the full image when that has loaded — `thumb.append(full)` over two
+/// ``ImageStream``s, consumed as an async sequence.
 struct LargeImageStep {
     /// The thumbnail request (normally already in the memory cache).
     let thumbnail: ImageRequest
     /// The full-size request.
     let full: ImageRequest
 
-    /// Runs the step on `pipeline` and returns the arrivals in order.
+    /// Runs the step on `pipeline` and returns the arrivals in order (previews, if the pipeline
+    /// makes them, are reported as stage `preview`).
     func run(on pipeline: ImagePipeline) async throws -> [Arrival] {
         let stopwatch = Stopwatch()
+        let thumb = pipeline.imageStream(with: thumbnail)
+        let full = pipeline.imageStream(with: self.full)
         var arrivals: [Arrival] = []
-        // Until ImageStream lands: the thumbnail, then the full image, in sequence — the same
-        // order and timing `thumb.append(full)` gives.
-        for (stage, request) in [("thumbnail", thumbnail), ("full", full)] {
-            let response = try await pipeline.imageTask(with: request).response
+        var finals = 0
+        for try await response in thumb.append(full).values {
+            let stage = response.isPreview ? "preview" : (finals == 0 ? "thumbnail" : "full")
+            if !response.isPreview { finals += 1 }
             arrivals.append(Arrival(stage: stage, response: response, milliseconds: stopwatch.elapsed * 1000))
         }
         return arrivals

@@ -39,7 +39,13 @@ enum PhotoPainter {
     ]
 
     /// The palette `seed` paints with.
-    static func palette(for seed: UInt32) -> Palette { palettes[Int(seed % UInt32(palettes.count))] }
+    static func palette(for seed: UInt32) -> Palette {
+        var z = seed
+        z = (z ^ (z >> 16)) &* 0x45D9_F3B
+        z = (z ^ (z >> 16)) &* 0x45D9_F3B
+        z ^= z >> 16
+        return palettes[Int(z % UInt32(palettes.count))]
+    }
 
     /// Paints a `width`×`height` opaque landscape.
     static func paint(width: Int, height: Int, seed: UInt32) -> Image {

@@ -56,6 +56,19 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertTrue(html.contains("src=\"contact-sheet.png\""))
     }
 
+    func testDemoWithoutDiskCacheSkipsTheDiskPass() async throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("comet-demo-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try await CLIRunner.run(["demo", "--count", "3", "--no-disk-cache", "--json", "--quiet", "--out", out.path])
+        XCTAssertEqual(result.status, 0, "stderr: \(result.stderr)")
+        XCTAssertEqual(result.stderr, "", "--quiet prints no progress")
+        let summary = try JSONDecoder().decode(DemoSummary.self, from: Data(result.stdout.utf8))
+        XCTAssertEqual(summary.passes.map(\.name), ["network", "memory"])
+        XCTAssertNil(summary.diskCache)
+        XCTAssertEqual(summary.failures, 0)
+        XCTAssertEqual(summary.largeImage?.arrivals.map(\.source), ["memory", "network"])
+    }
+
     func testGalleryHasALargeAndAProgressiveJPEG() throws {
         let specs = GalleryGenerator(count: 12).specs
         XCTAssertEqual(specs.count, 12)
