@@ -93,7 +93,7 @@ struct CacheStats: Codable {
             "size        \(Format.bytes(totalSize)) (limit \(Format.bytes(sizeLimit)))",
         ]
         let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
         for (label, entry) in [("oldest", oldest), ("newest", newest)] {
             guard let entry else { continue }
             lines.append(label.padded(12) + "\(formatter.string(from: entry.lastUsed))  \(entry.key ?? entry.file) "

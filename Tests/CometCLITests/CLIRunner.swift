@@ -1,6 +1,18 @@
 import Foundation
 import XCTest
 
+/// Why the `comet` executable could not be run.
+enum CLIRunnerError: Error, CustomStringConvertible {
+    case executableNotFound([String])
+
+    var description: String {
+        switch self {
+        case .executableNotFound(let paths):
+            "the comet executable is not built (`swift build --build-tests` builds it); looked in \(paths)"
+        }
+    }
+}
+
 /// Runs the built `comet` executable as a subprocess and collects its output.
 enum CLIRunner {
     struct Result {
@@ -20,7 +32,7 @@ enum CLIRunner {
             .deletingLastPathComponent()
         candidates.append(packageRoot.appendingPathComponent(".build/debug/comet"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("the comet executable is not built (run `swift build` first); looked in \(candidates.map(\.path))")
+            throw CLIRunnerError.executableNotFound(candidates.map(\.path))
         }
         return found
     }
