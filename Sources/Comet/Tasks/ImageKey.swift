@@ -4,25 +4,46 @@ import FoundationNetworking
 #endif
 
 /// What identifies an image in the graph and the caches: the resource, the thumbnail settings
-/// and the processors applied (by their stable identifiers), in order.
-struct ImageKey: Hashable, Sendable, CustomStringConvertible {
+/// and the processors applied, in order.
+///
+/// Equality and hashing use the processors' cheap ``ImageProcessing/hashableIdentifier`` (no
+/// string is built on the memory-cache path); ``diskKey`` spells out their stable identifiers.
+struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
+    // Sendable: every stored processor is Sendable (ImageProcessing refines Sendable), and so is
+    // what its hashableIdentifier wraps.
     let dataKey: String
     let thumbnail: ImageRequest.ThumbnailOptions?
-    let processors: [String]
+    let processors: [any ImageProcessing]
 
-    init(dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [String]) {
+    init(dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing]) {
         self.dataKey = dataKey
         self.thumbnail = thumbnail
         self.processors = processors
     }
 
     init(_ request: ImageRequest) {
-        self.init(dataKey: request.imageID ?? "", thumbnail: request.thumbnail, processors: request.processors.map(\.identifier))
+        self.init(dataKey: request.imageID ?? "", thumbnail: request.thumbnail, processors: request.processors)
     }
 
     /// The key of the first `count` processors' result (0: the decoded image).
     func prefix(_ count: Int) -> ImageKey {
         ImageKey(dataKey: dataKey, thumbnail: thumbnail, processors: Array(processors.prefix(count)))
+    }
+
+    static func == (lhs: ImageKey, rhs: ImageKey) -> Bool {
+        guard lhs.dataKey == rhs.dataKey, lhs.thumbnail == rhs.thumbnail, lhs.processors.count == rhs.processors.count else {
+            return false
+        }
+        for (a, b) in zip(lhs.processors, rhs.processors) where a.hashableIdentifier != b.hashableIdentifier {
+            return false
+        }
+        return true
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(dataKey)
+        hasher.combine(thumbnail)
+        for processor in processors { hasher.combine(processor.hashableIdentifier) }
     }
 
     /// The memory-cache key.
@@ -33,7 +54,7 @@ struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     var diskKey: String {
         var key = dataKey
         if let thumbnail { key += "#" + thumbnail.description }
-        for processor in processors { key += "#" + processor }
+        for processor in processors { key += "#" + processor.identifier }
         return key
     }
 
