@@ -14,7 +14,7 @@ import FoundationNetworking
 final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: ImageKey
-    private unowned let context: PipelineContext
+    private let context: PipelineContext // strong: in-flight work outlives a released pipeline
     private var incremental: IncrementalDecoderBox?
     private var pendingChunks: [Data] = []
     private var isDecoding = false

@@ -10,7 +10,7 @@ import FoundationNetworking
 final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: String
-    private unowned let context: PipelineContext
+    private let context: PipelineContext // strong: in-flight work outlives a released pipeline
     private var buffer = Data()
     private var response: URLResponse?
     private var expectedLength: Int64 = 0

@@ -65,35 +65,29 @@ final class PipelineContext: @unchecked Sendable {
     /// The job that produces `key` (a decode when it has no processors). `isDirect`: an image
     /// task asks for exactly this result (it is then cached when it completes).
     func imageJob(for request: ImageRequest, key: ImageKey, isDirect: Bool) -> Job<ImageResult> {
-        let coalescing = configuration.isTaskCoalescingEnabled
         if key.processors.isEmpty {
-            if coalescing, let job = decodeJobs[key] {
-                metrics.record { $0.coalescedRequests += 1 }
-                if isDirect { job.isRequestedDirectly = true }
-                return job
-            }
-            let job = DecodeJob(request: request, key: key, context: self)
-            job.isRequestedDirectly = isDirect
-            if coalescing {
-                decodeJobs[key] = job
-                job.onDone = { [weak self, weak job] in
-                    if let self, let job, self.decodeJobs[key] === job { self.decodeJobs[key] = nil }
-                }
-            }
-            return job
-        }
-        if coalescing, let job = processJobs[key] {
-            metrics.record { $0.coalescedRequests += 1 }
+            let job = pooledJob(in: \.decodeJobs, key: key) { DecodeJob(request: request, key: key, context: self) }
             if isDirect { job.isRequestedDirectly = true }
             return job
         }
-        let job = ProcessJob(request: request, key: key, context: self)
-        job.isRequestedDirectly = isDirect
-        if coalescing {
-            processJobs[key] = job
-            job.onDone = { [weak self, weak job] in
-                if let self, let job, self.processJobs[key] === job { self.processJobs[key] = nil }
-            }
+        let job = pooledJob(in: \.processJobs, key: key) { ProcessJob(request: request, key: key, context: self) }
+        if isDirect { job.isRequestedDirectly = true }
+        return job
+    }
+
+    /// The job in flight for `key` when coalescing is on, else a new one (registered in the pool
+    /// until it is done).
+    private func pooledJob<J: Job<ImageResult>>(in pool: ReferenceWritableKeyPath<PipelineContext, [ImageKey: J]>,
+                                                key: ImageKey, make: () -> J) -> J {
+        guard configuration.isTaskCoalescingEnabled else { return make() }
+        if let job = self[keyPath: pool][key] {
+            metrics.record { $0.coalescedRequests += 1 }
+            return job
+        }
+        let job = make()
+        self[keyPath: pool][key] = job
+        job.onDone = { [weak self, weak job] in
+            if let self, let job, self[keyPath: pool][key] === job { self[keyPath: pool][key] = nil }
         }
         return job
     }

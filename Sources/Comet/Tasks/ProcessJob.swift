@@ -7,7 +7,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: ImageKey
     private let processor: any ImageProcessing
-    private unowned let context: PipelineContext
+    private let context: PipelineContext // strong: in-flight work outlives a released pipeline
     private var isProcessing = false
     private var pendingFinal: ImageResult?
     /// Set when an image task subscribed to this job directly.
