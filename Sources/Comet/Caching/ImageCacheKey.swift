@@ -67,6 +67,7 @@ public struct ImageCacheKey: Hashable, Sendable {
         }
     }
 
+    /// Whether both keys wrap equal values of the same type.
     public static func == (lhs: ImageCacheKey, rhs: ImageCacheKey) -> Bool {
         switch (lhs.storage, rhs.storage) {
         case let (.string(a), .string(b)): a == b
@@ -75,6 +76,7 @@ public struct ImageCacheKey: Hashable, Sendable {
         }
     }
 
+    /// Hashes the wrapped string, or the hash computed when the key was made.
     public func hash(into hasher: inout Hasher) {
         switch storage {
         case let .string(string): hasher.combine(string)
