@@ -46,8 +46,10 @@ enum DataCacheFile {
 
     /// Whether `name` can be a cache file's name (a generator may return anything).
     static func isValidFilename(_ name: String) -> Bool {
-        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
-            && !name.hasPrefix(temporaryPrefix) && name.utf8.count <= 255
+        let bytes = name.utf8
+        return !bytes.isEmpty && bytes.count <= 255 && name != "." && name != ".."
+            && !bytes.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 })
+            && !name.hasPrefix(temporaryPrefix)
     }
 
     // MARK: Reading
