@@ -26,8 +26,9 @@ import Foundation
 ///   is always delivered (followed by `.finished`) to a subscriber that asked for anything.
 ///
 /// A failure (``ImagePipeline/Error``) is sent regardless of demand. Cancelling cancels the
-/// subscription's ``ImageTask`` (work shared with other tasks continues for them); nothing is
-/// delivered after `cancel()` returns, nor after a cancel from inside `receive(_:)`.
+/// subscription's ``ImageTask`` (work shared with other tasks continues for them). Nothing is
+/// delivered after a cancel made on the callback queue or from inside `receive(_:)`; a cancel
+/// from another thread stops everything not already being delivered at that moment.
 public struct ImageStream: Publisher, Sendable {
     /// Image responses: previews (``ImageResponse/isPreview``) then the final image.
     public typealias Output = ImageResponse
