@@ -111,13 +111,20 @@ public final class ImagePipeline: Sendable {
     /// The memory-cached final image for `request`, honouring the request's cache options; counts a
     /// memory hit and a started task in the metrics when found.
     func memoryCacheHit(for request: ImageRequest) -> CachedImage? {
-        guard let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheReads),
-              !request.options.contains(.reloadIgnoringCachedData),
-              let cached = cache[ImageKey(request).memoryKey], !cached.isPreview else { return nil }
+        guard let cached = memoryCachedImage(for: request) else { return nil }
         context.metrics.record {
             $0.memoryCacheHits += 1
             $0.tasksStarted += 1
         }
+        return cached
+    }
+
+    /// The memory-cached final image a load of `request` would use (honouring its cache
+    /// options), without counting anything.
+    func memoryCachedImage(for request: ImageRequest) -> CachedImage? {
+        guard let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheReads),
+              !request.options.contains(.reloadIgnoringCachedData),
+              let cached = cache[ImageKey(request).memoryKey], !cached.isPreview else { return nil }
         return cached
     }
 

@@ -27,7 +27,7 @@ extension ImagePipeline {
     public func imageStream(thumbnail: ImageRequest, full: ImageRequest) -> AnyPublisher<ImageResponse, Error> {
         Deferred { [self] () -> AnyPublisher<ImageResponse, Error> in
             let fullStream = imageStream(with: full)
-            if hasFinalImageInMemory(for: full) {
+            if memoryCachedImage(for: full) != nil {
                 return fullStream.eraseToAnyPublisher()
             }
             let thumbnailShown = Atomic<Bool>(false)
@@ -44,13 +44,5 @@ extension ImagePipeline {
                 .eraseToAnyPublisher()
         }
         .eraseToAnyPublisher()
-    }
-
-    /// Whether a memory-cache read for `request` would hit (without counting it in the metrics).
-    func hasFinalImageInMemory(for request: ImageRequest) -> Bool {
-        guard let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheReads),
-              !request.options.contains(.reloadIgnoringCachedData),
-              let cached = cache[ImageKey(request).memoryKey] else { return false }
-        return !cached.isPreview
     }
 }
