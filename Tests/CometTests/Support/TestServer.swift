@@ -88,9 +88,9 @@ final class TestServer: Sendable {
         case "redirect" where parts.count == 3:
             let remaining = Int(parts[1]) ?? 0
             let location = remaining <= 1 ? "/images/\(parts[2])" : "/redirect/\(remaining - 1)/\(parts[2])"
-            return HTTPResponse(statusCode: .found, headers: [.location: location])
+            return HTTPResponse(statusCode: .found, headers: HTTPHeaders([.location: location]), body: Data())
         case "redirect-loop":
-            return HTTPResponse(statusCode: .found, headers: [.location: "/redirect-loop"])
+            return HTTPResponse(statusCode: .found, headers: HTTPHeaders([.location: "/redirect-loop"]), body: Data())
         case "basic" where parts.count == 4:
             let expected = "Basic " + Data("\(parts[1]):\(parts[2])".utf8).base64EncodedString()
             guard request.headers[.authorization] == expected else {
