@@ -1,6 +1,8 @@
-// JPEG decoding over libjpeg-turbo: one-shot (memory source) and incremental (suspending source,
-// buffered-image mode for progressive files). Every entry point sets its own setjmp.
+// JPEG decoding over libjpeg-turbo: the decoder handle, error and source managers, and one-shot
+// decoding from memory. Incremental decoding is in jpeg_incremental.c. Every entry point sets
+// its own setjmp.
 #include "CImageCodecs.h"
+#include "jpeg_decoder_internal.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -8,34 +10,6 @@
 #include <string.h>
 #include <jpeglib.h>
 #include <jerror.h>
-
-struct cic_jpeg_decoder {
-    struct jpeg_decompress_struct cinfo;
-    struct jpeg_error_mgr error_manager;
-    struct jpeg_source_mgr source;
-    struct jpeg_progress_mgr progress;
-    jmp_buf jump;
-    cic_limits limits;
-    int strict;
-    int created;
-    int warnings;
-    int scans_seen;
-    cic_status failure; // what a longjmp means: CIC_ERROR, CIC_TOO_LARGE or CIC_MEMORY_LIMIT
-    char message[CIC_MESSAGE_CAPACITY];  // the error that ended decoding
-    char warning[CIC_MESSAGE_CAPACITY];  // the first warning
-
-    // Incremental state: all bytes received so far (libjpeg's suspending source re-reads from
-    // the point it suspended, so unconsumed bytes must stay available).
-    int incremental;
-    uint8_t *bytes;
-    size_t length, capacity;
-    size_t consumed;            // bytes libjpeg has taken from `bytes`
-    int header_read;
-    int scaled;                 // output colour space and scale chosen
-    int started;                // jpeg_start_decompress done (buffered mode)
-    int buffered;               // progressive file decoded in buffered-image mode
-    int reached_end;
-};
 
 static void record_message(cic_jpeg_decoder *d, char *destination) {
     char buffer[JMSG_LENGTH_MAX];
@@ -72,7 +46,7 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
 static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
 // Scan limit: libjpeg calls the progress monitor between passes and while consuming input.
-static void on_progress(j_common_ptr cinfo) {
+void cic_jpeg_check_scan_limit(j_common_ptr cinfo) {
     cic_jpeg_decoder *d = (cic_jpeg_decoder *)cinfo->client_data;
     j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
     if (dinfo->is_decompressor && dinfo->input_scan_number > (int)d->limits.max_scans) {
@@ -139,7 +113,7 @@ cic_jpeg_decoder *cic_jpeg_create(cic_limits limits, int strict) {
     jpeg_create_decompress(&d->cinfo);
     d->created = 1;
     d->cinfo.mem->max_memory_to_use = (long)(limits.max_decoder_memory > 0x7fffffffL ? 0x7fffffffL : limits.max_decoder_memory);
-    d->progress.progress_monitor = on_progress;
+    d->progress.progress_monitor = cic_jpeg_check_scan_limit;
     d->cinfo.progress = &d->progress;
     d->source.init_source = source_init;
     d->source.fill_input_buffer = source_fill;
@@ -162,7 +136,7 @@ const char *cic_jpeg_warning(const cic_jpeg_decoder *d) { return d->warning; }
 int cic_jpeg_warning_count(const cic_jpeg_decoder *d) { return d->warnings; }
 
 // Fills the declared facts and checks the source limits. Inside a setjmp scope.
-static cic_status check_header(cic_jpeg_decoder *d, cic_jpeg_info *info) {
+cic_status cic_jpeg_check_header(cic_jpeg_decoder *d, cic_jpeg_info *info) {
     j_decompress_ptr cinfo = &d->cinfo;
     uint64_t w = cinfo->image_width, h = cinfo->image_height;
     memset(info, 0, sizeof *info);
@@ -227,7 +201,7 @@ static void cmyk_row_to_rgba(const uint8_t *cmyk, uint8_t *rgba, uint32_t width,
 
 // Reads all output scanlines of the current pass into `pixels`. Inside a setjmp scope.
 // Returns CIC_NEED_MORE_DATA if a suspending source ran dry (incremental baseline only).
-static cic_status read_scanlines(cic_jpeg_decoder *d, uint8_t *pixels, size_t bytes_per_row) {
+cic_status cic_jpeg_read_scanlines(cic_jpeg_decoder *d, uint8_t *pixels, size_t bytes_per_row) {
     j_decompress_ptr cinfo = &d->cinfo;
     int cmyk = cinfo->out_color_space == JCS_CMYK;
     while (cinfo->output_scanline < cinfo->output_height) {
@@ -255,153 +229,14 @@ cic_status cic_jpeg_read_header(cic_jpeg_decoder *d, const uint8_t *data, size_t
     d->source.bytes_in_buffer = length;
     jpeg_read_header(&d->cinfo, TRUE);
     d->header_read = 1;
-    return check_header(d, info);
+    return cic_jpeg_check_header(d, info);
 }
 
 cic_status cic_jpeg_decode(cic_jpeg_decoder *d, uint8_t *pixels, size_t bytes_per_row) {
     if (!d->scaled || d->incremental) return CIC_BAD_STATE;
     if (setjmp(d->jump)) return d->failure;
     jpeg_start_decompress(&d->cinfo);
-    read_scanlines(d, pixels, bytes_per_row);
+    cic_jpeg_read_scanlines(d, pixels, bytes_per_row);
     jpeg_finish_decompress(&d->cinfo);
-    return CIC_OK;
-}
-
-// MARK: Incremental
-
-// Points libjpeg's source at the unconsumed part of the accumulated bytes.
-static void sync_source_in(cic_jpeg_decoder *d) {
-    if (d->consumed > d->length) { // a pending skip beyond what had arrived
-        d->source.next_input_byte = d->bytes + d->length;
-        d->source.bytes_in_buffer = 0;
-        return;
-    }
-    d->source.next_input_byte = d->bytes + d->consumed;
-    d->source.bytes_in_buffer = d->length - d->consumed;
-}
-
-static void sync_source_out(cic_jpeg_decoder *d) {
-    size_t position = (size_t)(d->source.next_input_byte - d->bytes);
-    if (position > d->consumed || d->consumed <= d->length) d->consumed = position;
-}
-
-cic_status cic_jpeg_append(cic_jpeg_decoder *d, const uint8_t *data, size_t length) {
-    if (d->header_read && !d->incremental) return CIC_BAD_STATE;
-    d->incremental = 1;
-    if (length == 0) return CIC_OK;
-    if (d->length + length > d->capacity) {
-        size_t capacity = d->capacity ? d->capacity : 65536;
-        while (capacity < d->length + length) capacity *= 2;
-        uint8_t *grown = realloc(d->bytes, capacity);
-        if (grown == NULL) {
-            snprintf(d->message, sizeof d->message, "out of memory buffering %zu bytes", d->length + length);
-            return CIC_ERROR;
-        }
-        d->bytes = grown;
-        d->capacity = capacity;
-    }
-    memcpy(d->bytes + d->length, data, length);
-    d->length += length;
-    return CIC_OK;
-}
-
-const uint8_t *cic_jpeg_buffered_bytes(const cic_jpeg_decoder *d, size_t *length) {
-    *length = d->length;
-    return d->bytes;
-}
-
-int cic_jpeg_is_multiscan(const cic_jpeg_decoder *d) { return d->buffered; }
-
-cic_status cic_jpeg_incremental_header(cic_jpeg_decoder *d, cic_jpeg_info *info) {
-    if (d->header_read) return CIC_BAD_STATE;
-    d->incremental = 1;
-    if (setjmp(d->jump)) return d->failure;
-    sync_source_in(d);
-    int result = jpeg_read_header(&d->cinfo, TRUE);
-    sync_source_out(d);
-    if (result == JPEG_SUSPENDED) return CIC_NEED_MORE_DATA;
-    d->header_read = 1;
-    // libjpeg's arithmetic decoder cannot suspend: such files are decoded once complete.
-    d->buffered = jpeg_has_multiple_scans(&d->cinfo) && !d->cinfo.arith_code;
-    return check_header(d, info);
-}
-
-cic_status cic_jpeg_consume(cic_jpeg_decoder *d, int *completed_scans, int *reached_end) {
-    *completed_scans = 0;
-    *reached_end = d->reached_end;
-    if (!d->scaled) return CIC_BAD_STATE;
-    if (setjmp(d->jump)) return d->failure;
-    j_decompress_ptr cinfo = &d->cinfo;
-    if (!d->buffered) {
-        // Baseline: nothing to show before the end; find the end without decoding by scanning
-        // for EOI from the tail of what arrived (the final render decodes everything).
-        if (d->length >= 2 && d->bytes[d->length - 2] == 0xFF && d->bytes[d->length - 1] == JPEG_EOI) d->reached_end = 1;
-        *reached_end = d->reached_end;
-        return CIC_OK;
-    }
-    sync_source_in(d);
-    if (!d->started) {
-        cinfo->buffered_image = TRUE;
-        if (!jpeg_start_decompress(cinfo)) { sync_source_out(d); return CIC_OK; }
-        d->started = 1;
-    }
-    for (;;) {
-        int result = jpeg_consume_input(cinfo);
-        if (result == JPEG_SUSPENDED) break;
-        if (result == JPEG_REACHED_EOI) { d->reached_end = 1; break; }
-        if (result == JPEG_REACHED_SOS) on_progress((j_common_ptr)cinfo);
-    }
-    sync_source_out(d);
-    *reached_end = d->reached_end;
-    // While a scan is being read, input_scan_number names it; the ones before are complete.
-    *completed_scans = d->reached_end ? cinfo->input_scan_number : cinfo->input_scan_number - 1;
-    if (*completed_scans < 0) *completed_scans = 0;
-    return CIC_OK;
-}
-
-cic_status cic_jpeg_render_preview(cic_jpeg_decoder *d, uint8_t *pixels, size_t bytes_per_row) {
-    if (!d->buffered || !d->started) return CIC_BAD_STATE;
-    if (setjmp(d->jump)) return d->failure;
-    j_decompress_ptr cinfo = &d->cinfo;
-    int scan = d->reached_end ? cinfo->input_scan_number : cinfo->input_scan_number - 1;
-    if (scan < 1) return CIC_NEED_MORE_DATA;
-    jpeg_start_output(cinfo, scan);
-    cic_status status = read_scanlines(d, pixels, bytes_per_row);
-    if (status != CIC_OK) return status;
-    jpeg_finish_output(cinfo);
-    return CIC_OK;
-}
-
-cic_status cic_jpeg_render_final(cic_jpeg_decoder *d, uint8_t *pixels, size_t bytes_per_row) {
-    if (!d->scaled) return CIC_BAD_STATE;
-    if (setjmp(d->jump)) return d->failure;
-    j_decompress_ptr cinfo = &d->cinfo;
-    if (!d->buffered) {
-        // Baseline: decode everything that arrived in one pass; a missing tail is concealed
-        // (a warning) exactly as in a one-shot decode.
-        d->incremental = 0;
-        sync_source_in(d);
-        jpeg_start_decompress(cinfo);
-        read_scanlines(d, pixels, bytes_per_row);
-        jpeg_finish_decompress(cinfo);
-        return CIC_OK;
-    }
-    // Progressive: drain what is left, with end-of-data concealment like a one-shot decode.
-    d->incremental = 0;
-    sync_source_in(d);
-    if (!d->started) {
-        cinfo->buffered_image = TRUE;
-        jpeg_start_decompress(cinfo);
-        d->started = 1;
-    }
-    while (!d->reached_end) {
-        int result = jpeg_consume_input(cinfo);
-        if (result == JPEG_REACHED_EOI) d->reached_end = 1;
-        if (result == JPEG_REACHED_SOS) on_progress((j_common_ptr)cinfo);
-    }
-    jpeg_start_output(cinfo, cinfo->input_scan_number);
-    read_scanlines(d, pixels, bytes_per_row);
-    jpeg_finish_output(cinfo);
-    jpeg_finish_decompress(cinfo);
     return CIC_OK;
 }
