@@ -45,6 +45,13 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
+        // Shared by the test targets: a FlyingFox server and a raw fault server on 127.0.0.1,
+        // generated test images. Not a product; only test targets depend on it.
+        .target(
+            name: "CometTestSupport",
+            dependencies: ["Imaging", .product(name: "FlyingFox", package: "FlyingFox")],
+            path: "Tests/Support"
+        ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
         .testTarget(
@@ -53,7 +60,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CometTests",
-            dependencies: ["Comet", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: ["Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
     ],
     swiftLanguageModes: [.v6]

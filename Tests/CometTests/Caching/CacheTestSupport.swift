@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import Comet
+import CometTestSupport
 
 /// An image whose `cost` is exactly `bytes` (a multiple of 4): one row of `bytes / 4` pixels.
 func testImage(costing bytes: Int, shade: UInt8 = 0) -> Image {

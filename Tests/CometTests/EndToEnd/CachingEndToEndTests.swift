@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 @Suite("Caches through the real server", .timeLimit(.minutes(1)))
 struct CachingEndToEndTests {

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Comet
+import CometTestSupport
 
 /// Every fault a real network produces, through a real HTTP server on loopback: each request
 /// ends with a clear error within its timeout, and nothing partial reaches a cache.

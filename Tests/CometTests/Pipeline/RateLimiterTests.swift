@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Synchronization
 @testable import Comet
+import CometTestSupport
 
 @Suite("Rate limiter", .timeLimit(.minutes(1)))
 struct RateLimiterTests {

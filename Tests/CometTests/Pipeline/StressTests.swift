@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Comet
+import CometTestSupport
 
 /// Random loads, cancels and priority changes from many tasks at once: every task ends
 /// (image or error), and the pipeline holds nothing afterwards. Run under

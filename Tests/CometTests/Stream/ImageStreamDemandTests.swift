@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 /// Progressive previews through a drip-feeding server route, and the demand rule: one unit of
 /// demand is always kept for the final image; previews go out only while demand is at least 2.

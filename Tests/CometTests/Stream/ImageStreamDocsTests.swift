@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Comet
+import CometTestSupport
 
 // The code of docs/image-stream.md ("Thumbnail, then full image"), kept identical so it compiles.
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 @testable import Comet
+import CometTestSupport
 
 /// A subscriber that records what it receives, with a chosen initial demand and extra demand
 /// per value; it can cancel and request later through ``subscription``.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 /// The five cases of combine-semantics.md for
 /// `thumb.append(full).map { … }.catch { Just(…) }.sink { … }`, through the real server.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 /// `orEmpty` per branch and `imageStream(thumbnail:full:)`.
 @Suite("Thumbnail, then full image: helpers", .timeLimit(.minutes(1)))

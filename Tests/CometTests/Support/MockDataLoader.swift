@@ -4,6 +4,7 @@ import Synchronization
 import FoundationNetworking
 #endif
 @testable import Comet
+import CometTestSupport
 
 /// A test double for the data loader: counts loads and cancellations, and can hold loads
 /// until ``resume()`` so tests can join, re-prioritise or cancel them deterministically.

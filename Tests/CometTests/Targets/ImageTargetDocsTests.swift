@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 // The target code of docs/image-stream.md ("Loading into a target"), kept identical.
 

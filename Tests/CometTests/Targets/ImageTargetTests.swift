@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 @Suite("Loading into targets through the real server", .timeLimit(.minutes(1)))
 struct ImageTargetTests {

@@ -11,12 +11,12 @@ import Glibc
 /// - `/stall` — sends the headers and 100 bytes, then nothing until the client gives up
 ///
 /// Each connection is served on its own thread; the server stops when released.
-final class FaultServer: @unchecked Sendable {
+public final class FaultServer: @unchecked Sendable {
     // Immutable after init; the accept thread only reads the listening socket.
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
 
-    init() throws {
+    public init() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw FaultServerError.socket }
         var yes: Int32 = 1
@@ -44,7 +44,7 @@ final class FaultServer: @unchecked Sendable {
         close(listener)
     }
 
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     private static func acceptLoop(_ listener: Int32) {
         while true {
@@ -85,4 +85,4 @@ final class FaultServer: @unchecked Sendable {
     }
 }
 
-enum FaultServerError: Error { case socket }
+public enum FaultServerError: Error { case socket }

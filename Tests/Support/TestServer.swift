@@ -1,7 +1,6 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
-@testable import Comet
 
 /// A real HTTP server on 127.0.0.1 (ephemeral port), started inside the test process. Routes:
 ///
@@ -13,15 +12,20 @@ import Foundation
 /// - `/basic/USER/PASSWORD/NAME` — NAME behind HTTP Basic authentication
 /// - `/oversize` — announces 1 GiB and sends a little
 ///
+/// - any path given to ``handle(_:with:)`` — answered by that handler (checked first)
+///
 /// Every request is counted by path (``requestCount(for:)``), so tests can see downloads.
-final class TestServer: Sendable {
-    let server: HTTPServer
-    let port: UInt16
-    private let assets = Locked<[String: Data]>([:])
-    private let counts = Locked<[String: Int]>([:])
+public final class TestServer: @unchecked Sendable {
+    // Mutable state sits behind `lock` (NSLock, which ThreadSanitizer sees).
+    public let server: HTTPServer
+    public let port: UInt16
+    private let lock = NSLock()
+    private var assets: [String: Data] = [:]
+    private var counts: [String: Int] = [:]
+    private var handlers: [String: @Sendable (HTTPRequest) async throws -> HTTPResponse] = [:]
     private let runTask: Task<Void, any Error>
 
-    static func start() async throws -> TestServer {
+    public static func start() async throws -> TestServer {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         let runTask = Task { try await server.run() }
         try await server.waitUntilListening()
@@ -42,33 +46,42 @@ final class TestServer: Sendable {
 
     deinit { runTask.cancel() }
 
-    func stop() async {
+    public func stop() async {
         await server.stop(timeout: 1)
         runTask.cancel()
     }
 
     /// Registers `data` under `/images/NAME`.
-    func serve(_ data: Data, at name: String) {
-        assets.withLock { $0[name] = data }
+    public func serve(_ data: Data, at name: String) {
+        lock.withLock { assets[name] = data }
     }
 
-    func url(_ path: String) -> URL {
+    /// Answers requests for exactly `path` (no query) with `handler`, ahead of the built-in routes.
+    public func handle(_ path: String, with handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+        lock.withLock { handlers[path] = handler }
+    }
+
+    public func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path.hasPrefix("/") ? path : "/" + path)")!
     }
 
-    func imageURL(_ name: String) -> URL { url("/images/\(name)") }
+    public func imageURL(_ name: String) -> URL { url("/images/\(name)") }
 
-    func requestCount(for path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
+    public func requestCount(for path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
 
-    var totalRequestCount: Int { counts.withLock { $0.values.reduce(0, +) } }
+    public var totalRequestCount: Int { lock.withLock { counts.values.reduce(0, +) } }
 
     private func asset(_ name: String) -> HTTPResponse {
-        guard let data = assets.withLock({ $0[name] }) else { return HTTPResponse(statusCode: .notFound) }
+        guard let data = lock.withLock({ assets[name] }) else { return HTTPResponse(statusCode: .notFound) }
         return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/*"], body: data)
     }
 
     private func respond(to request: HTTPRequest) async throws -> HTTPResponse {
-        counts.withLock { $0[request.path, default: 0] += 1 }
+        let handler = lock.withLock {
+            counts[request.path, default: 0] += 1
+            return handlers[request.path]
+        }
+        if let handler { return try await handler(request) }
         let parts = request.path.split(separator: "/").map(String.init)
         switch parts.first {
         case "images" where parts.count == 2:
@@ -79,7 +92,7 @@ final class TestServer: Sendable {
             try await Task.sleep(for: .milliseconds(Int(parts[1]) ?? 0))
             return asset(parts[2])
         case "drip" where parts.count == 2:
-            guard let data = assets.withLock({ $0[parts[1]] }) else { return HTTPResponse(statusCode: .notFound) }
+            guard let data = lock.withLock({ assets[parts[1]] }) else { return HTTPResponse(statusCode: .notFound) }
             let chunk = Int(request.query["chunk"] ?? "") ?? 1024
             let interval = Int(request.query["interval"] ?? "") ?? 20
             let body = HTTPBodySequence(from: DripSequence(data: data, chunkSize: chunk, interval: interval), count: data.count,
@@ -106,30 +119,30 @@ final class TestServer: Sendable {
     }
 }
 
-enum TestServerError: Error { case noPort }
+public enum TestServerError: Error { case noPort }
 
 /// Bytes of `data` delivered `chunkSize` at a time with a pause before each chunk.
-struct DripSequence: AsyncBufferedSequence, Sendable {
-    typealias Element = UInt8
+public struct DripSequence: AsyncBufferedSequence, Sendable {
+    public typealias Element = UInt8
     let data: Data
     let chunkSize: Int
     let interval: Int
 
-    func makeAsyncIterator() -> Iterator { Iterator(data: data, chunkSize: chunkSize, interval: interval) }
+    public func makeAsyncIterator() -> Iterator { Iterator(data: data, chunkSize: chunkSize, interval: interval) }
 
-    struct Iterator: AsyncBufferedIteratorProtocol {
+    public struct Iterator: AsyncBufferedIteratorProtocol {
         let data: Data
         let chunkSize: Int
         let interval: Int
         var offset = 0
 
-        mutating func next() async throws -> UInt8? {
+        public mutating func next() async throws -> UInt8? {
             guard offset < data.count else { return nil }
             defer { offset += 1 }
             return data[data.startIndex + offset]
         }
 
-        mutating func nextBuffer(suggested count: Int) async throws -> Data? {
+        public mutating func nextBuffer(suggested count: Int) async throws -> Data? {
             guard offset < data.count else { return nil }
             if offset > 0 { try await Task.sleep(for: .milliseconds(interval)) }
             let end = Swift.min(data.count, offset + Swift.min(count, chunkSize))

@@ -1,9 +1,9 @@
 import Foundation
-@testable import Comet
+import Imaging
 
 /// Images made on the fly for tests: a gradient (so resizes and decodes give distinct pixels).
-enum TestImages {
-    static func image(width: Int = 64, height: Int = 48, alpha: Bool = false) -> Image {
+public enum TestImages {
+    public static func image(width: Int = 64, height: Int = 48, alpha: Bool = false) -> Image {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(width * height * 4)
         for y in 0..<height {
@@ -15,17 +15,17 @@ enum TestImages {
         return Image(width: width, height: height, isOpaque: !alpha, bytes: bytes)
     }
 
-    static func jpeg(width: Int = 64, height: Int = 48, progressive: Bool = false) -> Data {
+    public static func jpeg(width: Int = 64, height: Int = 48, progressive: Bool = false) -> Data {
         try! ImageEncoders.jpeg(image(width: width, height: height), quality: 0.9, progressive: progressive)
     }
 
-    static func png(width: Int = 64, height: Int = 48) -> Data {
+    public static func png(width: Int = 64, height: Int = 48) -> Data {
         try! image(width: width, height: height, alpha: true).pngData()
     }
 }
 
 /// Waits until `condition` holds, polling, for at most `seconds`; returns whether it held.
-func eventually(within seconds: Double = 15, _ condition: () -> Bool) async -> Bool {
+public func eventually(within seconds: Double = 15, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
