@@ -1,9 +1,11 @@
 # Comet: one entry point for setup, demo, tests, benchmarks and fuzzing.
 # On a fresh Debian 12 machine with Swift 6: `make setup && make test`.
 
+SHELL := /bin/bash
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libjpeg62-turbo-dev pkg-config
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
 FUZZ_TARGETS := png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail
 FUZZ_SEEDS := ../shared/corpus/pngsuite ../shared/corpus/libjpeg-turbo-testimages/derived ../shared/corpus/exif-orientation
 
@@ -29,11 +31,13 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## The test suite under ThreadSanitizer.
+## The test suite under ThreadSanitizer, with the random-operations stress test at 12 000
+## operations (2 400 in `make test`).
 tsan: setup
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	COMET_STRESS_OPERATIONS=12000 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
-## The test suite under AddressSanitizer (and LeakSanitizer).
+## The test suite under AddressSanitizer and LeakSanitizer; .ci/lsan.supp lists the toolchain's
+## own leaks (and nothing of Comet's).
 asan: setup
 	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
@@ -41,15 +45,20 @@ asan: setup
 bench: setup
 	cd Benchmarks && $(SWIFT) run -c release --scratch-path ../.build-bench CometBenchmarks
 
-## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan, seeded from the corpus.
+## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the five decoder targets
+## seeded from the corpus, then the cache-key target seeded from Fuzz/seeds/cache-keys.
+## FUZZ_RUNS=N stops each target after N executions instead (used for the ≥1M runs).
 fuzz: setup
 	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path ../.build-fuzz
-	@for target in $(FUZZ_TARGETS); do \
+	@for target in $(FUZZ_TARGETS) cache-keys; do \
 		mkdir -p Fuzz/corpus-work/$$target Fuzz/artifacts; \
-		echo "== fuzzing $$target for $(FUZZ_SECONDS)s"; \
-		COMET_FUZZ_TARGET=$$target ./.build-fuzz/release/DecoderFuzzer Fuzz/corpus-work/$$target $(FUZZ_SEEDS) \
-			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -max_len=262144 \
-			-artifact_prefix=Fuzz/artifacts/$$target- -print_final_stats=1 2>&1 | tail -n 12 || exit 1; \
+		if [ $$target = cache-keys ]; then binary=CacheKeyFuzzer; seeds=Fuzz/seeds/cache-keys; max_len=8192; \
+		else binary=DecoderFuzzer; seeds="$(FUZZ_SEEDS)"; max_len=262144; fi; \
+		echo "== fuzzing $$target ($(if $(FUZZ_RUNS),$(FUZZ_RUNS) runs,$(FUZZ_SECONDS)s))"; \
+		COMET_FUZZ_TARGET=$$target ./.build-fuzz/release/$$binary Fuzz/corpus-work/$$target $$seeds \
+			$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -rss_limit_mb=2048 -max_len=$$max_len \
+			-artifact_prefix=Fuzz/artifacts/$$target- -print_final_stats=1 2>&1 | tail -n 12; \
+		[ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
 	done
 
 clean:

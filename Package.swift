@@ -52,7 +52,13 @@ let package = Package(
             dependencies: ["Imaging", .product(name: "FlyingFox", package: "FlyingFox")],
             path: "Tests/Support"
         ),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        // The child process of the disk-cache crash-safety test (killed with SIGKILL mid-write).
+        .executableTarget(
+            name: "CacheCrashWriter",
+            dependencies: ["Comet", "CometTestSupport"],
+            path: "Tests/Tools/CacheCrashWriter"
+        ),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], exclude: ["Fixtures"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
         .testTarget(
             name: "CometCLITests",
@@ -60,7 +66,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CometTests",
-            dependencies: ["Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: ["Comet", "CometTestSupport", "CacheCrashWriter", .product(name: "FlyingFox", package: "FlyingFox")],
+            exclude: ["EndToEnd/Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

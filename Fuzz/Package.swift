@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer harnesses for Comet's decoders. A separate package so the main build stays plain:
+// libFuzzer harnesses for Comet's decoders and its cache-key path. A separate package so the main build stays plain:
 // build with `make fuzz` (swift build --sanitize=fuzzer --sanitize=address).
 import PackageDescription
 
@@ -10,6 +10,11 @@ let package = Package(
         .executableTarget(
             name: "DecoderFuzzer",
             dependencies: [.product(name: "Imaging", package: "Comet")]
+        ),
+        // Request → cache key → file path, with hostile URLs and keys.
+        .executableTarget(
+            name: "CacheKeyFuzzer",
+            dependencies: [.product(name: "Comet", package: "Comet")]
         ),
     ],
     swiftLanguageModes: [.v6]

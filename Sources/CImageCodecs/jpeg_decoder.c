@@ -51,7 +51,7 @@ void cic_jpeg_check_scan_limit(j_common_ptr cinfo) {
     j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
     if (dinfo->is_decompressor && dinfo->input_scan_number > (int)d->limits.max_scans) {
         d->failure = CIC_TOO_LARGE;
-        snprintf(d->message, sizeof d->message, "the file has more than %u scans", d->limits.max_scans);
+        snprintf(d->message, sizeof d->message, "the limit of %u scans", d->limits.max_scans);
         longjmp(d->jump, 1);
     }
 }

@@ -18,6 +18,8 @@ struct cic_png_decoder {
     int warnings;
     char message[CIC_MESSAGE_CAPACITY];
 
+    uint32_t declared_width;  // from IHDR, recorded before the limit checks
+    uint32_t declared_height;
     int header_ready;
     cic_png_info header;
     uint8_t *pixels;
@@ -52,6 +54,9 @@ static void on_info(png_structp png, png_infop info) {
     int bit_depth, color_type, interlace;
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
     char text[CIC_MESSAGE_CAPACITY];
+    // The declared size is recorded first so that a rejection can name it.
+    d->declared_width = width;
+    d->declared_height = height;
     if (width > d->limits.max_dimension || height > d->limits.max_dimension) {
         snprintf(text, sizeof text, "the maximum width or height of %u", d->limits.max_dimension);
         fail(d, CIC_TOO_LARGE, text);
@@ -149,6 +154,11 @@ cic_status cic_png_feed(cic_png_decoder *d, const uint8_t *data, size_t length) 
     if (setjmp(d->jump)) return d->failure;
     png_process_data(d->png, d->info, (png_bytep)data, length);
     return CIC_OK;
+}
+
+void cic_png_declared_size(const cic_png_decoder *d, uint32_t *width, uint32_t *height) {
+    *width = d->declared_width;
+    *height = d->declared_height;
 }
 
 int cic_png_header_ready(const cic_png_decoder *d, cic_png_info *info) {

@@ -9,14 +9,18 @@ import Glibc
 /// - `/short` — announces 10 000 bytes, sends 1 000, closes cleanly
 /// - `/reset` — announces 10 000 bytes, sends 1 000, then resets the connection (RST)
 /// - `/stall` — sends the headers and 100 bytes, then nothing until the client gives up
+/// - `/overlong` — announces half of ``image``'s length, then sends all of it
 ///
 /// Each connection is served on its own thread; the server stops when released.
 public final class FaultServer: @unchecked Sendable {
     // Immutable after init; the accept thread only reads the listening socket.
     public let port: UInt16
+    /// The body of `/overlong`.
+    public let image: Data
     private let listener: Int32
 
-    public init() throws {
+    public init(image: Data = Data()) throws {
+        self.image = image
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw FaultServerError.socket }
         var yes: Int32 = 1
@@ -35,7 +39,7 @@ public final class FaultServer: @unchecked Sendable {
         }
         self.listener = listener
         port = UInt16(bigEndian: address.sin_port)
-        let thread = Thread { [listener] in Self.acceptLoop(listener) }
+        let thread = Thread { [listener, image] in Self.acceptLoop(listener, image: image) }
         thread.start()
     }
 
@@ -46,15 +50,15 @@ public final class FaultServer: @unchecked Sendable {
 
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
-    private static func acceptLoop(_ listener: Int32) {
+    private static func acceptLoop(_ listener: Int32, image: Data) {
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
-            Thread { serve(client) }.start()
+            Thread { serve(client, image: image) }.start()
         }
     }
 
-    private static func serve(_ client: Int32) {
+    private static func serve(_ client: Int32, image: Data) {
         var request = [UInt8](repeating: 0, count: 4096)
         let count = recv(client, &request, request.count, 0)
         let line = count > 0 ? String(decoding: request[0..<count], as: UTF8.self) : ""
@@ -69,6 +73,10 @@ public final class FaultServer: @unchecked Sendable {
             write("HTTP/1.1 200 OK\r\nContent-Length: 10000\r\n\r\n" + body)
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            close(client)
+        case "/overlong":
+            write("HTTP/1.1 200 OK\r\nContent-Length: \(image.count / 2)\r\nConnection: close\r\n\r\n")
+            _ = image.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             close(client)
         case "/stall":
             write("HTTP/1.1 200 OK\r\nContent-Length: 10000\r\n\r\n" + String(repeating: "x", count: 100))

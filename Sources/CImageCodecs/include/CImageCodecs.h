@@ -113,6 +113,9 @@ int cic_png_warning_count(const cic_png_decoder *decoder);
 /// Feeds bytes (all of them are consumed). Once the header has been read, the decoder owns a
 /// zeroed RGBA8 bitmap (width * 4 bytes a row, 64-byte aligned) that rows are written into.
 cic_status cic_png_feed(cic_png_decoder *decoder, const uint8_t *data, size_t length);
+/// The width and height the IHDR chunk declared (0 before it was read), even when the limits
+/// rejected them.
+void cic_png_declared_size(const cic_png_decoder *decoder, uint32_t *width, uint32_t *height);
 /// 1 once the header was read (and `info` is filled), else 0.
 int cic_png_header_ready(const cic_png_decoder *decoder, cic_png_info *info);
 /// The bitmap being written (NULL before the header); valid until taken or destroyed.

@@ -147,9 +147,7 @@ public final class ImagePipeline: Sendable {
         configuration.logger.trace("task \(task.taskId) started: \(request)")
         activeTasks.withLock { $0[task.taskId] = task }
         context.queue.async { [context] in
-            // A task cancelled before it got here must not leave an unsubscribed job in a pool.
-            guard !task.isCancelled else { return }
-            task.start(with: context.imageJob(for: request, key: ImageKey(request), isDirect: true))
+            task.start { context.imageJob(for: request, key: ImageKey(request), isDirect: true) }
         }
         return task
     }

@@ -148,9 +148,13 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
 
     // MARK: Driving (coordinator queue)
 
-    func start(with job: Job<ImageResult>) {
+    /// Joins the graph (on the coordinator). The job is made only for a task still running: a
+    /// task cancelled or finished (by invalidation) before it got here must not leave an
+    /// unsubscribed job in a pool. A task finished from outside after this check is detached by
+    /// the block its finisher enqueues behind this one.
+    func start(with makeJob: () -> Job<ImageResult>) {
         guard state.withLock({ !$0.isCancelled && $0.result == nil }) else { return }
-        subscription = job.subscribe(priority: priority) { [weak self] event in self?.handle(event) }
+        subscription = makeJob().subscribe(priority: priority) { [weak self] event in self?.handle(event) }
         if subscription == nil, state.withLock({ $0.result == nil }) {
             finish(.failure(.cancelled(request: request)))
         }

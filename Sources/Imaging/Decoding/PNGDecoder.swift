@@ -46,8 +46,9 @@ final class PNGDecodingSession {
             if cic_png_header_ready(decoder, &header) != 0 { info = header }
         }
         guard status == CIC_OK else {
-            throw decodingError(status, type: .png, message: message,
-                                width: Int(info?.width ?? 0), height: Int(info?.height ?? 0))
+            var width: UInt32 = 0, height: UInt32 = 0
+            cic_png_declared_size(decoder, &width, &height)
+            throw decodingError(status, type: .png, message: message, width: Int(width), height: Int(height))
         }
     }
 

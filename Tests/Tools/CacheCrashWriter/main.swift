@@ -1,0 +1,52 @@
+import Comet
+import CometTestSupport
+import Foundation
+
+// Writes to a DataCache as fast as it can until it is killed: the child process of the disk-cache
+// crash-safety test. Usage: CacheCrashWriter DIRECTORY SEED. Prints "ready" once the first
+// value is on disk, so the parent kills it while writes are under way.
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: CacheCrashWriter DIRECTORY SEED\n".utf8))
+    exit(2)
+}
+let cache = DataCache(path: URL(fileURLWithPath: arguments[1]))
+var generator = SeededGenerator(seed: seed)
+var version = seed << 20
+var announced = false
+while true {
+    version += 1
+    let index = Int.random(in: 0..<CrashPayload.keyCount, using: &generator)
+    switch Int.random(in: 0..<100, using: &generator) {
+    case 0..<85:
+        // Mostly small values, sometimes large ones (slower writes, wider windows to be killed in).
+        let length = Bool.random(using: &generator) ? Int.random(in: 0..<4_096, using: &generator)
+                                                     : Int.random(in: 0..<CrashPayload.maximumLength, using: &generator)
+        cache.storeData(CrashPayload.make(index: index, version: version, length: length), for: CrashPayload.key(index))
+    case 85..<97:
+        cache.removeData(for: CrashPayload.key(index))
+    case 97..<99:
+        cache.flush()
+    default:
+        cache.removeAll()
+    }
+    if !announced {
+        cache.flush()
+        FileHandle.standardOutput.write(Data("ready\n".utf8)) // unbuffered: the parent sees it now
+        announced = true
+    }
+}
+
+/// splitmix64: the same sequence for the same seed, so a failing round can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
