@@ -58,7 +58,7 @@ let package = Package(
             dependencies: ["Comet", "CometTestSupport"],
             path: "Tests/Tools/CacheCrashWriter"
         ),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], exclude: ["Fixtures"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CometTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
         .testTarget(
             name: "CometCLITests",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CometTestSupport
 @testable import Imaging
 
 /// Hostile bytes: bit flips, byte stores and truncations of real files must give an image or a

@@ -14,17 +14,10 @@ public enum CrashPayload {
     /// The largest value length `make` supports.
     public static let maximumLength = 512 << 10
 
-    /// 1 MiB of pseudo-random bytes (splitmix64), computed once; values are slices of it.
+    /// 1 MiB of pseudo-random bytes, computed once; values are slices of it.
     private static let noise: [UInt8] = {
-        var state: UInt64 = 0x5EED
-        var words = [UInt64](repeating: 0, count: (2 * maximumLength) / 8)
-        for i in words.indices {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            words[i] = z ^ (z >> 31)
-        }
+        var random = SplitMix64(seed: 0x5EED)
+        let words = (0..<((2 * maximumLength) / 8)).map { _ in random.next() }
         return words.withUnsafeBytes { Array($0) }
     }()
 

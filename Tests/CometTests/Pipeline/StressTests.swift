@@ -14,21 +14,26 @@ import CometTestSupport
 struct StressTests {
     static let operations = Int(ProcessInfo.processInfo.environment["COMET_STRESS_OPERATIONS"] ?? "") ?? 2_400
     static let workers = 12
+    /// `COMET_STRESS_SEED` replays a run; otherwise each run draws a seed (named on failure).
+    static let seed = UInt64(ProcessInfo.processInfo.environment["COMET_STRESS_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
 
     @Test func randomOperationsAllEndWithTheRequestedImages() async throws {
         let world = StressWorld()
         let outcomes = Outcomes()
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<Self.workers {
-                group.addTask { await world.runWorker(operations: Self.operations / Self.workers, outcomes: outcomes) }
+            for worker in 0..<Self.workers {
+                group.addTask {
+                    await world.runWorker(operations: Self.operations / Self.workers, seed: Self.seed &+ UInt64(worker),
+                                          outcomes: outcomes)
+                }
             }
         }
         let counts = outcomes.counts
-        #expect(counts.wrongImage == 0, "an image came back for another request")
+        #expect(counts.wrongImage == 0, "an image came back for another request (COMET_STRESS_SEED=\(Self.seed))")
         #expect(counts.finished > 0 && counts.failed > 0 && counts.cancelled > 0)
         #expect(counts.finished + counts.failed + counts.cancelled == counts.started)
         world.stopAllPrefetching()
-        #expect(await eventually(within: 20) { world.isQuiet }, "\(world.activity)")
+        #expect(await eventually(within: 20) { world.isQuiet }, "\(world.activity) (COMET_STRESS_SEED=\(Self.seed))")
     }
 }
 
@@ -76,12 +81,12 @@ final class StressWorld: Sendable {
         return (pipeline, ImagePrefetcher(pipeline: pipeline))
     }
 
-    private func slot(_ random: inout some RandomNumberGenerator) -> (pipeline: ImagePipeline, prefetcher: ImagePrefetcher) {
+    private func slot(_ random: inout SplitMix64) -> (pipeline: ImagePipeline, prefetcher: ImagePrefetcher) {
         let index = Int.random(in: 0..<2, using: &random)
         return slots.withLock { $0[index] }
     }
 
-    private func randomRequest(_ random: inout some RandomNumberGenerator) -> (ImageRequest, Size) {
+    private func randomRequest(_ random: inout SplitMix64) -> (ImageRequest, Size) {
         let number = Int.random(in: 0..<Self.urlCount, using: &random)
         let choice = Int.random(in: 0..<Self.processorChoices.count, using: &random)
         let request = ImageRequest(url: URL(string: "https://example.com/\(number).jpg")!,
@@ -90,8 +95,10 @@ final class StressWorld: Sendable {
         return (request, Self.expectedSizes[number][choice])
     }
 
-    func runWorker(operations: Int, outcomes: Outcomes) async {
-        var random = SystemRandomNumberGenerator()
+    func runWorker(operations: Int, seed: UInt64, outcomes: Outcomes) async {
+        // Seeded, so a failing run can be replayed. (With SystemRandomNumberGenerator passed
+        // inout here, ThreadSanitizer crashed in its access hook: Swift 6.3.1, Linux.)
+        var random = SplitMix64(seed: seed)
         var tasks: [(ImageTask, Size)] = []
         for _ in 0..<operations {
             switch Int.random(in: 0..<100, using: &random) {
@@ -134,7 +141,7 @@ final class StressWorld: Sendable {
         }
     }
 
-    private func invalidateRandomSlot(_ random: inout some RandomNumberGenerator) {
+    private func invalidateRandomSlot(_ random: inout SplitMix64) {
         let index = Int.random(in: 0..<2, using: &random)
         let replacement = makeSlot()
         let old = slots.withLock { slots in

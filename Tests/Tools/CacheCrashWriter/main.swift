@@ -12,7 +12,7 @@ guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
     exit(2)
 }
 let cache = DataCache(path: URL(fileURLWithPath: arguments[1]))
-var generator = SeededGenerator(seed: seed)
+var generator = SplitMix64(seed: seed) // the same sequence for the same seed: a round can be replayed
 var version = seed << 20
 var announced = false
 while true {
@@ -35,18 +35,5 @@ while true {
         cache.flush()
         FileHandle.standardOutput.write(Data("ready\n".utf8)) // unbuffered: the parent sees it now
         announced = true
-    }
-}
-
-/// splitmix64: the same sequence for the same seed, so a failing round can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
