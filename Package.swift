@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Streams", targets: ["Streams"]),
         .executable(name: "comet", targets: ["CometCLI"]),
+        .library(name: "HanekeCompat", targets: ["HanekeCompat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,6 +46,8 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
+        // Migration shim: Haneke's generic cache API on Comet (guide: Migration/Haneke/README.md).
+        .target(name: "HanekeCompat", dependencies: ["Comet"], path: "Migration/Haneke/Sources"),
         // Shared by the test targets: a FlyingFox server and a raw fault server on 127.0.0.1,
         // generated test images. Not a product; only test targets depend on it.
         .target(
@@ -69,6 +72,7 @@ let package = Package(
             dependencies: ["Comet", "CometTestSupport", "CacheCrashWriter", .product(name: "FlyingFox", package: "FlyingFox")],
             exclude: ["EndToEnd/Fixtures"]
         ),
+        .testTarget(name: "HanekeCompatTests", dependencies: ["HanekeCompat", "Comet", "CometTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Produces the value of a key when the cache does not have it (``Cache/fetch(fetcher:formatName:failure:success:)``).
+///
+/// Subclass it and override ``fetch(failure:success:)`` and ``cancelFetch()``; ``NetworkFetcher``
+/// and ``DiskFetcher`` are the built-in ones.
+open class Fetcher<T: DataConvertible>: @unchecked Sendable {
+    // Safe: `key` is immutable; subclasses guard their own state (the built-in ones with a lock).
+
+    /// The cache key the fetched value is stored under.
+    public let key: String
+
+    /// A fetcher for `key`.
+    public init(key: String) {
+        self.key = key
+    }
+
+    /// Produces the value: calls exactly one of `failure` or `success` (on main for the built-in
+    /// fetchers), or neither once cancelled. The base class cannot fetch anything: calling it
+    /// is a programming error and stops the program.
+    open func fetch(failure: @escaping (Error?) -> (), success: @escaping (T.Result) -> ()) {
+        fatalError("Fetcher<\(T.self)> is abstract: subclass it and override fetch(failure:success:)")
+    }
+
+    /// Stops the fetch; neither closure is called afterwards. The base class has nothing to stop.
+    open func cancelFetch() {}
+}
