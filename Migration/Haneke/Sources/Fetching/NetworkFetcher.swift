@@ -61,13 +61,20 @@ open class NetworkFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
             let error = errorWithCode(code.rawValue, description: description)
             onMain { failure(error) }
         }
+        // A body cut short: Comet's loader reports it as incompleteBody, or URLSession (curl)
+        // fails the transfer itself; either way Haneke's answer is -401.
+        if let http = response as? HTTPURLResponse, http.expectedContentLength >= 0,
+           data.count < Int(http.expectedContentLength), error != nil, !Self.isCancellation(error) {
+            return fail(.missingData, String(format: "Request expected %ld bytes and received %ld bytes",
+                                             Int(http.expectedContentLength), data.count))
+        }
         if let error {
             switch error {
             case DataLoaderError.statusCode(let status):
                 return fail(.invalidStatusCode, HTTPURLResponse.localizedString(forStatusCode: status))
             case DataLoaderError.incompleteBody(let received, let expected):
                 return fail(.missingData, String(format: "Request expected %ld bytes and received %ld bytes", expected, received))
-            case let urlError as URLError where urlError.code == .cancelled:
+            case _ where Self.isCancellation(error):
                 return
             default:
                 onMain { failure(error) }
@@ -84,6 +91,15 @@ open class NetworkFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
         onMain {
             success(box.value)
         }
+    }
+}
+
+extension NetworkFetcher {
+    /// URLSession's "cancelled" (-999), in either of the forms Foundation reports it.
+    static func isCancellation(_ error: Error?) -> Bool {
+        if let error = error as? URLError { return error.code == .cancelled }
+        let error = error as NSError?
+        return error?.domain == NSURLErrorDomain && error?.code == NSURLErrorCancelled
     }
 }
 
