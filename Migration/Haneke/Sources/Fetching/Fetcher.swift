@@ -4,9 +4,10 @@ import Foundation
 ///
 /// Subclass it and override ``fetch(failure:success:)`` and ``cancelFetch()``; ``NetworkFetcher``
 /// and ``DiskFetcher`` are the built-in ones.
-open class Fetcher<T: DataConvertible>: @unchecked Sendable {
-    // Safe: `key` is immutable; subclasses guard their own state (the built-in ones with a lock).
-
+///
+/// Not `Sendable` so that subclasses need no annotations: the cache hands a fetcher between
+/// threads only inside its own boxes and calls it from one place at a time.
+open class Fetcher<T: DataConvertible> {
     /// The cache key the fetched value is stored under.
     public let key: String
 
