@@ -4,6 +4,8 @@ import HanekeCompat
 import Testing
 
 /// Which callbacks are synchronous and which come later on main (haneke.md, "Behaviour").
+/// The "later" tests run on the main actor: a main-queue callback then cannot arrive before the
+/// call returns and the test awaits, so "no callback yet" right after the call is a sound check.
 @Suite(.timeLimit(.minutes(1)))
 struct CacheCallbackThreadTests {
     init() { TestBase.prepare() }
@@ -15,7 +17,7 @@ struct CacheCallbackThreadTests {
         #expect(called)
     }
 
-    @Test func setOfAnImageCallsBackLaterOnMain() async {
+    @Test @MainActor func setOfAnImageCallsBackLaterOnMain() async {
         let cache = Cache<Image>(name: TestBase.uniqueName())
         let outcome = Outcome<Image>()
         cache.set(value: TestImages.image(width: 8, height: 8), key: "key", success: outcome.succeed)
@@ -24,7 +26,7 @@ struct CacheCallbackThreadTests {
         #expect(outcome.allOnMain)
     }
 
-    @Test func setWithATransformCallsBackLaterOnMainWithTheTransformedValue() async {
+    @Test @MainActor func setWithATransformCallsBackLaterOnMainWithTheTransformedValue() async {
         let cache = Cache<String>(name: TestBase.uniqueName())
         cache.addFormat(Format<String>(name: "upper") { $0.uppercased() })
         let outcome = Outcome<String>()
@@ -53,11 +55,11 @@ struct CacheCallbackThreadTests {
         #expect(outcome.values == ["value"])
     }
 
-    @Test func fetchOfADiskHitSucceedsLaterOnMain() async {
+    @Test @MainActor func fetchOfADiskHitSucceedsLaterOnMain() async {
         let name = TestBase.uniqueName()
         let writer = Cache<String>(name: name)
         writer.set(value: "on disk", key: "key")
-        #expect(await eventually { writer.size > 0 })
+        #expect(await hasDiskData(writer))
         let reader = Cache<String>(name: name) // empty memory level
         let outcome = Outcome<String>()
         reader.fetch(key: "key", failure: outcome.fail, success: outcome.succeed)
@@ -67,7 +69,7 @@ struct CacheCallbackThreadTests {
         #expect(outcome.allOnMain)
     }
 
-    @Test func fetchOfAMissingKeyFailsLaterOnMainWithMinus100() async {
+    @Test @MainActor func fetchOfAMissingKeyFailsLaterOnMainWithMinus100() async {
         let cache = Cache<String>(name: TestBase.uniqueName())
         let outcome = Outcome<String>()
         cache.fetch(key: "nothing", failure: outcome.fail, success: outcome.succeed)

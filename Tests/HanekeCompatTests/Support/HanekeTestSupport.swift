@@ -72,6 +72,19 @@ final class Outcome<T>: @unchecked Sendable {
     }
 }
 
+/// Runs `fetcher` and waits (bounded) for its callback.
+func fetched<T>(_ fetcher: Fetcher<T>) async -> Outcome<T> where T.Result == T {
+    let outcome = Outcome<T>()
+    fetcher.fetch(failure: outcome.fail, success: outcome.succeed)
+    _ = await outcome.wait()
+    return outcome
+}
+
+/// Waits (bounded) until `cache` has bytes on disk; returns whether it has.
+func hasDiskData<T>(_ cache: Cache<T>) async -> Bool {
+    await eventually { cache.size > 0 }
+}
+
 /// Waits until every earlier operation on `cache`'s queue has finished.
 func drain(_ cache: DiskCache) {
     cache.cacheQueue.sync {}

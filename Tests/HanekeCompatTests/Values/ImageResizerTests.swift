@@ -53,8 +53,8 @@ struct ImageResizerTests {
     @Test func aResizingFormatCachesTheResizedImage() async {
         let cache = Cache<Image>(name: TestBase.uniqueName())
         let format = HanekeGlobals.UIKit.formatWithSize(CGSize(width: 20, height: 20), scaleMode: .AspectFit)
-        #expect(format.name == "auto-20x20-aspectfit")
-        #expect(format.diskCapacity == 50 * 1024 * 1024)
+        #expect(format.name == "auto-20.0x20.0-aspectfit")
+        #expect(format.diskCapacity == 10 * 1024 * 1024)
         cache.addFormat(format)
         let outcome = Outcome<Image>()
         cache.set(value: landscape, key: "k", formatName: format.name, success: outcome.succeed)

@@ -139,9 +139,13 @@ open class Cache<T: DataConvertible>: @unchecked Sendable where T.Result == T, T
         }
     }
 
-    /// The bytes the cache takes on disk, all formats together.
+    /// The bytes the cache takes on disk, all formats together, once the disk work already
+    /// queued (writes of earlier `set` calls) has run: it blocks until then, as in Haneke.
     open var size: UInt64 {
-        lock.withLock { formats.values.map(\.disk) }.reduce(0) { $0 + $1.size }
+        lock.withLock { formats.values.map(\.disk) }.reduce(0) { total, disk in
+            disk.cacheQueue.sync {}
+            return total + disk.size
+        }
     }
 
     // MARK: Private

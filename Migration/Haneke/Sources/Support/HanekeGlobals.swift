@@ -45,17 +45,19 @@ public struct HanekeGlobals {
     public struct UIKit {
         /// Defaults of ``formatWithSize(_:scaleMode:allowUpscaling:)``.
         public struct DefaultFormat {
-            /// Disk capacity of a resizing format: 50 MiB.
-            public static let DiskCapacity: UInt64 = 50 * 1024 * 1024
+            /// Disk capacity of a resizing format: 10 MiB.
+            public static let DiskCapacity: UInt64 = 10 * 1024 * 1024
             /// JPEG quality its opaque images are stored with: 0.75.
             public static let CompressionQuality: Float = 0.75
         }
 
         /// A format that resizes images with an ``ImageResizer`` and stores them with
-        /// ``DefaultFormat/CompressionQuality``; named `"auto-WIDTHxHEIGHT-MODE"`.
+        /// ``DefaultFormat/CompressionQuality``; named like Haneke's, e.g.
+        /// `"auto-100.0x100.0-aspectfill"`. (Haneke kept this helper internal for its UIKit
+        /// extensions; Linux has no UIKit, so the shim makes it public.)
         public static func formatWithSize(_ size: CGSize, scaleMode: ImageResizer.ScaleMode,
                                           allowUpscaling: Bool = true) -> Format<Image> {
-            let name = "auto-\(Int(size.width))x\(Int(size.height))-\(scaleMode.rawValue)"
+            let name = "auto-\(size.width)x\(size.height)-\(scaleMode.rawValue)"
             let resizer = ImageResizer(size: size, scaleMode: scaleMode, allowUpscaling: allowUpscaling,
                                        compressionQuality: DefaultFormat.CompressionQuality)
             var format = Format<Image>(name: name, diskCapacity: DefaultFormat.DiskCapacity) { image in
