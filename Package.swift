@@ -72,7 +72,10 @@ let package = Package(
             dependencies: ["Comet", "CometTestSupport", "CacheCrashWriter", .product(name: "FlyingFox", package: "FlyingFox")],
             exclude: ["EndToEnd/Fixtures"]
         ),
-        .testTarget(name: "HanekeCompatTests", dependencies: ["HanekeCompat", "Comet", "CometTestSupport"]),
+        .testTarget(
+            name: "HanekeCompatTests",
+            dependencies: ["HanekeCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
