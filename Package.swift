@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Streams", targets: ["Streams"]),
         .executable(name: "comet", targets: ["CometCLI"]),
         .library(name: "HanekeCompat", targets: ["HanekeCompat"]),
+        .library(name: "NukeCompat", targets: ["NukeCompat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -48,6 +49,8 @@ let package = Package(
         ),
         // Migration shim: Haneke's generic cache API on Comet (guide: Migration/Haneke/README.md).
         .target(name: "HanekeCompat", dependencies: ["Comet"], path: "Migration/Haneke/Sources"),
+        // Migration shim: the Nuke 4 API on Comet's public API (guide: Migration/Nuke4/README.md).
+        .target(name: "NukeCompat", dependencies: ["Comet"], path: "Migration/Nuke4/Sources"),
         // Shared by the test targets: a FlyingFox server and a raw fault server on 127.0.0.1,
         // generated test images. Not a product; only test targets depend on it.
         .target(
@@ -75,6 +78,10 @@ let package = Package(
         .testTarget(
             name: "HanekeCompatTests",
             dependencies: ["HanekeCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
+        .testTarget(
+            name: "NukeCompatTests",
+            dependencies: ["NukeCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,172 @@
+import Foundation
+
+/// Nuke 4's memory cache: least recently used images are evicted first, to stay within a total
+/// cost and a count.
+///
+/// Reading an image makes it the most recent. Storing one makes it the most recent (replacing
+/// an existing entry for the key in place — Nuke 4 added a second entry, a bug the shim does not
+/// copy), then trims to ``costLimit``, then to ``countLimit``, from the least recent end.
+/// Storing `nil` removes. Changing a limit trims at once. Thread-safe (one lock; ``cost`` is
+/// called outside it).
+// Safe: the list, the index and the limits are only touched under `lock`.
+public final class Cache: Caching, @unchecked Sendable {
+    private final class Node {
+        let key: AnyHashable
+        var image: Image
+        var cost: Int
+        var newer: Node?
+        weak var older: Node?
+        init(key: AnyHashable, image: Image, cost: Int) {
+            self.key = key
+            self.image = image
+            self.cost = cost
+        }
+    }
+
+    private let lock = NSLock()
+    private var nodes: [AnyHashable: Node] = [:]
+    /// Least recent first; `newest` is the most recent.
+    private var oldest: Node?
+    private var newest: Node?
+    private var limits: (cost: Int, count: Int)
+    private var total = 0
+    private var costFunction: (Image) -> Int = { $0.cost }
+
+    /// The largest total cost kept; lowering it trims at once.
+    public var costLimit: Int {
+        get { lock.locked { limits.cost } }
+        set { lock.locked { limits.cost = newValue; trim(cost: newValue, count: limits.count) } }
+    }
+
+    /// The largest number of images kept; lowering it trims at once. Default `Int.max`.
+    public var countLimit: Int {
+        get { lock.locked { limits.count } }
+        set { lock.locked { limits.count = newValue; trim(cost: limits.cost, count: newValue) } }
+    }
+
+    /// The sum of the costs of the stored images.
+    public var totalCost: Int { lock.locked { total } }
+
+    /// The number of stored images.
+    public var totalCount: Int { lock.locked { nodes.count } }
+
+    /// The cost of an image. Default: its bytes in memory (`image.cost`).
+    public var cost: (Image) -> Int {
+        get { lock.locked { costFunction } }
+        set { lock.locked { costFunction = newValue } }
+    }
+
+    /// Creates a cache. Defaults: ``defaultCostLimit()`` and no count limit.
+    public init(costLimit: Int = Cache.defaultCostLimit(), countLimit: Int = Int.max) {
+        self.limits = (costLimit, countLimit)
+    }
+
+    /// 10% of the physical memory when it is 512 MB or less, else 20%.
+    public static func defaultCostLimit() -> Int {
+        let memory = ProcessInfo.processInfo.physicalMemory
+        let limit = memory <= 512 << 20 ? memory / 10 : memory / 5
+        return limit > UInt64(Int.max) ? Int.max : Int(limit)
+    }
+
+    /// The image under `key` (which becomes the most recent); setting stores or, with `nil`,
+    /// removes it.
+    public subscript(key: AnyHashable) -> Image? {
+        get {
+            lock.locked {
+                guard let node = nodes[key] else { return nil }
+                moveToNewest(node)
+                return node.image
+            }
+        }
+        set {
+            guard let image = newValue else {
+                lock.locked { if let node = nodes[key] { remove(node) } }
+                return
+            }
+            let cost = self.cost(image)
+            lock.locked {
+                if let node = nodes[key] {
+                    total += cost - node.cost
+                    node.image = image
+                    node.cost = cost
+                    moveToNewest(node)
+                } else {
+                    let node = Node(key: key, image: image, cost: cost)
+                    nodes[key] = node
+                    total += cost
+                    append(node)
+                }
+                trim(cost: limits.cost, count: limits.count)
+            }
+        }
+    }
+
+    /// Removes every image.
+    public func removeAll() {
+        lock.locked {
+            var node = oldest
+            while let current = node {
+                node = current.newer
+                current.newer = nil
+            }
+            nodes.removeAll()
+            oldest = nil
+            newest = nil
+            total = 0
+        }
+    }
+
+    /// Evicts least recent images until the total cost is at most `limit`.
+    public func trim(toCost limit: Int) {
+        lock.locked { trim(cost: limit, count: Int.max) }
+    }
+
+    /// Evicts least recent images until at most `limit` remain.
+    public func trim(toCount limit: Int) {
+        lock.locked { trim(cost: Int.max, count: limit) }
+    }
+
+    private static let sharedCache = LockedValue(Cache())
+
+    /// The cache `Loader.shared` and `Manager.shared` use. Settable; thread-safe.
+    public static var shared: Cache {
+        get { sharedCache.current }
+        set { sharedCache.current = newValue }
+    }
+
+    // MARK: List (caller holds the lock)
+
+    private func trim(cost: Int, count: Int) {
+        while total > cost, let node = oldest { remove(node) }
+        while nodes.count > count, let node = oldest { remove(node) }
+    }
+
+    private func append(_ node: Node) {
+        node.older = newest
+        node.newer = nil
+        newest?.newer = node
+        newest = node
+        if oldest == nil { oldest = node }
+    }
+
+    private func unlink(_ node: Node) {
+        let older = node.older
+        let newer = node.newer
+        if let older { older.newer = newer } else { oldest = newer }
+        if let newer { newer.older = older } else { newest = older }
+        node.older = nil
+        node.newer = nil
+    }
+
+    private func moveToNewest(_ node: Node) {
+        guard newest !== node else { return }
+        unlink(node)
+        append(node)
+    }
+
+    private func remove(_ node: Node) {
+        unlink(node)
+        nodes[node.key] = nil
+        total -= node.cost
+    }
+}

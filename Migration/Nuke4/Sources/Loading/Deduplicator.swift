@@ -1,0 +1,73 @@
+import Foundation
+
+/// Shares one load between equivalent requests (equal ``Request/loadKey(for:)``).
+///
+/// Every caller of an in-flight key gets the same promise. The shared load is cancelled when
+/// every caller that passed a token has cancelled it (a caller without a token keeps it alive);
+/// a caller that cancelled while others keep the load alive still gets the shared callbacks.
+/// A key is forgotten once its load resolves or is cancelled. Thread-safe.
+// Safe: `tasks` is only touched under `lock`; loads start and cancel outside it.
+public final class Deduplicator: Loading, @unchecked Sendable {
+    private final class SharedLoad {
+        // `callers` is mutated under the deduplicator's lock only; the rest is immutable.
+        let promise: Promise<Image>
+        let resolve: Unchecked<(fulfill: (Image) -> Void, reject: (Error) -> Void)>
+        let source = CancellationTokenSource()
+        var callers = 1
+        init() {
+            var resolvers: ((Image) -> Void, (Error) -> Void)?
+            promise = Promise { resolvers = ($0, $1) }
+            resolve = Unchecked(resolvers!)
+        }
+    }
+
+    private let loader: Loading
+    private let lock = NSLock()
+    private var tasks: [AnyHashable: SharedLoad] = [:]
+    private let queue = DispatchQueue(label: "com.comet.NukeCompat.Deduplicator")
+
+    /// Creates a deduplicator in front of `loader`.
+    public init(loader: Loading) {
+        self.loader = loader
+    }
+
+    /// The shared promise for `request`'s load key, starting the load if none is in flight.
+    public func loadImage(with request: Request, token: CancellationToken?) -> Promise<Image> {
+        let key = Request.loadKey(for: request)
+        let (task, isNew): (SharedLoad, Bool) = lock.locked {
+            if let task = tasks[key] {
+                task.callers += 1
+                return (task, false)
+            }
+            let task = SharedLoad()
+            tasks[key] = task
+            return (task, true)
+        }
+        if isNew {
+            let shared = Unchecked(task)
+            loader.loadImage(with: request, token: task.source.token).completion(on: queue) { resolution in
+                self.forget(shared.value, key: key)
+                switch resolution {
+                case .fulfilled(let image): shared.value.resolve.value.fulfill(image)
+                case .rejected(let error): shared.value.resolve.value.reject(error)
+                }
+            }
+        }
+        token?.register { [weak self] in self?.cancel(task, key: key) }
+        return task.promise
+    }
+
+    private func cancel(_ task: SharedLoad, key: AnyHashable) {
+        let isLast: Bool = lock.locked {
+            task.callers -= 1
+            guard task.callers == 0 else { return false }
+            if tasks[key] === task { tasks[key] = nil }
+            return true
+        }
+        if isLast { task.source.cancel() }
+    }
+
+    private func forget(_ task: SharedLoad, key: AnyHashable) {
+        lock.locked { if tasks[key] === task { tasks[key] = nil } }
+    }
+}

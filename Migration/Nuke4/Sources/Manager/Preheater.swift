@@ -1,0 +1,82 @@
+import Foundation
+
+/// Loads images ahead of need (into the loader's memory cache), a few at a time.
+///
+/// Requests whose load key is already preheating are skipped. Each request's load holds a slot
+/// of the scheduler (two at once by default) until it completes or is stopped. Thread-safe.
+// Safe: `tasks` is only touched under `lock`; loads start and cancel outside it.
+public final class Preheater: @unchecked Sendable {
+    private final class Preheat {
+        let request: Unchecked<Request>
+        let source = CancellationTokenSource()
+        init(_ request: Request) { self.request = Unchecked(request) }
+    }
+
+    private let loader: Loading
+    private let scheduler: AsyncScheduler
+    private let lock = NSLock()
+    private var tasks: [AnyHashable: Preheat] = [:]
+    private let queue = DispatchQueue(label: "com.comet.NukeCompat.Preheater")
+
+    /// Creates a preheater. Defaults: `Loader.shared`, at most two loads at once.
+    public init(loader: Loading = Loader.shared, scheduler: AsyncScheduler = OperationQueueScheduler(maxConcurrentOperationCount: 2)) {
+        self.loader = loader
+        self.scheduler = scheduler
+    }
+
+    /// Starts preheating `requests` (those not already preheating).
+    public func startPreheating(with requests: [Request]) {
+        let started: [(AnyHashable, Preheat)] = lock.locked {
+            var started: [(AnyHashable, Preheat)] = []
+            for request in requests {
+                let key = Request.loadKey(for: request)
+                guard tasks[key] == nil else { continue }
+                let task = Preheat(request)
+                tasks[key] = task
+                started.append((key, task))
+            }
+            return started
+        }
+        for (key, task) in started { schedule(task, key: key) }
+    }
+
+    /// The spelling of Nuke 4.0's guide: same as ``startPreheating(with:)``.
+    public func startPreheating(for requests: [Request]) {
+        startPreheating(with: requests)
+    }
+
+    /// Stops preheating `requests` (matched by load key), cancelling their loads.
+    public func stopPreheating(with requests: [Request]) {
+        let stopped: [Preheat] = lock.locked {
+            requests.compactMap { tasks.removeValue(forKey: Request.loadKey(for: $0)) }
+        }
+        stopped.forEach { $0.source.cancel() }
+    }
+
+    /// The spelling of Nuke 4.0's guide: same as ``stopPreheating(with:)``.
+    public func stopPreheating(for requests: [Request]) {
+        stopPreheating(with: requests)
+    }
+
+    /// Stops all preheating.
+    public func stopPreheating() {
+        let stopped: [Preheat] = lock.locked {
+            defer { tasks.removeAll() }
+            return Array(tasks.values)
+        }
+        stopped.forEach { $0.source.cancel() }
+    }
+
+    private func schedule(_ task: Preheat, key: AnyHashable) {
+        let token = task.source.token
+        let shared = Unchecked(task)
+        scheduler.execute(token: token) { [weak self] finish in
+            guard let self else { return finish() }
+            self.loader.loadImage(with: shared.value.request.value, token: token).completion(on: self.queue) { _ in
+                self.lock.locked { if self.tasks[key] === shared.value { self.tasks[key] = nil } }
+                finish()
+            }
+            token.register(closure: finish)
+        }
+    }
+}
