@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import NukeCompat
+import CometTestSupport
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+private let url = URL(string: "http://example.com/photo.jpg")!
+
+@Suite("RequestCacheKeyTests")
+struct RequestCacheKeyTests {
+    @Test func sameURLIsEqual() {
+        #expect(Request.cacheKey(for: Request(url: url)) == Request.cacheKey(for: Request(url: url)))
+    }
+
+    @Test func differentURLsAreNotEqual() {
+        #expect(Request.cacheKey(for: Request(url: url)) != Request.cacheKey(for: Request(url: URL(string: "http://example.com/2.jpg")!)))
+    }
+
+    @Test func equalProcessorsAreEqual() {
+        #expect(Request.cacheKey(for: Request(url: url).processed(with: Widen(columns: 1)))
+            == Request.cacheKey(for: Request(url: url).processed(with: Widen(columns: 1))))
+    }
+
+    @Test func differentProcessorsAreNotEqual() {
+        let base = Request(url: url)
+        #expect(Request.cacheKey(for: base.processed(with: Widen(columns: 1))) != Request.cacheKey(for: base.processed(with: Widen(columns: 2))))
+        #expect(Request.cacheKey(for: base.processed(with: Widen(columns: 1))) != Request.cacheKey(for: base.processed(with: DoubleWidth())))
+        #expect(Request.cacheKey(for: base.processed(with: Widen(columns: 1))) != Request.cacheKey(for: base))
+    }
+
+    @Test func cachePolicyIsIgnored() {
+        let other = Request(urlRequest: URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData))
+        #expect(Request.cacheKey(for: Request(url: url)) == Request.cacheKey(for: other))
+    }
+
+    @Test func customCacheKeyWins() {
+        var first = Request(url: url)
+        first.cacheKey = "custom"
+        var second = Request(url: URL(string: "http://example.com/other.jpg")!)
+        second.cacheKey = "custom"
+        #expect(Request.cacheKey(for: first) == Request.cacheKey(for: second))
+    }
+}
+
+@Suite("RequestLoadKeyTests")
+struct RequestLoadKeyTests {
+    @Test func sameURLIsEqual() {
+        #expect(Request.loadKey(for: Request(url: url)) == Request.loadKey(for: Request(url: url)))
+    }
+
+    @Test func processorsAreIgnored() {
+        #expect(Request.loadKey(for: Request(url: url)) == Request.loadKey(for: Request(url: url).processed(with: DoubleWidth())))
+    }
+
+    @Test func cachePolicyCounts() {
+        let other = Request(urlRequest: URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData))
+        #expect(Request.loadKey(for: Request(url: url)) != Request.loadKey(for: other))
+    }
+
+    @Test func cellularAccessCounts() {
+        var urlRequest = URLRequest(url: url)
+        urlRequest.allowsCellularAccess = false
+        #expect(Request.loadKey(for: Request(url: url)) != Request.loadKey(for: Request(urlRequest: urlRequest)))
+    }
+
+    @Test func customLoadKeyWins() {
+        var first = Request(url: url)
+        first.loadKey = 1
+        var second = Request(url: URL(string: "http://example.com/other.jpg")!)
+        second.loadKey = 1
+        #expect(Request.loadKey(for: first) == Request.loadKey(for: second))
+    }
+}

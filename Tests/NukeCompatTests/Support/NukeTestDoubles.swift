@@ -1,0 +1,106 @@
+import Foundation
+import NukeCompat
+import CometTestSupport
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `Loading` double: records each call's request and token; answers with `image` unless told
+/// to hold every load pending.
+// Safe: `calls` and the pending resolvers are only touched under `lock`.
+final class MockImageLoader: Loading, @unchecked Sendable {
+    struct Call {
+        let url: URL?
+        let token: CancellationToken?
+    }
+
+    private let lock = NSLock()
+    private var recorded: [Call] = []
+    private let holdsLoads: Bool
+    private let image: Image
+
+    init(image: Image = TestImages.image(width: 4, height: 4), holdsLoads: Bool = false) {
+        self.image = image
+        self.holdsLoads = holdsLoads
+    }
+
+    var calls: [Call] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
+    }
+
+    func loadImage(with request: Request, token: CancellationToken?) -> Promise<Image> {
+        lock.lock()
+        recorded.append(Call(url: request.urlRequest.url, token: token))
+        lock.unlock()
+        if holdsLoads { return Promise { _, _ in } }
+        return Promise(value: image)
+    }
+}
+
+/// A `DataLoading` double that rejects every load with `error`.
+struct FailingDataLoader: DataLoading {
+    let error: Error
+    func loadData(with request: URLRequest, token: CancellationToken?) -> Promise<(Data, URLResponse)> {
+        Promise(error: error)
+    }
+}
+
+/// A decoder that never decodes.
+struct RefusingDecoder: DataDecoding {
+    func decode(data: Data, response: URLResponse) -> Image? { nil }
+}
+
+/// A processor that always fails.
+struct FailingProcessor: Processing {
+    func process(_ image: Image) -> Image? { nil }
+}
+
+/// Adds `columns` to the width (a new blank image): order of composition is visible in sizes.
+struct Widen: Processing {
+    let columns: Int
+    func process(_ image: Image) -> Image? {
+        TestImages.image(width: image.width + columns, height: image.height)
+    }
+}
+
+/// Doubles the width (a new blank image).
+struct DoubleWidth: Processing {
+    func process(_ image: Image) -> Image? {
+        TestImages.image(width: image.width * 2, height: image.height)
+    }
+}
+
+/// An error a test can recognise.
+struct TestError: Error, Equatable {
+    let code: Int
+}
+
+/// An in-memory `DataCaching`.
+// Safe: `responses` is only touched under `lock`.
+final class MemoryDataCache: DataCaching, @unchecked Sendable {
+    private let lock = NSLock()
+    private var responses: [URL: CachedURLResponse] = [:]
+
+    func response(for request: URLRequest, token: CancellationToken?) -> Promise<CachedURLResponse> {
+        lock.lock()
+        let cached = request.url.flatMap { responses[$0] }
+        lock.unlock()
+        if let cached { return Promise(value: cached) }
+        return Promise(error: TestError(code: 404))
+    }
+
+    func setResponse(_ response: CachedURLResponse, for request: URLRequest) {
+        guard let url = request.url else { return }
+        lock.lock()
+        responses[url] = response
+        lock.unlock()
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return responses.count
+    }
+}
