@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NukeCompat
 import CometTestSupport
+import FlyingFox
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -21,6 +22,17 @@ struct DataLoadingTests {
         let server = try await TestServer.start()
         let result = await resolution(of: DataLoader().loadData(with: URLRequest(url: server.url("/status/404")), token: nil))
         #expect((result?.value?.1 as? HTTPURLResponse)?.statusCode == 404)
+    }
+
+    @Test func dataLoaderSendsTheConfigurationsAdditionalHeaders() async throws {
+        let server = try await TestServer.start()
+        server.handle("/echo") { request in
+            HTTPResponse(statusCode: .ok, body: Data((request.headers[HTTPHeader("X-Client")] ?? "none").utf8))
+        }
+        let configuration = URLSessionConfiguration.default
+        configuration.httpAdditionalHeaders = ["X-Client": "nuke-compat"]
+        let result = await resolution(of: DataLoader(configuration: configuration).loadData(with: URLRequest(url: server.url("/echo")), token: nil))
+        #expect(result?.value.map { String(decoding: $0.0, as: UTF8.self) } == "nuke-compat")
     }
 
     @Test func cachingDataLoaderStoresThenAnswersFromTheCache() async throws {

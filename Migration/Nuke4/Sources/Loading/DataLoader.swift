@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// Loads data with Comet's `DataLoader` (URLSession for http(s), direct reads for `file:` and
-/// `data:` URLs), admitted by a scheduler (a rate limiter in front of six concurrent loads by
+/// `data:` URLs), admitted by a scheduler (a rate limiter in front of eight concurrent loads by
 /// default).
 ///
 /// As in Nuke 4, the HTTP status is not an error here: a response outside 200...299 is
@@ -22,9 +22,9 @@ public final class DataLoader: DataLoading, @unchecked Sendable {
 
     /// Creates a loader. From `configuration` it takes the request and resource timeouts and
     /// the additional HTTP headers (other settings have no Comet counterpart). Defaults: the
-    /// `.default` configuration and `RateLimiter(scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 6))`.
+    /// `.default` configuration and `RateLimiter(scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 8))`.
     public init(configuration: URLSessionConfiguration = .default,
-                scheduler: AsyncScheduler = RateLimiter(scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 6))) {
+                scheduler: AsyncScheduler = RateLimiter(scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 8))) {
         var settings = Comet.DataLoader.Configuration()
         settings.timeoutForRequest = configuration.timeoutIntervalForRequest
         settings.timeoutForResource = configuration.timeoutIntervalForResource

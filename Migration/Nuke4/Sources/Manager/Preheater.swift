@@ -72,11 +72,30 @@ public final class Preheater: @unchecked Sendable {
         let shared = Unchecked(task)
         scheduler.execute(token: token) { [weak self] finish in
             guard let self else { return finish() }
+            // A stopped load may still complete (rejected as cancelled): the scheduler hears once.
+            let finishOnce = FinishOnce(finish)
             self.loader.loadImage(with: shared.value.request.value, token: token).completion(on: self.queue) { _ in
                 self.lock.locked { if self.tasks[key] === shared.value { self.tasks[key] = nil } }
-                finish()
+                finishOnce.call()
             }
-            token.register(closure: finish)
+            token.register(closure: finishOnce.call)
         }
+    }
+}
+
+/// Calls an AsyncScheduler's `finish` at most once, whichever of completion and stop comes first.
+// Safe: `finish` is taken out under `lock`, then called outside it, once.
+private final class FinishOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var finish: (() -> Void)?
+
+    init(_ finish: @escaping () -> Void) { self.finish = finish }
+
+    func call() {
+        let finish: (() -> Void)? = lock.locked {
+            defer { self.finish = nil }
+            return self.finish
+        }
+        finish?()
     }
 }
