@@ -47,6 +47,20 @@ struct PipelineAPITests {
         #expect(await eventually { loader.cancelCount == 1 })
     }
 
+    /// Regression (found by the stress test): a task invalidated after it was created but before
+    /// the coordinator started it left an unsubscribed job in the pool forever.
+    @Test func taskInvalidatedBeforeItStartsLeavesNoJobBehind() async throws {
+        let loader = MockDataLoader()
+        let pipeline = ImagePipeline.test(loader: loader)
+        pipeline.context.queue.suspend() // hold the task's start behind the invalidation
+        let task = pipeline.imageTask(with: ImageRequest(url: url))
+        pipeline.invalidate()
+        pipeline.context.queue.resume()
+        await #expect(throws: ImagePipeline.Error.self) { _ = try await task.response }
+        #expect(await eventually { pipeline.activeJobCount == 0 })
+        #expect(loader.loadCount == 0)
+    }
+
     @Test func returnCacheDataDontLoadFailsWithoutLoading() async throws {
         let loader = MockDataLoader()
         let pipeline = ImagePipeline.test(loader: loader)
