@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "comet", targets: ["CometCLI"]),
         .library(name: "HanekeCompat", targets: ["HanekeCompat"]),
         .library(name: "NukeCompat", targets: ["NukeCompat"]),
+        .library(name: "AlamofireImageCompat", targets: ["AlamofireImageCompat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -82,6 +83,16 @@ let package = Package(
         .testTarget(
             name: "NukeCompatTests",
             dependencies: ["NukeCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
+        // Migration shim: AlamofireImage 2 (and the small part of Alamofire 3 it exposes) on Comet.
+        .target(
+            name: "AlamofireImageCompat",
+            dependencies: ["Comet"],
+            path: "Migration/AlamofireImage2/Sources"
+        ),
+        .testTarget(
+            name: "AlamofireImageCompatTests",
+            dependencies: ["AlamofireImageCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,31 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Alamofire 3's top-level entry points, so `Alamofire.request(.GET, url)` compiles with only
+/// `import AlamofireImageCompat`. Requests made here share one session (one Comet
+/// `DataLoader`) and start at once, as with Alamofire's `Manager.sharedInstance`.
+///
+/// Not modelled: parameter encoding, uploads, downloads to files, the `Manager` type.
+public enum Alamofire {
+    /// Creates and starts a request with `method` for `URLString`, adding `headers`.
+    ///
+    /// A string that is not a URL gives a request that fails with an "unsupported URL" error.
+    public static func request(_ method: Method, _ URLString: URLRequestConvertible,
+                               headers: [String: String]? = nil) -> Request {
+        var urlRequest = URLString.URLRequest
+        urlRequest.httpMethod = method.rawValue
+        for (name, value) in headers ?? [:] {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        return request(urlRequest)
+    }
+
+    /// Creates and starts a request for `URLRequest`.
+    public static func request(_ URLRequest: URLRequestConvertible) -> Request {
+        let request = RequestSession.shared.makeRequest(URLRequest.URLRequest)
+        request.resume()
+        return request
+    }
+}

@@ -1,0 +1,97 @@
+import Comet
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What Alamofire 3's `Manager` did for the image API: creates ``Request``s and loads them with
+/// one Comet `DataLoader`, answering authentication challenges with each request's credential.
+final class RequestSession: Sendable {
+    /// The session behind ``Alamofire/request(_:_:headers:)``.
+    static let shared = RequestSession(configuration: .default)
+
+    private let loader: Comet.DataLoader
+    private let credentials: CredentialRegistry
+    private static let identifiers = IdentifierSource()
+
+    /// A session whose loader takes its timeouts and additional headers from `configuration`.
+    init(configuration: URLSessionConfiguration) {
+        let credentials = CredentialRegistry()
+        var settings = Comet.DataLoader.Configuration()
+        settings.timeoutForRequest = configuration.timeoutIntervalForRequest
+        settings.timeoutForResource = configuration.timeoutIntervalForResource
+        for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
+            if let name = name as? String { settings.additionalHeaders[name] = "\(value)" }
+        }
+        // The provider sees the task's original request: the credential of the request with that
+        // URL answers (the downloader never has two requests for one URL at once).
+        settings.credentialProvider = { _, request in credentials.credential(for: request) }
+        self.credentials = credentials
+        self.loader = Comet.DataLoader(configuration: settings)
+    }
+
+    /// A new suspended request for `urlRequest`.
+    func makeRequest(_ urlRequest: URLRequest) -> Request {
+        Request(session: self, request: urlRequest, taskIdentifier: Self.identifiers.next())
+    }
+
+    /// Starts loading `request` (called once, by ``Request/resume()``).
+    func start(_ request: Request, credential: URLCredential?) {
+        guard let urlRequest = request.request else { return }
+        let token = credential.map { credentials.add($0, for: urlRequest) }
+        // Loads hold their request strongly until they finish (Alamofire's Manager kept them too),
+        // so `Alamofire.request(…).responseImage { … }` completes without the caller keeping it.
+        let task = loader.loadData(with: urlRequest, didReceiveData: { data, response in
+            request.didReceive(data, response: response)
+        }, completion: { [credentials] error in
+            if let token { credentials.remove(token) }
+            request.finish(error: error.map(AlamofireErrors.translate))
+        })
+        request.started(LoadingTask(task: task))
+    }
+}
+
+/// Wraps Comet's loading task.
+private struct LoadingTask: Cancelling {
+    let task: any DataLoadingTask
+    func cancel() { task.cancel() }
+}
+
+/// Request identifiers, unique in the process.
+private final class IdentifierSource: @unchecked Sendable {
+    // `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int { lock.withLock { value += 1; return value } }
+}
+
+/// The credentials of running requests, by URL string.
+final class CredentialRegistry: @unchecked Sendable {
+    // `entries` is only touched under `lock`.
+    struct Token: Sendable { let id: Int; let key: String }
+    private let lock = NSLock()
+    private var entries: [String: [(id: Int, credential: URLCredential)]] = [:]
+    private var nextID = 0
+
+    func add(_ credential: URLCredential, for request: URLRequest) -> Token {
+        lock.withLock {
+            nextID += 1
+            let token = Token(id: nextID, key: request.urlString)
+            entries[token.key, default: []].append((nextID, credential))
+            return token
+        }
+    }
+
+    func remove(_ token: Token) {
+        lock.withLock {
+            entries[token.key]?.removeAll { $0.id == token.id }
+            if entries[token.key]?.isEmpty == true { entries[token.key] = nil }
+        }
+    }
+
+    /// The credential of the latest running request for the URL of `request`, if any.
+    func credential(for request: URLRequest?) -> URLCredential? {
+        guard let request else { return nil }
+        return lock.withLock { entries[request.urlString]?.last?.credential }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// AlamofireImage's in-memory cache: images cost `width × height × 4` bytes; when an add takes
+/// ``memoryUsage`` above ``memoryCapacity``, the least recently accessed images are removed until
+/// usage is at most ``preferredMemoryUsageAfterPurge``.
+///
+/// Adding and reading an image both count as an access. Thread-safe (one lock; every method
+/// returns with its effect done). Linux has no memory-warning notification, so nothing purges
+/// the cache except its own limits and ``removeAllImages()``.
+public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable {
+    // `entries`, `usage` and `clock` are only touched under `lock` (an NSLock).
+    private struct Entry {
+        let image: Image
+        let cost: UInt64
+        var lastAccess: UInt64
+    }
+
+    /// Bytes the cache may hold before it purges. Default 100 000 000.
+    public let memoryCapacity: UInt64
+    /// Bytes the cache holds at most after a purge. Default 60 000 000.
+    public let preferredMemoryUsageAfterPurge: UInt64
+
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    private var usage: UInt64 = 0
+    // A counter, not a clock: accesses in the same instant still have a strict order.
+    private var clock: UInt64 = 0
+
+    /// A cache that purges above `memoryCapacity` bytes down to `preferredMemoryUsageAfterPurge`.
+    /// - Precondition: `memoryCapacity >= preferredMemoryUsageAfterPurge`.
+    public init(memoryCapacity: UInt64 = 100_000_000, preferredMemoryUsageAfterPurge: UInt64 = 60_000_000) {
+        precondition(memoryCapacity >= preferredMemoryUsageAfterPurge,
+                     "The `memoryCapacity` must be greater than or equal to `preferredMemoryUsageAfterPurge`")
+        self.memoryCapacity = memoryCapacity
+        self.preferredMemoryUsageAfterPurge = preferredMemoryUsageAfterPurge
+    }
+
+    /// The bytes the cached images cost (`width × height × 4` each).
+    public var memoryUsage: UInt64 { lock.withLock { usage } }
+
+    /// The cost the cache counts for `image`: `width × height × 4` bytes.
+    static func cost(of image: Image) -> UInt64 { UInt64(image.width) * UInt64(image.height) * 4 }
+
+    /// The key for `request` and `identifier`: the URL string, then `-identifier` if any.
+    static func key(for request: URLRequest, identifier: String?) -> String {
+        request.urlString + (identifier.map { "-\($0)" } ?? "")
+    }
+
+    // MARK: ImageCache
+
+    /// Stores `image` under `identifier` (replacing any image there), then purges if needed.
+    public func addImage(_ image: Image, withIdentifier identifier: String) {
+        lock.withLock {
+            clock += 1
+            let entry = Entry(image: image, cost: Self.cost(of: image), lastAccess: clock)
+            if let previous = entries.updateValue(entry, forKey: identifier) { usage -= previous.cost }
+            usage += entry.cost
+            if usage > memoryCapacity { purge() }
+        }
+    }
+
+    // Called under `lock`: removes least recently accessed images until enough bytes are freed.
+    private func purge() {
+        let bytesToPurge = usage - preferredMemoryUsageAfterPurge
+        var purged: UInt64 = 0
+        for (identifier, entry) in entries.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) {
+            guard purged < bytesToPurge else { break }
+            entries[identifier] = nil
+            purged += entry.cost
+        }
+        usage -= purged
+    }
+
+    @discardableResult
+    public func removeImageWithIdentifier(_ identifier: String) -> Bool {
+        lock.withLock {
+            guard let entry = entries.removeValue(forKey: identifier) else { return false }
+            usage -= entry.cost
+            return true
+        }
+    }
+
+    @discardableResult
+    public func removeAllImages() -> Bool {
+        lock.withLock {
+            let removed = !entries.isEmpty
+            entries.removeAll()
+            usage = 0
+            return removed
+        }
+    }
+
+    /// The image under `identifier`, if any; the read counts as an access.
+    public func imageWithIdentifier(_ identifier: String) -> Image? {
+        lock.withLock {
+            guard entries[identifier] != nil else { return nil }
+            clock += 1
+            entries[identifier]!.lastAccess = clock
+            return entries[identifier]!.image
+        }
+    }
+
+    // MARK: ImageRequestCache
+
+    public func addImage(_ image: Image, forRequest request: URLRequest, withAdditionalIdentifier identifier: String? = nil) {
+        addImage(image, withIdentifier: Self.key(for: request, identifier: identifier))
+    }
+
+    @discardableResult
+    public func removeImageForRequest(_ request: URLRequest, withAdditionalIdentifier identifier: String? = nil) -> Bool {
+        removeImageWithIdentifier(Self.key(for: request, identifier: identifier))
+    }
+
+    public func imageForRequest(_ request: URLRequest, withAdditionalIdentifier identifier: String? = nil) -> Image? {
+        imageWithIdentifier(Self.key(for: request, identifier: identifier))
+    }
+}
