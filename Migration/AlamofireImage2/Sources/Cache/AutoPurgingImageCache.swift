@@ -74,6 +74,7 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
         usage -= purged
     }
 
+    /// Removes the image under `identifier`; `true` if there was one.
     @discardableResult
     public func removeImageWithIdentifier(_ identifier: String) -> Bool {
         lock.withLock {
@@ -83,6 +84,7 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
         }
     }
 
+    /// Removes every image; `true` if there was any.
     @discardableResult
     public func removeAllImages() -> Bool {
         lock.withLock {
@@ -105,15 +107,18 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
 
     // MARK: ImageRequestCache
 
+    /// Stores `image` under the request's URL string (plus `-identifier` if given).
     public func addImage(_ image: Image, forRequest request: URLRequest, withAdditionalIdentifier identifier: String? = nil) {
         addImage(image, withIdentifier: Self.key(for: request, identifier: identifier))
     }
 
+    /// Removes the image for the request (and `identifier`); `true` if there was one.
     @discardableResult
     public func removeImageForRequest(_ request: URLRequest, withAdditionalIdentifier identifier: String? = nil) -> Bool {
         removeImageWithIdentifier(Self.key(for: request, identifier: identifier))
     }
 
+    /// The image for the request (and `identifier`), if any; the read counts as an access.
     public func imageForRequest(_ request: URLRequest, withAdditionalIdentifier identifier: String? = nil) -> Image? {
         imageWithIdentifier(Self.key(for: request, identifier: identifier))
     }

@@ -168,7 +168,9 @@ public final class ImageDownloader: @unchecked Sendable {
             return (newRequest, false)
         }
         if request === newRequest {
-            newRequest.whenFinished { [weak self] outcome in self?.finished(newRequest, key: key, outcome: outcome) }
+            // Strong on purpose: a downloader with downloads in flight stays alive until they end
+            // (its session would otherwise cancel them), even if the caller let it go.
+            newRequest.whenFinished { outcome in self.finished(newRequest, key: key, outcome: outcome) }
             if start { newRequest.resume() }
         }
         return RequestReceipt(request: request, receiptID: receiptID)
