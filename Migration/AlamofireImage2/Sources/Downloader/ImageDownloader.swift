@@ -243,28 +243,38 @@ public final class ImageDownloader: @unchecked Sendable {
         DispatchQueue.main.async { MainActor.assumeIsolated { completion(response) } }
     }
 
-    /// A download ended (on a background queue): start the next queued one, then serialize,
-    /// filter, cache and complete each caller in order.
+    /// A download ended (on a background queue): serialize, filter, cache and complete each
+    /// caller in order, then start the next queued download (so with one slot, completions come
+    /// in queue order).
     private func finished(_ request: Request, key: String, outcome: Request.Outcome) {
-        let (handler, next): (ResponseHandler?, Request?) = lock.withLock {
-            guard let handler = handlers[key], handler.request === request else { return (nil, nil) }
+        let handler: ResponseHandler? = lock.withLock {
+            guard let handler = handlers[key], handler.request === request else { return nil }
             handlers[key] = nil
+            return handler
+        }
+        guard let handler else { return }
+        deliver(outcome, to: handler.operations)
+        let next: Request? = lock.withLock {
             activeCount -= 1
-            guard activeCount < maximumActiveDownloads, !queued.isEmpty else { return (handler, nil) }
+            guard activeCount < maximumActiveDownloads, !queued.isEmpty else { return nil }
             let next = queued.removeFirst()
             activeCount += 1
             handlers[next.request?.urlString ?? ""]?.isActive = true
-            return (handler, next)
+            return next
         }
         next?.resume()
-        guard let handler else { return }
+    }
+
+    /// Completes `operations` with `outcome`: its failure, or each caller's filtered image
+    /// (identical filter identifiers are computed once), cached under the filter's identifier.
+    private func deliver(_ outcome: Request.Outcome, to operations: [ResponseHandler.Operation]) {
         let response = Request.serialize(outcome, with: Request.imageResponseSerializer())
         guard case .Success(let image) = response.result else {
-            for operation in handler.operations { Self.complete(operation.completion, with: response) }
+            for operation in operations { Self.complete(operation.completion, with: response) }
             return
         }
         var filtered: [String: Image] = [:]
-        for operation in handler.operations {
+        for operation in operations {
             var result = image
             if let filter = operation.filter {
                 if let done = filtered[filter.identifier] {
