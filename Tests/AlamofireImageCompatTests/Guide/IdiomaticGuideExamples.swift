@@ -15,7 +15,7 @@ struct IdiomaticGuideExamples {
         let server = try await TestServer.start()
         server.serve(TestImages.png(width: 20, height: 10), at: "comet.png")
         let url = server.imageURL("comet.png")
-        let shown = ShownImages()
+        let shown = Recorder<Image>()
         let show: @Sendable (Image) -> Void = { shown.append($0) }
 
         let pipeline = ImagePipeline.shared
@@ -30,7 +30,7 @@ struct IdiomaticGuideExamples {
         server.serve(TestImages.png(width: 300, height: 200), at: "avatar.png")
         let url = server.imageURL("avatar.png")
         let pipeline = ImagePipeline(configuration: .init())
-        let shown = ShownImages()
+        let shown = Recorder<Image>()
         let show: @Sendable (Image) -> Void = { shown.append($0) }
 
         let avatarRequest = ImageRequest(url: url, processors: [
@@ -54,7 +54,7 @@ struct IdiomaticGuideExamples {
         server.serve(TestImages.png(), at: "slow.png")
         let url = server.url("/slow/2000/slow.png")
         let pipeline = ImagePipeline(configuration: .init())
-        let printed = ShownImages.Lines()
+        let printed = Recorder<String>()
         let print: @Sendable (String) -> Void = { printed.append($0) }
 
         let task = pipeline.loadImage(with: ImageRequest(url: url)) { result in
@@ -87,7 +87,7 @@ struct IdiomaticGuideExamples {
         server.serve(TestImages.jpeg(), at: "data.jpg")
         let url = server.imageURL("data.jpg")
         let pipeline = ImagePipeline(configuration: .init())
-        let printed = ShownImages.Lines()
+        let printed = Recorder<String>()
         let print: @Sendable (String) -> Void = { printed.append($0) }
 
         let (data, _) = try await pipeline.data(for: ImageRequest(url: url))
@@ -126,23 +126,5 @@ struct GrayscaleProcessor: ImageProcessing, Hashable {
             bytes[index + 2] = gray
         }
         return Image(width: image.width, height: image.height, isOpaque: image.isOpaque, bytes: bytes)
-    }
-}
-
-/// Images (and lines) the Comet examples produced.
-final class ShownImages: @unchecked Sendable {
-    // `images` is only touched under `lock`.
-    private let lock = NSLock()
-    private var images: [Image] = []
-    func append(_ image: Image) { lock.withLock { images.append(image) } }
-    var values: [Image] { lock.withLock { images } }
-
-    /// Printed lines.
-    final class Lines: @unchecked Sendable {
-        // `lines` is only touched under `lock`.
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func append(_ line: String) { lock.withLock { lines.append(line) } }
-        var values: [String] { lock.withLock { lines } }
     }
 }
