@@ -41,9 +41,19 @@ tsan: setup
 asan: setup
 	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
-## Decoder benchmarks against plain C libjpeg-turbo/libpng loops (release build).
+## The benchmark suite (Benchmarks/, ordo-one's package-benchmark, release build in .build-bench):
+## each Comet figure beside a reference measured in the same run, printed as a ratio table.
+## BENCH_ARGS passes options to `swift package benchmark`, e.g. BENCH_ARGS='--filter "Decode.*"'.
+## Measure with the machine otherwise idle (here: `flock /tmp/comet-swift-build.lock make bench`).
+BENCH_RESULTS := .build-bench/results/Current_run.influx.csv
+BENCH_ARGS ?=
 bench: setup
-	cd Benchmarks && $(SWIFT) run -c release --scratch-path ../.build-bench CometBenchmarks
+	rm -f $(BENCH_RESULTS)
+	cd Benchmarks && $(SWIFT) package --scratch-path ../.build-bench \
+		--allow-writing-to-package-directory --allow-writing-to-directory ../.build-bench \
+		benchmark --no-progress --format influx --path ../.build-bench/results $(BENCH_ARGS)
+	cd Benchmarks && $(SWIFT) build -c release --scratch-path ../.build-bench --product BenchmarkReport
+	./.build-bench/release/BenchmarkReport $(BENCH_RESULTS)
 
 ## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the five decoder targets
 ## seeded from the corpus, then the cache-key target seeded from Fuzz/seeds/cache-keys.

@@ -1,29 +1,47 @@
-// swift-tools-version:6.0
-// Comet's benchmark suite: every Comet figure next to a reference measured in the same run
-// (plain C libjpeg-turbo/libpng loops over the same bytes). Separate from the main package so
-// the main build and CI stay light. Run with `make bench`.
+// swift-tools-version:6.1
+// Comet's benchmark suite on ordo-one's package-benchmark: every Comet figure next to a reference
+// measured in the same run (plain C libjpeg-turbo/libpng loops over the same bytes, plain Swift
+// or POSIX code for the pipeline figures), so each headline is a ratio. A separate package, so
+// the main build and CI never compile the benchmark tooling. Run with `make bench`.
 import PackageDescription
 
 let package = Package(
     name: "CometBenchmarks",
     dependencies: [
         .package(name: "Comet", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
     ],
     targets: [
+        // The benchmarks. package-benchmark runs every executable target whose folder sits in a
+        // folder named `Benchmarks` (this package's own folder), so only this one lives here.
+        .executableTarget(
+            name: "CometBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                "CReference",
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Comet", package: "Comet"),
+            ],
+            path: "CometBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        // Workloads (generated deterministically), the loopback server and instant loaders.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                .product(name: "Comet", package: "Comet"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
+        // The references: plain C loops over libjpeg-turbo, libpng and stdio.
         .target(
             name: "CReference",
             cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
         ),
-        .executableTarget(
-            name: "CometBenchmarks",
-            dependencies: [
-                "CReference",
-                .product(name: "Comet", package: "Comet"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
-            ]
-        ),
+        // Reads package-benchmark's export and prints each Comet figure with its reference and ratio.
+        .executableTarget(name: "BenchmarkReport", dependencies: ["BenchmarkSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,6 +36,38 @@ uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom) {
     return count;
 }
 
+uint64_t ref_jpeg_thumbnail(const uint8_t *data, size_t length, uint32_t side, uint8_t *destination) {
+    struct jpeg_decompress_struct cinfo;
+    ref_errors errors;
+    uint8_t *volatile pixels = NULL;
+    cinfo.err = jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = ref_error_exit;
+    if (setjmp(errors.jump)) { jpeg_destroy_decompress(&cinfo); free(pixels); return 0; }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)length);
+    jpeg_read_header(&cinfo, TRUE);
+    cinfo.out_color_space = JCS_EXT_RGBA;
+    jpeg_start_decompress(&cinfo);
+    uint32_t width = cinfo.output_width, height = cinfo.output_height;
+    size_t stride = (size_t)width * 4;
+    pixels = malloc(stride * height);
+    while (cinfo.output_scanline < height) {
+        JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
+        jpeg_read_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    uint32_t shorter = width < height ? width : height;
+    uint32_t factor = shorter / side;
+    uint64_t count = 0;
+    if (factor > 0 && shorter % side == 0) {
+        ref_area_average(pixels, stride, (width - shorter) / 2, (height - shorter) / 2, side, side, factor, destination);
+        count = (uint64_t)side * side;
+    }
+    free(pixels);
+    return count;
+}
+
 uint64_t ref_png_decode(const uint8_t *data, size_t length) {
     png_image image = { .version = PNG_IMAGE_VERSION };
     if (!png_image_begin_read_from_memory(&image, data, length)) return 0;
@@ -93,4 +125,20 @@ static void box_pass(const uint8_t *in, uint8_t *out, uint32_t count, uint32_t l
 void ref_box_blur(uint8_t *pixels, uint32_t width, uint32_t height, uint32_t radius, uint8_t *scratch) {
     box_pass(pixels, scratch, width, height, 4, (size_t)width * 4, radius);
     box_pass(scratch, pixels, height, width, (size_t)width * 4, 4, radius);
+}
+
+int ref_write_file(const char *path, const uint8_t *data, size_t length) {
+    FILE *file = fopen(path, "wb");
+    if (!file) return -1;
+    size_t written = fwrite(data, 1, length, file);
+    int closed = fclose(file);
+    return written == length && closed == 0 ? 0 : -1;
+}
+
+int64_t ref_read_file(const char *path, uint8_t *buffer, size_t capacity) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return -1;
+    size_t count = fread(buffer, 1, capacity, file);
+    fclose(file);
+    return (int64_t)count;
 }

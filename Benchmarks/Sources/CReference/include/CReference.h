@@ -9,6 +9,12 @@
 /// output, or 0 on error.
 uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom);
 
+/// Decodes a JPEG in memory at full size to RGBA8, then averages the centred square in
+/// `side`×`side` whole blocks (the thumbnail an aspect-fill + crop to side² is when the shorter
+/// side is a multiple of `side`) into `destination` (side * side * 4 bytes). Returns side * side,
+/// or 0 on error or when the shorter side is not a multiple of `side`.
+uint64_t ref_jpeg_thumbnail(const uint8_t *data, size_t length, uint32_t side, uint8_t *destination);
+
 /// Decodes a PNG in memory to RGBA8 with libpng's simplified API. Returns width * height, or 0.
 uint64_t ref_png_decode(const uint8_t *data, size_t length);
 
@@ -20,5 +26,11 @@ void ref_area_average(const uint8_t *source, size_t source_stride, uint32_t x0, 
 /// One horizontal and one vertical box-blur pass of radius `radius` over RGBA8 (edges clamped),
 /// with a sliding window sum: the plain C loop a blur is compared with.
 void ref_box_blur(uint8_t *pixels, uint32_t width, uint32_t height, uint32_t radius, uint8_t *scratch);
+
+/// Writes `length` bytes to `path` with fopen/fwrite/fclose. Returns 0 on success, -1 on error.
+int ref_write_file(const char *path, const uint8_t *data, size_t length);
+
+/// Reads up to `capacity` bytes of `path` with fopen/fread into `buffer`. Returns the count, or -1.
+int64_t ref_read_file(const char *path, uint8_t *buffer, size_t capacity);
 
 #endif

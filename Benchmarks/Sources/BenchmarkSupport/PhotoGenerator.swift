@@ -1,9 +1,9 @@
-import Imaging
+import Comet
 
 /// Makes deterministic "photo-like" images: smooth gradients, soft shapes and fine grain, so
 /// that JPEG and PNG sizes and decode costs resemble photographs rather than flat test cards.
-enum PhotoGenerator {
-    static func image(width: Int, height: Int, seed: UInt32, alpha: Bool = false) -> Image {
+public enum PhotoGenerator {
+    public static func image(width: Int, height: Int, seed: UInt32, alpha: Bool = false) -> Image {
         var state = seed &* 2_654_435_761 | 1
         func random() -> Float {
             state ^= state << 13; state ^= state >> 17; state ^= state << 5

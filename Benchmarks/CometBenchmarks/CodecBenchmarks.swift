@@ -1,0 +1,117 @@
+import Benchmark
+import BenchmarkSupport
+import CReference
+import Comet
+import Foundation
+
+/// Decoders and processors against plain C loops over the same bytes or pixels.
+enum CodecBenchmarks {
+    static func register() {
+        var index = 0
+        Benchmark(Figures.decodeJPEG.name, configuration: .suite()) { _ in
+            let data = Workloads.photos[index % Workloads.photos.count]
+            index += 1
+            blackHole(try? JPEGDecoder().decode(data))
+        }
+        Benchmark(Figures.decodeJPEG.referenceName, configuration: .suite()) { _ in
+            let data = Workloads.photos[index % Workloads.photos.count]
+            index += 1
+            blackHole(data.withUnsafeBytes { ref_jpeg_decode($0.baseAddress, $0.count, 1) })
+        }
+
+        let eighth = ImageDecodingOptions(downsampling: .maxPixelSize(1000))
+        Benchmark(Figures.decodeLargeJPEG.name, configuration: .suite(iterations: 30)) { _ in
+            let data = Workloads.largePhotos[index % Workloads.largePhotos.count]
+            index += 1
+            blackHole(try? JPEGDecoder().decode(data, options: eighth))
+        }
+        Benchmark(Figures.decodeLargeJPEG.referenceName, configuration: .suite(iterations: 30)) { _ in
+            let data = Workloads.largePhotos[index % Workloads.largePhotos.count]
+            index += 1
+            blackHole(data.withUnsafeBytes { ref_jpeg_decode($0.baseAddress, $0.count, 8) })
+        }
+
+        Benchmark(Figures.decodePNG.name, configuration: .suite()) { _ in
+            let data = Workloads.pngs[index % Workloads.pngs.count]
+            index += 1
+            blackHole(try? PNGDecoder().decode(data))
+        }
+        Benchmark(Figures.decodePNG.referenceName, configuration: .suite()) { _ in
+            let data = Workloads.pngs[index % Workloads.pngs.count]
+            index += 1
+            blackHole(data.withUnsafeBytes { ref_png_decode($0.baseAddress, $0.count) })
+        }
+
+        registerProcessors()
+        registerLargeThumbnail()
+    }
+
+    private static func registerProcessors() {
+        // The same decoded pixels through Comet's processors and through the C loops.
+        let fill = ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)
+        Benchmark(Figures.resize.name, configuration: .suite()) { benchmark in
+            let photo = decodedPhoto()
+            benchmark.startMeasurement()
+            blackHole(try? fill.process(photo))
+        }
+        var output = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        Benchmark(Figures.resize.referenceName, configuration: .suite()) { benchmark in
+            let pixels = decodedPhoto().packedBytes
+            benchmark.startMeasurement()
+            pixels.withUnsafeBufferPointer { source in
+                ref_area_average(source.baseAddress, 1024 * 4, 128, 0, 256, 256, 3, &output)
+            }
+            blackHole(output)
+        }
+
+        let blur = ImageProcessors.GaussianBlur(radius: 8)
+        Benchmark(Figures.blur.name, configuration: .suite(iterations: 100)) { benchmark in
+            let photo = decodedPhoto()
+            benchmark.startMeasurement()
+            blackHole(try? blur.process(photo))
+        }
+        var scratch = [UInt8](repeating: 0, count: 1024 * 768 * 4)
+        Benchmark(Figures.blur.referenceName, configuration: .suite(iterations: 100)) { benchmark in
+            var pixels = decodedPhoto().packedBytes
+            benchmark.startMeasurement()
+            // One box pass each way with the radius of one of the three passes (σ 8 → ~7).
+            ref_box_blur(&pixels, 1024, 768, 7, &scratch)
+            blackHole(pixels)
+        }
+    }
+
+    /// 8000×6000 → 256² through the pipeline (bytes from memory): decode-time downsampling to
+    /// cover 256², then fill and crop. Timed over 30 runs, and once in a fresh process for the
+    /// peak resident memory.
+    private static func registerLargeThumbnail() {
+        var index = 0
+        let repeated = Benchmark.Configuration.suite(iterations: 30)
+        let once = Benchmark.Configuration.suite(iterations: 1, warmup: 0)
+        for (figure, configuration) in [(Figures.largeThumbnail, repeated), (Figures.largeThumbnailMemory, once)] {
+            Benchmark(figure.name, configuration: configuration) { benchmark in
+                let data = Workloads.largePhotos[index % Workloads.largePhotos.count]
+                index += 1
+                let pipeline = ImagePipeline {
+                    $0.dataLoader = InstantLoader(data: data)
+                    $0.imageCache = nil
+                    $0.isRateLimiterEnabled = false
+                }
+                let request = ImageRequest(url: URL(string: "https://bench.invalid/large/\(index).jpg"),
+                                           processors: [.resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)],
+                                           thumbnail: .init(width: 256, height: 256, contentMode: .aspectFill))
+                benchmark.startMeasurement()
+                blackHole(try? await pipeline.image(for: request))
+            }
+            Benchmark(figure.referenceName, configuration: configuration) { _ in
+                let data = Workloads.largePhotos[index % Workloads.largePhotos.count]
+                index += 1
+                blackHole(data.withUnsafeBytes { ref_jpeg_decode($0.baseAddress, $0.count, 8) })
+            }
+        }
+    }
+
+    /// The first photo, decoded once per process (a lazily initialised static: thread-safe).
+    private static let photo = try! JPEGDecoder().decode(Workloads.photos[0]).image
+
+    private static func decodedPhoto() -> Image { photo }
+}

@@ -1,0 +1,55 @@
+import Benchmark
+import BenchmarkSupport
+import CReference
+import Comet
+import Foundation
+
+/// The pipeline end to end over an in-process loopback HTTP server, with cold caches (a new
+/// pipeline, URLSession included, and no memory or disk cache per iteration), against the C
+/// loops over the same bytes in memory on one core. The rate limiter is off (see `loadAll`).
+enum LoopbackBenchmarks {
+    static func register() {
+        let configuration = Benchmark.Configuration.suite(seconds: 10, iterations: 8, warmup: 1)
+        Benchmark(Figures.loopbackDecode.name, configuration: configuration, closure: { (benchmark, server: LoopbackServer) async in
+            await loadAll(from: server, processors: [], benchmark: benchmark)
+        }, setup: { try await LoopbackServer.start() })
+        Benchmark(Figures.loopbackDecode.referenceName, configuration: configuration) { _ in
+            for photo in Workloads.photos {
+                blackHole(photo.withUnsafeBytes { ref_jpeg_decode($0.baseAddress, $0.count, 1) })
+            }
+        }
+
+        let fill: [any ImageProcessing] = [.resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)]
+        Benchmark(Figures.loopbackThumbnail.name, configuration: configuration, closure: { (benchmark, server: LoopbackServer) async in
+            await loadAll(from: server, processors: fill, benchmark: benchmark)
+        }, setup: { try await LoopbackServer.start() })
+        var thumbnail = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        Benchmark(Figures.loopbackThumbnail.referenceName, configuration: configuration) { _ in
+            for photo in Workloads.photos {
+                blackHole(photo.withUnsafeBytes { ref_jpeg_thumbnail($0.baseAddress, $0.count, 256, &thumbnail) })
+            }
+        }
+    }
+
+    /// Loads the 200 photos through a new pipeline with no caches, all submitted at once (the
+    /// pipeline's default limit of 6 concurrent downloads applies).
+    private static func loadAll(from server: LoopbackServer, processors: [any ImageProcessing], benchmark: Benchmark) async {
+        let pipeline = ImagePipeline {
+            $0.imageCache = nil
+            $0.dataCache = nil
+            // The rate limiter is a politeness policy (bursts of 25, then 80 starts a second),
+            // not a cost: with it, 200 requests would measure the policy.
+            $0.isRateLimiterEnabled = false
+        }
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for index in Workloads.photos.indices {
+                group.addTask {
+                    let request = ImageRequest(url: server.url("photo", index), processors: processors)
+                    return (try? await pipeline.image(for: request)) == nil ? 1 : 0
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        if failures > 0 { benchmark.error("\(failures) of \(Workloads.photos.count) loads failed") }
+    }
+}

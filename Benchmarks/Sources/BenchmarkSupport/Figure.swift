@@ -1,0 +1,41 @@
+/// One headline of the suite: a Comet benchmark, its reference (a benchmark named
+/// ``referenceName``, run by the same `swift package benchmark` invocation) and the target it is
+/// held to. The benchmarks register themselves under these names; `BenchmarkReport` pairs them.
+public struct Figure: Sendable {
+    /// A target a figure is checked against.
+    public enum Goal: Sendable {
+        /// Comet's median time over the reference's: at most this.
+        case ratio(atMost: Double)
+        /// Comet's median time per operation: at most this many nanoseconds.
+        case perOperation(atMostNanoseconds: Double)
+        /// Comet's median time per operation minus the reference's: at most this many nanoseconds.
+        case overhead(atMostNanoseconds: Double)
+        /// Comet's peak resident memory: at most this many bytes.
+        case peakMemory(atMostBytes: Int)
+        /// A custom metric Comet's benchmark records (a count): exactly this value.
+        case count(String, equals: Int)
+    }
+
+    /// The group the report lists the figure under.
+    public let group: String
+    /// The Comet benchmark's name.
+    public let name: String
+    /// What the reference does.
+    public let reference: String
+    /// Operations per measured iteration (the same for Comet and the reference): the report
+    /// divides times by it.
+    public let operations: Int
+    /// The targets (none: the figure is reported only).
+    public let goals: [Goal]
+
+    public init(_ group: String, _ name: String, reference: String, operations: Int = 1, goals: [Goal] = []) {
+        self.group = group
+        self.name = name
+        self.reference = reference
+        self.operations = operations
+        self.goals = goals
+    }
+
+    /// The reference benchmark's name.
+    public var referenceName: String { name + " (reference)" }
+}

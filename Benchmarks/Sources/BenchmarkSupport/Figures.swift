@@ -1,0 +1,63 @@
+/// Every figure of the suite, in report order. Names contain no commas (package-benchmark's CSV
+/// export does not quote them reliably).
+public enum Figures {
+    static let codecs = "Codecs and processors"
+    static let network = "End to end over loopback"
+    static let caches = "Caches"
+    static let pipeline = "Pipeline"
+    static let streams = "Streams"
+
+    public static let decodeJPEG = Figure(codecs, "Decode JPEG 1024×768 q85", reference: "libjpeg-turbo loop in memory",
+                                          goals: [.ratio(atMost: 1.15)])
+    public static let decodeLargeJPEG = Figure(codecs, "Decode JPEG 8000×6000 at 1/8", reference: "libjpeg-turbo loop scale 1/8",
+                                               goals: [.ratio(atMost: 1.15)])
+    public static let decodePNG = Figure(codecs, "Decode PNG 512×512 RGBA", reference: "libpng simplified API loop")
+    public static let resize = Figure(codecs, "Resize 1024×768 → 256² fill+crop", reference: "C loop: 3×3 block average",
+                                      goals: [.ratio(atMost: 1.2)])
+    public static let blur = Figure(codecs, "Gaussian blur σ8 1024×768", reference: "C loop: one box pass each way",
+                                    goals: [.perOperation(atMostNanoseconds: 15_000_000)])
+    public static let largeThumbnail = Figure(codecs, "Thumbnail 8000×6000 → 256² (pipeline)",
+                                              reference: "libjpeg-turbo loop scale 1/8 (no resize)")
+    /// One thumbnail in a fresh process: the peak resident memory it needs (repeated runs
+    /// measure the allocator's retained arenas instead).
+    public static let largeThumbnailMemory = Figure(codecs, "Thumbnail 8000×6000 → 256² once (fresh process)",
+                                                    reference: "libjpeg-turbo scale 1/8 once",
+                                                    goals: [.peakMemory(atMostBytes: 60 << 20)])
+
+    public static let loopbackDecode = Figure(network, "200 JPEG 1024×768 over loopback → decoded",
+                                              reference: "libjpeg-turbo loop in memory (1 core)", operations: 200,
+                                              goals: [.ratio(atMost: 1.25)])
+    public static let loopbackThumbnail = Figure(network, "200 thumbnails 1024×768 → 256² over loopback cold",
+                                                 reference: "C decode + 3×3 average in memory (1 core)", operations: 200)
+
+    public static let memoryHitAsync = Figure(caches, "Memory hit via image(for:)", reference: "Dictionary lookup under NSLock",
+                                              operations: 1000, goals: [.perOperation(atMostNanoseconds: 5_000)])
+    public static let memoryHitSubscript = Figure(caches, "Memory hit via cache[request]", reference: "Dictionary lookup under NSLock",
+                                                  operations: 1000, goals: [.perOperation(atMostNanoseconds: 1_000)])
+    public static let diskWrite = Figure(caches, "DataCache write 64 KB + flush", reference: "fopen/fwrite/fclose per file",
+                                         operations: 50)
+    public static let diskRead = Figure(caches, "DataCache read 64 KB", reference: "fopen/fread/fclose per file",
+                                        operations: 50)
+
+    public static let overhead = Figure(pipeline, "Request with no-op loader (1×1 PNG)", reference: "loader + decode called directly",
+                                        operations: 100, goals: [.overhead(atMostNanoseconds: 30_000)])
+    public static let createCancel = Figure(pipeline, "Create + cancel a task", reference: "create + cancel a Swift Task",
+                                            operations: 1000, goals: [.perOperation(atMostNanoseconds: 4_000)])
+    public static let coalescing = Figure(pipeline, "1000 equal requests (coalesced)", reference: "one request alone",
+                                          goals: [.count("downloads", equals: 1), .count("decodes", equals: 1)])
+    public static let concurrency: [Figure] = [10, 100, 1000, 10_000].map { count in
+        Figure(pipeline, "Per request at \(count) concurrent", reference: "\(count) loads + decodes in a task group",
+               operations: count, goals: [.overhead(atMostNanoseconds: 30_000)])
+    }
+
+    public static let streamsChain = Figure(streams, "Streams map+filter+sink 10000 values", reference: "plain for loop",
+                                            operations: 10_000)
+
+    /// All figures, in report order.
+    public static let all: [Figure] = [
+        decodeJPEG, decodeLargeJPEG, decodePNG, resize, blur, largeThumbnail, largeThumbnailMemory,
+        loopbackDecode, loopbackThumbnail,
+        memoryHitAsync, memoryHitSubscript, diskWrite, diskRead,
+        overhead, createCancel, coalescing,
+    ] + concurrency + [streamsChain]
+}
