@@ -15,13 +15,15 @@ enum BenchmarkReport {
             exit(2)
         }
         let results = try InfluxResults(contentsOf: URL(fileURLWithPath: path))
-        let rows = Figures.all.map { ReportRow(figure: $0, results: results) }
+        let all = Figures.all.map { ReportRow(figure: $0, results: results) }
+        // A filtered run (BENCH_ARGS='--filter …') measures some figures only.
+        let rows = all.filter { $0.comet != nil || $0.reference != nil }
         let table = ReportTable(rows: rows, markdown: arguments.contains("--markdown"))
         print(table.render())
-        let missing = rows.filter { $0.comet == nil || $0.reference == nil }
+        let missing = all.filter { $0.comet == nil || $0.reference == nil }
         if !missing.isEmpty {
-            print("\nMissing from the results: " + missing.map(\.figure.name).joined(separator: "; "))
-            exit(1)
+            print("\nNot measured in this run: " + missing.map(\.figure.name).joined(separator: "; "))
         }
+        if rows.isEmpty { exit(1) }
     }
 }

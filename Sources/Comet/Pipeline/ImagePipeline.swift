@@ -124,7 +124,7 @@ public final class ImagePipeline: Sendable {
     func memoryCachedImage(for request: ImageRequest) -> CachedImage? {
         guard let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheReads),
               !request.options.contains(.reloadIgnoringCachedData),
-              let cached = cache[ImageKey(request).memoryKey], !cached.isPreview else { return nil }
+              let cached = cache[request.memoryCacheKey], !cached.isPreview else { return nil }
         return cached
     }
 
@@ -147,7 +147,7 @@ public final class ImagePipeline: Sendable {
         configuration.logger.trace("task \(task.taskId) started: \(request)")
         activeTasks.withLock { $0[task.taskId] = task }
         context.queue.async { [context] in
-            task.start { context.imageJob(for: request, key: ImageKey(request), isDirect: true) }
+            task.start { context.imageJob(for: request, key: request.key, isDirect: true) }
         }
         return task
     }

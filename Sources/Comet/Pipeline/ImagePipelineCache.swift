@@ -8,8 +8,8 @@ extension ImagePipeline {
         /// The memory-cached image for `request` (keyed like the pipeline keys it: resource,
         /// thumbnail, processors). Setting stores it; setting `nil` removes it.
         public subscript(request: ImageRequest) -> CachedImage? {
-            get { pipeline.configuration.imageCache?[ImageKey(request).memoryKey] }
-            nonmutating set { pipeline.configuration.imageCache?[ImageKey(request).memoryKey] = newValue }
+            get { pipeline.configuration.imageCache?[request.memoryCacheKey] }
+            nonmutating set { pipeline.configuration.imageCache?[request.memoryCacheKey] = newValue }
         }
 
         /// The original data of `request` in the disk cache.
@@ -27,8 +27,8 @@ extension ImagePipeline {
         /// Removes the image for `request` from the memory cache, and its original data and
         /// encoded result from the disk cache.
         public func removeAll(for request: ImageRequest) {
-            let key = ImageKey(request)
-            pipeline.configuration.imageCache?[key.memoryKey] = nil
+            let key = request.key
+            pipeline.configuration.imageCache?[request.memoryCacheKey] = nil
             if let dataCache = pipeline.configuration.dataCache {
                 dataCache.removeData(for: key.dataKey)
                 dataCache.removeData(for: key.diskKey)

@@ -99,7 +99,7 @@ public final class ImagePrefetcher: Sendable {
     /// Prefetches that are running or waiting.
     public var pendingCount: Int { state.withLock { $0.running.count + $0.waiting.count } }
 
-    private static func key(for request: ImageRequest) -> String { ImageKey(request).diskKey }
+    private static func key(for request: ImageRequest) -> String { request.key.diskKey }
 
     private func isCached(_ request: ImageRequest) -> Bool {
         switch destination {

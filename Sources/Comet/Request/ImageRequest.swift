@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -130,18 +131,57 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
             self.userInfo = userInfo
         }
 
+        /// The cache key of these values, made on first use and kept until a mutation (a
+        /// request is usually looked up or loaded more than once, and making the key costs
+        /// more than the lookup). Shared storages are read from many threads, so the key is
+        /// published with a compare-and-exchange: two threads may both make one, one wins.
+        private let cachedKey = Atomic<Unmanaged<KeyBox>?>(nil)
+
         func copy() -> Storage {
             Storage(resource: resource, processors: processors, priority: priority, options: options,
                     thumbnail: thumbnail, imageID: imageID, userInfo: userInfo)
+        }
+
+        func key(make: () -> ImageKey) -> KeyBox {
+            if let existing = cachedKey.load(ordering: .acquiring) { return existing.takeUnretainedValue() }
+            let made = Unmanaged.passRetained(KeyBox(make()))
+            let (exchanged, original) = cachedKey.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+            if exchanged { return made.takeUnretainedValue() }
+            made.release()
+            return original!.takeUnretainedValue()
+        }
+
+        /// Forgets the key (called before a mutation, while uniquely referenced).
+        func resetKey() {
+            cachedKey.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+        }
+
+        deinit { resetKey() }
+    }
+
+    /// A request's keys, made together once: the graph key and the memory-cache key built from it.
+    final class KeyBox: Sendable {
+        let key: ImageKey
+        let memoryKey: ImageCacheKey
+
+        init(_ key: ImageKey) {
+            self.key = key
+            self.memoryKey = key.memoryKey
         }
     }
 
     private var storage: Storage
 
     private mutating func mutate(_ body: (Storage) -> Void) {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() } else { storage.resetKey() }
         body(storage)
     }
+
+    /// What identifies the image (resource, thumbnail, processors), made once per request value.
+    var key: ImageKey { storage.key { ImageKey(self) }.key }
+
+    /// The memory-cache key, made once per request value.
+    var memoryCacheKey: ImageCacheKey { storage.key { ImageKey(self) }.memoryKey }
 
     /// Creates a request for a URL. `nil` fails when loaded (a convenience for optional URLs).
     public init(url: URL?, processors: [any ImageProcessing] = [], priority: Priority = .normal,

@@ -14,11 +14,14 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     let dataKey: String
     let thumbnail: ImageRequest.ThumbnailOptions?
     let processors: [any ImageProcessing]
+    /// The processors' hashable identifiers, made once: equality and hashing compare these.
+    private let identifiers: [AnyHashable]
 
     init(dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing]) {
         self.dataKey = dataKey
         self.thumbnail = thumbnail
         self.processors = processors
+        self.identifiers = processors.map(\.hashableIdentifier)
     }
 
     init(_ request: ImageRequest) {
@@ -31,19 +34,13 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     }
 
     static func == (lhs: ImageKey, rhs: ImageKey) -> Bool {
-        guard lhs.dataKey == rhs.dataKey, lhs.thumbnail == rhs.thumbnail, lhs.processors.count == rhs.processors.count else {
-            return false
-        }
-        for (a, b) in zip(lhs.processors, rhs.processors) where a.hashableIdentifier != b.hashableIdentifier {
-            return false
-        }
-        return true
+        lhs.dataKey == rhs.dataKey && lhs.thumbnail == rhs.thumbnail && lhs.identifiers == rhs.identifiers
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(dataKey)
         hasher.combine(thumbnail)
-        for processor in processors { hasher.combine(processor.hashableIdentifier) }
+        for identifier in identifiers { hasher.combine(identifier) }
     }
 
     /// The memory-cache key.
