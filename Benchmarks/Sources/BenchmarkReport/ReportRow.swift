@@ -40,8 +40,9 @@ struct ReportRow {
                 ("≤ \(Self.duration(limit))", comet.map { $0 <= limit })
             case .overhead(let limit):
                 ("overhead ≤ \(Self.duration(limit))", comet.flatMap { c in reference.map { c - $0 <= limit } })
-            case .peakMemory(let limit):
-                ("peak RSS ≤ \(limit >> 20) MB", peakMemory.map { $0 <= Double(limit) })
+            case .peakMemoryAboveReference(let limit):
+                ("peak RSS above reference ≤ \(limit >> 20) MB",
+                 peakMemory.flatMap { c in referencePeakMemory.map { c - $0 <= Double(limit) } })
             case .count(let metric, let expected):
                 ("\(metric) = \(expected)", counts[metric].map { Int($0) == expected })
             }

@@ -10,8 +10,9 @@ public struct Figure: Sendable {
         case perOperation(atMostNanoseconds: Double)
         /// Comet's median time per operation minus the reference's: at most this many nanoseconds.
         case overhead(atMostNanoseconds: Double)
-        /// Comet's peak resident memory: at most this many bytes.
-        case peakMemory(atMostBytes: Int)
+        /// Comet's peak resident memory minus the reference's (the same process image, harness
+        /// and loaded workloads, doing the C loop's version of the job): at most this many bytes.
+        case peakMemoryAboveReference(atMostBytes: Int)
         /// A custom metric Comet's benchmark records (a count): exactly this value.
         case count(String, equals: Int)
     }

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import Comet
+import CometTestSupport
+
+/// What a pipeline keeps after its work is done: nothing that outlives the caller's references.
+@Suite("Pipeline lifetime", .timeLimit(.minutes(1)))
+struct PipelineLifetimeTests {
+    /// Weak references filled by `load(processors:)`.
+    final class Probe: @unchecked Sendable {
+        // Sendable: written once by the test before it reads them; no concurrent access.
+        weak var pipeline: ImagePipeline?
+    }
+
+    private func load(processors: [any ImageProcessing], into probe: Probe) async throws {
+        let pipeline = ImagePipeline.test(loader: MockDataLoader(data: TestImages.jpeg(width: 64, height: 48))) { $0.imageCache = nil }
+        probe.pipeline = pipeline
+        let tasks = (0..<8).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\($0).jpg"), processors: processors)) }
+        for task in tasks { _ = try await task.image }
+        #expect(await eventually { pipeline.activeJobCount == 0 && pipeline.activeTaskCount == 0 })
+    }
+
+    @Test func aPipelineIsReleasedAfterItsLoadsFinish() async throws {
+        let probe = Probe()
+        try await load(processors: [], into: probe)
+        #expect(await eventually { probe.pipeline == nil })
+    }
+
+    @Test func aPipelineThatProcessedImagesIsReleasedAfterItsLoadsFinish() async throws {
+        let probe = Probe()
+        try await load(processors: [.resize(size: Size(width: 16, height: 16), contentMode: .aspectFill, crop: true)], into: probe)
+        #expect(await eventually { probe.pipeline == nil })
+    }
+}
