@@ -7,43 +7,34 @@ import Foundation
 /// Decoders and processors against plain C loops over the same bytes or pixels.
 enum CodecBenchmarks {
     static func register() {
-        var index = 0
-        Benchmark(Figures.decodeJPEG.name, configuration: .suite()) { _ in
-            let data = Workloads.photos[index % Workloads.photos.count]
-            index += 1
-            blackHole(try? JPEGDecoder().decode(data))
-        }
-        Benchmark(Figures.decodeJPEG.referenceName, configuration: .suite()) { _ in
-            let data = Workloads.photos[index % Workloads.photos.count]
-            index += 1
-            blackHole(data.withUnsafeBytes { ref_jpeg_decode($0.baseAddress, $0.count, 1) })
-        }
-
         let eighth = ImageDecodingOptions(downsampling: .maxPixelSize(1000))
-        Benchmark(Figures.decodeLargeJPEG.name, configuration: .suite(iterations: 30)) { _ in
-            let data = Workloads.largePhotos[index % Workloads.largePhotos.count]
-            index += 1
-            blackHole(try? JPEGDecoder().decode(data, options: eighth))
-        }
-        Benchmark(Figures.decodeLargeJPEG.referenceName, configuration: .suite(iterations: 30)) { _ in
-            let data = Workloads.largePhotos[index % Workloads.largePhotos.count]
-            index += 1
-            blackHole(data.withUnsafeBytes { ref_jpeg_decode($0.baseAddress, $0.count, 8) })
-        }
-
-        Benchmark(Figures.decodePNG.name, configuration: .suite()) { _ in
-            let data = Workloads.pngs[index % Workloads.pngs.count]
-            index += 1
-            blackHole(try? PNGDecoder().decode(data))
-        }
-        Benchmark(Figures.decodePNG.referenceName, configuration: .suite()) { _ in
-            let data = Workloads.pngs[index % Workloads.pngs.count]
-            index += 1
-            blackHole(data.withUnsafeBytes { ref_png_decode($0.baseAddress, $0.count) })
-        }
+        registerDecode(Figures.decodeJPEG, inputs: { Workloads.photos }, iterations: 10_000,
+                       comet: { try JPEGDecoder().decode($0) }, reference: { ref_jpeg_decode($0.baseAddress, $0.count, 1) })
+        registerDecode(Figures.decodeLargeJPEG, inputs: { Workloads.largePhotos }, iterations: 30,
+                       comet: { try JPEGDecoder().decode($0, options: eighth) }, reference: { ref_jpeg_decode($0.baseAddress, $0.count, 8) })
+        registerDecode(Figures.decodePNG, inputs: { Workloads.pngs }, iterations: 10_000,
+                       comet: { try PNGDecoder().decode($0) }, reference: { ref_png_decode($0.baseAddress, $0.count) })
 
         registerProcessors()
         registerLargeThumbnail()
+    }
+
+    /// A decoder and its C loop over the same inputs, taken in turn.
+    private static func registerDecode(_ figure: Figure, inputs: @escaping () -> [Data], iterations: Int,
+                                       comet: @escaping (Data) throws -> DecodedImage,
+                                       reference: @escaping (UnsafeRawBufferPointer) -> UInt64) {
+        var index = 0
+        func next() -> Data {
+            let all = inputs()
+            index += 1
+            return all[index % all.count]
+        }
+        Benchmark(figure.name, configuration: .suite(iterations: iterations)) { _ in
+            blackHole(try? comet(next()))
+        }
+        Benchmark(figure.referenceName, configuration: .suite(iterations: iterations)) { _ in
+            blackHole(next().withUnsafeBytes(reference))
+        }
     }
 
     private static func registerProcessors() {

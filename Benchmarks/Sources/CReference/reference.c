@@ -9,13 +9,14 @@ typedef struct { struct jpeg_error_mgr manager; jmp_buf jump; } ref_errors;
 
 static void ref_error_exit(j_common_ptr cinfo) { longjmp(((ref_errors *)cinfo->err)->jump, 1); }
 
-uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom) {
+/// Decodes a JPEG in memory to RGBA8 at 1/scale_denom into a malloc'd buffer (NULL on error).
+static uint8_t *decode_rgba(const uint8_t *data, size_t length, int scale_denom, uint32_t *width, uint32_t *height) {
     struct jpeg_decompress_struct cinfo;
     ref_errors errors;
     uint8_t *volatile pixels = NULL;
     cinfo.err = jpeg_std_error(&errors.manager);
     errors.manager.error_exit = ref_error_exit;
-    if (setjmp(errors.jump)) { jpeg_destroy_decompress(&cinfo); free(pixels); return 0; }
+    if (setjmp(errors.jump)) { jpeg_destroy_decompress(&cinfo); free(pixels); return NULL; }
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
@@ -29,39 +30,30 @@ uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom) {
         JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
         jpeg_read_scanlines(&cinfo, &row, 1);
     }
-    uint64_t count = (uint64_t)cinfo.output_width * cinfo.output_height;
+    *width = cinfo.output_width;
+    *height = cinfo.output_height;
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
+    return pixels;
+}
+
+uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom) {
+    uint32_t width = 0, height = 0;
+    uint8_t *pixels = decode_rgba(data, length, scale_denom, &width, &height);
+    if (!pixels) return 0;
     free(pixels);
-    return count;
+    return (uint64_t)width * height;
 }
 
 uint64_t ref_jpeg_thumbnail(const uint8_t *data, size_t length, uint32_t side, uint8_t *destination) {
-    struct jpeg_decompress_struct cinfo;
-    ref_errors errors;
-    uint8_t *volatile pixels = NULL;
-    cinfo.err = jpeg_std_error(&errors.manager);
-    errors.manager.error_exit = ref_error_exit;
-    if (setjmp(errors.jump)) { jpeg_destroy_decompress(&cinfo); free(pixels); return 0; }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)length);
-    jpeg_read_header(&cinfo, TRUE);
-    cinfo.out_color_space = JCS_EXT_RGBA;
-    jpeg_start_decompress(&cinfo);
-    uint32_t width = cinfo.output_width, height = cinfo.output_height;
-    size_t stride = (size_t)width * 4;
-    pixels = malloc(stride * height);
-    while (cinfo.output_scanline < height) {
-        JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
-        jpeg_read_scanlines(&cinfo, &row, 1);
-    }
-    jpeg_finish_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
+    uint32_t width = 0, height = 0;
+    uint8_t *pixels = decode_rgba(data, length, 1, &width, &height);
+    if (!pixels) return 0;
     uint32_t shorter = width < height ? width : height;
     uint32_t factor = shorter / side;
     uint64_t count = 0;
     if (factor > 0 && shorter % side == 0) {
-        ref_area_average(pixels, stride, (width - shorter) / 2, (height - shorter) / 2, side, side, factor, destination);
+        ref_area_average(pixels, (size_t)width * 4, (width - shorter) / 2, (height - shorter) / 2, side, side, factor, destination);
         count = (uint64_t)side * side;
     }
     free(pixels);
