@@ -11,7 +11,9 @@ final class WorkQueue: @unchecked Sendable {
     /// One queued or running piece of work.
     final class Item: @unchecked Sendable {
         // Confined to the coordinator queue like the WorkQueue itself.
-        fileprivate let work: (@escaping @Sendable () -> Void) -> Void
+        // Dropped once the work starts or is cancelled while pending: a job keeps its work item
+        // and the work captures the job (and its inputs), so holding it longer would be a cycle.
+        fileprivate var work: ((@escaping @Sendable () -> Void) -> Void)?
         fileprivate var onCancel: (() -> Void)?
         fileprivate var sequence: Int
         fileprivate(set) var priority: ImageRequest.Priority
@@ -42,6 +44,7 @@ final class WorkQueue: @unchecked Sendable {
             switch state {
             case .pending:
                 state = .cancelled
+                work = nil
                 queue?.pendingCount -= 1
             case .running:
                 state = .cancelled
@@ -121,7 +124,9 @@ final class WorkQueue: @unchecked Sendable {
             pendingCount -= 1
             runningCount += 1
             item.state = .running
-            item.work { [self, item] in
+            let work = item.work
+            item.work = nil
+            work? { [self, item] in
                 // `finish` may be called from any thread; the bookkeeping happens on the coordinator.
                 self.queue.async {
                     guard !item.didFinish else { return }

@@ -10,11 +10,13 @@ struct PipelineLifetimeTests {
     final class Probe: @unchecked Sendable {
         // Sendable: written once by the test before it reads them; no concurrent access.
         weak var pipeline: ImagePipeline?
+        weak var context: PipelineContext?
     }
 
     private func load(processors: [any ImageProcessing], into probe: Probe) async throws {
         let pipeline = ImagePipeline.test(loader: MockDataLoader(data: TestImages.jpeg(width: 64, height: 48))) { $0.imageCache = nil }
         probe.pipeline = pipeline
+        probe.context = pipeline.context
         let tasks = (0..<8).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\($0).jpg"), processors: processors)) }
         for task in tasks { _ = try await task.image }
         #expect(await eventually { pipeline.activeJobCount == 0 && pipeline.activeTaskCount == 0 })
@@ -30,5 +32,13 @@ struct PipelineLifetimeTests {
         let probe = Probe()
         try await load(processors: [.resize(size: Size(width: 16, height: 16), contentMode: .aspectFill, crop: true)], into: probe)
         #expect(await eventually { probe.pipeline == nil })
+    }
+
+    /// Finished jobs (and the images and bytes their work captured) must not keep each other
+    /// alive: once the pipeline is gone, so is its task graph.
+    @Test func finishedJobsReleaseTheTaskGraph() async throws {
+        let probe = Probe()
+        try await load(processors: [.resize(size: Size(width: 16, height: 16), contentMode: .aspectFill, crop: true)], into: probe)
+        #expect(await eventually(within: 5) { probe.context == nil })
     }
 }
