@@ -41,4 +41,38 @@ struct PipelineLifetimeTests {
         try await load(processors: [.resize(size: Size(width: 16, height: 16), contentMode: .aspectFill, crop: true)], into: probe)
         #expect(await eventually(within: 5) { probe.context == nil })
     }
+
+    /// The same through the real loader and server, with a disk cache: the URLSession task and
+    /// its callbacks, and the disk read's work, must not keep the graph alive either.
+    @Test func aPipelineOverTheRealLoaderIsReleasedAfterNetworkAndDiskLoads() async throws {
+        let server = try await TestServer.start()
+        for index in 0..<4 { server.serve(TestImages.jpeg(width: 40 + index, height: 30), at: "\(index).jpg") }
+        let probe = Probe()
+        let dataCache = temporaryDataCache()
+        try await {
+            let (pipeline, _) = makeRealPipeline { $0.dataCache = dataCache; $0.imageCache = nil }
+            probe.context = pipeline.context
+            for _ in 0..<2 { // network, then disk-cache hits
+                for index in 0..<4 { _ = try await pipeline.image(for: server.imageURL("\(index).jpg")) }
+                dataCache.flush()
+            }
+            #expect(await eventually { pipeline.activeJobCount == 0 })
+        }()
+        #expect(await eventually(within: 5) { probe.context == nil })
+    }
+
+    @Test func aPipelineIsReleasedAfterItsLoadsAreCancelled() async throws {
+        let server = try await TestServer.start()
+        server.serve(TestImages.jpeg(), at: "slow.jpg")
+        let probe = Probe()
+        try await {
+            let (pipeline, _) = makeRealPipeline()
+            probe.context = pipeline.context
+            let tasks = (0..<4).map { pipeline.imageTask(with: ImageRequest(url: server.url("/slow/2000/slow.jpg?\($0)"))) }
+            try await Task.sleep(for: .milliseconds(100))
+            for task in tasks { task.cancel() }
+            #expect(await eventually { pipeline.activeJobCount == 0 })
+        }()
+        #expect(await eventually(within: 5) { probe.context == nil })
+    }
 }
