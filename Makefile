@@ -39,7 +39,7 @@ tsan: setup
 ## The test suite under AddressSanitizer and LeakSanitizer; .ci/lsan.supp lists the toolchain's
 ## own leaks (and nothing of Comet's).
 asan: setup
-	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 ## The benchmark suite (Benchmarks/, ordo-one's package-benchmark, release build in .build-bench):
 ## each Comet figure beside a reference measured in the same run, printed as a ratio table.
