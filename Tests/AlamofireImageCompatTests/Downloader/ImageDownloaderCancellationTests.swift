@@ -18,7 +18,7 @@ struct ImageDownloaderCancellationTests {
         downloader.cancelRequestForRequestReceipt(receipt)
         #expect(await eventually { recorder.count == 1 })
         gate.release()
-        let completion = recorder.values[0]
+        let completion = try #require(recorder.values.first)
         #expect(completion.error?.domain == NSURLErrorDomain && completion.error?.code == NSURLErrorCancelled)
         #expect(completion.error?.userInfo[NSLocalizedFailureReasonErrorKey] as? String
                 == "ImageDownloader cancelled URL request: \(url.absoluteString)")
@@ -39,7 +39,7 @@ struct ImageDownloaderCancellationTests {
         downloader.cancelRequestForRequestReceipt(first)
         // The cancelled caller hears back while the server is still holding the response.
         #expect(await eventually { recorder.count == 1 })
-        #expect(recorder.values[0].tag == "first" && recorder.values[0].error?.code == NSURLErrorCancelled)
+        #expect(recorder.values.first?.tag == "first" && recorder.values.first?.error?.code == NSURLErrorCancelled)
         #expect(first.request.task.state == .running)
         gate.release()
         #expect(await eventually { recorder.count == 2 })
@@ -78,7 +78,7 @@ struct ImageDownloaderCancellationTests {
         #expect(queued.request.task.state == .suspended)
         downloader.cancelRequestForRequestReceipt(queued)
         #expect(await eventually { recorder.count == 1 })
-        #expect(recorder.values[0].tag == "queued" && recorder.values[0].error?.code == NSURLErrorCancelled)
+        #expect(recorder.values.first?.tag == "queued" && recorder.values.first?.error?.code == NSURLErrorCancelled)
         #expect(queued.request.task.state == .completed)
         gate.release()
         #expect(await eventually { recorder.count == 3 })
@@ -131,6 +131,6 @@ struct ImageDownloaderCancellationTests {
         downloader.cancelRequestForRequestReceipt(receipt)
         downloader.cancelRequestForRequestReceipt(receipt)
         try await Task.sleep(for: .milliseconds(50))
-        #expect(recorder.count == 1 && recorder.values[0].image != nil)
+        #expect(recorder.count == 1 && recorder.values.first?.image != nil)
     }
 }

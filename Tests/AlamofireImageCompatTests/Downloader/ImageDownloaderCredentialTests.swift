@@ -28,7 +28,7 @@ struct ImageDownloaderCredentialTests {
         #expect(receipt.request.credential?.user == "alice")
         #expect(downloader.credential?.user == "alice")
         #expect(await eventually { recorder.count == 1 })
-        #expect(recorder.values[0].image != nil)
+        #expect(recorder.values.first?.image != nil)
     }
 
     @Test func failsPromptlyWith401WithoutACredential() async throws {
@@ -74,7 +74,7 @@ struct ImageDownloaderCredentialTests {
         let recorder = Recorder<Completion>()
         downloader.downloadImage(URLRequest: server.server.url("/basic/carol/three/c.png"), completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
-        #expect(recorder.values[0].image != nil)
+        #expect(recorder.values.first?.image != nil)
         #expect(delegate.askedPaths == ["/basic/carol/three/c.png"])
     }
 }

@@ -95,7 +95,7 @@ struct LegacyGuideExamples {
         let recorder = Recorder<Completion>()
         downloader.downloadImage(URLRequest: urlRequest, completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
-        #expect(recorder.values[0].image != nil)
+        #expect(recorder.values.first?.image != nil)
     }
 
     @Test func authenticationDelegate() async throws {
@@ -109,7 +109,7 @@ struct LegacyGuideExamples {
         let recorder = Recorder<Completion>()
         downloader.downloadImage(URLRequest: server.server.url("/basic/gallery/secret/gallery.png"), completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
-        #expect(recorder.values[0].image != nil)
+        #expect(recorder.values.first?.image != nil)
     }
 
     @Test func responseImage() async throws {
@@ -127,7 +127,7 @@ struct LegacyGuideExamples {
             }
 
         #expect(await eventually { printed.count == 1 })
-        #expect(printed.values[0].hasPrefix("image downloaded: Image(64×48"))
+        #expect(printed.values.first?.hasPrefix("image downloaded: Image(64×48") == true)
     }
 
     @Test func imageCache() {

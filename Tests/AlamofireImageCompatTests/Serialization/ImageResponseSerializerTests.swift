@@ -93,6 +93,6 @@ struct ImageResponseSerializerTests {
         let recorder = Recorder<NSError?>()
         request.response { _, _, _, error in recorder.append(error) }
         #expect(await eventually { recorder.count == 1 })
-        #expect(recorder.values[0]?.code == NSURLErrorCancelled)
+        #expect(recorder.values.first??.code == NSURLErrorCancelled)
     }
 }
