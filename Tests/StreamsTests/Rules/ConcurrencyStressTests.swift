@@ -208,6 +208,11 @@ import Testing
                 .handleEvents(receiveCompletion: { _ in box.continuation?.resume() })
                 .subscribe(checker)
         }
+        // handleEvents sees the completion just before it is passed on to the checker, on
+        // another thread: wait (bounded) for the checker to record it.
+        for _ in 0..<2_000 where checker.completions.load(ordering: .acquiring) == 0 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         #expect(checker.violations.load(ordering: .acquiring) == 0)
         #expect(checker.values.load(ordering: .acquiring) == 1_000)
         #expect(checker.completions.load(ordering: .acquiring) == 1)
