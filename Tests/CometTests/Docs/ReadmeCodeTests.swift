@@ -68,13 +68,13 @@ struct ReadmeCodeTests {
         let server = try await TestServer.start()
         server.serve(TestImages.jpeg(width: 600, height: 400), at: "photo.jpg")
         let pipeline = ImagePipeline { $0.imageCache = ImageCache() }
-        let shown = ShownImages()
+        let shown = Collected<Int>()
         let cancellable = readmeThumbnailThenFull(url: server.imageURL("photo.jpg"), pipeline: pipeline,
                                                   failureImage: TestImages.image(width: 1, height: 1)) { image, _ in
             shown.append(image.width)
         }
-        #expect(await eventually { shown.widths.count == 2 })
-        #expect(shown.widths == [256, 600])
+        #expect(await eventually { shown.count == 2 })
+        #expect(shown.all == [256, 600])
         cancellable.cancel()
     }
 
@@ -91,13 +91,4 @@ struct ReadmeCodeTests {
         #expect(thumbnail.width == 256 && thumbnail.height == 256)
         #expect(thumbnail.pixel(x: 0, y: 0).alpha == 0) // the corner is cut away
     }
-}
-
-/// Widths shown by a stream, from any thread.
-final class ShownImages: @unchecked Sendable {
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var shownWidths: [Int] = []
-    func append(_ width: Int) { lock.withLock { shownWidths.append(width) } }
-    var widths: [Int] { lock.withLock { shownWidths } }
 }
