@@ -42,9 +42,11 @@ public final class DataLoader: DataLoading, @unchecked Sendable {
             scheduler.value.execute(token: token) { [loader] finish in
                 let finish = Unchecked(finish)
                 let body = LoadedBody()
+                let observation = CancellationObservation()
                 let task = loader.loadData(with: request, didReceiveData: { data, response in
                     body.append(data, response)
                 }, completion: { error in
+                    observation.end()
                     finish.value()
                     let (fulfill, reject) = resolve.value
                     switch error {
@@ -57,7 +59,7 @@ public final class DataLoader: DataLoading, @unchecked Sendable {
                         reject(error)
                     }
                 })
-                token?.register { task.cancel() }
+                observation.attach(to: token) { task.cancel() }
             }
         }
     }

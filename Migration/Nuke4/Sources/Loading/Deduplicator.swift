@@ -9,11 +9,14 @@ import Foundation
 // Safe: `tasks` is only touched under `lock`; loads start and cancel outside it.
 public final class Deduplicator: Loading, @unchecked Sendable {
     private final class SharedLoad {
-        // `callers` is mutated under the deduplicator's lock only; the rest is immutable.
+        // `callers` and `observations` are mutated under the deduplicator's lock only; the rest
+        // is immutable.
         let promise: Promise<Image>
         let resolve: Unchecked<(fulfill: (Image) -> Void, reject: (Error) -> Void)>
         let source = CancellationTokenSource()
         var callers = 1
+        /// The callers' cancellation handlers, withdrawn once the load resolves.
+        var observations: [CancellationObservation] = []
         init() {
             var resolvers: ((Image) -> Void, (Error) -> Void)?
             promise = Promise { resolvers = ($0, $1) }
@@ -34,26 +37,29 @@ public final class Deduplicator: Loading, @unchecked Sendable {
     /// The shared promise for `request`'s load key, starting the load if none is in flight.
     public func loadImage(with request: Request, token: CancellationToken?) -> Promise<Image> {
         let key = Request.loadKey(for: request)
+        let observation = CancellationObservation()
         let (task, isNew): (SharedLoad, Bool) = lock.locked {
-            if let task = tasks[key] {
+            let existing = tasks[key]
+            let task = existing ?? SharedLoad()
+            if existing == nil {
+                tasks[key] = task
+            } else {
                 task.callers += 1
-                return (task, false)
             }
-            let task = SharedLoad()
-            tasks[key] = task
-            return (task, true)
+            task.observations.append(observation)
+            return (task, existing == nil)
         }
         if isNew {
             let shared = Unchecked(task)
             loader.loadImage(with: request, token: task.source.token).completion(on: queue) { resolution in
-                self.forget(shared.value, key: key)
+                self.forget(shared.value, key: key).forEach { $0.end() }
                 switch resolution {
                 case .fulfilled(let image): shared.value.resolve.value.fulfill(image)
                 case .rejected(let error): shared.value.resolve.value.reject(error)
                 }
             }
         }
-        token?.register { [weak self] in self?.cancel(task, key: key) }
+        observation.attach(to: token) { [weak self] in self?.cancel(task, key: key) }
         return task.promise
     }
 
@@ -67,7 +73,12 @@ public final class Deduplicator: Loading, @unchecked Sendable {
         if isLast { task.source.cancel() }
     }
 
-    private func forget(_ task: SharedLoad, key: AnyHashable) {
-        lock.locked { if tasks[key] === task { tasks[key] = nil } }
+    /// Forgets the resolved load; returns its callers' cancellation handlers to withdraw.
+    private func forget(_ task: SharedLoad, key: AnyHashable) -> [CancellationObservation] {
+        lock.locked {
+            if tasks[key] === task { tasks[key] = nil }
+            defer { task.observations = [] }
+            return task.observations
+        }
     }
 }

@@ -74,11 +74,13 @@ public final class Preheater: @unchecked Sendable {
             guard let self else { return finish() }
             // A stopped load may still complete (rejected as cancelled): the scheduler hears once.
             let finishOnce = FinishOnce(finish)
+            let observation = CancellationObservation()
             self.loader.loadImage(with: shared.value.request.value, token: token).completion(on: self.queue) { _ in
                 self.lock.locked { if self.tasks[key] === shared.value { self.tasks[key] = nil } }
+                observation.end()
                 finishOnce.call()
             }
-            token.register(closure: finishOnce.call)
+            observation.attach(to: token, finishOnce.call)
         }
     }
 }

@@ -3,13 +3,15 @@ import Foundation
 /// Issues ``CancellationToken``s and cancels them all at once.
 ///
 /// `cancel()` is idempotent. Closures registered on its tokens run synchronously on the thread
-/// that calls `cancel()`, once, and are then released; a closure registered after cancellation
-/// runs at once on the registering thread. Thread-safe.
-// Safe: `isCancelling` and `observers` are only touched under `lock`; observers run outside it.
+/// that calls `cancel()`, once, in the order they were registered, and are then released; a
+/// closure registered after cancellation runs at once on the registering thread. Thread-safe.
+// Safe: `cancelling`, `observers` and `nextID` are only touched under `lock`; observers run
+// outside it.
 public final class CancellationTokenSource: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelling = false
-    private var observers: [() -> Void] = []
+    private var observers: [(id: Int, closure: () -> Void)] = []
+    private var nextID = 0
 
     /// `true` once ``cancel()`` was called.
     public private(set) var isCancelling: Bool {
@@ -25,22 +27,36 @@ public final class CancellationTokenSource: @unchecked Sendable {
 
     /// Cancels every token of this source and runs their registered closures. Idempotent.
     public func cancel() {
-        let toRun: [() -> Void]? = lock.locked {
+        let toRun: [(id: Int, closure: () -> Void)]? = lock.locked {
             guard !cancelling else { return nil }
             cancelling = true
             defer { observers = [] }
             return observers
         }
-        toRun?.forEach { $0() }
+        toRun?.forEach { $0.closure() }
     }
 
-    fileprivate func register(_ closure: @escaping () -> Void) {
-        let runNow: Bool = lock.locked {
-            if cancelling { return true }
-            observers.append(closure)
-            return false
+    /// Registers `closure`; returns its id, or `nil` when it already ran (the source was
+    /// cancelled).
+    func register(_ closure: @escaping () -> Void) -> Int? {
+        let id: Int? = lock.locked {
+            if cancelling { return nil }
+            nextID += 1
+            observers.append((nextID, closure))
+            return nextID
         }
-        if runNow { closure() }
+        if id == nil { closure() }
+        return id
+    }
+
+    /// Releases a registered closure that must no longer run (no-op once cancelled).
+    func unregister(_ id: Int) {
+        let removed: (() -> Void)? = lock.locked {
+            guard let index = observers.firstIndex(where: { $0.id == id }) else { return nil }
+            return observers.remove(at: index).closure
+        }
+        // The closure (and whatever it captured) is released here, outside the lock.
+        _ = removed
     }
 }
 
@@ -48,14 +64,15 @@ public final class CancellationTokenSource: @unchecked Sendable {
 ///
 /// A value you can pass to any thread.
 public struct CancellationToken: Sendable {
-    fileprivate let source: CancellationTokenSource
+    let source: CancellationTokenSource
 
     /// `true` once the source was cancelled.
     public var isCancelling: Bool { source.isCancelling }
 
     /// Runs `closure` when the source is cancelled (synchronously on the cancelling thread), or
-    /// at once on this thread if it already was.
+    /// at once on this thread if it already was. The closure is kept until then: a source that
+    /// is never cancelled keeps it (and what it captures) as long as the source lives.
     public func register(closure: @escaping () -> Void) {
-        source.register(closure)
+        _ = source.register(closure)
     }
 }

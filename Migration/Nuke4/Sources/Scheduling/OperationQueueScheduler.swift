@@ -17,6 +17,7 @@ public final class OperationQueueScheduler: AsyncScheduler, @unchecked Sendable 
         // Safe: `finished` is read and written under the scheduler's lock only.
         let token: CancellationToken?
         let closure: Unchecked<(@escaping () -> Void) -> Void>
+        let observation = CancellationObservation()
         var finished = false
         init(token: CancellationToken?, closure: @escaping (@escaping () -> Void) -> Void) {
             self.token = token
@@ -43,7 +44,7 @@ public final class OperationQueueScheduler: AsyncScheduler, @unchecked Sendable 
         guard token?.isCancelling != true else { return }
         let work = Work(token: token, closure: closure)
         lock.locked { pending.append(work) }
-        token?.register { [weak self] in self?.finish(work) }
+        work.observation.attach(to: token) { [weak self] in self?.finish(work) }
         startNext()
     }
 
@@ -75,8 +76,10 @@ public final class OperationQueueScheduler: AsyncScheduler, @unchecked Sendable 
         }
     }
 
-    /// Frees the work's slot once (a cancelled pending work just leaves the queue).
+    /// Frees the work's slot once (a cancelled pending work just leaves the queue) and drops
+    /// its cancellation handler.
     private func finish(_ work: Work) {
+        work.observation.end()
         let freed: Bool = lock.locked {
             guard !work.finished else { return false }
             work.finished = true
