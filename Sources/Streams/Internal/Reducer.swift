@@ -6,8 +6,8 @@
 /// reported it is done — then the upstream is cancelled) the result is delivered, followed by
 /// `.finished`, as soon as the downstream has demanded a value; failures are forwarded at once.
 ///
-/// Thread-safety: the upstream subscription, the result and the demand flag live in a lock that
-/// is never held while calling out.
+/// Thread-safety: the upstream subscription, the downstream, the result and the demand flag live
+/// in a lock that is never held while calling out. Both ends are dropped when the stream ends.
 final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
 {
@@ -20,11 +20,12 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         var result: Output?
         var resultReady = false
         var demanded = false
-        var terminated = false
+        /// Dropped when the stream ends (result delivered, failure, or cancel).
+        var downstream: Downstream?
+        var terminated: Bool { downstream == nil }
     }
 
-    private let state = Locked(State())
-    private let downstream: Downstream
+    private let state: Locked<State>
     private let reduce: (inout Output?, UpstreamOutput) -> Bool
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
     private var accumulator: Output?  // upstream's serialised calls only
@@ -38,7 +39,7 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
         reduce: @escaping (inout Output?, UpstreamOutput) -> Bool
     ) {
-        self.downstream = downstream
+        self.state = Locked(State(downstream: downstream))
         self.description = name
         self.accumulator = initial
         self.mapFailure = mapFailure
@@ -46,12 +47,12 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     func receive(subscription: Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.terminated, state.upstream == nil else { return false }
+        let downstream = state.withLock { state -> Downstream? in
+            guard !state.terminated, state.upstream == nil else { return nil }
             state.upstream = subscription
-            return true
+            return state.downstream
         }
-        guard accepted else {
+        guard let downstream else {
             subscription.cancel()
             return
         }
@@ -80,14 +81,14 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         case .finished:
             finish()
         case .failure(let error):
-            let live = state.withLock { state -> Bool in
+            let downstream = state.withLock { state -> Downstream? in
                 defer {
-                    state.terminated = true
+                    state.downstream = nil
                     state.upstream = nil
                 }
-                return !state.terminated
+                return state.downstream
             }
-            if live { downstream.receive(completion: .failure(mapFailure(error))) }
+            downstream?.receive(completion: .failure(mapFailure(error)))
         }
     }
 
@@ -103,14 +104,16 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     private func deliverIfReady() {
-        let ready = state.withLock { state -> (Bool, Output?) in
-            guard state.resultReady, state.demanded, !state.terminated else { return (false, nil) }
-            state.terminated = true
-            defer { state.result = nil }
-            return (true, state.result)
+        let ready = state.withLock { state -> (Downstream, Output?)? in
+            guard state.resultReady, state.demanded, let downstream = state.downstream else { return nil }
+            defer {
+                state.downstream = nil
+                state.result = nil
+            }
+            return (downstream, state.result)
         }
-        guard ready.0 else { return }
-        if let value = ready.1 { _ = downstream.receive(value) }
+        guard let (downstream, result) = ready else { return }
+        if let result { _ = downstream.receive(result) }
         downstream.receive(completion: .finished)
     }
 
@@ -121,11 +124,15 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     func cancel() {
-        let upstream = state.withLock { state -> Subscription? in
-            state.terminated = true
-            defer { state.upstream = nil }
-            return state.upstream
+        let ended = state.withLock { state -> (Subscription?, Downstream?) in
+            defer {
+                state.downstream = nil
+                state.upstream = nil
+                state.result = nil
+            }
+            return (state.upstream, state.downstream)
         }
-        upstream?.cancel()
+        // The downstream is released when `ended` goes, outside the lock.
+        ended.0?.cancel()
     }
 }

@@ -7,26 +7,28 @@
 /// relay adds to it, and the next upstream is asked for exactly what remains when it attaches.
 /// The downstream sees a single subscription (the relay) for its whole life.
 ///
-/// Thread-safety: the demand, the current upstream subscription and the terminal flags live in
-/// a lock that is never held while calling the downstream or an upstream, so the downstream
-/// may request or cancel from inside `receive`. After `cancel()` or a completion nothing more is
-/// started towards the downstream, and an upstream attaching after cancel is cancelled at once.
+/// Thread-safety: the demand, the current upstream subscription, the downstream and the
+/// terminal flag live in a lock that is never held while calling the downstream or an upstream,
+/// so the downstream may request or cancel from inside `receive`. After `cancel()` or a
+/// completion nothing more is started towards the downstream (which the relay then lets go of),
+/// and an upstream attaching after cancel is cancelled at once.
 final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
     private struct State {
         var demand = Subscribers.Demand.none
         var current: Subscription?
         var sentSubscription = false
-        var terminated = false
+        /// Dropped when the relay terminates (completion or cancel).
+        var downstream: Downstream?
+        var terminated: Bool { downstream == nil }
     }
 
-    private enum AttachAction { case cancel, sendSubscription, request(Subscribers.Demand) }
+    private enum AttachAction { case cancel, sendSubscription(Downstream), request(Subscribers.Demand) }
 
-    private let state = Locked(State())
-    private let downstream: Downstream
+    private let state: Locked<State>
     let description: String
 
     init(downstream: Downstream, name: String) {
-        self.downstream = downstream
+        self.state = Locked(State(downstream: downstream))
         self.description = name
     }
 
@@ -36,16 +38,16 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
         let action = state.withLock { state -> AttachAction in
             if state.terminated || state.current != nil { return .cancel }
             state.current = subscription
-            if !state.sentSubscription {
+            if !state.sentSubscription, let downstream = state.downstream {
                 state.sentSubscription = true
-                return .sendSubscription
+                return .sendSubscription(downstream)
             }
             return .request(state.demand)
         }
         switch action {
         case .cancel:
             subscription.cancel()
-        case .sendSubscription:
+        case .sendSubscription(let downstream):
             downstream.receive(subscription: self)
         case .request(let demand):
             if demand > 0 { subscription.request(demand) }
@@ -54,12 +56,12 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
 
     /// Delivers a value from the current upstream, keeping the demand count.
     func forward(_ value: Downstream.Input) -> Subscribers.Demand {
-        let live = state.withLock { state -> Bool in
-            guard !state.terminated else { return false }
+        let downstream = state.withLock { state -> Downstream? in
+            guard let downstream = state.downstream else { return nil }
             if state.demand != .unlimited { state.demand -= 1 }
-            return true
+            return downstream
         }
-        guard live else { return .none }
+        guard let downstream else { return .none }
         let extra = downstream.receive(value)
         if extra > 0 {
             state.withLock { $0.demand += extra }
@@ -78,13 +80,14 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
 
     /// Ends the stream with `completion` (once; ignored after cancel).
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        let live = state.withLock { state -> Bool in
-            guard !state.terminated else { return false }
-            state.terminated = true
-            state.current = nil
-            return true
+        let downstream = state.withLock { state -> Downstream? in
+            defer {
+                state.downstream = nil
+                state.current = nil
+            }
+            return state.downstream
         }
-        if live { downstream.receive(completion: completion) }
+        downstream?.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -98,12 +101,15 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
     }
 
     func cancel() {
-        let current = state.withLock { state -> Subscription? in
-            state.terminated = true
-            defer { state.current = nil }
-            return state.current
+        let ended = state.withLock { state -> (Subscription?, Downstream?) in
+            defer {
+                state.downstream = nil
+                state.current = nil
+            }
+            return (state.current, state.downstream)
         }
-        current?.cancel()
+        // The downstream is released when `ended` goes, outside the lock.
+        ended.0?.cancel()
     }
 }
 

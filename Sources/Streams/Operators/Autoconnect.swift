@@ -57,56 +57,48 @@ extension Publishers {
         }
 
         /// Tracks one subscriber so that its cancel or completion releases the connection once.
+        /// Both ends live in a ``Link`` and are dropped when the stream ends. (The downstream
+        /// only receives this subscription after it is attached, so the link cannot be
+        /// cancelled before it has an upstream.)
         private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State {
-                var upstream: Subscription?
-                var released = false
-            }
-
-            private let downstream: Downstream
+            private let link: Link<Downstream>
             private let parent: Autoconnect
-            private let state = Locked(State())
 
             init(downstream: Downstream, parent: Autoconnect) {
-                self.downstream = downstream
+                self.link = Link(downstream: downstream)
                 self.parent = parent
             }
 
             var description: String { "Autoconnect" }
 
             func receive(subscription: Subscription) {
-                state.withLock { $0.upstream = subscription }
-                downstream.receive(subscription: self)
+                if let downstream = link.attach(subscription) {
+                    downstream.receive(subscription: self)
+                } else {
+                    subscription.cancel()
+                }
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
-                downstream.receive(input)
+                link.downstream?.receive(input) ?? .none
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
-                if markReleased() != nil { parent.release() }
+                guard let downstream = link.complete() else { return }
+                parent.release()
                 downstream.receive(completion: completion)
             }
 
             func request(_ demand: Subscribers.Demand) {
-                state.withLock { $0.released ? nil : $0.upstream }?.request(demand)
+                link.upstream?.request(demand)
             }
 
             func cancel() {
-                guard let upstream = markReleased() else { return }
-                upstream.upstream?.cancel()
+                guard let upstream = link.cancel() else { return }
+                upstream.cancel()
                 parent.release()
-            }
-
-            /// Marks the subscriber gone; returns the old state the first time only.
-            private func markReleased() -> State? {
-                state.withLock { state -> State? in
-                    guard !state.released else { return nil }
-                    defer { state = State(upstream: nil, released: true) }
-                    return state
-                }
             }
         }
     }

@@ -45,34 +45,23 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, handlers: self))
         }
 
-        /// Both subscriber and (for the downstream) subscription. The upstream subscription lives
-        /// in a lock so that request/cancel from any thread are safe.
+        /// Both subscriber and (for the downstream) subscription. Both ends live in a ``Link``,
+        /// so request/cancel from any thread are safe and neither is kept after the end.
         private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State {
-                var upstream: Subscription?
-                var terminated = false
-            }
-
-            private let downstream: Downstream
+            private let link: Link<Downstream>
             private let handlers: HandleEvents
-            private let state = Locked(State())
 
             init(downstream: Downstream, handlers: HandleEvents) {
-                self.downstream = downstream
+                self.link = Link(downstream: downstream)
                 self.handlers = handlers
             }
 
             var description: String { "HandleEvents" }
 
             func receive(subscription: Subscription) {
-                let accepted = state.withLock { state -> Bool in
-                    guard !state.terminated, state.upstream == nil else { return false }
-                    state.upstream = subscription
-                    return true
-                }
-                guard accepted else {
+                guard let downstream = link.attach(subscription) else {
                     subscription.cancel()
                     return
                 }
@@ -81,6 +70,7 @@ extension Publishers {
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
+                guard let downstream = link.downstream else { return .none }
                 handlers.receiveOutput?(input)
                 let extra = downstream.receive(input)
                 if extra > 0 { handlers.receiveRequest?(extra) }
@@ -88,24 +78,18 @@ extension Publishers {
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
-                state.withLock { $0.upstream = nil }
+                guard let downstream = link.complete() else { return }
                 handlers.receiveCompletion?(completion)
                 downstream.receive(completion: completion)
             }
 
             func request(_ demand: Subscribers.Demand) {
                 handlers.receiveRequest?(demand)
-                state.withLock { $0.upstream }?.request(demand)
+                link.upstream?.request(demand)
             }
 
             func cancel() {
-                let upstream = state.withLock { state -> Subscription? in
-                    guard !state.terminated else { return nil }
-                    state.terminated = true
-                    defer { state.upstream = nil }
-                    return state.upstream
-                }
-                guard let upstream else { return }
+                guard let upstream = link.cancel() else { return }
                 handlers.receiveCancel?()
                 upstream.cancel()
             }

@@ -31,23 +31,17 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
         }
 
-        /// Subscriber to the upstream, subscription for the downstream. The upstream subscription
-        /// and the terminal flag live in a lock, checked by every scheduled action.
+        /// Subscriber to the upstream, subscription for the downstream. Both ends live in a
+        /// ``Link``, checked by every scheduled action and dropped when the stream ends.
         private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State {
-                var upstream: Subscription?
-                var terminated = false
-            }
-
-            private let downstream: Downstream
+            private let link: Link<Downstream>
             private let scheduler: Context
             private let options: Context.SchedulerOptions?
-            private let state = Locked(State())
 
             init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-                self.downstream = downstream
+                self.link = Link(downstream: downstream)
                 self.scheduler = scheduler
                 self.options = options
             }
@@ -55,12 +49,7 @@ extension Publishers {
             var description: String { "ReceiveOn" }
 
             func receive(subscription: Subscription) {
-                let accepted = state.withLock { state -> Bool in
-                    guard !state.terminated, state.upstream == nil else { return false }
-                    state.upstream = subscription
-                    return true
-                }
-                if accepted {
+                if let downstream = link.attach(subscription) {
                     downstream.receive(subscription: self)
                 } else {
                     subscription.cancel()
@@ -68,8 +57,8 @@ extension Publishers {
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
-                scheduler.schedule(options: options) { [self] in
-                    guard let upstream = state.withLock({ $0.terminated ? nil : $0.upstream }) else { return }
+                scheduler.schedule(options: options) { [link] in
+                    guard let (upstream, downstream) = link.ends else { return }
                     let extra = downstream.receive(input)
                     if extra > 0 { upstream.request(extra) }
                 }
@@ -77,29 +66,17 @@ extension Publishers {
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
-                scheduler.schedule(options: options) { [self] in
-                    let live = state.withLock { state -> Bool in
-                        defer {
-                            state.terminated = true
-                            state.upstream = nil
-                        }
-                        return !state.terminated
-                    }
-                    if live { downstream.receive(completion: completion) }
+                scheduler.schedule(options: options) { [link] in
+                    link.complete()?.receive(completion: completion)
                 }
             }
 
             func request(_ demand: Subscribers.Demand) {
-                state.withLock { $0.terminated ? nil : $0.upstream }?.request(demand)
+                link.upstream?.request(demand)
             }
 
             func cancel() {
-                let upstream = state.withLock { state -> Subscription? in
-                    state.terminated = true
-                    defer { state.upstream = nil }
-                    return state.upstream
-                }
-                upstream?.cancel()
+                link.cancel()?.cancel()
             }
         }
     }

@@ -33,23 +33,17 @@ extension Publishers {
             }
         }
 
-        /// Subscriber to the upstream, subscription for the downstream; the upstream subscription
-        /// lives in a lock.
+        /// Subscriber to the upstream, subscription for the downstream; both ends live in a
+        /// ``Link`` and are dropped when the stream ends.
         private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State {
-                var upstream: Subscription?
-                var terminated = false
-            }
-
-            private let downstream: Downstream
+            private let link: Link<Downstream>
             private let scheduler: Context
             private let options: Context.SchedulerOptions?
-            private let state = Locked(State())
 
             init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-                self.downstream = downstream
+                self.link = Link(downstream: downstream)
                 self.scheduler = scheduler
                 self.options = options
             }
@@ -57,12 +51,7 @@ extension Publishers {
             var description: String { "SubscribeOn" }
 
             func receive(subscription: Subscription) {
-                let accepted = state.withLock { state -> Bool in
-                    guard !state.terminated, state.upstream == nil else { return false }
-                    state.upstream = subscription
-                    return true
-                }
-                if accepted {
+                if let downstream = link.attach(subscription) {
                     downstream.receive(subscription: self)
                 } else {
                     subscription.cancel()
@@ -70,33 +59,20 @@ extension Publishers {
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
-                guard !state.withLock({ $0.terminated }) else { return .none }
-                return downstream.receive(input)
+                link.downstream?.receive(input) ?? .none
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
-                let live = state.withLock { state -> Bool in
-                    defer {
-                        state.terminated = true
-                        state.upstream = nil
-                    }
-                    return !state.terminated
-                }
-                if live { downstream.receive(completion: completion) }
+                link.complete()?.receive(completion: completion)
             }
 
             func request(_ demand: Subscribers.Demand) {
-                guard let upstream = state.withLock({ $0.terminated ? nil : $0.upstream }) else { return }
+                guard let upstream = link.upstream else { return }
                 scheduler.schedule(options: options) { upstream.request(demand) }
             }
 
             func cancel() {
-                let upstream = state.withLock { state -> Subscription? in
-                    state.terminated = true
-                    defer { state.upstream = nil }
-                    return state.upstream
-                }
-                guard let upstream else { return }
+                guard let upstream = link.cancel() else { return }
                 scheduler.schedule(options: options) { upstream.cancel() }
             }
         }

@@ -22,6 +22,14 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         state = Locked(State(value: value))
     }
 
+    /// A subject that is gone can send nothing more: its subscribers are let go of (they keep
+    /// their subscription, which no longer delivers anything), so none stays in a cycle with it.
+    deinit {
+        for conduit in state.withLock({ $0.conduits }) {
+            conduit.release()
+        }
+    }
+
     /// The value wrapped by this subject. Setting it is equivalent to `send(_:)`.
     public var value: Output {
         get { state.withLock { $0.value } }

@@ -18,6 +18,14 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// Creates a subject with no subscribers.
     public init() {}
 
+    /// A subject that is gone can send nothing more: its subscribers are let go of (they keep
+    /// their subscription, which no longer delivers anything), so none stays in a cycle with it.
+    deinit {
+        for conduit in state.withLock({ $0.conduits }) {
+            conduit.release()
+        }
+    }
+
     /// Attaches a subscriber; it receives values sent from now on, as far as it demands them.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduit(downstream: subscriber, name: "PassthroughSubject") { [weak self] in

@@ -2,6 +2,8 @@
 class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
     func offer(_ value: Output) {}
     func finish(_ completion: Subscribers.Completion<Failure>) {}
+    /// The subject is gone: nothing can be delivered any more, so the subscriber is let go of.
+    func release() {}
 }
 
 /// One subscriber of a subject: an ``Outbox`` (serialised delivery that drops values sent
@@ -39,6 +41,10 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
 
     override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
         outbox.complete(completion)
+    }
+
+    override func release() {
+        outbox.cancel()
     }
 
     func request(_ demand: Subscribers.Demand) {

@@ -1,0 +1,73 @@
+/// The two ends an operator's inner subscriber holds while its stream is live: the upstream
+/// subscription and the downstream subscriber.
+///
+/// Combine's ownership rule is that a subscription keeps its subscriber only while the stream
+/// is live. A subscriber keeps its subscription (to request and cancel), so an operator that
+/// kept its downstream after the end would form a cycle that outlives the stream. A link drops
+/// both ends the moment the stream ends, from either side: ``complete()`` when the upstream
+/// finishes or fails, ``cancel()`` when the downstream cancels. Each hands back the end the
+/// caller must still notify, once, to be called outside the lock.
+///
+/// Thread-safety: both ends live in one lock that is never held while calling out; the link is
+/// live from creation until the first of ``complete()`` and ``cancel()``.
+struct Link<Downstream: Subscriber>: @unchecked Sendable {
+    private struct State {
+        var upstream: Subscription?
+        var downstream: Downstream?
+    }
+
+    private let state: Locked<State>
+
+    init(downstream: Downstream) {
+        state = Locked(State(downstream: downstream))
+    }
+
+    /// Stores the upstream subscription and returns the downstream to hand a subscription to;
+    /// `nil` (and the caller must cancel `upstream`) when the link has ended or already has an
+    /// upstream.
+    func attach(_ upstream: Subscription) -> Downstream? {
+        state.withLock { state -> Downstream? in
+            guard let downstream = state.downstream, state.upstream == nil else { return nil }
+            state.upstream = upstream
+            return downstream
+        }
+    }
+
+    /// The downstream while the link is live.
+    var downstream: Downstream? {
+        state.withLock { $0.downstream }
+    }
+
+    /// The upstream subscription while the link is live (and attached).
+    var upstream: Subscription? {
+        state.withLock { $0.downstream == nil ? nil : $0.upstream }
+    }
+
+    /// Both ends while the link is live and attached.
+    var ends: (upstream: Subscription, downstream: Downstream)? {
+        state.withLock { state in
+            guard let upstream = state.upstream, let downstream = state.downstream else { return nil }
+            return (upstream, downstream)
+        }
+    }
+
+    /// The upstream ended: drops both ends and returns the downstream to deliver the
+    /// completion to (`nil` if the link had already ended).
+    func complete() -> Downstream? {
+        state.withLock { state in
+            defer { state = State() }
+            return state.downstream
+        }
+    }
+
+    /// The downstream cancelled: drops both ends and returns the upstream to cancel (`nil` if
+    /// the link had already ended or was never attached).
+    func cancel() -> Subscription? {
+        let ended = state.withLock { state -> (Subscription?, Downstream?) in
+            defer { state = State() }
+            return state.downstream == nil ? (nil, nil) : (state.upstream, state.downstream)
+        }
+        // The downstream is released here, outside the lock.
+        return ended.0
+    }
+}
