@@ -49,6 +49,16 @@ struct PreheaterTests {
         #expect(loader.calls[2].url?.lastPathComponent == "c")
     }
 
+    @Test func aReleasedPreheaterStopsWhatItWasPreheating() async {
+        let loader = MockImageLoader(holdsLoads: true)
+        do {
+            let preheater = Preheater(loader: loader)
+            preheater.startPreheating(with: [request("a")])
+            #expect(await eventually { loader.calls.count == 1 })
+        }
+        #expect(await eventually { loader.calls.first?.token?.isCancelling == true })
+    }
+
     @Test func stoppedBeforeStartingNeverLoads() async {
         let loader = MockImageLoader(holdsLoads: true)
         let preheater = Preheater(loader: loader, scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 1))

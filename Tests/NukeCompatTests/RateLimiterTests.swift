@@ -88,6 +88,23 @@ struct SchedulerTests {
         #expect(started.all == [0, 2])
     }
 
+    @Test func operationQueueSchedulerLetsGoOfAWorksClosureOnceItStarts() async {
+        let scheduler = OperationQueueScheduler(maxConcurrentOperationCount: 1)
+        let finishes = Recorder<() -> Void>()
+        weak var weakCapture: Recorder<Int>?
+        do {
+            let capture = Recorder<Int>()
+            weakCapture = capture
+            scheduler.execute(token: nil) { finish in
+                capture.append(1)
+                finishes.append(finish)
+            }
+        }
+        #expect(await eventually { finishes.count == 1 })
+        #expect(await eventually { weakCapture == nil })
+        finishes.all.first?()
+    }
+
     @Test func dispatchQueueSchedulerSkipsCancelledWork() async {
         let queue = DispatchQueue(label: "scheduler-test")
         let scheduler = DispatchQueueScheduler(queue: queue)

@@ -42,7 +42,23 @@ extension Publishers {
 
         /// Subscribes an event-reporting subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, handlers: self))
+            let handlers = Handlers(
+                receiveSubscription: receiveSubscription,
+                receiveOutput: receiveOutput,
+                receiveCompletion: receiveCompletion,
+                receiveCancel: receiveCancel,
+                receiveRequest: receiveRequest
+            )
+            upstream.subscribe(Inner(downstream: subscriber, handlers: handlers))
+        }
+
+        /// The closures alone: a subscription must not keep its upstream publisher alive.
+        private struct Handlers {
+            let receiveSubscription: ((Subscription) -> Void)?
+            let receiveOutput: ((Output) -> Void)?
+            let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+            let receiveCancel: (() -> Void)?
+            let receiveRequest: ((Subscribers.Demand) -> Void)?
         }
 
         /// Both subscriber and (for the downstream) subscription. Both ends live in a ``Link``,
@@ -51,9 +67,9 @@ extension Publishers {
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let link: Link<Downstream>
-            private let handlers: HandleEvents
+            private let handlers: Handlers
 
-            init(downstream: Downstream, handlers: HandleEvents) {
+            init(downstream: Downstream, handlers: Handlers) {
                 self.link = Link(downstream: downstream)
                 self.handlers = handlers
             }

@@ -56,6 +56,7 @@ struct GuideHanekeExamplesTests {
         }
 
         #expect(played.values == [data]) // a memory hit: synchronous
+        cache.remove(key: "funny-games.mp4") // the shared cache outlives the test
     }
 
     @Test func anImageIsFetchedFromAURL() async throws {

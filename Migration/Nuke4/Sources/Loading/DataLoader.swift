@@ -46,6 +46,9 @@ public final class DataLoader: DataLoading, @unchecked Sendable {
                 let task = loader.loadData(with: request, didReceiveData: { data, response in
                     body.append(data, response)
                 }, completion: { error in
+                    // As in Nuke 4 (whose URLSession was never invalidated), a load in flight
+                    // keeps its loader alive: Comet's loader cancels its loads when released.
+                    withExtendedLifetime(loader) {}
                     observation.end()
                     finish.value()
                     let (fulfill, reject) = resolve.value

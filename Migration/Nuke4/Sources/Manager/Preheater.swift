@@ -3,7 +3,8 @@ import Foundation
 /// Loads images ahead of need (into the loader's memory cache), a few at a time.
 ///
 /// Requests whose load key is already preheating are skipped. Each request's load holds a slot
-/// of the scheduler (two at once by default) until it completes or is stopped. Thread-safe.
+/// of the scheduler (two at once by default) until it completes or is stopped. A preheater that
+/// is released stops whatever it was still preheating. Thread-safe.
 // Safe: `tasks` is only touched under `lock`; loads start and cancel outside it.
 public final class Preheater: @unchecked Sendable {
     private final class Preheat {
@@ -22,6 +23,10 @@ public final class Preheater: @unchecked Sendable {
     public init(loader: Loading = Loader.shared, scheduler: AsyncScheduler = OperationQueueScheduler(maxConcurrentOperationCount: 2)) {
         self.loader = loader
         self.scheduler = scheduler
+    }
+
+    deinit {
+        stopPreheating()
     }
 
     /// Starts preheating `requests` (those not already preheating).
@@ -67,6 +72,10 @@ public final class Preheater: @unchecked Sendable {
         stopped.forEach { $0.source.cancel() }
     }
 
+    private func forget(_ task: Preheat, key: AnyHashable) {
+        lock.locked { if tasks[key] === task { tasks[key] = nil } }
+    }
+
     private func schedule(_ task: Preheat, key: AnyHashable) {
         let token = task.source.token
         let shared = Unchecked(task)
@@ -75,8 +84,8 @@ public final class Preheater: @unchecked Sendable {
             // A stopped load may still complete (rejected as cancelled): the scheduler hears once.
             let finishOnce = FinishOnce(finish)
             let observation = CancellationObservation()
-            self.loader.loadImage(with: shared.value.request.value, token: token).completion(on: self.queue) { _ in
-                self.lock.locked { if self.tasks[key] === shared.value { self.tasks[key] = nil } }
+            self.loader.loadImage(with: shared.value.request.value, token: token).completion(on: self.queue) { [weak self] _ in
+                self?.forget(shared.value, key: key)
                 observation.end()
                 finishOnce.call()
             }

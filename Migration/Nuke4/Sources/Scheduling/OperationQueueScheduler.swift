@@ -14,14 +14,16 @@ public final class OperationQueueScheduler: AsyncScheduler, @unchecked Sendable 
     private var running = 0
 
     private final class Work: @unchecked Sendable {
-        // Safe: `finished` is read and written under the scheduler's lock only.
+        // Safe: `closure` and `finished` are read and written under the scheduler's lock only.
         let token: CancellationToken?
-        let closure: Unchecked<(@escaping () -> Void) -> Void>
+        /// Taken out when the work starts (or dropped when it is cancelled first): whatever it
+        /// captures must not live as long as the work's cancellation handler.
+        var closure: ((@escaping () -> Void) -> Void)?
         let observation = CancellationObservation()
         var finished = false
         init(token: CancellationToken?, closure: @escaping (@escaping () -> Void) -> Void) {
             self.token = token
-            self.closure = Unchecked(closure)
+            self.closure = closure
         }
     }
 
@@ -55,23 +57,28 @@ public final class OperationQueueScheduler: AsyncScheduler, @unchecked Sendable 
 
     private func startNext() {
         let limit = self.limit
-        let toStart: [Work] = lock.locked {
-            for work in pending where work.token?.isCancelling == true { work.finished = true }
+        let toStart: [(work: Work, closure: Unchecked<(@escaping () -> Void) -> Void>)] = lock.locked {
+            for work in pending where work.token?.isCancelling == true {
+                work.finished = true
+                work.closure = nil
+            }
             pending.removeAll { $0.finished }
-            var started: [Work] = []
+            var started: [(Work, Unchecked<(@escaping () -> Void) -> Void>)] = []
             while running < limit, !pending.isEmpty {
-                started.append(pending.removeFirst())
+                let work = pending.removeFirst()
                 running += 1
+                if let closure = work.closure { started.append((work, Unchecked(closure))) }
+                work.closure = nil
             }
             return started
         }
-        for work in toStart {
+        for (work, closure) in toStart {
             queue.addOperation { [weak self] in
                 guard work.token?.isCancelling != true else {
                     self?.finish(work)
                     return
                 }
-                work.closure.value { self?.finish(work) }
+                closure.value { self?.finish(work) }
             }
         }
     }
@@ -83,6 +90,7 @@ public final class OperationQueueScheduler: AsyncScheduler, @unchecked Sendable 
         let freed: Bool = lock.locked {
             guard !work.finished else { return false }
             work.finished = true
+            work.closure = nil
             if let index = pending.firstIndex(where: { $0 === work }) {
                 pending.remove(at: index)
                 return false
