@@ -33,11 +33,12 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         var latestChildID = -1
         var activeChildren: Set<Int> = []
         var childSubscriptions: [Int: Subscription] = [:]
+        /// Dropped when the stream ends, with whatever the closure captured.
+        var transform: ((UpstreamOutput) -> Child)?
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let outbox: Outbox<Downstream>
-    private let transform: (UpstreamOutput) -> Child
     private let maxPublishers: Subscribers.Demand
     private let switchToLatest: Bool
     let description: String
@@ -53,7 +54,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         self.description = name
         self.maxPublishers = switchToLatest ? .unlimited : maxPublishers
         self.switchToLatest = switchToLatest
-        self.transform = transform
+        self.state = Locked(State(transform: transform))
     }
 
     /// Hands the downstream its subscription, then opens delivery. Call before subscribing
@@ -98,6 +99,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             state.upstream = nil
             state.childSubscriptions = [:]
             state.activeChildren = []
+            state.transform = nil
             return all
         }
         for subscription in subscriptions {
@@ -126,8 +128,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     }
 
     private func upstreamReceived(_ value: UpstreamOutput) {
-        let (id, superseded) = state.withLock { state -> (Int?, Subscription?) in
-            guard !state.terminated else { return (nil, nil) }
+        let (next, superseded) = state.withLock { state -> ((id: Int, transform: (UpstreamOutput) -> Child)?, Subscription?) in
+            guard !state.terminated, let transform = state.transform else { return (nil, nil) }
             let id = state.nextChildID
             state.nextChildID += 1
             var superseded: Subscription?
@@ -137,11 +139,11 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             }
             state.latestChildID = id
             state.activeChildren.insert(id)
-            return (id, superseded)
+            return ((id, transform), superseded)
         }
         superseded?.cancel()
-        guard let id else { return }
-        transform(value).subscribe(ChildSide(inner: self, id: id))
+        guard let next else { return }
+        next.transform(value).subscribe(ChildSide(inner: self, id: next.id))
     }
 
     private func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) {
@@ -153,6 +155,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 guard !state.terminated else { return false }
                 state.upstreamFinished = true
                 state.upstream = nil
+                state.transform = nil
                 return state.activeChildren.isEmpty
             }
             if done { outbox.complete(.finished) }

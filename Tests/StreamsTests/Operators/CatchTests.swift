@@ -19,6 +19,7 @@ import Testing
         upstream.send(1)
         upstream.fail(TestError())
         #expect(replacement.subscription?.requests == [.max(3)])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func catchHandlerReceivesTheError() {

@@ -11,6 +11,7 @@ import Testing
         b.send(2)
         a.send(3)
         #expect(subscriber.values == [1, 2, 3])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func mergeFinishesWhenAllUpstreamsFinish() {
@@ -54,6 +55,7 @@ import Testing
         a.send(3)
         b.send("y")
         #expect(subscriber.values.map { "\($0.0)\($0.1)" } == ["2x", "3x", "3y"])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func combineLatestFinishesWhenBothFinish() {
@@ -85,6 +87,7 @@ import Testing
         b.send("b")
         a.send(2)
         #expect(subscriber.values.map { "\($0.0)\($0.1)" } == ["1a", "2b"])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func zipOfSequencesFinishesWithTheShorter() {
@@ -138,6 +141,7 @@ import Testing
         first.send(2)
         second.send(3)
         #expect(subscriber.values == [1, 3])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func switchToLatestFinishesAfterOuterAndCurrentInnerFinish() {

@@ -31,6 +31,7 @@ import Testing
         prefix.send(2)
         prefix.finish()
         #expect(suffix.subscription?.requests == [.max(3)])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func demandRequestedBetweenPrefixAndSuffixIsCarried() {
@@ -43,6 +44,7 @@ import Testing
         #expect(prefix.subscription?.requests == [.max(1), .max(2)])
         prefix.finish()
         #expect(suffix.subscription?.requests == [.max(2)])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func prefixFailureSkipsTheSuffix() {

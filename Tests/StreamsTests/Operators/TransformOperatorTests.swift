@@ -33,6 +33,7 @@ import Testing
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
         [1, 2, 3, 4, 5].publisher.compactMap { $0 % 2 == 0 ? $0 : nil }.subscribe(subscriber)
         #expect(subscriber.values == [2, 4])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func filterKeepsMatchingValuesAndReplacesDemandForDropped() {

@@ -6,6 +6,7 @@ import Testing
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
         Just(7).subscribe(subscriber)
         #expect(subscriber.log == ["sub"])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func justSendsValueThenFinishedOnceDemandArrives() {

@@ -14,6 +14,7 @@ import Testing
         #expect(subscriber.values == [1, 2])
         subscriber.request(.max(1))
         #expect(subscriber.values == [1, 2, 3])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func finishesRightAfterTheLastValueWithoutMoreDemand() {
@@ -35,6 +36,7 @@ import Testing
         (1...5).publisher.subscribe(subscriber)
         #expect(subscriber.values == [1, 2, 3])
         #expect(subscriber.completions.isEmpty)
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func cancelFromInsideReceiveStopsDelivery() {

@@ -92,6 +92,8 @@ import Testing
         // Unlimited, never-cancelled subscribers of the plain map chain saw every value.
         #expect(checkers[8].values.load(ordering: .acquiring) == 8 * 400)
         #expect(checkers[4].values.load(ordering: .acquiring) == 8 * 400)
+        // The appended Just of a checker whose demand ran out is still waiting: end it.
+        for checker in checkers { checker.subscription?.cancel() }
     }
 
     @Test func nothingArrivesAfterCancelOnceSendersHaveStopped() {
@@ -139,6 +141,7 @@ import Testing
         #expect(count == 2_000)
         #expect(last == 1_999)
         #expect(outOfOrder == 0)
+        subscription.value?.cancel()  // 8 000 values are still undemanded: end the stream
     }
 
     @Test func mergeOfConcurrentSubjectsNeverOverlapsDownstreamCalls() {

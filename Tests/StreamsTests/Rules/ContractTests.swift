@@ -15,6 +15,7 @@ import Testing
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
         (1...100).publisher.map { $0 * 2 }.filter { $0 % 4 == 0 }.subscribe(subscriber)
         #expect(subscriber.values == [4, 8, 12])
+        subscriber.cancel()  // the stream is still live: end it
     }
 
     @Test func completionArrivesExactlyOnce() {
