@@ -8,9 +8,12 @@
 /// finishes or fails, ``cancel()`` when the downstream cancels. Each hands back the end the
 /// caller must still notify, once, to be called outside the lock.
 ///
+/// `Downstream` is whatever the upstream's events are forwarded to: a subscriber, or the subject
+/// that `subscribe(_:)` feeds.
+///
 /// Thread-safety: both ends live in one lock that is never held while calling out; the link is
 /// live from creation until the first of ``complete()`` and ``cancel()``.
-struct Link<Downstream: Subscriber>: @unchecked Sendable {
+struct Link<Downstream>: @unchecked Sendable {
     private struct State {
         var upstream: Subscription?
         var downstream: Downstream?

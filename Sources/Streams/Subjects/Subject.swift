@@ -30,28 +30,19 @@ extension Publisher {
     }
 }
 
-/// Forwards a publisher's events into a subject; cancellable from any thread.
+/// Forwards a publisher's events into a subject; cancellable from any thread. Both ends live in a
+/// ``Link`` and are dropped when the stream ends.
 final class SubjectSubscriber<Target: Subject>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
-    private struct State {
-        var subject: Target?
-        var subscription: Subscription?
-    }
-
-    private let state: Locked<State>
+    private let link: Link<Target>
 
     init(subject: Target) {
-        state = Locked(State(subject: subject))
+        link = Link(downstream: subject)
     }
 
     var description: String { "Subject" }
 
     func receive(subscription: Subscription) {
-        let subject = state.withLock { state -> Target? in
-            guard state.subject != nil, state.subscription == nil else { return nil }
-            state.subscription = subscription
-            return state.subject
-        }
-        if let subject {
+        if let subject = link.attach(subscription) {
             subject.send(subscription: subscription)
         } else {
             subscription.cancel()
@@ -59,23 +50,15 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Cancellable, CustomS
     }
 
     func receive(_ input: Target.Output) -> Subscribers.Demand {
-        state.withLock { $0.subject }?.send(input)
+        link.downstream?.send(input)
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Target.Failure>) {
-        let subject = state.withLock { state -> Target? in
-            defer { state = State() }
-            return state.subject
-        }
-        subject?.send(completion: completion)
+        link.complete()?.send(completion: completion)
     }
 
     func cancel() {
-        let subscription = state.withLock { state -> Subscription? in
-            defer { state = State() }
-            return state.subscription
-        }
-        subscription?.cancel()
+        link.cancel()?.cancel()
     }
 }

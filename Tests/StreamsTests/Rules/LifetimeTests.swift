@@ -50,121 +50,88 @@ import Testing
     @Test(arguments: Chain.all)
     func subscriberIsReleasedOnceTheStreamFinishes(chain: Chain) async {
         let subject = PassthroughSubject<Int, TestError>()
-        weak var weakProbe: Probe?
-        do {
-            let probe = Probe()
-            weakProbe = probe
+        #expect(await probeIsReleased { probe in
             chain.attach(subject, probe)
             subject.send(1)
-        }
-        subject.send(completion: .finished)
-        #expect(await released { weakProbe })
+            subject.send(completion: .finished)
+        })
     }
 
     @Test(arguments: Chain.all)
     func subscriberIsReleasedOnceTheStreamFails(chain: Chain) async {
         let subject = PassthroughSubject<Int, TestError>()
-        weak var weakProbe: Probe?
-        do {
-            let probe = Probe()
-            weakProbe = probe
+        #expect(await probeIsReleased { probe in
             chain.attach(subject, probe)
             subject.send(1)
-        }
-        subject.send(completion: .failure(TestError(1)))
-        #expect(await released { weakProbe })
+            subject.send(completion: .failure(TestError(1)))
+        })
     }
 
     @Test(arguments: Chain.all)
     func subscriberIsReleasedOnceItCancels(chain: Chain) async {
         let subject = PassthroughSubject<Int, TestError>()
-        weak var weakProbe: Probe?
-        do {
-            let probe = Probe()
-            weakProbe = probe
+        #expect(await probeIsReleased { probe in
             chain.attach(subject, probe)
             subject.send(1)
             probe.cancel()
-        }
-        #expect(await released { weakProbe })
+        })
         withExtendedLifetime(subject) {}
     }
 
     @Test func subscriberOfASubjectThatIsGoneIsReleased() async {
-        weak var weakProbe: Probe?
-        do {
+        #expect(await probeIsReleased { probe in
             let subject = PassthroughSubject<Int, TestError>()
-            let probe = Probe()
-            weakProbe = probe
             subject.subscribe(probe)
             subject.send(1)
-        }
-        #expect(await released { weakProbe })
+        })
     }
 
     @Test func subscriberOfACurrentValueSubjectThatIsGoneIsReleased() async {
-        weak var weakProbe: Probe?
-        do {
-            let subject = CurrentValueSubject<Int, TestError>(0)
-            let probe = Probe()
-            weakProbe = probe
-            subject.subscribe(probe)
-        }
-        #expect(await released { weakProbe })
+        #expect(await probeIsReleased { probe in
+            CurrentValueSubject<Int, TestError>(0).subscribe(probe)
+        })
     }
 
     @Test func justThatFinishedReleasesItsSubscriber() async {
-        weak var weakProbe: Probe?
-        do {
-            let probe = Probe()
-            weakProbe = probe
+        #expect(await probeIsReleased { probe in
             Just(1).setFailureType(to: TestError.self).subscribe(probe)
-        }
-        #expect(await released { weakProbe })
+        })
     }
 
     @Test func sequenceThatFinishedReleasesItsSubscriber() async {
-        weak var weakProbe: Probe?
-        do {
-            let probe = Probe()
-            weakProbe = probe
+        #expect(await probeIsReleased { probe in
             [1, 2, 3].publisher.setFailureType(to: TestError.self).subscribe(probe)
-        }
-        #expect(await released { weakProbe })
+        })
     }
 
     @Test func futureThatResolvedReleasesItsSubscriber() async {
         let future = Future<Int, TestError> { promise in promise(.success(1)) }
-        weak var weakProbe: Probe?
-        do {
-            let probe = Probe()
-            weakProbe = probe
-            future.subscribe(probe)
-        }
-        #expect(await released { weakProbe })
+        #expect(await probeIsReleased { probe in future.subscribe(probe) })
     }
 
     @Test func cancelledFutureReleasesItsSubscriber() async {
         let future = Future<Int, TestError> { _ in }
+        #expect(await probeIsReleased { probe in
+            future.subscribe(probe)
+            probe.cancel()
+        })
+        withExtendedLifetime(future) {}
+    }
+
+    /// Runs `body` with a fresh probe that only `body` (and the streams it joins) may keep, then
+    /// waits (bounded) for the probe to go: asynchronous schedulers release it on their queue.
+    private func probeIsReleased(_ body: (Probe) -> Void) async -> Bool {
         weak var weakProbe: Probe?
         do {
             let probe = Probe()
             weakProbe = probe
-            future.subscribe(probe)
-            probe.cancel()
+            body(probe)
         }
-        #expect(await released { weakProbe })
-        withExtendedLifetime(future) {}
-    }
-
-    /// Waits (bounded) for the weakly held object to go; asynchronous schedulers release it on
-    /// their own queue.
-    private func released(_ object: () -> AnyObject?) async -> Bool {
         for _ in 0..<400 {
-            if object() == nil { return true }
+            if weakProbe == nil { return true }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return object() == nil
+        return weakProbe == nil
     }
 }
 
