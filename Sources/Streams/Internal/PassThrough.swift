@@ -1,28 +1,43 @@
 /// A stateless subscriber that hands the upstream subscription straight to the downstream and
-/// adapts values and completions with closures. Used by simple operators (compactMap, mapError,
+/// adapts values and completions with closures. Used by simple operators (mapError,
 /// setFailureType, removeDuplicates); it is exactly as thread-safe as its upstream, since it
 /// adds no state of its own (closures that keep state rely on the upstream's serialised calls).
+/// Inlinable, so a chain through it is specialised in the caller's module.
+@usableFromInline
 struct PassThrough<UpstreamInput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-    typealias Input = UpstreamInput
-    typealias Failure = UpstreamFailure
+    @usableFromInline typealias Input = UpstreamInput
+    @usableFromInline typealias Failure = UpstreamFailure
 
-    let downstream: Downstream
-    let name: String
-    let value: (UpstreamInput, Downstream) -> Subscribers.Demand
-    let completion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let name: String
+    @usableFromInline let value: (UpstreamInput, Downstream) -> Subscribers.Demand
+    @usableFromInline let completion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
-    var description: String { name }
+    @inlinable
+    init(
+        downstream: Downstream,
+        name: String,
+        value: @escaping (UpstreamInput, Downstream) -> Subscribers.Demand,
+        completion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+    ) {
+        self.downstream = downstream
+        self.name = name
+        self.value = value
+        self.completion = completion
+    }
 
-    func receive(subscription: Subscription) {
+    @usableFromInline var description: String { name }
+
+    @inlinable func receive(subscription: Subscription) {
         downstream.receive(subscription: subscription)
     }
 
-    func receive(_ input: UpstreamInput) -> Subscribers.Demand {
+    @inlinable func receive(_ input: UpstreamInput) -> Subscribers.Demand {
         value(input, downstream)
     }
 
-    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    @inlinable func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         downstream.receive(completion: self.completion(completion))
     }
 }

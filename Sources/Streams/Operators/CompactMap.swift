@@ -11,25 +11,46 @@ extension Publishers {
         public let transform: (Upstream.Output) -> Output?
 
         /// Creates a compact-mapping publisher.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Subscribes a compact-mapping subscriber to the upstream.
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let transform = self.transform
-            upstream.subscribe(
-                PassThrough(
-                    downstream: subscriber,
-                    name: "CompactMap",
-                    value: { input, downstream in
-                        guard let output = transform(input) else { return .max(1) }
-                        return downstream.receive(output)
-                    },
-                    completion: { $0 }
-                )
-            )
+            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+        }
+
+        /// Inlinable like ``Map``'s, so a chain through `compactMap` is specialised in the
+        /// caller's module instead of running every later stage as unspecialised generic code.
+        @usableFromInline
+        struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+        where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+            @usableFromInline let downstream: Downstream
+            @usableFromInline let transform: (Upstream.Output) -> Output?
+            @usableFromInline let combineIdentifier = CombineIdentifier()
+
+            @inlinable init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
+                self.downstream = downstream
+                self.transform = transform
+            }
+
+            @usableFromInline var description: String { "CompactMap" }
+
+            @inlinable func receive(subscription: Subscription) {
+                downstream.receive(subscription: subscription)
+            }
+
+            @inlinable func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+                guard let output = transform(input) else { return .max(1) }
+                return downstream.receive(output)
+            }
+
+            @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+                downstream.receive(completion: completion)
+            }
         }
     }
 }
@@ -37,6 +58,7 @@ extension Publishers {
 extension Publisher {
     /// Calls a closure with each received element and publishes any returned optional that
     /// has a value.
+    @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
     }

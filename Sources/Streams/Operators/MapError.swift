@@ -11,18 +11,21 @@ extension Publishers {
         public let transform: (Upstream.Failure) -> Failure
 
         /// Creates an error-mapping publisher.
+        @inlinable
         public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
             self.transform = map
         }
 
         /// Creates an error-mapping publisher.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Subscribes an error-mapping subscriber to the upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
             upstream.subscribe(
@@ -39,6 +42,7 @@ extension Publishers {
 
 extension Publisher {
     /// Converts any failure from the upstream publisher into a new error.
+    @inlinable
     public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
         Publishers.MapError(upstream: self, transform: transform)
     }

@@ -8,11 +8,13 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that re-types the upstream's (impossible) failure.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Subscribes a pass-through subscriber to the upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 PassThrough(
@@ -25,6 +27,7 @@ extension Publishers {
         }
 
         /// Returns a publisher with a different failure type.
+        @inlinable
         public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
             Publishers.SetFailureType(upstream: upstream)
         }
@@ -33,6 +36,7 @@ extension Publishers {
 
 extension Publisher where Failure == Never {
     /// Changes the failure type declared by the upstream publisher.
+    @inlinable
     public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
         Publishers.SetFailureType(upstream: self)
     }
