@@ -47,33 +47,22 @@ import Testing
         ]
     }
 
-    @Test(arguments: Chain.all)
-    func subscriberIsReleasedOnceTheStreamFinishes(chain: Chain) async {
-        let subject = PassthroughSubject<Int, TestError>()
-        #expect(await probeIsReleased { probe in
-            chain.attach(subject, probe)
-            subject.send(1)
-            subject.send(completion: .finished)
-        })
+    /// How the stream ends: from upstream (finish, failure) or from downstream (cancel).
+    enum Ending: String, CaseIterable, Sendable {
+        case finish, failure, cancel
     }
 
-    @Test(arguments: Chain.all)
-    func subscriberIsReleasedOnceTheStreamFails(chain: Chain) async {
+    @Test(arguments: Chain.all, Ending.allCases)
+    func subscriberIsReleasedOnceTheStreamEnds(chain: Chain, ending: Ending) async {
         let subject = PassthroughSubject<Int, TestError>()
         #expect(await probeIsReleased { probe in
             chain.attach(subject, probe)
             subject.send(1)
-            subject.send(completion: .failure(TestError(1)))
-        })
-    }
-
-    @Test(arguments: Chain.all)
-    func subscriberIsReleasedOnceItCancels(chain: Chain) async {
-        let subject = PassthroughSubject<Int, TestError>()
-        #expect(await probeIsReleased { probe in
-            chain.attach(subject, probe)
-            subject.send(1)
-            probe.cancel()
+            switch ending {
+            case .finish: subject.send(completion: .finished)
+            case .failure: subject.send(completion: .failure(TestError(1)))
+            case .cancel: probe.cancel()
+            }
         })
         withExtendedLifetime(subject) {}
     }
