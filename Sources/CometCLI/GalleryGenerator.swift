@@ -1,3 +1,4 @@
+import Locking
 import Dispatch
 import Foundation
 import Imaging
@@ -92,7 +93,7 @@ struct GalleryGenerator: Sendable {
         }
         let marker = cacheDirectory?.appendingPathComponent(".generator-v\(Self.version)")
         let canReuse = marker.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
-        let results = LockedValue<[Int: Result<(GalleryAsset, Bool), any Error>]>([:])
+        let results = Locked<[Int: Result<(GalleryAsset, Bool), any Error>]>([:])
         // Largest first, so the big image does not start last on a 2-core machine.
         let order = specs.indices.sorted { specs[$0].width * specs[$0].height > specs[$1].width * specs[$1].height }
         DispatchQueue.concurrentPerform(iterations: order.count) { position in

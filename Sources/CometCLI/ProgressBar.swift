@@ -1,3 +1,4 @@
+import Locking
 import Foundation
 
 /// Progress of a batch: a redrawn bar on a terminal, plain lines otherwise, nothing when quiet.
@@ -37,7 +38,7 @@ final class ProgressBar: Sendable {
     private let style: Style
     private let plainEveryItem: Bool
     private let stopwatch = Stopwatch()
-    private let state = LockedValue(State())
+    private let state = Locked(State())
 
     /// Creates a bar for `total` items titled `title`, drawn on `console` (a bar when it is a
     /// terminal, else lines; nothing when `quiet`).

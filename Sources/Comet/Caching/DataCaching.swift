@@ -12,7 +12,8 @@ public protocol DataCaching: AnyObject, Sendable {
     /// Whether data is stored for `key` (without reading it all).
     func containsData(for key: String) -> Bool
 
-    /// Stores `data` for `key`, replacing what was there.
+    /// Stores `data` for `key`, replacing what was there. A pipeline calls this from its graph
+    /// (see ``ImagePipeline``): return quickly and write in the background, as ``DataCache`` does.
     func storeData(_ data: Data, for key: String)
 
     /// Removes the data stored for `key`.

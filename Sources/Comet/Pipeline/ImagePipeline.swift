@@ -1,3 +1,4 @@
+import Locking
 import Dispatch
 import Foundation
 import Synchronization
@@ -10,7 +11,9 @@ import FoundationNetworking
 ///
 /// Equal requests share work: N tasks for one URL cause one download, one decode and one run of
 /// each shared processor prefix. Work is prioritised, rate-limited and bounded per stage; heavy
-/// work never runs on the caller's thread or the pipeline's coordinator.
+/// work (decoding, processing, encoding, disk I/O) never runs on the caller's thread or in the
+/// pipeline's graph. The execution model, and every context a request passes through, is
+/// described in one place: `PipelineExecutor` (Sources/Comet/Engine).
 ///
 /// Thread-safe: use one pipeline from anywhere.
 public final class ImagePipeline: Sendable {
@@ -58,7 +61,8 @@ public final class ImagePipeline: Sendable {
     /// the load. A memory-cache hit returns without any hop to another thread.
     public func image(for request: ImageRequest) async throws -> Image {
         if let cached = memoryCacheHit(for: request) { return cached.image }
-        return try await imageTask(with: request).image
+        // The caller suspends right after this: its thread may as well run the graph's part.
+        return try await makeTask(request, entersGraphInline: true, progress: nil, completion: nil).image
     }
 
     /// Loads the image at `url`.
@@ -69,7 +73,7 @@ public final class ImagePipeline: Sendable {
     /// Starts loading `request` and returns its task (await ``ImageTask/response``, or watch
     /// ``ImageTask/events``).
     public func imageTask(with request: ImageRequest) -> ImageTask {
-        makeTask(request, progress: nil, completion: nil)
+        makeTask(request, entersGraphInline: false, progress: nil, completion: nil)
     }
 
     /// Starts loading `request`; `completion` runs once on ``Configuration/callbackQueue`` with
@@ -81,30 +85,37 @@ public final class ImagePipeline: Sendable {
         progress: (@Sendable (_ preview: ImageResponse?, _ progress: ImageTask.Progress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<ImageResponse, Error>) -> Void
     ) -> ImageTask {
-        makeTask(request, progress: progress, completion: completion)
+        makeTask(request, entersGraphInline: false, progress: progress, completion: completion)
     }
 
     /// Loads the data of `request` without decoding it (through the disk cache and the same
-    /// coalescing as images). Throws ``Error``.
+    /// coalescing as images). Downloaded bytes that the cache policy keeps are decoded once on a
+    /// worker, to store only clean images, before this returns; bytes from the disk cache are
+    /// returned as they are. Throws ``Error``.
     public func data(for request: ImageRequest) async throws -> (Data, URLResponse?) {
         let box = DataRequestBox()
+        let context = self.context
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse?), any Swift.Error>) in
-                context.queue.async { [self] in
+                let resume = UncheckedSendableBox(continuation)
+                context.executor.perform { [self] in
                     guard !isInvalidated.load(ordering: .relaxed) else {
-                        return continuation.resume(throwing: Error.pipelineInvalidated(request: request))
+                        return resume.value.resume(throwing: Error.pipelineInvalidated(request: request))
                     }
                     let job = context.fetchDataJob(for: request)
-                    box.start(job: job, priority: request.priority) { [context] result in
-                        if case .success(let (data, _)) = result, (try? ImageDecoders.decode(data).isClean) == true {
-                            context.storeOriginalDataIfNeeded(data, for: request)
+                    box.start(job: job, priority: request.priority) { result in
+                        guard case .success(let fetched) = result, fetched.cacheType == nil,
+                              context.cachePolicy.storesOriginalData(for: request) else {
+                            return resume.value.resume(with: result.map { ($0.data, $0.response) }.mapError { $0 as any Swift.Error })
                         }
-                        continuation.resume(with: result.mapError { $0 as any Swift.Error })
+                        context.storeOriginalDataIfClean(fetched.data, for: request) {
+                            resume.value.resume(returning: (fetched.data, fetched.response))
+                        }
                     }
                 }
             }
         } onCancel: {
-            context.queue.async { box.cancel(request: request) }
+            context.executor.schedule { box.cancel(request: request) }
         }
     }
 
@@ -130,6 +141,7 @@ public final class ImagePipeline: Sendable {
 
     private func makeTask(
         _ request: ImageRequest,
+        entersGraphInline: Bool,
         progress: (@Sendable (ImageResponse?, ImageTask.Progress) -> Void)?,
         completion: (@Sendable (Result<ImageResponse, Error>) -> Void)?
     ) -> ImageTask {
@@ -146,9 +158,10 @@ public final class ImagePipeline: Sendable {
         context.metrics.record { $0.tasksStarted += 1 }
         configuration.logger.trace("task \(task.taskId) started: \(request)")
         activeTasks.withLock { $0[task.taskId] = task }
-        context.queue.async { [context] in
+        let start: @Sendable () -> Void = { [context] in
             task.start { context.imageJob(for: request, key: request.key, isDirect: true) }
         }
+        if entersGraphInline { context.executor.perform(start) } else { context.executor.schedule(start) }
         return task
     }
 
@@ -166,8 +179,8 @@ public final class ImagePipeline: Sendable {
     var activeTaskCount: Int { activeTasks.withLock { $0.count } }
 
     /// Jobs of the task graph that have not finished (0 when the pipeline is quiet). Waits for
-    /// the coordinator; for tests and diagnostics.
-    var activeJobCount: Int { context.queue.sync { context.activeJobCount } }
+    /// the graph; for tests and diagnostics.
+    var activeJobCount: Int { context.executor.sync { [context] in context.activeJobCount } }
 
     /// Cancels every task (they fail with ``Error/pipelineInvalidated(request:)``) and makes every
     /// later request fail the same way. Caches are left as they are.
@@ -179,22 +192,22 @@ public final class ImagePipeline: Sendable {
         }
         for task in tasks {
             task.finish(.failure(.pipelineInvalidated(request: task.request)))
-            context.queue.async { task.detach() }
+            context.executor.schedule { task.detach() }
         }
     }
 }
 
-/// The subscription of one `data(for:)` call (confined to the pipeline's coordinator).
+/// The subscription of one `data(for:)` call (confined to the pipeline's graph).
 private final class DataRequestBox: @unchecked Sendable {
     private var subscription: Job<FetchedData>.Subscription?
-    private var completion: ((Result<(Data, URLResponse?), ImagePipeline.Error>) -> Void)?
+    private var completion: ((Result<FetchedData, ImagePipeline.Error>) -> Void)?
 
     func start(job: FetchDataJob, priority: ImageRequest.Priority,
-               completion: @escaping (Result<(Data, URLResponse?), ImagePipeline.Error>) -> Void) {
+               completion: @escaping (Result<FetchedData, ImagePipeline.Error>) -> Void) {
         self.completion = completion
         subscription = job.subscribe(priority: priority) { [weak self] event in
             switch event {
-            case .value(let fetched, isCompleted: true): self?.complete(.success((fetched.data, fetched.response)))
+            case .value(let fetched, isCompleted: true): self?.complete(.success(fetched))
             case .error(let error): self?.complete(.failure(error))
             case .value, .progress: break
             }
@@ -206,10 +219,17 @@ private final class DataRequestBox: @unchecked Sendable {
         complete(.failure(.cancelled(request: request)))
     }
 
-    private func complete(_ result: Result<(Data, URLResponse?), ImagePipeline.Error>) {
+    private func complete(_ result: Result<FetchedData, ImagePipeline.Error>) {
         subscription = nil
         let completion = self.completion
         self.completion = nil
         completion?(result)
     }
+}
+
+/// Carries a value that is only used by one thread at a time across a `@Sendable` boundary
+/// (a continuation resumed once, from the graph).
+struct UncheckedSendableBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

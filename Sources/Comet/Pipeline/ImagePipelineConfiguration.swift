@@ -26,8 +26,16 @@ extension ImagePipeline {
         public var imageCache: (any ImageCaching)?
         /// Equal requests share one download, decode and processor run. Default `true`.
         public var isTaskCoalescingEnabled = true
-        /// Network starts pass a token bucket (80 a second, bursts of 25). Default `true`.
-        public var isRateLimiterEnabled = true
+        /// How fast downloads start: a token bucket per host or for the whole pipeline, or `nil`
+        /// for no limit. Default ``RateLimit/default`` (per host, 1 000 a second, bursts of 200:
+        /// a safety valve that never slows a batch; see ``RateLimit``).
+        public var rateLimit: RateLimit? = .default
+        /// Whether ``rateLimit`` is set. Setting `true` restores ``RateLimit/default`` when no
+        /// limit was set; `false` removes the limit.
+        public var isRateLimiterEnabled: Bool {
+            get { rateLimit != nil }
+            set { rateLimit = newValue ? (rateLimit ?? .default) : nil }
+        }
         /// Progressive JPEGs and interlaced PNGs produce previews while they load. Default `false`.
         public var isProgressiveDecodingEnabled = false
         /// What the disk cache stores. Default ``DataCachePolicy/storeOriginalData``.
@@ -44,6 +52,22 @@ extension ImagePipeline {
         /// Decoder limits and strictness (thumbnails add their downsampling). Default: the
         /// decoder defaults (see ``ImageDecodingLimits``).
         public var decodingOptions = ImageDecodingOptions()
+        /// The decoders, chosen by each file's format (final images, progressive previews and
+        /// encoded images read back from the disk cache). Default ``ImageDecoderRegistry/default``
+        /// (PNG and JPEG); register your own formats on a copy.
+        public var decoders = ImageDecoderRegistry.default
+        /// Chooses the encoder of a result the disk cache stores encoded (see
+        /// ``DataCachePolicy``). Called in the pipeline's graph: return quickly. Default: JPEG at
+        /// quality 0.9 for opaque images, PNG (keeps alpha) for the others.
+        public var makeImageEncoder: @Sendable (ImageEncodingContext) -> any ImageEncoding = { context in
+            context.image.isOpaque ? ImageEncoders.JPEG(quality: 0.9) : ImageEncoders.PNG()
+        }
+        /// How many decoded images may be out at once that nobody has finished with: decoding,
+        /// waiting for a processor, or on their way to the caller (the memory cache's images do
+        /// not count). A decode starts only below it, so decoding slows when processing or
+        /// delivery lags instead of piling up bitmaps. `nil` (the default): twice
+        /// ``decodingConcurrencyLimit``.
+        public var decodedImageBacklogLimit: Int?
         /// Where completion handlers and progress callbacks run. Default: a serial queue of the
         /// pipeline's own, so callbacks work in a command-line tool or server with no main run
         /// loop. Use `.main` in an app that drains the main queue.

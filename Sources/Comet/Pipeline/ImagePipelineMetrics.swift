@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 extension ImagePipeline {
@@ -25,7 +26,7 @@ extension ImagePipeline {
     }
 }
 
-/// The pipeline's counters behind a small lock (incremented from the coordinator and from
+/// The pipeline's counters behind a small lock (incremented in the graph and from
 /// callers' threads on memory hits).
 final class MetricsRecorder: Sendable {
     private let state = Locked(ImagePipeline.Metrics())

@@ -1,3 +1,4 @@
+import Locking
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
@@ -12,7 +13,7 @@ import Synchronization
 /// `cancel()` returns, and the task finishes with ``ImagePipeline/Error/cancelled(request:)``);
 /// work shared with other tasks continues for them.
 public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvertible {
-    // Sendable: `state` is behind a lock; `subscription` is only touched on the coordinator queue.
+    // Sendable: `state` is behind a lock; `subscription` is only touched in the pipeline's graph.
 
     /// What a task reports while it runs.
     public enum Event: Sendable {
@@ -42,7 +43,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         var priority: ImageRequest.Priority
         var progress = Progress()
         var result: Result<ImageResponse, ImagePipeline.Error>?
-        var waiters: [CheckedContinuation<ImageResponse, any Error>] = []
+        var waiters: [CheckedContinuation<Delivery, any Error>] = []
         var streams: [AsyncStream<Event>.Continuation] = []
         var progressHandler: (@Sendable (ImageResponse?, Progress) -> Void)?
         var completion: (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?
@@ -55,9 +56,9 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
 
     private let state: Locked<State>
     private let callbackQueue: DispatchQueue
-    private let coordinator: DispatchQueue
+    private let executor: PipelineExecutor
     private weak var pipeline: ImagePipeline?
-    private var subscription: Job<ImageResult>.Subscription? // coordinator only
+    private var subscription: Job<ImageResult>.Subscription? // graph only
 
     private static let nextTaskId = Atomic<Int64>(1)
 
@@ -68,7 +69,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         self.request = request
         self.pipeline = pipeline
         self.callbackQueue = callbackQueue
-        self.coordinator = pipeline.context.queue
+        self.executor = pipeline.context.executor
         self.state = Locked(State(priority: request.priority, progressHandler: progress, completion: completion))
     }
 
@@ -83,7 +84,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
                 return true
             }
             guard changed else { return }
-            coordinator.async { self.subscription?.setPriority(newValue) }
+            executor.schedule { self.subscription?.setPriority(newValue) }
         }
     }
 
@@ -93,7 +94,9 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// Bytes received so far.
     public var progress: Progress { state.withLock { $0.progress } }
 
-    /// Cancels the task. Idempotent; does nothing after the task finished.
+    /// Cancels the task: it finishes at once with ``ImagePipeline/Error/cancelled(request:)``,
+    /// and leaves the work it shared (which stops when no other task wants it) in the graph
+    /// shortly after. Idempotent; does nothing after the task finished.
     public func cancel() {
         let shouldCancel = state.withLock { state -> Bool in
             guard !state.isCancelled, state.result == nil else { return false }
@@ -101,11 +104,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             return true
         }
         guard shouldCancel else { return }
-        coordinator.async {
-            self.subscription?.unsubscribe()
-            self.subscription = nil
-            self.finish(.failure(.cancelled(request: self.request)))
-        }
+        finish(.failure(.cancelled(request: request)))
+        executor.schedule { self.detach() }
     }
 
     /// The final response. Throws ``ImagePipeline/Error``; cancelling the awaiting Swift task
@@ -113,13 +113,15 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     public var response: ImageResponse {
         get async throws {
             try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
+                // The delivery carries the result's backlog slot until this task has resumed.
+                let delivery = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Delivery, any Error>) in
                     let result = state.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
                         if state.result == nil { state.waiters.append(continuation) }
                         return state.result
                     }
-                    if let result { continuation.resume(with: result.mapError { $0 as any Error }) }
+                    if let result { continuation.resume(with: result.map { Delivery(response: $0, ticket: nil) }.mapError { $0 as any Error }) }
                 }
+                return delivery.response
             } onCancel: {
                 cancel()
             }
@@ -146,9 +148,9 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         }
     }
 
-    // MARK: Driving (coordinator queue)
+    // MARK: Driving (in the graph)
 
-    /// Joins the graph (on the coordinator). The job is made only for a task still running: a
+    /// Joins the graph. The job is made only for a task still running: a
     /// task cancelled or finished (by invalidation) before it got here must not leave an
     /// unsubscribed job in a pool. A task finished from outside after this check is detached by
     /// the block its finisher enqueues behind this one.
@@ -160,13 +162,15 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         }
     }
 
-    /// Leaves the graph after the task was finished from outside (pipeline invalidation).
+    /// Leaves the graph after the task was finished from outside (cancel, pipeline invalidation).
     func detach() {
+        executor.assertIsCurrent()
         subscription?.unsubscribe()
         subscription = nil
     }
 
     private func handle(_ event: Job<ImageResult>.Event) {
+        executor.assertIsCurrent()
         switch event {
         case .progress(let completed, let total):
             let progress = Progress(completed: completed, total: total)
@@ -183,7 +187,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             if let handler { callbackQueue.async { handler(response, progress) } }
         case .value(let result, isCompleted: true):
             subscription = nil
-            finish(.success(makeResponse(result)))
+            finish(.success(makeResponse(result)), ticket: result.backlogTicket)
         case .error(let error):
             subscription = nil
             finish(.failure(error))
@@ -196,9 +200,10 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     }
 
     /// Ends the task once: resumes awaiters, closes event streams, calls the completion handler
-    /// on the callback queue. Safe from any thread.
-    func finish(_ proposed: Result<ImageResponse, ImagePipeline.Error>) {
-        let taken = state.withLock { state -> (Result<ImageResponse, ImagePipeline.Error>, [CheckedContinuation<ImageResponse, any Error>], [AsyncStream<Event>.Continuation], (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?)? in
+    /// on the callback queue. `ticket`, the result's decoded-image backlog slot, is kept until
+    /// every awaiter has resumed and the completion handler has returned. Safe from any thread.
+    func finish(_ proposed: Result<ImageResponse, ImagePipeline.Error>, ticket: DecodedImageBacklog.Ticket? = nil) {
+        let taken = state.withLock { state -> (Result<ImageResponse, ImagePipeline.Error>, [CheckedContinuation<Delivery, any Error>], [AsyncStream<Event>.Continuation], (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?)? in
             guard state.result == nil else { return nil }
             // A result that raced with cancel() loses: the caller already saw the task cancelled.
             let result = state.isCancelled ? .failure(.cancelled(request: request)) : proposed
@@ -212,13 +217,24 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             return (result, state.waiters, state.streams, state.completion)
         }
         guard let (result, waiters, streams, completion) = taken else { return }
-        for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+        for waiter in waiters { waiter.resume(with: result.map { Delivery(response: $0, ticket: ticket) }.mapError { $0 as any Error }) }
         for stream in streams {
             stream.yield(.finished(result))
             stream.finish()
         }
-        if let completion { callbackQueue.async { completion(result) } }
+        if let completion {
+            callbackQueue.async {
+                completion(result)
+                withExtendedLifetime(ticket) {}
+            }
+        }
         pipeline?.taskDidFinish(self, result: result)
+    }
+
+    /// A final response on its way to an awaiting task, with the backlog slot of its bitmap.
+    private struct Delivery: Sendable {
+        let response: ImageResponse
+        let ticket: DecodedImageBacklog.Ticket?
     }
 
     public static func == (lhs: ImageTask, rhs: ImageTask) -> Bool { lhs === rhs }

@@ -1,3 +1,4 @@
+import Locking
 import Dispatch
 
 /// What every ``ImageDisplaying`` target is loading: a side table keyed by `ObjectIdentifier`

@@ -1,26 +1,19 @@
 import Foundation
 
-/// The built-in decoders, chosen by the data's first bytes.
+/// The built-in decoders (``ImageDecoderRegistry/default``), chosen by the data's first bytes.
 public enum ImageDecoders {
-    /// The decoder for `type`, or `nil` when Comet does not decode that type.
+    /// The built-in decoder for `type`, or `nil` when Comet does not decode that type.
     public static func decoder(for type: AssetType) -> (any ImageDecoding)? {
-        switch type {
-        case .png: PNGDecoder()
-        case .jpeg: JPEGDecoder()
-        default: nil
-        }
+        ImageDecoderRegistry.default.decoder(for: type)
     }
 
-    /// Recognises the format of `data` and decodes it.
+    /// Recognises the format of `data` and decodes it (see ``ImageDecoderRegistry/decode(_:options:)``).
     ///
     /// Throws ``ImageDecodingError/emptyData``, ``ImageDecodingError/unsupportedFormat(_:)``
     /// (a known but undecodable type, e.g. GIF) or ``ImageDecodingError/unrecognizedFormat(prefix:)``
     /// before any decoding, else what the format's decoder throws.
     public static func decode(_ data: Data, options: ImageDecodingOptions = ImageDecodingOptions()) throws(ImageDecodingError) -> DecodedImage {
-        guard !data.isEmpty else { throw .emptyData }
-        guard let type = AssetType(data) else { throw .unrecognizedFormat(prefix: Array(data.prefix(8))) }
-        guard let decoder = decoder(for: type) else { throw .unsupportedFormat(type) }
-        return try decoder.decode(data, options: options)
+        try ImageDecoderRegistry.default.decode(data, options: options)
     }
 }
 

@@ -12,16 +12,24 @@ import Foundation
 public final class IncrementalImageDecoder {
     /// The options every preview and the final image are decoded with.
     public let options: ImageDecodingOptions
+    /// Where the format's decoder comes from.
+    public let registry: ImageDecoderRegistry
     /// The format, once the first bytes have arrived.
     public private(set) var type: AssetType?
 
-    private var backend: (any IncrementalDecodingBackend)?
+    private var backend: (any IncrementalImageDecoding)?
     private var pending = Data()
     private var failure: ImageDecodingError?
 
-    /// Creates a decoder. Limits and downsampling in `options` apply to previews too.
-    public init(options: ImageDecodingOptions = ImageDecodingOptions()) {
+    /// Bytes that settle any format's recognition (a shorter file is recognised at its end).
+    private static let recognitionLength = 16
+
+    /// Creates a decoder. Limits and downsampling in `options` apply to previews too. The format
+    /// is recognised, and its incremental decoder made, through `registry` (default: PNG and
+    /// JPEG); a format without one is decoded in one go at the end, with no previews.
+    public init(options: ImageDecodingOptions = ImageDecodingOptions(), registry: ImageDecoderRegistry = .default) {
         self.options = options
+        self.registry = registry
     }
 
     /// Takes the next chunk of the file. Throws when the data is already known to be invalid
@@ -34,15 +42,12 @@ public final class IncrementalImageDecoder {
                 return
             }
             pending.append(chunk)
-            guard pending.count >= 8 || (pending.count >= 3 && AssetType(pending) == .jpeg) else { return }
-            guard let type = AssetType(pending) else { throw .unrecognizedFormat(prefix: Array(pending.prefix(8))) }
-            self.type = type
-            let backend: any IncrementalDecodingBackend
-            switch type {
-            case .jpeg: backend = try IncrementalJPEGDecoder(options: options)
-            case .png: backend = try IncrementalPNGDecoder(options: options)
-            default: throw .unsupportedFormat(type)
+            guard let type = registry.format(of: pending) else {
+                guard pending.count >= Self.recognitionLength else { return }
+                throw .unrecognizedFormat(prefix: Array(pending.prefix(8)))
             }
+            self.type = type
+            let backend = try registry.makeIncrementalDecoder(for: type, options: options)
             self.backend = backend
             let buffered = pending
             pending = Data()
@@ -71,16 +76,13 @@ public final class IncrementalImageDecoder {
         if let failure { throw failure }
         guard let backend else {
             if pending.isEmpty { throw .emptyData }
-            if let type = AssetType(pending) { throw .incomplete(type, reason: "only \(pending.count) bytes arrived") }
+            if let type = registry.format(of: pending) {
+                guard registry.decoder(for: type) != nil else { throw .unsupportedFormat(type) }
+                throw .incomplete(type, reason: "only \(pending.count) bytes arrived")
+            }
             throw .unrecognizedFormat(prefix: Array(pending.prefix(8)))
         }
         return try backend.finish()
     }
 }
 
-/// One format's incremental decoder.
-protocol IncrementalDecodingBackend: AnyObject {
-    func append(_ chunk: Data) throws(ImageDecodingError)
-    func makePreview() throws(ImageDecodingError) -> Image?
-    func finish() throws(ImageDecodingError) -> DecodedImage
-}

@@ -3,7 +3,7 @@ import Foundation
 
 /// libjpeg's suspending source plus buffered-image mode: progressive scans are consumed as they
 /// arrive, and a preview renders the coefficients of every completed scan.
-final class IncrementalJPEGDecoder: IncrementalDecodingBackend {
+final class IncrementalJPEGDecoder: IncrementalImageDecoding {
     private let options: ImageDecodingOptions
     private let decoder: OpaquePointer
     private var info: cic_jpeg_info?

@@ -4,7 +4,7 @@ import Foundation
 /// libpng's progressive reader fed chunk by chunk. Previews exist for interlaced files: after
 /// each Adam7 pass, every pixel takes the value of the nearest pixel decoded so far above and
 /// to its left (the pass grids nest, so that pixel is always known).
-final class IncrementalPNGDecoder: IncrementalDecodingBackend {
+final class IncrementalPNGDecoder: IncrementalImageDecoding {
     private let session: PNGDecodingSession
     private var previewedPasses = 0
 

@@ -1,3 +1,5 @@
+import Locking
+
 /// Moves a value into a continuation. Sound because the bridge hands each value to exactly one
 /// waiting task and keeps no reference to it afterwards.
 struct UnsafeTransfer<Value>: @unchecked Sendable {

@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A publisher that runs an async operation for each subscriber and publishes its result.
     ///

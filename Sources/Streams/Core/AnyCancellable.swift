@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// A type-erasing cancellable object that executes a provided closure when cancelled.

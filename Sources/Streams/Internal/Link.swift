@@ -1,3 +1,5 @@
+import Locking
+
 /// The two ends an operator's inner subscriber holds while its stream is live: the upstream
 /// subscription and the downstream subscriber.
 ///

@@ -1,3 +1,5 @@
+import Locking
+
 /// The engine behind ``Publishers/FlatMap``, ``Publishers/SwitchToLatest``,
 /// ``Publishers/Merge`` and ``Publishers/MergeMany``: an upstream of values that are turned into
 /// child publishers, whose values are merged into one downstream.

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// Serialised, demand-respecting delivery to one downstream subscriber from many threads.

@@ -1,3 +1,5 @@
+import Locking
+
 /// The engine behind ``Publishers/CombineLatest`` and ``Publishers/Zip``: two upstreams whose
 /// values are paired into one downstream.
 ///

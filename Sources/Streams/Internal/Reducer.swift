@@ -1,3 +1,5 @@
+import Locking
+
 /// The engine behind operators that reduce the whole upstream into at most one value
 /// (``Publishers/First``, ``Publishers/FirstWhere``, ``Publishers/Collect``).
 ///

@@ -1,3 +1,5 @@
+import Locking
+
 /// One downstream subscription fed by a succession of upstreams, one at a time.
 ///
 /// Used by operators that switch to a new upstream when the current one completes or fails:

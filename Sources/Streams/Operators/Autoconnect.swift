@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A publisher that automatically connects to an upstream connectable publisher.
     ///

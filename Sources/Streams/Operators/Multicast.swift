@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// A publisher that provides an explicit means of connecting and cancelling publication.

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// A publisher that eventually produces a single value and then finishes or fails.

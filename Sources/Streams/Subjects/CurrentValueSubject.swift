@@ -1,3 +1,5 @@
+import Locking
+
 /// A subject that wraps a single value and publishes a new element whenever the value changes.
 ///
 /// A new subscriber receives the current value as soon as it demands one, then later values as

@@ -1,3 +1,5 @@
+import Locking
+
 /// A subject that broadcasts elements to downstream subscribers.
 ///
 /// Unlike ``CurrentValueSubject`` it has no initial value or buffer: a value sent while a

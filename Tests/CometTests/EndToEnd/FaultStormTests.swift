@@ -1,3 +1,4 @@
+import Locking
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)

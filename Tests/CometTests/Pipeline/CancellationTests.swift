@@ -51,10 +51,10 @@ struct CancellationTests {
     @Test func taskCancelledBeforeItStartsLoadsNothing() async throws {
         let loader = MockDataLoader()
         let pipeline = ImagePipeline.test(loader: loader)
-        pipeline.context.queue.suspend() // hold the coordinator so the cancel comes first
+        pipeline.context.executor.suspend() // hold the graph so the cancel comes first
         let task = pipeline.imageTask(with: ImageRequest(url: url))
         task.cancel()
-        pipeline.context.queue.resume()
+        pipeline.context.executor.resume()
         await #expect(throws: ImagePipeline.Error.self) { _ = try await task.image }
         try await Task.sleep(for: .milliseconds(50))
         #expect(loader.loadCount == 0)
@@ -114,11 +114,11 @@ struct PriorityTests {
         let low = pipeline.imageTask(with: ImageRequest(url: shared, priority: .low))
         let high = pipeline.imageTask(with: ImageRequest(url: shared, priority: .veryHigh))
         try await Task.sleep(for: .milliseconds(50))
-        let job = try #require(pipeline.context.queue.sync { pipeline.context.debugFetchJobPriority(for: shared.absoluteString) })
+        let job = try #require(pipeline.context.executor.sync { pipeline.context.debugFetchJobPriority(for: shared.absoluteString) })
         #expect(job == .veryHigh)
         high.cancel()
         try await Task.sleep(for: .milliseconds(50))
-        #expect(pipeline.context.queue.sync { pipeline.context.debugFetchJobPriority(for: shared.absoluteString) } == .low)
+        #expect(pipeline.context.executor.sync { pipeline.context.debugFetchJobPriority(for: shared.absoluteString) } == .low)
         low.priority = .high
         try await Task.sleep(for: .milliseconds(50))
         loader.resume()

@@ -52,10 +52,10 @@ struct PipelineAPITests {
     @Test func taskInvalidatedBeforeItStartsLeavesNoJobBehind() async throws {
         let loader = MockDataLoader()
         let pipeline = ImagePipeline.test(loader: loader)
-        pipeline.context.queue.suspend() // hold the task's start behind the invalidation
+        pipeline.context.executor.suspend() // hold the task's start behind the invalidation
         let task = pipeline.imageTask(with: ImageRequest(url: url))
         pipeline.invalidate()
-        pipeline.context.queue.resume()
+        pipeline.context.executor.resume()
         await #expect(throws: ImagePipeline.Error.self) { _ = try await task.response }
         #expect(await eventually { pipeline.activeJobCount == 0 })
         #expect(loader.loadCount == 0)

@@ -1,45 +1,103 @@
+import Locking
 import Foundation
 import Testing
-import Synchronization
 @testable import Comet
 import CometTestSupport
 
 @Suite("Rate limiter", .timeLimit(.minutes(1)))
 struct RateLimiterTests {
-    let queue = DispatchQueue(label: "test.coordinator")
+    let executor = PipelineExecutor()
 
-    /// Runs `body` on the coordinator queue and waits for it.
-    func onCoordinator<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
+    func limiter(rate: Double, burst: Int, scope: ImagePipeline.RateLimit.Scope = .global) -> RateLimiter {
+        RateLimiter(limit: ImagePipeline.RateLimit(rate: rate, burst: burst, scope: scope), executor: executor)
+    }
+
+    /// Runs `body` in the graph and waits for it.
+    func inGraph<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T { executor.sync(body) }
 
     @Test func burstPassesAtOnce() {
-        let limiter = RateLimiter(rate: 10, burst: 5, queue: queue)
-        let ran = onCoordinator { () -> Int in
-            var count = 0
-            for _ in 0..<5 { limiter.execute { count += 1; return true } }
-            return count
-        }
-        #expect(ran == 5)
+        let limiter = limiter(rate: 10, burst: 5)
+        let ran = Locked(0)
+        inGraph { for _ in 0..<5 { limiter.execute(host: "a") { ran.withLock { $0 += 1 }; return true } } }
+        #expect(ran.withLock { $0 } == 5)
     }
 
     @Test func workOverTheRateIsDelayedNotDropped() async {
-        let limiter = RateLimiter(rate: 50, burst: 2, queue: queue)
+        let limiter = limiter(rate: 50, burst: 2)
         let ran = Locked(0)
-        queue.sync {
-            for _ in 0..<6 { limiter.execute { ran.withLock { $0 += 1 }; return true } }
-        }
+        inGraph { for _ in 0..<6 { limiter.execute(host: "a") { ran.withLock { $0 += 1 }; return true } } }
         #expect(ran.withLock { $0 } == 2)
         #expect(await eventually(within: 2) { ran.withLock { $0 } == 6 })
     }
 
     @Test func cancelledWorkSpendsNoToken() async {
-        let limiter = RateLimiter(rate: 20, burst: 1, queue: queue)
+        let limiter = limiter(rate: 20, burst: 1)
         let ran = Locked<[String]>([])
-        queue.sync {
-            limiter.execute { ran.withLock { $0.append("first") }; return true }
-            limiter.execute { false } // cancelled while waiting
-            limiter.execute { ran.withLock { $0.append("second") }; return true }
+        inGraph {
+            limiter.execute(host: "a") { ran.withLock { $0.append("first") }; return true }
+            limiter.execute(host: "a") { false } // cancelled while waiting
+            limiter.execute(host: "a") { ran.withLock { $0.append("second") }; return true }
         }
         // One token refills in 50 ms: "second" gets it, because the cancelled item spent none.
         #expect(await eventually(within: 2) { ran.withLock { $0 } == ["first", "second"] })
+    }
+
+    @Test func perHostBucketsDoNotSlowOtherHosts() {
+        let limiter = limiter(rate: 1, burst: 2, scope: .perHost)
+        let ran = Locked<[String]>([])
+        inGraph {
+            for host in ["a", "a", "a", "b", "b", "B"] {
+                limiter.execute(host: host) { ran.withLock { $0.append(host) }; return true }
+            }
+        }
+        // Host a spent its burst of 2; b's own bucket (host names compare case-insensitively)
+        // let two of its three through.
+        #expect(ran.withLock { $0 } == ["a", "a", "b", "b"])
+    }
+
+    @Test func globalBucketIsSharedByEveryHost() {
+        let limiter = limiter(rate: 1, burst: 2, scope: .global)
+        let ran = Locked<[String]>([])
+        inGraph {
+            for host in ["a", "b", "c"] { limiter.execute(host: host) { ran.withLock { $0.append(host) }; return true } }
+        }
+        #expect(ran.withLock { $0 } == ["a", "b"])
+    }
+
+    @Test func theDefaultIsPerHostAndAboveWhatAMachineDecodes() {
+        let configuration = ImagePipeline.Configuration()
+        #expect(configuration.rateLimit == .default)
+        #expect(configuration.isRateLimiterEnabled)
+        #expect(ImagePipeline.RateLimit.default.scope == .perHost)
+        #expect(ImagePipeline.RateLimit.default.rate == 1_000)
+        #expect(ImagePipeline.RateLimit.default.burst == 200)
+        #expect(ImagePipeline.RateLimit.nukeDefault == ImagePipeline.RateLimit(rate: 80, burst: 25, scope: .global))
+    }
+
+    @Test func disablingTheLimiterRemovesTheLimitAndEnablingRestoresTheDefault() {
+        var configuration = ImagePipeline.Configuration()
+        configuration.isRateLimiterEnabled = false
+        #expect(configuration.rateLimit == nil)
+        configuration.isRateLimiterEnabled = true
+        #expect(configuration.rateLimit == .default)
+        configuration.rateLimit = .nukeDefault
+        configuration.isRateLimiterEnabled = true
+        #expect(configuration.rateLimit == .nukeDefault)
+    }
+
+    /// A batch of 200 from one host starts at once with the default limit (Nuke's 80 a second,
+    /// bursts of 25, would hold 175 of them back).
+    @Test func aBatchFromOneHostIsNotThrottledByDefault() async throws {
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.imageCache = nil
+            $0.dataLoadingConcurrencyLimit = 1_000
+        }
+        let tasks = (0..<200).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://one.example/\($0).png")!)) }
+        #expect(await eventually { loader.loadCount == 200 })
+        loader.resume()
+        for task in tasks { _ = try await task.image }
     }
 }

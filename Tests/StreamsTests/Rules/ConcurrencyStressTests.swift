@@ -1,3 +1,4 @@
+import Locking
 import Dispatch
 import Streams
 import Synchronization
@@ -17,7 +18,7 @@ import Testing
         let demanded: Int?
         let granted = Atomic<Int>(0)
         let cancelAfter: Int?
-        private let subscriptionBox = TestLock<UncheckedBox<Subscription?>>(UncheckedBox(nil))
+        private let subscriptionBox = Locked<UncheckedBox<Subscription?>>(UncheckedBox(nil))
 
         init(demand: Int? = nil, cancelAfter: Int? = nil) {
             self.demanded = demand
@@ -118,8 +119,8 @@ import Testing
         final class OrderChecker: Subscriber, @unchecked Sendable {
             typealias Input = Int
             typealias Failure = Never
-            let state = TestLock<(last: Int, count: Int, outOfOrder: Int)>((-1, 0, 0))
-            let box = TestLock<UncheckedBox<Subscription?>>(UncheckedBox(nil))
+            let state = Locked<(last: Int, count: Int, outOfOrder: Int)>((-1, 0, 0))
+            let box = Locked<UncheckedBox<Subscription?>>(UncheckedBox(nil))
             func receive(subscription: Subscription) { box.withLock { $0 = UncheckedBox(subscription) } }
             func receive(_ input: Int) -> Subscribers.Demand {
                 state.withLock { state in

@@ -1,3 +1,4 @@
+import Locking
 import Foundation
 import Streams
 import Testing
@@ -130,7 +131,7 @@ final class Probe: Subscriber, @unchecked Sendable {
     typealias Input = Int
     typealias Failure = TestError
 
-    private let state = TestLock<(subscription: Subscription?, kept: [Cancellable])>((nil, []))
+    private let state = Locked<(subscription: Subscription?, kept: [Cancellable])>((nil, []))
 
     func receive(subscription: Subscription) {
         state.withLock { $0.subscription = subscription }

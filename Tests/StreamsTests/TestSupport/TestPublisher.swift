@@ -1,3 +1,4 @@
+import Locking
 import Streams
 import Synchronization
 
@@ -5,8 +6,8 @@ import Synchronization
 /// the test then calls `send` / `finish` / `fail` to push events to the latest subscriber,
 /// regardless of demand (so tests can observe how operators treat their upstream).
 final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
-    private let subscribers = TestLock<[UncheckedBox<AnySubscriber<Output, Failure>>]>([])
-    private let subscriptionsBox = TestLock<[TestSubscription]>([])
+    private let subscribers = Locked<[UncheckedBox<AnySubscriber<Output, Failure>>]>([])
+    private let subscriptionsBox = Locked<[TestSubscription]>([])
 
     /// Runs inside `receive(subscriber:)` after the subscription was handed over.
     var onSubscribe: ((TestPublisher) -> Void)?
@@ -38,7 +39,7 @@ final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
 /// Records requests and cancellations.
 final class TestSubscription: Subscription, @unchecked Sendable {
-    private let state = TestLock<(requests: [Subscribers.Demand], cancels: Int)>(([], 0))
+    private let state = Locked<(requests: [Subscribers.Demand], cancels: Int)>(([], 0))
 
     func request(_ demand: Subscribers.Demand) { state.withLock { $0.requests.append(demand) } }
     func cancel() { state.withLock { $0.cancels += 1 } }

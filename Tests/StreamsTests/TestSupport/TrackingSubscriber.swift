@@ -1,3 +1,4 @@
+import Locking
 import Streams
 import Synchronization
 
@@ -14,8 +15,8 @@ final class TrackingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Se
         case completion(Subscribers.Completion<Failure>)
     }
 
-    private let events = TestLock<[Event]>([])  // only appended/read under the lock
-    private let subscriptionBox = TestLock<[Subscription]>([])
+    private let events = Locked<[Event]>([])  // only appended/read under the lock
+    private let subscriptionBox = Locked<[Subscription]>([])
     let initialDemand: Subscribers.Demand
     let demandPerValue: Subscribers.Demand
     let onValue: ((TrackingSubscriber, Input) -> Void)?

@@ -3,6 +3,8 @@ import Foundation
 /// Runs one processor on the result of the job before it (the decode, or the previous
 /// processors): one job per processor prefix, so requests `[resize]` and `[resize, blur]` share
 /// the resize. Previews are processed too when the processor is free (skipped otherwise).
+/// Processors run on a worker through the processing queue; the processed image takes the place
+/// of its input in the result, which keeps the input's backlog slot until delivery.
 final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: ImageKey
@@ -18,6 +20,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
         self.key = key
         self.processor = request.processors[key.processors.count - 1]
         self.context = context
+        super.init(executor: context.executor)
     }
 
     override func start() {
@@ -25,7 +28,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
             send(.value(cached, isCompleted: true))
             return
         }
-        if context.readsEncodedImages(for: request, processed: true) {
+        if context.cachePolicy.readsEncodedImage(for: request, processed: true) {
             context.readEncodedImage(key: key.diskKey, priority: priority, owner: self) { [weak self] image in
                 guard let self, !self.isDone else { return }
                 if let image {
@@ -60,15 +63,12 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
         guard !isDone else { return }
         isProcessing = true
         let processor = self.processor
-        workItem = context.processingQueue.add(priority: priority) { finish in
-            DispatchQueue.global(qos: .userInitiated).async {
-                let output = Result { try processor.process(input.image) }.mapError(SendableError.init)
-                self.context.queue.async {
-                    finish()
-                    self.didProcess(input, output.mapError(\.error), isFinal: isFinal)
-                }
-            }
-        }
+        let image = input.image
+        workItem = context.processingQueue.run(priority: priority, {
+            Result { try processor.process(image) }.mapError(SendableError.init)
+        }, then: { [weak self] output in
+            self?.didProcess(input, output.mapError(\.error), isFinal: isFinal)
+        })
     }
 
     private func didProcess(_ input: ImageResult, _ output: Result<Image, any Error>, isFinal: Bool) {

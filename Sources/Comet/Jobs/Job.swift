@@ -9,8 +9,8 @@ import Foundation
 /// its work item and its dependency. After its final value or an error it is done and leaves its
 /// pool, so a later equal request starts afresh (and usually hits a cache).
 ///
-/// Confined to its pipeline's coordinator queue: every method runs there, and subscriber
-/// handlers are called there, synchronously.
+/// Confined to its pipeline's graph (``PipelineExecutor``): every method runs there, and
+/// subscriber handlers are called there, synchronously.
 class Job<Value>: @unchecked Sendable {
     enum Event {
         /// A value: a preview or chunk (`isCompleted == false`), or the final one.
@@ -35,17 +35,21 @@ class Job<Value>: @unchecked Sendable {
         }
 
         func setPriority(_ priority: ImageRequest.Priority) {
+            job?.executor.assertIsCurrent()
             guard priority != self.priority else { return }
             self.priority = priority
             job?.updatePriority()
         }
 
         func unsubscribe() {
+            job?.executor.assertIsCurrent()
             job?.remove(self)
             job = nil
         }
     }
 
+    /// The graph this job lives in.
+    let executor: PipelineExecutor
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
     private(set) var priority = ImageRequest.Priority.veryLow
     private(set) var isDone = false
@@ -61,8 +65,13 @@ class Job<Value>: @unchecked Sendable {
 
     var subscriberCount: Int { subscriptions.count }
 
+    init(executor: PipelineExecutor) {
+        self.executor = executor
+    }
+
     /// Adds a subscriber; starts the job for the first one. `nil` when the job is already done.
     func subscribe(priority: ImageRequest.Priority, _ handler: @escaping (Event) -> Void) -> Subscription? {
+        executor.assertIsCurrent()
         guard !isDone else { return nil }
         let subscription = Subscription(job: self, priority: priority, handler: handler)
         subscriptions[ObjectIdentifier(subscription)] = subscription
@@ -93,6 +102,7 @@ class Job<Value>: @unchecked Sendable {
 
     /// Sends `event` to every subscriber; a final value or an error ends the job.
     func send(_ event: Event) {
+        executor.assertIsCurrent()
         guard !isDone else { return }
         let isFinal: Bool
         switch event {

@@ -1,3 +1,5 @@
+import Locking
+
 /// The subscription of an ``ImageStream`` whose image was in the memory cache: delivers the
 /// response and `.finished` on the first non-zero demand, on the requesting thread.
 ///

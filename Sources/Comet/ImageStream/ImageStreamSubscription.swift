@@ -1,3 +1,4 @@
+import Locking
 import Dispatch
 
 /// The subscription of an ``ImageStream`` that loads: starts an ``ImageTask`` on the first

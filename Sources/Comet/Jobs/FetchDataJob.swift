@@ -7,6 +7,9 @@ import FoundationNetworking
 /// (through the rate limiter and the data-loading queue). While loading it sends each chunk as a
 /// non-final value when progressive decoding is on, then the whole data as the final value.
 /// Nothing is written to any cache here: what is stored is decided once the bytes decoded clean.
+///
+/// The loader is started in the graph; its chunks and completion re-enter the graph from the
+/// loader's threads, and the data-loading slot is held until the transfer completes.
 final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: String
@@ -21,25 +24,17 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         self.request = request
         self.key = key
         self.context = context
+        super.init(executor: context.executor)
     }
 
     override func start() {
-        let options = request.options
-        if let dataCache = context.configuration.dataCache,
-           !options.contains(.disableDiskCacheReads), !options.contains(.reloadIgnoringCachedData) {
-            let key = self.key
-            workItem = context.dataCachingQueue.add(priority: priority) { finish in
-                DispatchQueue.global(qos: .userInitiated).async {
-                    let data = dataCache.cachedData(for: key)
-                    self.context.queue.async {
-                        finish()
-                        self.didReadDiskCache(data)
-                    }
-                }
-            }
-        } else {
-            loadData()
+        guard let dataCache = context.configuration.dataCache, context.cachePolicy.readsOriginalData(for: request) else {
+            return loadData()
         }
+        let key = self.key
+        workItem = context.dataCachingQueue.run(priority: priority, { dataCache.cachedData(for: key) }, then: { [weak self] data in
+            self?.didReadDiskCache(data)
+        })
     }
 
     private func didReadDiskCache(_ data: Data?) {
@@ -59,49 +54,49 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             return
         }
         if request.options.contains(.skipDataLoadingQueue) {
-            startLoading(finish: {})
+            startLoading(slot: nil)
             return
         }
-        let enqueue = { [weak self] in
-            guard let self else { return }
-            self.workItem = self.context.dataLoadingQueue.add(priority: self.priority) { [weak self] finish in
-                guard let self, !self.isDone else { return finish() }
-                self.startLoading(finish: finish)
-            }
-        }
-        if context.configuration.isRateLimiterEnabled {
-            context.rateLimiter.execute { [weak self] in
-                guard let self, !self.isDone else { return false }
-                enqueue()
-                return true
-            }
-        } else {
-            enqueue()
+        guard let rateLimiter = context.rateLimiter else { return enqueue() }
+        rateLimiter.execute(host: request.url?.host) { [weak self] in
+            guard let self, !self.isDone else { return false }
+            self.enqueue()
+            return true
         }
     }
 
-    private func startLoading(finish: @escaping @Sendable () -> Void) {
+    private func enqueue() {
+        workItem = context.dataLoadingQueue.add(priority: priority) { [weak self] slot in
+            guard let self, !self.isDone else { return slot.finish() }
+            self.startLoading(slot: slot)
+        }
+    }
+
+    /// Starts the transfer; `slot` (the data-loading queue's, `nil` when the request skips the
+    /// queue) is freed when it completes.
+    private func startLoading(slot: WorkQueue.Item?) {
         context.metrics.record { $0.downloadsStarted += 1 }
         context.log("start loading \(key)")
+        let executor = context.executor
         switch request.resource {
         case .closure(_, let load):
             swiftTask = Task {
-                let result: Result<Data, any Error>
-                do { result = .success(try await load()) } catch { result = .failure(error) }
-                self.context.queue.async {
-                    finish()
+                let result: Result<Data, SendableError>
+                do { result = .success(try await load()) } catch { result = .failure(SendableError(error)) }
+                executor.perform {
+                    slot?.finish()
                     switch result {
                     case .success(let data):
                         self.didReceive(data, response: nil)
                         self.didFinish(nil)
                     case .failure(let error):
-                        self.didFinish(error)
+                        self.didFinish(error.error)
                     }
                 }
             }
         case .url, .urlRequest:
             guard let urlRequest = request.urlRequest, urlRequest.url != nil else {
-                finish()
+                slot?.finish()
                 send(.error(.invalidRequest(request: request, reason: "it has no URL")))
                 return
             }
@@ -109,18 +104,17 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 with: urlRequest,
                 didReceiveData: { data, response in
                     let chunk = FetchedData(data: data, response: response, cacheType: nil)
-                    self.context.queue.async { self.didReceive(chunk.data, response: chunk.response) }
+                    executor.perform { self.didReceive(chunk.data, response: chunk.response) }
                 },
                 completion: { error in
                     let error = error.map(SendableError.init)
-                    self.context.queue.async {
-                        finish()
+                    executor.perform {
+                        slot?.finish()
                         self.didFinish(error?.error)
                     }
                 }
             )
-            loadingTask = task
-            workItem?.setCancellationHandler { task.cancel() }
+            loadingTask = task // cancelled by didCancel() (once, whether or not it holds a slot)
         }
     }
 

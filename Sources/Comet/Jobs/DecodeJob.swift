@@ -11,6 +11,10 @@ import FoundationNetworking
 /// skipped, never queued. The final image comes from the same decoder (equal to a one-shot
 /// decode). After a clean decode the original data is stored in the disk cache, when the
 /// policy says so.
+///
+/// Decoders come from the configuration's registry, by the data's format. Every decode runs on
+/// a worker through the decoding queue; a final decode also takes a slot of the pipeline's
+/// decoded-image backlog, which its result carries until it is delivered.
 final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: ImageKey
@@ -26,6 +30,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         self.request = request
         self.key = key
         self.context = context
+        super.init(executor: context.executor)
     }
 
     private var decodingOptions: ImageDecodingOptions {
@@ -39,7 +44,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             send(.value(cached, isCompleted: true))
             return
         }
-        if key.thumbnail != nil, context.readsEncodedImages(for: request, processed: false) {
+        if key.thumbnail != nil, context.cachePolicy.readsEncodedImage(for: request, processed: false) {
             context.readEncodedImage(key: key.diskKey, priority: priority, owner: self) { [weak self] image in
                 guard let self, !self.isDone else { return }
                 if let image {
@@ -75,7 +80,9 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
 
     private func didReceiveChunk(_ chunk: Data) {
         guard !isDone else { return }
-        if incremental == nil { incremental = IncrementalDecoderBox(IncrementalImageDecoder(options: decodingOptions)) }
+        if incremental == nil {
+            incremental = IncrementalDecoderBox(IncrementalImageDecoder(options: decodingOptions, registry: context.configuration.decoders))
+        }
         pendingChunks.append(chunk)
         if !isDecoding { decodePreview() }
     }
@@ -86,17 +93,13 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         pendingChunks = []
         isDecoding = true
         let thumbnail = key.thumbnail
-        workItem = context.decodingQueue.add(priority: priority) { finish in
-            DispatchQueue.global(qos: .userInitiated).async {
-                let decoded = incremental.appendAndPreview(chunks)
-                let preview = decoded.map { image in thumbnail.flatMap { try? $0.resize.process(image) } ?? image }
-                let failed = incremental.failed
-                self.context.queue.async {
-                    finish()
-                    self.didDecodePreview(preview, failed: failed)
-                }
-            }
-        }
+        workItem = context.decodingQueue.run(priority: priority, { () -> PreviewOutcome in
+            let decoded = incremental.appendAndPreview(chunks)
+            let preview = decoded.map { image in thumbnail.flatMap { try? $0.resize.process(image) } ?? image }
+            return PreviewOutcome(preview: preview, failed: incremental.failed)
+        }, then: { [weak self] outcome in
+            self?.didDecodePreview(outcome.preview, failed: outcome.failed)
+        })
     }
 
     private func didDecodePreview(_ preview: Image?, failed: Bool) {
@@ -127,29 +130,27 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         pendingChunks = []
         let options = decodingOptions
         let thumbnail = key.thumbnail
-        workItem = context.decodingQueue.add(priority: priority) { finish in
-            DispatchQueue.global(qos: .userInitiated).async {
-                let result: Result<DecodedImage, ImageDecodingError>
-                if let incremental, !incremental.failed {
-                    result = incremental.finish(appending: chunks)
-                } else {
-                    result = Result { () throws(ImageDecodingError) in try ImageDecoders.decode(fetched.data, options: options) }
-                }
-                let resized = result.map { decoded -> DecodedImage in
-                    guard let thumbnail else { return decoded }
-                    var decoded = decoded
-                    if let image = try? thumbnail.resize.process(decoded.image) { decoded.image = image }
-                    return decoded
-                }
-                self.context.queue.async {
-                    finish()
-                    self.didDecodeFinal(resized, fetched: fetched)
-                }
+        let decoders = context.configuration.decoders
+        workItem = context.decodingQueue.runCountingBacklog(priority: priority, { () -> Result<DecodedImage, ImageDecodingError> in
+            let result: Result<DecodedImage, ImageDecodingError>
+            if let incremental, !incremental.failed {
+                result = incremental.finish(appending: chunks)
+            } else {
+                result = Result { () throws(ImageDecodingError) in try decoders.decode(fetched.data, options: options) }
             }
-        }
+            return result.map { decoded -> DecodedImage in
+                guard let thumbnail else { return decoded }
+                var decoded = decoded
+                if let image = try? thumbnail.resize.process(decoded.image) { decoded.image = image }
+                return decoded
+            }
+        }, then: { [weak self] result, ticket in
+            self?.didDecodeFinal(result, fetched: fetched, ticket: ticket)
+        })
     }
 
-    private func didDecodeFinal(_ result: Result<DecodedImage, ImageDecodingError>, fetched: FetchedData) {
+    private func didDecodeFinal(_ result: Result<DecodedImage, ImageDecodingError>, fetched: FetchedData,
+                                ticket: DecodedImageBacklog.Ticket?) {
         isDecoding = false
         guard !isDone else { return }
         switch result {
@@ -159,7 +160,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
                 context.storeOriginalDataIfNeeded(fetched.data, for: request)
             }
             let value = ImageResult(image: decoded.image, isPreview: false, isClean: decoded.isClean,
-                                    response: fetched.response, cacheType: fetched.cacheType)
+                                    response: fetched.response, cacheType: fetched.cacheType, backlogTicket: ticket)
             if isRequestedDirectly { context.store(value, key: key, request: request, processed: false) }
             send(.value(value, isCompleted: true))
         case .failure(let error):
@@ -170,6 +171,12 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             }
         }
     }
+}
+
+/// What a preview round produced (crosses from the worker to the graph).
+private struct PreviewOutcome: Sendable {
+    let preview: Image?
+    let failed: Bool
 }
 
 /// Gives an ``IncrementalImageDecoder`` to one decoding work item at a time (the job never

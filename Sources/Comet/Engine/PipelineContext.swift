@@ -3,20 +3,22 @@ import Foundation
 import FoundationNetworking
 #endif
 import Logging
-import Synchronization
 
-/// The shared state of one pipeline's task graph: its configuration, work queues, rate
-/// limiter, job pools and counters. Confined to `queue` (the pipeline's coordinator) except
-/// `configuration` (immutable) and `metrics` (its own lock).
+/// The shared state of one pipeline's task graph: its executor, work queues, rate limiter,
+/// decoded-image backlog, job pools and cache policy. Confined to the graph (see
+/// ``PipelineExecutor`` for the execution model) except `configuration` (immutable), `metrics`
+/// (its own lock) and `executor` itself.
 final class PipelineContext: @unchecked Sendable {
     let configuration: ImagePipeline.Configuration
-    /// The pipeline's coordinator: the only queue the graph is touched on.
-    let queue = ImagePipelineCoordinator.makeQueue()
+    /// Where the graph runs.
+    let executor: PipelineExecutor
     let dataLoadingQueue: WorkQueue
     let decodingQueue: WorkQueue
     let processingQueue: WorkQueue
     let dataCachingQueue: WorkQueue
-    let rateLimiter: RateLimiter
+    let rateLimiter: RateLimiter?
+    let backlog: DecodedImageBacklog
+    let cachePolicy: CacheWritePolicy
     let metrics = MetricsRecorder()
     let logger: Logger
 
@@ -26,12 +28,19 @@ final class PipelineContext: @unchecked Sendable {
 
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
-        dataLoadingQueue = WorkQueue(name: "data loading", maxConcurrentCount: configuration.dataLoadingConcurrencyLimit, queue: queue)
-        decodingQueue = WorkQueue(name: "decoding", maxConcurrentCount: configuration.decodingConcurrencyLimit, queue: queue)
-        processingQueue = WorkQueue(name: "processing", maxConcurrentCount: configuration.processingConcurrencyLimit, queue: queue)
-        dataCachingQueue = WorkQueue(name: "data caching", maxConcurrentCount: 2, queue: queue)
-        rateLimiter = RateLimiter(queue: queue)
+        let executor = PipelineExecutor()
+        self.executor = executor
+        dataLoadingQueue = WorkQueue(name: "data loading", maxConcurrentCount: configuration.dataLoadingConcurrencyLimit, executor: executor)
+        decodingQueue = WorkQueue(name: "decoding", maxConcurrentCount: configuration.decodingConcurrencyLimit, executor: executor)
+        processingQueue = WorkQueue(name: "processing", maxConcurrentCount: configuration.processingConcurrencyLimit, executor: executor)
+        dataCachingQueue = WorkQueue(name: "data caching", maxConcurrentCount: 2, executor: executor)
+        rateLimiter = configuration.rateLimit.map { RateLimiter(limit: $0, executor: executor) }
+        backlog = DecodedImageBacklog(limit: configuration.decodedImageBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit,
+                                      executor: executor)
+        cachePolicy = CacheWritePolicy(configuration)
         logger = configuration.logger
+        decodingQueue.backlog = backlog
+        backlog.onRelease = { [decodingQueue] in decodingQueue.drain() }
     }
 
     func log(_ message: @autoclosure () -> String) {
@@ -39,14 +48,21 @@ final class PipelineContext: @unchecked Sendable {
     }
 
     /// Jobs that have not finished yet (for tests: a quiet pipeline holds none).
-    var activeJobCount: Int { fetchJobs.count + decodeJobs.count + processJobs.count }
+    var activeJobCount: Int {
+        executor.assertIsCurrent()
+        return fetchJobs.count + decodeJobs.count + processJobs.count
+    }
 
     /// The priority of the in-flight fetch for a data key (tests and diagnostics).
-    func debugFetchJobPriority(for key: String) -> ImageRequest.Priority? { fetchJobs[key]?.priority }
+    func debugFetchJobPriority(for key: String) -> ImageRequest.Priority? {
+        executor.assertIsCurrent()
+        return fetchJobs[key]?.priority
+    }
 
     // MARK: Jobs
 
     func fetchDataJob(for request: ImageRequest) -> FetchDataJob {
+        executor.assertIsCurrent()
         let key = request.imageID ?? ""
         if configuration.isTaskCoalescingEnabled, let job = fetchJobs[key] {
             metrics.record { $0.coalescedRequests += 1 }
@@ -65,6 +81,7 @@ final class PipelineContext: @unchecked Sendable {
     /// The job that produces `key` (a decode when it has no processors). `isDirect`: an image
     /// task asks for exactly this result (it is then cached when it completes).
     func imageJob(for request: ImageRequest, key: ImageKey, isDirect: Bool) -> Job<ImageResult> {
+        executor.assertIsCurrent()
         if key.processors.isEmpty {
             let job = pooledJob(in: \.decodeJobs, key: key) { DecodeJob(request: request, key: key, context: self) }
             if isDirect { job.isRequestedDirectly = true }
@@ -102,85 +119,65 @@ final class PipelineContext: @unchecked Sendable {
         return ImageResult(image: cached.image, isPreview: false, isClean: true, response: nil, cacheType: .memory)
     }
 
-    private func isLocal(_ request: ImageRequest) -> Bool {
-        guard let scheme = request.url?.scheme?.lowercased() else { return false }
-        return scheme == "file" || scheme == "data"
-    }
-
-    /// Whether the policy stores encoded images for this kind of result (and so whether reading
-    /// them is worth a disk look-up).
-    func readsEncodedImages(for request: ImageRequest, processed: Bool) -> Bool {
-        guard configuration.dataCache != nil, !request.options.contains(.disableDiskCacheReads),
-              !request.options.contains(.reloadIgnoringCachedData) else { return false }
-        return storesEncodedImages(for: request, processed: processed)
-    }
-
-    private func storesEncodedImages(for request: ImageRequest, processed: Bool) -> Bool {
-        guard !isLocal(request) else { return false }
-        let transformed = processed || request.thumbnail != nil
-        switch configuration.dataCachePolicy {
-        case .storeOriginalData: return false
-        case .storeEncodedImages: return true
-        case .storeAll, .automatic: return transformed
-        }
-    }
-
     /// Stores the downloaded bytes of a request whose decode came out clean, when the policy
-    /// keeps original data.
+    /// keeps original data (the write itself happens in the disk cache's own writer).
     func storeOriginalDataIfNeeded(_ data: Data, for request: ImageRequest) {
-        guard let dataCache = configuration.dataCache, !request.options.contains(.disableDiskCacheWrites),
-              !isLocal(request), let key = request.imageID else { return }
-        let hasTransform = !request.processors.isEmpty || request.thumbnail != nil
-        let storesOriginal: Bool
-        switch configuration.dataCachePolicy {
-        case .storeOriginalData, .storeAll: storesOriginal = true
-        case .automatic: storesOriginal = !hasTransform
-        case .storeEncodedImages: storesOriginal = false
-        }
-        guard storesOriginal else { return }
+        guard cachePolicy.storesOriginalData(for: request), let dataCache = configuration.dataCache,
+              let key = request.imageID else { return }
         dataCache.storeData(data, for: key)
     }
 
+    /// Stores downloaded bytes that no decode of this pipeline has checked (``ImagePipeline/data(for:)``)
+    /// after decoding them once on a worker: only clean images are cached. `then` runs in the
+    /// graph afterwards, stored or not.
+    func storeOriginalDataIfClean(_ data: Data, for request: ImageRequest, then: @escaping () -> Void) {
+        let decoders = configuration.decoders
+        let options = configuration.decodingOptions
+        decodingQueue.run(priority: request.priority, { (try? decoders.decode(data, options: options))?.isClean == true },
+                          then: { [self] isClean in
+            if isClean { storeOriginalDataIfNeeded(data, for: request) }
+            then()
+        })
+    }
+
     /// Stores a final, clean result in the memory cache and, when the policy says so, encoded in
-    /// the disk cache.
+    /// the disk cache (encoded on a worker).
     func store(_ result: ImageResult, key: ImageKey, request: ImageRequest, processed: Bool) {
+        executor.assertIsCurrent()
         guard result.isClean, !result.isPreview else { return }
         if let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites), result.cacheType != .memory {
             cache[key.memoryKey] = CachedImage(image: result.image)
         }
         guard result.cacheType == nil, let dataCache = configuration.dataCache,
-              !request.options.contains(.disableDiskCacheWrites),
-              storesEncodedImages(for: request, processed: processed) else { return }
+              cachePolicy.storesEncodedImage(for: request, processed: processed) else { return }
         let image = result.image
         let diskKey = key.diskKey
-        dataCachingQueue.add(priority: .low) { finish in
-            DispatchQueue.global(qos: .utility).async {
-                // Opaque images as JPEG (small), others as PNG (keeps alpha).
-                let data = image.isOpaque ? try? image.jpegData(compressionQuality: 0.9) : try? image.pngData()
-                if let data { dataCache.storeData(data, for: diskKey) }
-                finish()
+        let encoder = configuration.makeImageEncoder(ImageEncodingContext(request: request, image: image))
+        let logger = self.logger
+        dataCachingQueue.run(priority: .low, {
+            do {
+                dataCache.storeData(try encoder.encode(image), for: diskKey)
+            } catch {
+                logger.debug("not caching \(diskKey): \(error)")
             }
-        }
+        }, then: {})
     }
 
-    /// Reads and decodes an encoded image from the disk cache off the coordinator, then calls
-    /// `completion` on the coordinator (`nil` on a miss or a bad entry).
+    /// Reads and decodes an encoded image from the disk cache on a worker, then calls
+    /// `completion` in the graph (`nil` on a miss or a bad entry).
     func readEncodedImage(key: String, priority: ImageRequest.Priority, owner: Job<ImageResult>,
-                          completion: @escaping @Sendable (Image?) -> Void) {
+                          completion: @escaping (Image?) -> Void) {
         guard let dataCache = configuration.dataCache else { return completion(nil) }
         let options = configuration.decodingOptions
-        owner.workItem = dataCachingQueue.add(priority: priority) { finish in
-            DispatchQueue.global(qos: .userInitiated).async {
-                let image = dataCache.cachedData(for: key).flatMap { data -> Image? in
-                    guard let decoded = try? ImageDecoders.decode(data, options: options), decoded.isClean else { return nil }
-                    return decoded.image
-                }
-                self.queue.async {
-                    finish()
-                    if image != nil { self.metrics.record { $0.diskCacheHits += 1 } }
-                    completion(image)
-                }
+        let decoders = configuration.decoders
+        owner.workItem = dataCachingQueue.run(priority: priority, {
+            dataCache.cachedData(for: key).flatMap { data -> Image? in
+                guard let decoded = try? decoders.decode(data, options: options), decoded.isClean else { return nil }
+                return decoded.image
             }
-        }
+        }, then: { [metrics] image in
+            if image != nil { metrics.record { $0.diskCacheHits += 1 } }
+            completion(image)
+        })
     }
 }

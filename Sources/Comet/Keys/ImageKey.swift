@@ -57,21 +57,3 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
 
     var description: String { diskKey }
 }
-
-/// One piece of data delivered by a ``FetchDataJob``: a chunk while loading, or the whole.
-struct FetchedData: @unchecked Sendable {
-    // URLResponse is immutable once delivered; corelibs-foundation does not mark it Sendable.
-    var data: Data
-    var response: URLResponse?
-    var cacheType: ImageResponse.CacheType?
-}
-
-/// An image delivered by a decode or process job.
-struct ImageResult: @unchecked Sendable {
-    var image: Image
-    var isPreview: Bool
-    /// `false` when the decoder concealed damage: shown, never cached.
-    var isClean: Bool
-    var response: URLResponse?
-    var cacheType: ImageResponse.CacheType?
-}

@@ -1,0 +1,55 @@
+/// Bounds the decoded bitmaps a pipeline holds that nobody has finished with: decoding, waiting
+/// for a processor, or on their way to the caller. A final decode starts only while fewer than
+/// ``ImagePipeline/Configuration/decodedImageBacklogLimit`` are out, so decoding slows down when
+/// processing or delivery lags instead of piling up bitmaps (the memory cache's images do not
+/// count: the cache has its own limits).
+///
+/// The count follows the bitmap: a decode takes a ``Ticket``, the ``ImageResult`` carries it
+/// through the processors (a processed image replaces the decoded one), and delivery keeps it
+/// until the caller has the image (an awaiting task has resumed, a completion handler has
+/// returned). The last reference to the ticket going away gives the slot back.
+///
+/// Graph-confined, except ``Ticket``'s release, which re-enters the graph.
+final class DecodedImageBacklog: @unchecked Sendable {
+    /// One decoded bitmap's slot; released when the last copy of its result is dropped.
+    final class Ticket: Sendable {
+        private let backlog: DecodedImageBacklog
+        private let executor: PipelineExecutor
+
+        fileprivate init(backlog: DecodedImageBacklog, executor: PipelineExecutor) {
+            self.backlog = backlog
+            self.executor = executor
+        }
+
+        deinit {
+            let backlog = self.backlog
+            executor.perform { backlog.release() }
+        }
+    }
+
+    let limit: Int
+    private let executor: PipelineExecutor
+    private(set) var count = 0
+    /// Called in the graph when a slot frees (the decoding queue drains again).
+    var onRelease: (() -> Void)?
+
+    init(limit: Int, executor: PipelineExecutor) {
+        self.limit = max(1, limit)
+        self.executor = executor
+    }
+
+    /// Whether another decode may start.
+    var hasRoom: Bool { count < limit }
+
+    /// Takes a slot for a decode about to start.
+    func take() -> Ticket {
+        executor.assertIsCurrent()
+        count += 1
+        return Ticket(backlog: self, executor: executor)
+    }
+
+    private func release() {
+        count -= 1
+        onRelease?()
+    }
+}

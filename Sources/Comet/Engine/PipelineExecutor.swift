@@ -1,0 +1,176 @@
+import Dispatch
+import Locking
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one execution context of a pipeline's task graph, and the engine's execution model.
+///
+/// **The model.** Everything a pipeline shares between requests (its job pools, jobs and their
+/// subscriptions, work queues, the rate limiter, the decoded-image backlog) is *graph state*, and
+/// graph state is touched only inside this executor. The executor is serial, and it is not a
+/// thread: whichever thread submits work while the graph is idle runs that work at once, on its
+/// own stack, then keeps running whatever other threads submitted meanwhile until nothing is
+/// left (as `Streams`' outbox drains). A thread that finds the graph busy only enqueues. So an
+/// uncontended entry costs one lock and unlock instead of a thread wake-up, and the result of a
+/// decode continues in the graph on the worker that produced it. Nothing heavy runs in the graph
+/// (no decode, processor, encode or disk I/O), so a drain is short.
+///
+/// **Every context a request touches**, in order:
+/// 1. *The caller's thread*: `imageTask(with:)`, `image(for:)`, `loadImage(with:)`,
+///    `imageStream(with:)` create the ``ImageTask`` and look in the memory cache (its own lock);
+///    a hit is delivered from here without entering the graph.
+/// 2. *The graph* (this executor, on whichever thread drains it): the task subscribes to its
+///    job; jobs are created, coalesced, prioritised, cancelled; the rate limiter and the work
+///    queues decide what starts; the data loader's `loadData` is called (it only starts a
+///    transfer); caches are written (the memory cache directly, the disk cache through a worker).
+/// 3. *A worker* (a Dispatch global queue at the work's quality of service, see
+///    ``WorkQueue/run(priority:_:then:)``): disk-cache reads and writes, decoding (previews and
+///    final), processors, encoding. Each hands its result back to the graph on its own thread.
+/// 4. *The loader's threads* (URLSession's delegate queue, a custom loader's callbacks, a data
+///    closure's Swift task): chunks, progress and completion enter the graph from there.
+/// 5. *A timer*: the rate limiter's refill, a Dispatch timer that enters the graph.
+/// 6. *Delivery*: an awaiting Swift task is resumed (it continues on its own executor);
+///    completion and progress handlers run on ``ImagePipeline/Configuration/callbackQueue``;
+///    `ImageTask.events` streams are yielded to from the graph.
+///
+/// Debug builds check the model: every graph entry point calls ``assertIsCurrent()``.
+///
+/// Thread-safe; `@unchecked Sendable` because the queued closures are only run by the one
+/// draining thread.
+final class PipelineExecutor: @unchecked Sendable {
+    private struct State {
+        var pending: [(@Sendable () -> Void)?] = []
+        var head = 0
+        var isRunning = false
+        var isSuspended = false
+        var isDrainScheduled = false
+        var owner: pthread_t?
+
+        mutating func popFirst() -> (@Sendable () -> Void)? {
+            guard head < pending.count else {
+                if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+                head = 0
+                return nil
+            }
+            let work = pending[head]
+            pending[head] = nil
+            head += 1
+            if head >= 1024 && head * 2 >= pending.count {
+                pending.removeFirst(head)
+                head = 0
+            }
+            return work
+        }
+    }
+
+    private let state = Locked(State())
+
+    /// Runs `work` in the graph: now, on this thread, if the graph is idle; otherwise after what
+    /// is already queued, on the thread that is draining it. Never waits for another thread.
+    func perform(_ work: @escaping @Sendable () -> Void) {
+        let runsNow = state.withLock { state -> Bool in
+            guard !state.isRunning, !state.isSuspended else {
+                state.pending.append(work)
+                return false
+            }
+            state.isRunning = true
+            state.owner = pthread_self()
+            return true
+        }
+        guard runsNow else { return }
+        work()
+        drain()
+    }
+
+    /// Queues `work` in the graph without ever running it on the calling thread: for entry points
+    /// whose caller goes on with its own work (`imageTask(with:)`, `cancel()`), so it pays an
+    /// enqueue, not the graph's work. When the graph is idle, a worker is woken to drain it.
+    func schedule(_ work: @escaping @Sendable () -> Void) {
+        let wakesDrainer = state.withLock { state -> Bool in
+            state.pending.append(work)
+            guard !state.isRunning, !state.isSuspended, !state.isDrainScheduled else { return false }
+            state.isDrainScheduled = true
+            return true
+        }
+        guard wakesDrainer else { return }
+        DispatchQueue.global(qos: .userInitiated).async { self.drainScheduled() }
+    }
+
+    private func drainScheduled() {
+        let runsNow = state.withLock { state -> Bool in
+            state.isDrainScheduled = false
+            guard !state.isRunning, !state.isSuspended else { return false }
+            state.isRunning = true
+            state.owner = pthread_self()
+            return true
+        }
+        if runsNow { drain() }
+    }
+
+    /// Runs queued work until none is left (or the executor is suspended), then lets go.
+    private func drain() {
+        while true {
+            let next = state.withLock { state -> (@Sendable () -> Void)? in
+                if !state.isSuspended, let work = state.popFirst() { return work }
+                state.isRunning = false
+                state.owner = nil
+                return nil
+            }
+            guard let next else { return }
+            next()
+        }
+    }
+
+    /// `true` when the calling thread is the one running the graph.
+    var isCurrent: Bool {
+        state.withLock { state in
+            guard state.isRunning, let owner = state.owner else { return false }
+            return pthread_equal(owner, pthread_self()) != 0
+        }
+    }
+
+    /// Stops the program in debug builds when called outside the graph (a graph entry point
+    /// reached from another context is a data race). Free in release builds.
+    @inline(__always)
+    func assertIsCurrent(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
+        #if DEBUG
+        precondition(isCurrent, "\(function) must run in the pipeline's graph (PipelineExecutor)", file: file, line: line)
+        #endif
+    }
+
+    // MARK: Tests and diagnostics
+
+    /// Holds queued work (tests: to order events deterministically). Work submitted while
+    /// suspended waits; the work running now finishes.
+    func suspend() {
+        state.withLock { $0.isSuspended = true }
+    }
+
+    /// Releases work held by ``suspend()``; this thread drains it if the graph is idle.
+    func resume() {
+        let runsNow = state.withLock { state -> Bool in
+            state.isSuspended = false
+            guard !state.isRunning, state.head < state.pending.count else { return false }
+            state.isRunning = true
+            state.owner = pthread_self()
+            return true
+        }
+        if runsNow { drain() }
+    }
+
+    /// Runs `body` in the graph and waits for its result. For tests and diagnostics only: it
+    /// blocks the calling thread, and must not be called from inside the graph.
+    func sync<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        precondition(!isCurrent, "PipelineExecutor.sync called from inside the graph would wait for itself")
+        let result = Locked<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        perform {
+            let value = body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+}

@@ -1,0 +1,232 @@
+import Dispatch
+
+/// A priority queue of work with a concurrency limit: the next item to start is the one with
+/// the highest priority, first-in first-out among equals. One per pipeline stage (data loading,
+/// decoding, processing, disk-cache I/O).
+///
+/// Confined to its pipeline's graph (``PipelineExecutor``): every method runs there. Heavy work
+/// goes through ``run(priority:_:then:)``, the engine's one way to leave the graph and come back.
+final class WorkQueue: @unchecked Sendable {
+    /// One queued or running piece of work.
+    final class Item: @unchecked Sendable {
+        // Graph-confined like the WorkQueue itself.
+        // Dropped once the work starts or is cancelled while pending: a job keeps its work item
+        // and the work captures the job (and its inputs), so holding it longer would be a cycle.
+        fileprivate var work: ((Item) -> Void)?
+        fileprivate var onCancel: (() -> Void)?
+        fileprivate var sequence: Int
+        fileprivate(set) var priority: ImageRequest.Priority
+        fileprivate(set) var state = State.pending
+        fileprivate weak var queue: WorkQueue?
+        /// Whether the item produces a decoded bitmap that counts against the queue's backlog.
+        fileprivate let isAdmissionChecked: Bool
+        /// The backlog slot taken when an admission-checked item started.
+        fileprivate var ticket: DecodedImageBacklog.Ticket?
+
+        enum State { case pending, running, finished, cancelled }
+
+        fileprivate init(priority: ImageRequest.Priority, sequence: Int, isAdmissionChecked: Bool, work: @escaping (Item) -> Void) {
+            self.priority = priority
+            self.sequence = sequence
+            self.isAdmissionChecked = isAdmissionChecked
+            self.work = work
+        }
+
+        /// Sets what to do if the item is cancelled while running (e.g. cancel a download).
+        func setCancellationHandler(_ handler: @escaping () -> Void) { onCancel = handler }
+
+        /// Changes the priority; a pending item moves to its new place in line.
+        func setPriority(_ priority: ImageRequest.Priority) {
+            guard priority != self.priority else { return }
+            self.priority = priority
+            if state == .pending { queue?.requeue(self) }
+        }
+
+        /// Removes a pending item, or runs the cancellation handler of a running one (its slot
+        /// stays taken until the work calls ``finish()``).
+        func cancel() {
+            switch state {
+            case .pending:
+                state = .cancelled
+                work = nil
+                queue?.pendingCount -= 1
+            case .running:
+                state = .cancelled
+                onCancel?()
+                onCancel = nil
+            case .finished, .cancelled:
+                break
+            }
+        }
+
+        /// Ends the work and frees its slot: the next item may start at once. Called once, in
+        /// the graph, by the work itself (``run(priority:_:then:)`` does it for you).
+        func finish() {
+            guard let queue else { return }
+            self.queue = nil
+            if state == .running { state = .finished }
+            onCancel = nil
+            ticket = nil
+            queue.runningCount -= 1
+            queue.drain()
+        }
+
+        var isCancelled: Bool { state == .cancelled }
+    }
+
+    let name: String
+    private let executor: PipelineExecutor
+    /// How many items may run at once.
+    var maxConcurrentCount: Int {
+        didSet { drain() }
+    }
+    /// Whether queued work may start (tests suspend queues to hold work back).
+    var isSuspended = false {
+        didSet { if !isSuspended { drain() } }
+    }
+    /// The decoding queue's bound on decoded bitmaps: an admission-checked item starts only
+    /// when the backlog has room (and takes a slot), else it and everything behind it wait
+    /// until a slot frees.
+    var backlog: DecodedImageBacklog?
+
+    // One FIFO per priority; stale entries (cancelled or moved) are skipped when popped.
+    private var buckets: [[(item: Item, sequence: Int)]] = Array(repeating: [], count: ImageRequest.Priority.allCases.count)
+    private var heads = Array(repeating: 0, count: ImageRequest.Priority.allCases.count)
+    private var nextSequence = 0
+    private(set) var runningCount = 0
+    fileprivate(set) var pendingCount = 0
+
+    init(name: String, maxConcurrentCount: Int, executor: PipelineExecutor) {
+        self.name = name
+        self.executor = executor
+        self.maxConcurrentCount = max(1, maxConcurrentCount)
+    }
+
+    /// Queues work that runs in the graph when a slot is free and holds the slot until it calls
+    /// ``Item/finish()`` (a download: the slot is held until the loader completes).
+    @discardableResult
+    func add(priority: ImageRequest.Priority, isAdmissionChecked: Bool = false, _ work: @escaping (Item) -> Void) -> Item {
+        executor.assertIsCurrent()
+        let item = Item(priority: priority, sequence: nextSequence, isAdmissionChecked: isAdmissionChecked, work: work)
+        nextSequence += 1
+        item.queue = self
+        pendingCount += 1
+        buckets[priority.rawValue].append((item, item.sequence))
+        drain()
+        return item
+    }
+
+    /// The engine's one primitive for heavy work: when a slot is free, runs `heavy` on a worker
+    /// (a Dispatch global queue at the item's quality of service), then `then` with its result
+    /// back in the graph, on the worker's own thread when the graph is idle (no further hop). The
+    /// slot is freed before `then` runs; `then` is not called when the item was cancelled.
+    @discardableResult
+    func run<Output: Sendable>(
+        priority: ImageRequest.Priority,
+        _ heavy: @escaping @Sendable () -> Output,
+        then: @escaping (Output) -> Void
+    ) -> Item {
+        runOnWorker(priority: priority, isAdmissionChecked: false, heavy) { output, _ in then(output) }
+    }
+
+    /// ``run(priority:_:then:)`` for work that makes a decoded bitmap: it starts only when the
+    /// queue's ``backlog`` has room, and `then` receives the slot it took, for the result to
+    /// carry until it is delivered.
+    @discardableResult
+    func runCountingBacklog<Output: Sendable>(
+        priority: ImageRequest.Priority,
+        _ heavy: @escaping @Sendable () -> Output,
+        then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void
+    ) -> Item {
+        runOnWorker(priority: priority, isAdmissionChecked: true, heavy, then: then)
+    }
+
+    private func runOnWorker<Output: Sendable>(
+        priority: ImageRequest.Priority,
+        isAdmissionChecked: Bool,
+        _ heavy: @escaping @Sendable () -> Output,
+        then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void
+    ) -> Item {
+        let executor = self.executor
+        return add(priority: priority, isAdmissionChecked: isAdmissionChecked) { item in
+            let continuation = GraphClosure<(Output, DecodedImageBacklog.Ticket?)> { then($0.0, $0.1) }
+            DispatchQueue.global(qos: item.priority.qualityOfService).async {
+                let output = heavy()
+                executor.perform {
+                    let wasCancelled = item.isCancelled
+                    let ticket = item.ticket
+                    item.finish()
+                    if !wasCancelled { continuation.body((output, ticket)) }
+                }
+            }
+        }
+    }
+
+    fileprivate func requeue(_ item: Item) {
+        item.sequence = nextSequence
+        nextSequence += 1
+        buckets[item.priority.rawValue].append((item, item.sequence))
+        drain()
+    }
+
+    /// The next pending item, without taking it.
+    private func peekNext() -> Item? {
+        for index in stride(from: buckets.count - 1, through: 0, by: -1) {
+            while heads[index] < buckets[index].count {
+                let entry = buckets[index][heads[index]]
+                // Skip entries left behind by a cancel or a priority change.
+                if entry.item.state == .pending && entry.item.sequence == entry.sequence && entry.item.priority.rawValue == index {
+                    return entry.item
+                }
+                heads[index] += 1
+                compact(index)
+            }
+        }
+        return nil
+    }
+
+    private func compact(_ index: Int) {
+        if heads[index] == buckets[index].count {
+            buckets[index].removeAll(keepingCapacity: true)
+            heads[index] = 0
+        } else if heads[index] > 64 && heads[index] * 2 > buckets[index].count {
+            buckets[index].removeFirst(heads[index])
+            heads[index] = 0
+        }
+    }
+
+    /// Starts pending items while slots are free (and the admission check allows).
+    func drain() {
+        while !isSuspended && runningCount < maxConcurrentCount, let item = peekNext() {
+            if item.isAdmissionChecked, let backlog {
+                guard backlog.hasRoom else { return }
+                item.ticket = backlog.take()
+            }
+            let index = item.priority.rawValue
+            heads[index] += 1
+            compact(index)
+            pendingCount -= 1
+            runningCount += 1
+            item.state = .running
+            let work = item.work
+            item.work = nil
+            work?(item)
+        }
+    }
+}
+
+/// A closure that only ever runs in the graph, carried through a worker that never calls it.
+struct GraphClosure<Input>: @unchecked Sendable {
+    let body: (Input) -> Void
+    init(_ body: @escaping (Input) -> Void) { self.body = body }
+}
+
+extension ImageRequest.Priority {
+    /// The quality of service workers run this priority's heavy work at.
+    var qualityOfService: DispatchQoS.QoSClass {
+        switch self {
+        case .veryLow, .low: .utility
+        case .normal, .high, .veryHigh: .userInitiated
+        }
+    }
+}

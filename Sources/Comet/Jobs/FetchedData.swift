@@ -1,0 +1,12 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One piece of data delivered by a ``FetchDataJob``: a chunk while loading, or the whole.
+struct FetchedData: @unchecked Sendable {
+    // URLResponse is immutable once delivered; corelibs-foundation does not mark it Sendable.
+    var data: Data
+    var response: URLResponse?
+    var cacheType: ImageResponse.CacheType?
+}
