@@ -49,7 +49,10 @@ asan: setup
 ## Measure with the machine otherwise idle (here: `flock /tmp/comet-swift-build.lock make bench`).
 BENCH_RESULTS := .build-bench/results/Current_run.influx.csv
 BENCH_ARGS ?=
+## nginx-light: the origin of the default-configuration loopback figure (its own process).
 bench: setup
+	@dpkg -s nginx-light >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light; }
 	rm -f $(BENCH_RESULTS)
 	cd Benchmarks && $(SWIFT) package --scratch-path ../.build-bench \
 		--allow-writing-to-package-directory --allow-writing-to-directory ../.build-bench \

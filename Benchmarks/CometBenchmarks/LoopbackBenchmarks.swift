@@ -23,10 +23,50 @@ enum LoopbackBenchmarks {
         Benchmark(Figures.loopbackThumbnail.name, configuration: configuration, closure: { (benchmark, server: LoopbackServer) async in
             await loadAll(from: server, processors: fill, benchmark: benchmark)
         }, setup: { try await LoopbackServer.start() })
+        registerDefaultConfiguration()
         var thumbnail = [UInt8](repeating: 0, count: 256 * 256 * 4)
         Benchmark(Figures.loopbackThumbnail.referenceName, configuration: configuration) { _ in
             for photo in Workloads.photos {
                 blackHole(photo.withUnsafeBytes { ref_jpeg_thumbnail($0.baseAddress, $0.count, 256, &thumbnail) })
+            }
+        }
+    }
+
+    /// The default-configuration figures: wall time per image and, as a custom metric, the
+    /// process's CPU time per batch; their references, the C loop and Comet's own decoder and
+    /// resize called directly, one image after another.
+    static func registerDefaultConfiguration() {
+        let cpuTime = BenchmarkMetric.custom("cpuTime", polarity: .prefersSmaller, useScalingFactor: false)
+        let configuration = Benchmark.Configuration.suite(seconds: 10, iterations: 8, warmup: 1, extra: [cpuTime])
+        let fill: [any ImageProcessing] = [.resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)]
+        Benchmark(Figures.loopbackDefault.name, configuration: configuration, closure: { (benchmark, origin: NginxOrigin) async in
+            // Cold: a new pipeline (URLSession included) and an empty memory cache per iteration.
+            let pipeline = ImagePipeline { $0.imageCache = ImageCache() }
+            let cpuBefore = processCPUTime()
+            benchmark.startMeasurement()
+            let failures = await withTaskGroup(of: Int.self) { group in
+                for index in Workloads.photos.indices {
+                    group.addTask {
+                        let request = ImageRequest(url: origin.url(photo: index), processors: fill)
+                        return (try? await pipeline.image(for: request)) == nil ? 1 : 0
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            benchmark.stopMeasurement()
+            benchmark.measurement(cpuTime, Int(processCPUTime() - cpuBefore))
+            if failures > 0 { benchmark.error("\(failures) of \(Workloads.photos.count) loads failed") }
+        }, setup: { try NginxOrigin.start() }, teardown: { NginxOrigin.stopAll() })
+        var thumbnail = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        Benchmark(Figures.loopbackDefault.referenceName, configuration: configuration) { _ in
+            for photo in Workloads.photos {
+                blackHole(photo.withUnsafeBytes { ref_jpeg_thumbnail($0.baseAddress, $0.count, 256, &thumbnail) })
+            }
+        }
+        let resize = fill[0]
+        Benchmark(Figures.loopbackDefaultCPU.referenceName, configuration: configuration) { _ in
+            for photo in Workloads.photos {
+                blackHole(try? resize.process(JPEGDecoder().decode(photo).image))
             }
         }
     }

@@ -55,19 +55,36 @@ struct FetchCommand: AsyncParsableCommand {
         let output = URL(fileURLWithPath: out).standardizedFileURL
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let dataCache = noDiskCache ? nil : try? DataCache(name: Self.cacheName)
-        let pipeline = ImagePipeline {
-            $0.dataCache = dataCache
-            $0.imageCache = ImageCache(costLimit: 256 << 20)
-            $0.dataLoadingConcurrencyLimit = concurrency
-        }
+        let pipeline = makePipeline(dataCache: dataCache)
         let items = FetchPlan(arguments: urls, resize: resize, outputDirectory: output).items
         let console = Console.standardOutput
         let bar = ProgressBar(title: "fetch", total: items.count, console: console, quiet: quiet || !console.isTerminal)
         let stopwatch = Stopwatch()
-        var failures = 0
-        var succeeded = 0
-        let fetcher = Fetcher(resize: resize, mode: mode, format: format, quality: quality)
+        let tally = await fetchAll(items, with: pipeline, console: console, bar: bar)
+        bar.finish()
+        dataCache?.flush()   // staged writes reach the disk before the process exits
+        if !quiet {
+            let metrics = pipeline.metrics
+            console.line("\(tally.succeeded) saved, \(tally.failures) failed · downloaded \(Format.bytes(metrics.bytesLoaded)) · "
+                + "disk cache hits \(metrics.diskCacheHits) · \(Format.duration(stopwatch.elapsed))")
+        }
+        if tally.failures > 0 { throw ExitCode(1) }
+    }
 
+    /// The pipeline of one run: the tool's disk cache, a 256 MiB memory cache, `--concurrency` downloads.
+    private func makePipeline(dataCache: DataCache?) -> ImagePipeline {
+        ImagePipeline {
+            $0.dataCache = dataCache
+            $0.imageCache = ImageCache(costLimit: 256 << 20)
+            $0.dataLoadingConcurrencyLimit = concurrency
+        }
+    }
+
+    /// Fetches every item, at most `--concurrency` at once, reporting each as it ends.
+    private func fetchAll(_ items: [FetchPlan.Item], with pipeline: ImagePipeline, console: Console,
+                          bar: ProgressBar) async -> (succeeded: Int, failures: Int) {
+        let fetcher = Fetcher(resize: resize, mode: mode, format: format, quality: quality)
+        var tally = (succeeded: 0, failures: 0)
         await withTaskGroup(of: (FetchPlan.Item, Result<String, any Error>).self) { group in
             var pending = items[...]
             func startNext() {
@@ -78,31 +95,27 @@ struct FetchCommand: AsyncParsableCommand {
             for await (item, result) in group {
                 switch result {
                 case .success(let line):
-                    succeeded += 1
-                    if quiet {
-                    } else if console.isTerminal {
-                        bar.message("✓ " + line)
-                    } else {
-                        console.line("✓ " + line)
-                    }
+                    tally.succeeded += 1
+                    report(success: line, console: console, bar: bar)
                 case .failure(let error):
-                    failures += 1
-                    let text = "✗ \(item.argument): \(error)"
-                    if console.isTerminal && !quiet { bar.message(text) } else { Console.standardError.line(text) }
+                    tally.failures += 1
+                    report(failure: "✗ \(item.argument): \(error)", console: console, bar: bar)
                 }
                 bar.setBytes(pipeline.metrics.bytesLoaded)
                 bar.advance(detail: item.argument)
                 startNext()
             }
         }
-        bar.finish()
-        dataCache?.flush()   // staged writes reach the disk before the process exits
-        if !quiet {
-            let metrics = pipeline.metrics
-            console.line("\(succeeded) saved, \(failures) failed · downloaded \(Format.bytes(metrics.bytesLoaded)) · "
-                + "disk cache hits \(metrics.diskCacheHits) · \(Format.duration(stopwatch.elapsed))")
-        }
-        if failures > 0 { throw ExitCode(1) }
+        return tally
+    }
+
+    private func report(success line: String, console: Console, bar: ProgressBar) {
+        guard !quiet else { return }
+        if console.isTerminal { bar.message("✓ " + line) } else { console.line("✓ " + line) }
+    }
+
+    private func report(failure text: String, console: Console, bar: ProgressBar) {
+        if console.isTerminal && !quiet { bar.message(text) } else { Console.standardError.line(text) }
     }
 
 }

@@ -14,7 +14,8 @@ struct ReportRow {
     init(figure: Figure, results: InfluxResults) {
         self.figure = figure
         let operations = Double(figure.operations)
-        comet = results.time(figure.name).map { $0 / operations }
+        let cometTime = figure.cometMetric.map { results.value($0.metric, of: $0.benchmark) } ?? results.time(figure.name)
+        comet = cometTime.map { $0 / operations }
         reference = results.time(figure.referenceName).map { $0 / operations }
         peakMemory = results.value("Memory(residentpeak)", of: figure.name)
         referencePeakMemory = results.value("Memory(residentpeak)", of: figure.referenceName)

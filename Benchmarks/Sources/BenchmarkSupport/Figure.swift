@@ -28,13 +28,18 @@ public struct Figure: Sendable {
     public let operations: Int
     /// The targets (none: the figure is reported only).
     public let goals: [Goal]
+    /// Where the report reads Comet's figure instead of this benchmark's wall clock: a custom
+    /// metric (nanoseconds per iteration, e.g. CPU time) recorded by another figure's benchmark.
+    public let cometMetric: (benchmark: String, metric: String)?
 
-    public init(_ group: String, _ name: String, reference: String, operations: Int = 1, goals: [Goal] = []) {
+    public init(_ group: String, _ name: String, reference: String, operations: Int = 1, goals: [Goal] = [],
+                cometMetric: (benchmark: String, metric: String)? = nil) {
         self.group = group
         self.name = name
         self.reference = reference
         self.operations = operations
         self.goals = goals
+        self.cometMetric = cometMetric
     }
 
     /// The reference benchmark's name.

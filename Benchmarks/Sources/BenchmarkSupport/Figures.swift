@@ -29,6 +29,18 @@ public enum Figures {
                                               goals: [.ratio(atMost: 1.25)])
     public static let loopbackThumbnail = Figure(network, "200 thumbnails 1024×768 → 256² over loopback cold",
                                                  reference: "C decode + 3×3 average in memory (1 core)", operations: 200)
+    /// What a new user gets: the default configuration (rate limiter, memory cache, queues as
+    /// shipped), a fresh pipeline, 200 photos from an nginx origin made into 256² fill+crop
+    /// thumbnails. At least 1.6× the single-core C loop's images per second (ratio of times ≤ 0.625).
+    public static let loopbackDefault = Figure(network, "200 thumbnails from nginx default configuration",
+                                               reference: "C decode + 3×3 average in memory (1 core)", operations: 200,
+                                               goals: [.ratio(atMost: 1 / 1.6)])
+    /// The same run's CPU time per image (the process's user + system time over the batch)
+    /// against Comet's decoder and resize called directly on one thread.
+    public static let loopbackDefaultCPU = Figure(network, "CPU per thumbnail from nginx default configuration",
+                                                  reference: "Comet decode + resize called directly (1 core)", operations: 200,
+                                                  goals: [.ratio(atMost: 1.15)],
+                                                  cometMetric: (loopbackDefault.name, "cpuTime"))
 
     public static let memoryHitAsync = Figure(caches, "Memory hit via image(for:)", reference: "Dictionary lookup under NSLock",
                                               operations: 1000, goals: [.perOperation(atMostNanoseconds: 5_000)])
@@ -56,7 +68,7 @@ public enum Figures {
     /// All figures, in report order.
     public static let all: [Figure] = [
         decodeJPEG, decodeLargeJPEG, decodePNG, resize, blur, largeThumbnail, largeThumbnailMemory,
-        loopbackDecode, loopbackThumbnail,
+        loopbackDecode, loopbackThumbnail, loopbackDefault, loopbackDefaultCPU,
         memoryHitAsync, memoryHitSubscript, diskWrite, diskRead,
         overhead, createCancel, coalescing,
     ] + concurrency + [streamsChain]

@@ -24,7 +24,7 @@ public enum Workloads {
     public static let pixel: Data = try! Image(width: 1, height: 1, color: .white).pngData()
 
     /// Where generated files are kept (bump the version when the generator changes).
-    static let directory: URL = {
+    public static let directory: URL = {
         if let path = ProcessInfo.processInfo.environment["COMET_BENCH_WORKLOADS"] {
             return URL(fileURLWithPath: path)
         }

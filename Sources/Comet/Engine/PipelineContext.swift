@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Logging
+import Synchronization
 
 /// The shared state of one pipeline's task graph: its executor, work queues, rate limiter,
 /// decoded-image backlog, job pools and cache policy. Confined to the graph (see
@@ -21,6 +22,9 @@ final class PipelineContext: @unchecked Sendable {
     let cachePolicy: CacheWritePolicy
     let metrics = MetricsRecorder()
     let logger: Logger
+
+    /// Set by ``ImagePipeline/invalidate()``: work that finishes afterwards is not cached.
+    let isInvalidated = Atomic<Bool>(false)
 
     private var fetchJobs: [String: FetchDataJob] = [:]
     private var decodeJobs: [ImageKey: DecodeJob] = [:]
@@ -122,7 +126,7 @@ final class PipelineContext: @unchecked Sendable {
     /// Stores the downloaded bytes of a request whose decode came out clean, when the policy
     /// keeps original data (the write itself happens in the disk cache's own writer).
     func storeOriginalDataIfNeeded(_ data: Data, for request: ImageRequest) {
-        guard cachePolicy.storesOriginalData(for: request), let dataCache = configuration.dataCache,
+        guard !isInvalidated.load(ordering: .relaxed), cachePolicy.storesOriginalData(for: request), let dataCache = configuration.dataCache,
               let key = request.imageID else { return }
         dataCache.storeData(data, for: key)
     }
@@ -144,7 +148,7 @@ final class PipelineContext: @unchecked Sendable {
     /// the disk cache (encoded on a worker).
     func store(_ result: ImageResult, key: ImageKey, request: ImageRequest, processed: Bool) {
         executor.assertIsCurrent()
-        guard result.isClean, !result.isPreview else { return }
+        guard result.isClean, !result.isPreview, !isInvalidated.load(ordering: .relaxed) else { return }
         if let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites), result.cacheType != .memory {
             cache[key.memoryKey] = CachedImage(image: result.image)
         }

@@ -17,22 +17,35 @@ import Glibc
 /// (no decode, processor, encode or disk I/O), so a drain is short.
 ///
 /// **Every context a request touches**, in order:
-/// 1. *The caller's thread*: `imageTask(with:)`, `image(for:)`, `loadImage(with:)`,
-///    `imageStream(with:)` create the ``ImageTask`` and look in the memory cache (its own lock);
-///    a hit is delivered from here without entering the graph.
+/// 1. *The caller's thread*: `image(for:)`, `imageTask(with:)`, `loadImage(with:)` and
+///    `imageStream(with:)` create the ``ImageTask`` and look in the memory cache (its own lock); a
+///    hit is delivered from here without entering the graph. `image(for:)` and `data(for:)` then
+///    enter the graph here with ``perform(_:)`` (their caller suspends right after, so its
+///    thread does the graph's part); the others ``schedule(_:)`` it, as do `cancel()` and
+///    priority changes, so their caller pays an enqueue and goes on.
 /// 2. *The graph* (this executor, on whichever thread drains it): the task subscribes to its
-///    job; jobs are created, coalesced, prioritised, cancelled; the rate limiter and the work
+///    job; jobs are created, coalesced, prioritised and cancelled; the rate limiter and the work
 ///    queues decide what starts; the data loader's `loadData` is called (it only starts a
-///    transfer); caches are written (the memory cache directly, the disk cache through a worker).
-/// 3. *A worker* (a Dispatch global queue at the work's quality of service, see
-///    ``WorkQueue/run(priority:_:then:)``): disk-cache reads and writes, decoding (previews and
-///    final), processors, encoding. Each hands its result back to the graph on its own thread.
+///    transfer); the memory cache is written, and original data handed to the disk cache (whose
+///    writer does the I/O).
+/// 3. *A worker* (a Dispatch global queue at the work's quality of service, through
+///    ``WorkQueue/run(priority:_:then:)``): disk-cache reads, decoding (previews and final),
+///    processors, encoding for the disk cache. Each hands its result back to the graph on its
+///    own thread.
 /// 4. *The loader's threads* (URLSession's delegate queue, a custom loader's callbacks, a data
 ///    closure's Swift task): chunks, progress and completion enter the graph from there.
 /// 5. *A timer*: the rate limiter's refill, a Dispatch timer that enters the graph.
 /// 6. *Delivery*: an awaiting Swift task is resumed (it continues on its own executor);
 ///    completion and progress handlers run on ``ImagePipeline/Configuration/callbackQueue``;
 ///    `ImageTask.events` streams are yielded to from the graph.
+///
+/// **Why this model** (measured in `make bench`, see BENCHMARKS.md): the serial coordinator
+/// queue it replaces cost a thread wake-up at every entry (caller → coordinator, loader →
+/// coordinator, decode → coordinator, and one more per work-queue bookkeeping step), 4 thread
+/// crossings and 8 dispatches per request. A global actor has the same cost from the
+/// non-async contexts the graph is entered from (URLSession callbacks, Dispatch workers): each
+/// entry is a new `Task` and an executor hop. Draining on the arriving thread makes an
+/// uncontended entry a lock and unlock.
 ///
 /// Debug builds check the model: every graph entry point calls ``assertIsCurrent()``.
 ///

@@ -222,11 +222,8 @@ struct GraphClosure<Input>: @unchecked Sendable {
 }
 
 extension ImageRequest.Priority {
-    /// The quality of service workers run this priority's heavy work at.
-    var qualityOfService: DispatchQoS.QoSClass {
-        switch self {
-        case .veryLow, .low: .utility
-        case .normal, .high, .veryHigh: .userInitiated
-        }
-    }
+    /// The quality of service workers run heavy work at: one class for every priority. The
+    /// queues already order work by priority; lower Dispatch classes were starved under load
+    /// here (a low-priority prefetch's decode waited over 15 s behind a busy test run).
+    var qualityOfService: DispatchQoS.QoSClass { .userInitiated }
 }

@@ -75,7 +75,9 @@ class Job<Value>: @unchecked Sendable {
         guard !isDone else { return nil }
         let subscription = Subscription(job: self, priority: priority, handler: handler)
         subscriptions[ObjectIdentifier(subscription)] = subscription
-        updatePriority()
+        // A new subscriber can only raise the priority: no scan of the others (1 000 coalesced
+        // requests would make that quadratic).
+        if subscriptions.count == 1 || priority > self.priority { raisePriority(to: priority) }
         if !isStarted {
             isStarted = true
             start()
@@ -145,6 +147,13 @@ class Job<Value>: @unchecked Sendable {
         dependency?.unsubscribe()
         onDone?()
         onDone = nil
+    }
+
+    private func raisePriority(to newPriority: ImageRequest.Priority) {
+        guard newPriority != priority else { return }
+        priority = newPriority
+        workItem?.setPriority(newPriority)
+        dependency?.setPriority(newPriority)
     }
 
     fileprivate func updatePriority() {

@@ -183,9 +183,11 @@ public final class ImagePipeline: Sendable {
     var activeJobCount: Int { context.executor.sync { [context] in context.activeJobCount } }
 
     /// Cancels every task (they fail with ``Error/pipelineInvalidated(request:)``) and makes every
-    /// later request fail the same way. Caches are left as they are.
+    /// later request fail the same way. Caches are left as they are, and nothing that finishes
+    /// afterwards is written to them.
     public func invalidate() {
         guard !isInvalidated.exchange(true, ordering: .relaxed) else { return }
+        context.isInvalidated.store(true, ordering: .relaxed)
         let tasks = activeTasks.withLock { tasks in
             defer { tasks = [:] }
             return Array(tasks.values)

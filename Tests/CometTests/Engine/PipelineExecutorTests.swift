@@ -1,0 +1,73 @@
+import Locking
+import Dispatch
+import Foundation
+import Testing
+@testable import Comet
+import CometTestSupport
+
+/// The graph's executor: the execution model every job relies on.
+@Suite("Pipeline executor", .timeLimit(.minutes(1)))
+struct PipelineExecutorTests {
+    @Test func workEnteringAnIdleGraphRunsAtOnceOnTheCallersThread() {
+        let executor = PipelineExecutor()
+        let ranOn = Locked<pthread_t?>(nil)
+        executor.perform { ranOn.withLock { $0 = pthread_self() } }
+        #expect(ranOn.withLock { $0 }.map { pthread_equal($0, pthread_self()) != 0 } == true)
+    }
+
+    @Test func workSubmittedFromInsideTheGraphRunsAfterTheCurrentWorkNotInsideIt() {
+        let executor = PipelineExecutor()
+        let order = Locked<[String]>([])
+        executor.perform {
+            order.withLock { $0.append("outer start") }
+            executor.perform { order.withLock { $0.append("inner") } }
+            order.withLock { $0.append("outer end") }
+        }
+        #expect(order.withLock { $0 } == ["outer start", "outer end", "inner"])
+    }
+
+    @Test func scheduledWorkNeverRunsOnTheCallersThread() async {
+        let executor = PipelineExecutor()
+        let caller = pthread_self()
+        let ranOnCaller = Locked<Bool?>(nil)
+        executor.schedule { ranOnCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 } }
+        #expect(await eventually { ranOnCaller.withLock { $0 } != nil })
+        #expect(ranOnCaller.withLock { $0 } == false)
+    }
+
+    @Test func theGraphIsCurrentOnlyInsideIt() {
+        let executor = PipelineExecutor()
+        #expect(!executor.isCurrent)
+        let inside = Locked(false)
+        executor.perform { inside.withLock { $0 = executor.isCurrent } }
+        #expect(inside.withLock { $0 })
+        #expect(!executor.isCurrent)
+    }
+
+    /// Work submitted from many threads at once runs one at a time, each exactly once.
+    @Test func concurrentSubmissionsRunSeriallyAndEachOnce() {
+        let executor = PipelineExecutor()
+        let state = Locked((running: 0, maximum: 0, count: 0))
+        DispatchQueue.concurrentPerform(iterations: 2_000) { index in
+            let work: @Sendable () -> Void = {
+                state.withLock { $0.running += 1; $0.maximum = max($0.maximum, $0.running) }
+                state.withLock { $0.running -= 1; $0.count += 1 }
+            }
+            if index.isMultiple(of: 2) { executor.perform(work) } else { executor.schedule(work) }
+        }
+        _ = executor.sync { 0 } // everything submitted before is done
+        let result = state.withLock { $0 }
+        #expect(result.count == 2_000)
+        #expect(result.maximum == 1)
+    }
+
+    @Test func suspendedWorkWaitsUntilResumed() {
+        let executor = PipelineExecutor()
+        let ran = Locked(false)
+        executor.suspend()
+        executor.perform { ran.withLock { $0 = true } }
+        #expect(!ran.withLock { $0 })
+        executor.resume()
+        #expect(ran.withLock { $0 })
+    }
+}
