@@ -44,6 +44,7 @@ let package = Package(
             name: "CometCLI",
             dependencies: [
                 "Comet",
+                "Imaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
@@ -56,7 +57,11 @@ let package = Package(
         // generated test images. Not a product; only test targets depend on it.
         .target(
             name: "CometTestSupport",
-            dependencies: ["Imaging", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "Imaging",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
             path: "Tests/Support"
         ),
         // The child process of the disk-cache crash-safety test (killed with SIGKILL mid-write).
@@ -87,7 +92,7 @@ let package = Package(
         // Migration shim: AlamofireImage 2 (and the small part of Alamofire 3 it exposes) on Comet.
         .target(
             name: "AlamofireImageCompat",
-            dependencies: ["Comet"],
+            dependencies: ["Comet", "Imaging"],
             path: "Migration/AlamofireImage2/Sources"
         ),
         .testTarget(
