@@ -70,6 +70,8 @@ let package = Package(
             dependencies: ["Comet", "CometTestSupport"],
             path: "Tests/Tools/CacheCrashWriter"
         ),
+        // The corpus locator and the other shared test helpers.
+        .testTarget(name: "CometTestSupportTests", dependencies: ["CometTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CometTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
         .testTarget(
