@@ -47,6 +47,7 @@ let package = Package(
             name: "CometCLI",
             dependencies: [
                 "Comet",
+                "Imaging",
                 "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
@@ -60,7 +61,11 @@ let package = Package(
         // generated test images. Not a product; only test targets depend on it.
         .target(
             name: "CometTestSupport",
-            dependencies: ["Imaging", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "Imaging",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
             path: "Tests/Support"
         ),
         // The child process of the disk-cache crash-safety test (killed with SIGKILL mid-write).
@@ -69,6 +74,8 @@ let package = Package(
             dependencies: ["Comet", "CometTestSupport"],
             path: "Tests/Tools/CacheCrashWriter"
         ),
+        // The corpus locator and the other shared test helpers.
+        .testTarget(name: "CometTestSupportTests", dependencies: ["CometTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CometTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "Locking"]),
         .testTarget(
@@ -91,7 +98,7 @@ let package = Package(
         // Migration shim: AlamofireImage 2 (and the small part of Alamofire 3 it exposes) on Comet.
         .target(
             name: "AlamofireImageCompat",
-            dependencies: ["Comet"],
+            dependencies: ["Comet", "Imaging"],
             path: "Migration/AlamofireImage2/Sources"
         ),
         .testTarget(

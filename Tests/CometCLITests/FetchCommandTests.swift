@@ -34,13 +34,25 @@ final class FetchCommandTests: XCTestCase {
             XCTAssertEqual([decoded.image.width, decoded.image.height], [64, 48], name)
         }
 
-        // The originals are in the disk cache now.
+        // The originals are in the disk cache now. Both were written within the same clock tick
+        // or two, so their last use is set here: the photo a minute before the PNG.
+        let cacheDirectory = temp.appendingPathComponent("xdg").appendingPathComponent(FetchCommand.cacheName)
+        let lastUse = ["\(base)/photo.jpg": Date(timeIntervalSince1970: 1_700_000_000),
+                       "\(base)/tall.png": Date(timeIntervalSince1970: 1_700_000_060)]
+        let entries = CacheInspector(directory: cacheDirectory).entries()
+        XCTAssertEqual(Set(entries.compactMap(\.key)), Set(lastUse.keys))
+        for entry in entries {
+            let date = try XCTUnwrap(entry.key.flatMap { lastUse[$0] }, entry.file)
+            try FileManager.default.setAttributes([.modificationDate: date],
+                                                  ofItemAtPath: cacheDirectory.appendingPathComponent(entry.file).path)
+        }
         let stats = try await CLIRunner.run(["cache", "stats", "--json"], environment: environment)
         XCTAssertEqual(stats.status, 0, stats.stderr)
         let cache = try JSONDecoder.iso8601.decode(CacheStats.self, from: Data(stats.stdout.utf8))
         XCTAssertEqual(cache.totalCount, 2)
         XCTAssertGreaterThan(cache.totalSize, photo.count + png.count)
-        XCTAssertTrue([cache.oldest?.key, cache.newest?.key].contains("\(base)/photo.jpg"))
+        XCTAssertEqual(cache.oldest?.key, "\(base)/photo.jpg")
+        XCTAssertEqual(cache.newest?.key, "\(base)/tall.png")
 
         // A second fetch, fit mode and PNG output, is served from the disk cache.
         let second = try await CLIRunner.run(

@@ -1,3 +1,4 @@
+import CometTestSupport
 import Foundation
 import Testing
 @testable import Imaging
@@ -19,9 +20,19 @@ struct IncrementalDecodingTests {
         return (previews, try decoder.finish())
     }
 
-    @Test(arguments: ["testorig-progressive.jpg", "testorig-q50-prog420.jpg"])
+    @Test(.requiresCorpus("libjpeg-turbo-testimages"), arguments: ["testorig-progressive.jpg", "testorig-q50-prog420.jpg"])
     func progressiveJPEGGivesPreviewsThenTheOneShotImage(_ name: String) throws {
-        let data = try Corpus.data("libjpeg-turbo-testimages/derived/\(name)")
+        try Self.expectPreviewsThenTheOneShotImage(TestCorpus.data("libjpeg-turbo-testimages/derived/\(name)"))
+    }
+
+    /// The same check on a progressive JPEG that libjpeg writes for the tests.
+    @Test func generatedProgressiveJPEGGivesPreviewsThenTheOneShotImage() throws {
+        try Self.expectPreviewsThenTheOneShotImage(GeneratedFiles.progressiveJPEG())
+    }
+
+    /// Feeds a progressive JPEG 512 bytes at a time: at least two full-size previews, then the
+    /// image a one-shot decode gives, clean.
+    static func expectPreviewsThenTheOneShotImage(_ data: Data) throws {
         let (previews, final) = try Self.feed(data, chunkSize: 512)
         #expect(previews.count >= 2, "\(previews.count) previews")
         #expect(previews.allSatisfy { $0.width == final.image.width && $0.height == final.image.height })
@@ -47,7 +58,7 @@ struct IncrementalDecodingTests {
     }
 
     @Test func baselineJPEGHasNoPreviewsButDecodesTheSame() throws {
-        let data = try Corpus.data("libjpeg-turbo-testimages/testorig.jpg")
+        let data = try GeneratedFiles.baselineJPEG()
         let (previews, final) = try Self.feed(data, chunkSize: 1000)
         #expect(previews.isEmpty)
         #expect(final.image == (try JPEGDecoder().decode(data)).image)
@@ -55,13 +66,14 @@ struct IncrementalDecodingTests {
 
     @Test(arguments: [1, 7, 4096])
     func chunkSizeDoesNotChangeTheResult(chunkSize: Int) throws {
-        let data = try Corpus.data("libjpeg-turbo-testimages/derived/testorig-progressive.jpg")
+        let data = try GeneratedFiles.progressiveJPEG()
         #expect(try Self.feed(data, chunkSize: chunkSize).final.image == (try JPEGDecoder().decode(data)).image)
     }
 
     /// libjpeg's arithmetic decoder cannot suspend, so such files are decoded once complete.
-    @Test func arithmeticCodedProgressiveJPEGDecodesWithoutPreviews() throws {
-        let data = try Corpus.data("libjpeg-turbo-testimages/derived/testorig-progressive-arith.jpg")
+    @Test(.requiresCorpus("libjpeg-turbo-testimages"))
+    func arithmeticCodedProgressiveJPEGDecodesWithoutPreviews() throws {
+        let data = try TestCorpus.data("libjpeg-turbo-testimages/derived/testorig-progressive-arith.jpg")
         let (previews, final) = try Self.feed(data, chunkSize: 512)
         #expect(previews.isEmpty)
         #expect(final.image == (try JPEGDecoder().decode(data)).image)
@@ -71,7 +83,7 @@ struct IncrementalDecodingTests {
     /// concealed image with warnings, or an error when the cut falls inside a table.
     @Test(arguments: [0.3, 0.5, 0.66, 0.8, 0.95])
     func truncatedProgressiveJPEGEndsLikeAOneShotDecode(fraction: Double) throws {
-        let data = try Corpus.data("libjpeg-turbo-testimages/derived/testorig-progressive.jpg")
+        let data = try GeneratedFiles.progressiveJPEG()
         let cut = data.prefix(Int(Double(data.count) * fraction))
         let oneShot = Result { try JPEGDecoder().decode(cut) }
         let incremental = Result { try Self.feed(cut, chunkSize: 512).final }
@@ -86,8 +98,20 @@ struct IncrementalDecodingTests {
         }
     }
 
-    @Test func interlacedPNGGivesPassPreviewsThenTheExactImage() throws {
-        let data = try Corpus.data("pngsuite/basi6a08.png")
+    /// PngSuite's basi6a08.png (32×32 RGBA, Adam7).
+    @Test(.requiresCorpus("pngsuite"))
+    func interlacedPNGGivesPassPreviewsThenTheExactImage() throws {
+        try Self.expectPassPreviewsThenTheExactImage(TestCorpus.data("pngsuite/basi6a08.png"))
+    }
+
+    /// The same check on a file of that shape that the tests write themselves.
+    @Test func generatedInterlacedPNGGivesPassPreviewsThenTheExactImage() throws {
+        try Self.expectPassPreviewsThenTheExactImage(GeneratedFiles.interlacedPNG())
+    }
+
+    /// Feeds an interlaced PNG 8 bytes at a time: there are previews, each shows more Adam7
+    /// passes than the one before, and the final image equals a one-shot decode.
+    static func expectPassPreviewsThenTheExactImage(_ data: Data) throws {
         let (previews, final) = try Self.feed(data, chunkSize: 8)
         #expect(previews.count >= 2, "\(previews.count) previews")
         #expect(final.image == (try PNGDecoder().decode(data)).image)
@@ -116,14 +140,14 @@ struct IncrementalDecodingTests {
     }
 
     @Test func nonInterlacedPNGDecodesIncrementallyWithoutPreviews() throws {
-        let data = try Corpus.data("png-real/kodim23.png")
+        let data = try GeneratedFiles.png()
         let (previews, final) = try Self.feed(data, chunkSize: 8192)
         #expect(previews.isEmpty)
         #expect(final.image == (try PNGDecoder().decode(data)).image)
     }
 
     @Test func truncatedPNGIsAnErrorAtFinish() throws {
-        let data = try Corpus.data("pngsuite/basi6a08.png")
+        let data = GeneratedFiles.interlacedPNG()
         #expect(throws: ImageDecodingError.self) { _ = try Self.feed(data.prefix(data.count - 20), chunkSize: 100) }
     }
 
@@ -136,7 +160,7 @@ struct IncrementalDecodingTests {
     @Test func limitsApplyBeforeAnyPixelArrives() throws {
         var options = ImageDecodingOptions()
         options.limits.maxPixelCount = 100
-        let data = try Corpus.data("libjpeg-turbo-testimages/derived/testorig-progressive.jpg")
+        let data = try GeneratedFiles.progressiveJPEG()
         #expect {
             _ = try Self.feed(data.prefix(2000), chunkSize: 500, options: options)
         } throws: { error in

@@ -1,19 +1,22 @@
+import CometTestSupport
 import Foundation
 import Testing
 @testable import Imaging
 
-@Suite("JPEG decoding")
+@Suite("JPEG decoding", .requiresCorpus("libjpeg-turbo-testimages", "sharp-photos"))
 struct JPEGDecoderTests {
-    static let testImages: [String] =
-        (try! Corpus.files(in: "libjpeg-turbo-testimages", withExtension: "jpg")).map { "libjpeg-turbo-testimages/\($0)" }
-        + (try! Corpus.files(in: "libjpeg-turbo-testimages/derived", withExtension: "jpg")).map { "libjpeg-turbo-testimages/derived/\($0)" }
-        + (try! Corpus.files(in: "sharp-photos", withExtension: "jpg")).filter { $0 != "giant-image.jpg" }.map { "sharp-photos/\($0)" }
+    /// The corpus JPEGs, except the giant one (JPEGLimitsTests) and the 12-bit one.
+    static func testImages() throws -> [String] {
+        try TestCorpus.files(in: "libjpeg-turbo-testimages", withExtension: "jpg").map { "libjpeg-turbo-testimages/\($0)" }
+            + TestCorpus.files(in: "libjpeg-turbo-testimages/derived", withExtension: "jpg").map { "libjpeg-turbo-testimages/derived/\($0)" }
+            + TestCorpus.files(in: "sharp-photos", withExtension: "jpg").filter { $0 != "giant-image.jpg" }.map { "sharp-photos/\($0)" }
+    }
     static let twelveBit = "libjpeg-turbo-testimages/monkey12.jpg"
 
     /// Every JPEG of the corpus decodes; only the deliberately truncated one has warnings.
-    @Test(arguments: testImages.filter { $0 != twelveBit })
+    @Test(arguments: try testImages().filter { $0 != twelveBit })
     func decodesCorpusJPEG(_ path: String) throws {
-        let decoded = try JPEGDecoder().decode(Corpus.data(path))
+        let decoded = try JPEGDecoder().decode(TestCorpus.data(path))
         #expect(decoded.image.width > 0 && decoded.image.isOpaque)
         if path.contains("truncated") {
             #expect(!decoded.isClean, "a truncated file must be reported as concealed")
@@ -26,7 +29,7 @@ struct JPEGDecoderTests {
     /// "unsupported" error, not "corrupt".
     @Test func twelveBitJPEGIsReportedAsUnsupported() throws {
         #expect {
-            _ = try JPEGDecoder().decode(Corpus.data(Self.twelveBit))
+            _ = try JPEGDecoder().decode(TestCorpus.data(Self.twelveBit))
         } throws: { error in
             guard case .unsupportedFeature(.jpeg, let reason) = error as? ImageDecodingError else { return false }
             return reason.contains("12")
@@ -37,8 +40,8 @@ struct JPEGDecoderTests {
     /// chroma upsampling rounds slightly differently, so a few samples differ by 3: measured
     /// here, max 3, mean 0.19, 0.2% of samples beyond ±2.
     @Test func baselineMatchesLibjpegReferenceWithinIDCTTolerance() throws {
-        let decoded = try JPEGDecoder().decode(Corpus.data("libjpeg-turbo-testimages/testorig.jpg")).image
-        let reference = try PortablePixmap.read(Corpus.data("libjpeg-turbo-testimages/testorig.ppm"))
+        let decoded = try JPEGDecoder().decode(TestCorpus.data("libjpeg-turbo-testimages/testorig.jpg")).image
+        let reference = try PortablePixmap.read(TestCorpus.data("libjpeg-turbo-testimages/testorig.ppm"))
         let difference = channelDifference(decoded, reference)
         let beyondTwo = zip(decoded.packedBytes, reference.packedBytes).filter { abs(Int($0) - Int($1)) > 2 }.count
         #expect(difference.max <= 3, "max \(difference.max)")
@@ -48,34 +51,34 @@ struct JPEGDecoderTests {
 
     @Test(arguments: ["testorig-progressive.jpg", "testorig-arith.jpg", "testorig-restart5blk.jpg", "testorig-optimized.jpg"])
     func variantsOfTheSameImageDecodeAlike(_ name: String) throws {
-        let baseline = try JPEGDecoder().decode(Corpus.data("libjpeg-turbo-testimages/testorig.jpg")).image
-        let variant = try JPEGDecoder().decode(Corpus.data("libjpeg-turbo-testimages/derived/\(name)")).image
+        let baseline = try JPEGDecoder().decode(TestCorpus.data("libjpeg-turbo-testimages/testorig.jpg")).image
+        let variant = try JPEGDecoder().decode(TestCorpus.data("libjpeg-turbo-testimages/derived/\(name)")).image
         #expect(channelDifference(baseline, variant).mean < 3)
     }
 
     @Test func grayscaleJPEGComesOutAsEqualRGB() throws {
-        let image = try JPEGDecoder().decode(Corpus.data("libjpeg-turbo-testimages/derived/testorig-gray.jpg")).image
+        let image = try JPEGDecoder().decode(TestCorpus.data("libjpeg-turbo-testimages/derived/testorig-gray.jpg")).image
         let pixel = image.pixel(x: image.width / 2, y: image.height / 2)
         #expect(pixel.red == pixel.green && pixel.green == pixel.blue && pixel.alpha == 255)
     }
 
     @Test func cmykJPEGLooksLikeItsRGBVersion() throws {
-        let cmyk = try JPEGDecoder().decode(Corpus.data("sharp-photos/Channel_digital_image_CMYK_color.jpg")).image
+        let cmyk = try JPEGDecoder().decode(TestCorpus.data("sharp-photos/Channel_digital_image_CMYK_color.jpg")).image
         // An inverted-CMYK (Adobe) file decoded without inversion would come out as a negative:
         // the mean brightness of this photo is mid-range either way, so compare a known region.
-        let (worst, mean) = channelDifference(cmyk, try JPEGDecoder().decode(Corpus.data("sharp-photos/Channel_digital_image_CMYK_color_no_profile.jpg")).image)
+        let (worst, mean) = channelDifference(cmyk, try JPEGDecoder().decode(TestCorpus.data("sharp-photos/Channel_digital_image_CMYK_color_no_profile.jpg")).image)
         #expect(mean < 30, "worst \(worst), mean \(mean)")
     }
 
     @Test func strictModeTurnsConcealmentIntoAnError() throws {
-        let data = try Corpus.data("libjpeg-turbo-testimages/derived/testorig-truncated3000.jpg")
+        let data = try TestCorpus.data("libjpeg-turbo-testimages/derived/testorig-truncated3000.jpg")
         #expect(throws: ImageDecodingError.self) {
             _ = try JPEGDecoder().decode(data, options: ImageDecodingOptions(isStrict: true))
         }
     }
 
     @Test func truncatedJPEGAtEveryLengthNeverCrashes() throws {
-        let data = try Corpus.data("libjpeg-turbo-testimages/testorig.jpg")
+        let data = try TestCorpus.data("libjpeg-turbo-testimages/testorig.jpg")
         for length in stride(from: 1, to: data.count, by: 97) {
             if let decoded = try? JPEGDecoder().decode(data.prefix(length)) {
                 #expect(!decoded.isClean, "a file cut at \(length) of \(data.count) bytes must not decode clean")
@@ -84,14 +87,14 @@ struct JPEGDecoderTests {
     }
 }
 
-@Suite("JPEG orientation")
+@Suite("JPEG orientation", .requiresCorpus("exif-orientation"))
 struct JPEGOrientationTests {
     /// All 16 EXIF test images stand upright at the same size as the unrotated one, and look
     /// more like it than like any mirrored or turned version of it.
     @Test(arguments: ["Landscape", "Portrait"], 1...8)
     func orientationIsApplied(_ kind: String, _ orientation: Int) throws {
-        let upright = try JPEGDecoder().decode(Corpus.data("exif-orientation/\(kind)_1.jpg")).image
-        let decoded = try JPEGDecoder().decode(Corpus.data("exif-orientation/\(kind)_\(orientation).jpg"))
+        let upright = try JPEGDecoder().decode(TestCorpus.data("exif-orientation/\(kind)_1.jpg")).image
+        let decoded = try JPEGDecoder().decode(TestCorpus.data("exif-orientation/\(kind)_\(orientation).jpg"))
         #expect(decoded.orientation.rawValue == orientation)
         #expect(decoded.image.width == upright.width && decoded.image.height == upright.height)
         let alternatives = ImageOrientation.allCases.filter { !$0.swapsDimensions || upright.width == upright.height }
@@ -101,9 +104,9 @@ struct JPEGOrientationTests {
     }
 
     @Test func orientationCanBeLeftUnapplied() throws {
-        let decoded = try JPEGDecoder().decode(Corpus.data("exif-orientation/Landscape_6.jpg"),
+        let decoded = try JPEGDecoder().decode(TestCorpus.data("exif-orientation/Landscape_6.jpg"),
                                                options: ImageDecodingOptions(appliesOrientation: false))
-        let upright = try JPEGDecoder().decode(Corpus.data("exif-orientation/Landscape_1.jpg")).image
+        let upright = try JPEGDecoder().decode(TestCorpus.data("exif-orientation/Landscape_1.jpg")).image
         #expect(decoded.orientation == .right)
         #expect(decoded.image.width == upright.height && decoded.image.height == upright.width)
     }

@@ -1,11 +1,13 @@
+import CometTestSupport
 import Foundation
 import Testing
 @testable import Imaging
 
 @Suite("Decoding limits and downsampling")
 struct JPEGLimitsTests {
-    @Test func giantImageIsRejectedUnderDefaultLimits() throws {
-        let data = try Corpus.data("sharp-photos/giant-image.jpg")
+    @Test(.requiresCorpus("sharp-photos"))
+    func giantImageIsRejectedUnderDefaultLimits() throws {
+        let data = try TestCorpus.data("sharp-photos/giant-image.jpg")
         #expect {
             _ = try JPEGDecoder().decode(data)
         } throws: { error in
@@ -14,8 +16,9 @@ struct JPEGLimitsTests {
         }
     }
 
-    @Test func giantImageDecodesAsThumbnailAtOneEighth() throws {
-        let decoded = try JPEGDecoder().decode(Corpus.data("sharp-photos/giant-image.jpg"),
+    @Test(.requiresCorpus("sharp-photos"))
+    func giantImageDecodesAsThumbnailAtOneEighth() throws {
+        let decoded = try JPEGDecoder().decode(TestCorpus.data("sharp-photos/giant-image.jpg"),
                                                options: ImageDecodingOptions(downsampling: .maxPixelSize(256)))
         #expect(decoded.image.width == 2500 && decoded.image.height == 1750)
         #expect(decoded.sourceWidth == 20000 && decoded.sourceHeight == 14000)
@@ -35,8 +38,8 @@ struct JPEGLimitsTests {
     }
 
     @Test func hugeDeclaredDimensionsFailBeforeAllocation() throws {
-        // A valid JPEG header patched to declare 60000×60000: rejected from the header alone.
-        var bytes = [UInt8](try Corpus.data("libjpeg-turbo-testimages/testorig.jpg"))
+        // A generated JPEG whose header is patched to declare 60000×60000: rejected from the header alone.
+        var bytes = [UInt8](try ImageEncoders.jpeg(EncodingTests.gradient(width: 227, height: 149, alpha: false)))
         let sof = (2..<(bytes.count - 9)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 }!
         bytes[sof + 5] = 0xEA; bytes[sof + 6] = 0x60; bytes[sof + 7] = 0xEA; bytes[sof + 8] = 0x60
         #expect {
@@ -48,7 +51,7 @@ struct JPEGLimitsTests {
     }
 
     @Test func pngDeclaringHugeDimensionsFailsBeforeAllocation() throws {
-        var bytes = [UInt8](try Corpus.data("pngsuite/basn2c08.png"))
+        var bytes = [UInt8](try EncodingTests.gradient(width: 32, height: 32, alpha: false).pngData())
         // IHDR width/height at offsets 16 and 20; then fix the CRC so only the size is wrong.
         let size: [UInt8] = [0x00, 0x01, 0x86, 0xA0] // 100000
         bytes.replaceSubrange(16..<20, with: size)

@@ -61,10 +61,37 @@ struct MutationTests {
         }
     }
 
-    @Test(arguments: seeds)
+    /// Files the tests write themselves (libjpeg's and libpng's encoders, ``SyntheticPNG``), so a
+    /// clone without the corpus still mutates one of each kind.
+    static let generatedSeeds: [String: @Sendable () throws -> Data] = [
+        "baseline.jpg": { try GeneratedFiles.baselineJPEG() },
+        "progressive.jpg": { try GeneratedFiles.progressiveJPEG() },
+        "rgba.png": { try EncodingTests.gradient(width: 40, height: 30, alpha: true).pngData() },
+        "interlaced-grey.png": { SyntheticPNG.encode(GeneratedFiles.photo(width: 24, height: 24), colorType: .gray, interlaced: true) },
+    ]
+
+    @Test(.requiresCorpus("libjpeg-turbo-testimages", "pngsuite"), arguments: seeds)
     func mutatedFilesNeverCrashTheOneShotDecoders(_ path: String) throws {
-        let original = [UInt8](try Corpus.data(path))
-        var random = SplitMix64(seed: UInt64(path.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        try Self.mutateAndDecodeOneShot(TestCorpus.data(path), seed: UInt64(path.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+    }
+
+    @Test(.requiresCorpus("libjpeg-turbo-testimages", "pngsuite"), arguments: seeds)
+    func mutatedFilesNeverCrashTheIncrementalDecoders(_ path: String) throws {
+        try Self.mutateAndDecodeIncrementally(TestCorpus.data(path))
+    }
+
+    @Test(arguments: generatedSeeds.keys.sorted())
+    func mutatedGeneratedFilesNeverCrashEitherDecoder(_ name: String) throws {
+        let generate = try #require(Self.generatedSeeds[name])
+        let data = try generate()
+        Self.mutateAndDecodeOneShot(data, seed: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        Self.mutateAndDecodeIncrementally(data)
+    }
+
+    /// 400 mutations of `data`, each decoded in one go: an image or an error with a message.
+    static func mutateAndDecodeOneShot(_ data: Data, seed: UInt64) {
+        let original = [UInt8](data)
+        var random = SplitMix64(seed: seed)
         var outcomes = (decoded: 0, failed: 0)
         for _ in 0..<400 {
             let mutated = Self.mutate(original, using: &random)
@@ -80,9 +107,10 @@ struct MutationTests {
         #expect(outcomes.decoded + outcomes.failed == 400)
     }
 
-    @Test(arguments: seeds)
-    func mutatedFilesNeverCrashTheIncrementalDecoders(_ path: String) throws {
-        let original = [UInt8](try Corpus.data(path))
+    /// 100 mutations of `data`, each fed to the incremental decoder in random chunks with a
+    /// preview after each: no crash, and every error has a message.
+    static func mutateAndDecodeIncrementally(_ data: Data) {
+        let original = [UInt8](data)
         var random = SplitMix64(seed: 0xC0FFEE ^ UInt64(original.count))
         for _ in 0..<100 {
             let mutated = Data(Self.mutate(original, using: &random))
@@ -103,7 +131,7 @@ struct MutationTests {
     }
 
     @Test func everyTruncationOfAPNGFailsCleanly() throws {
-        let data = try Corpus.data("pngsuite/basi6a08.png")
+        let data = GeneratedFiles.interlacedPNG()
         for length in 1..<data.count {
             #expect(throws: ImageDecodingError.self, "cut at \(length)") { _ = try PNGDecoder().decode(data.prefix(length)) }
         }

@@ -1,18 +1,19 @@
+import CometTestSupport
 import Foundation
 import Testing
 @testable import Imaging
 
-@Suite("PNG decoding")
+@Suite("PNG decoding", .requiresCorpus("pngsuite", "pngsuite-reference", "png-real"))
 struct PNGDecoderTests {
     /// Every valid PngSuite image decodes to exactly the reference RGBA (16-bit files within 1,
     /// the rounding the references' README admits to).
-    @Test(arguments: try Corpus.files(in: "pngsuite", withExtension: "png").filter { !$0.hasPrefix("x") && $0 != "PngSuite.png" })
+    @Test(arguments: try TestCorpus.files(in: "pngsuite", withExtension: "png").filter { !$0.hasPrefix("x") && $0 != "PngSuite.png" })
     func decodesPngSuiteImageExactly(_ name: String) throws {
         let base = String(name.dropLast(4))
-        let decoded = try PNGDecoder().decode(Corpus.data("pngsuite/\(name)"))
-        let referenceName = FileManager.default.fileExists(atPath: Corpus.url("pngsuite-reference/json/\(base)_to8.json").path)
+        let decoded = try PNGDecoder().decode(TestCorpus.data("pngsuite/\(name)"))
+        let referenceName = FileManager.default.fileExists(atPath: TestCorpus.url("pngsuite-reference/json/\(base)_to8.json").path)
             ? "\(base)_to8" : base
-        var reference = try JSONDecoder().decode([Int].self, from: Corpus.data("pngsuite-reference/json/\(referenceName).json"))
+        var reference = try JSONDecoder().decode([Int].self, from: TestCorpus.data("pngsuite-reference/json/\(referenceName).json"))
         // A few 16-bit files have only 16-bit references: bring them to 8 bits the usual way.
         let isSixteenBit = reference.contains { $0 > 255 }
         if isSixteenBit { reference = reference.map { ($0 * 255 + 32767) / 65535 } }
@@ -26,9 +27,9 @@ struct PNGDecoderTests {
     }
 
     /// Every corrupt PngSuite file (x*.png) is refused with a corrupt-data error and a message.
-    @Test(arguments: try Corpus.files(in: "pngsuite", withExtension: "png").filter { $0.hasPrefix("x") })
+    @Test(arguments: try TestCorpus.files(in: "pngsuite", withExtension: "png").filter { $0.hasPrefix("x") })
     func rejectsCorruptPngSuiteFile(_ name: String) throws {
-        let data = try Corpus.data("pngsuite/\(name)")
+        let data = try TestCorpus.data("pngsuite/\(name)")
         #expect {
             _ = try ImageDecoders.decode(data)
         } throws: { error in
@@ -42,20 +43,20 @@ struct PNGDecoderTests {
     }
 
     @Test func decodesRealWorldPNGs() throws {
-        for name in try Corpus.files(in: "png-real", withExtension: "png") {
-            let decoded = try PNGDecoder().decode(Corpus.data("png-real/\(name)"))
+        for name in try TestCorpus.files(in: "png-real", withExtension: "png") {
+            let decoded = try PNGDecoder().decode(TestCorpus.data("png-real/\(name)"))
             #expect(decoded.image.width > 0 && decoded.image.height > 0, "\(name)")
         }
     }
 
     @Test func opaqueFileGivesOpaqueImageAndAlphaFileDoesNot() throws {
-        #expect(try PNGDecoder().decode(Corpus.data("pngsuite/basn2c08.png")).image.isOpaque)
-        #expect(try !PNGDecoder().decode(Corpus.data("pngsuite/basn6a08.png")).image.isOpaque)
-        #expect(try !PNGDecoder().decode(Corpus.data("pngsuite/tbbn3p08.png")).image.isOpaque) // tRNS
+        #expect(try PNGDecoder().decode(TestCorpus.data("pngsuite/basn2c08.png")).image.isOpaque)
+        #expect(try !PNGDecoder().decode(TestCorpus.data("pngsuite/basn6a08.png")).image.isOpaque)
+        #expect(try !PNGDecoder().decode(TestCorpus.data("pngsuite/tbbn3p08.png")).image.isOpaque) // tRNS
     }
 
     @Test func truncatedFileIsAnErrorNotAPartialImage() throws {
-        let data = try Corpus.data("png-real/kodim23.png")
+        let data = try TestCorpus.data("png-real/kodim23.png")
         for length in [8, 33, 100, data.count / 2, data.count - 13] {
             #expect(throws: ImageDecodingError.self, "truncated at \(length)") {
                 _ = try PNGDecoder().decode(data.prefix(length))

@@ -4,8 +4,8 @@ import Foundation
 import HanekeCompat
 import Testing
 
-/// The guide's Haneke code (and the seed talk's examples), compiled with `import HanekeCompat`
-/// and run. Serialized: several examples share `Shared.dataCache` keys.
+/// The guide's Haneke code (and Haneke's own JSON, data and icon-format examples), compiled
+/// with `import HanekeCompat` and run. Serialized: several examples share `Shared.dataCache` keys.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct GuideHanekeExamplesTests {
     init() { TestBase.prepare() }
@@ -17,7 +17,7 @@ struct GuideHanekeExamplesTests {
         #expect(downloads.cachePath == cacheDirectory.appendingPathComponent("downloads").path)
     }
 
-    @Test func theSeedTalksJSONExampleDownloadsOnceThenAnswersFromMemory() async throws {
+    @Test func aJSONCacheDownloadsAURLOnceThenAnswersFromMemory() async throws {
         let server = try await TestServer.start()
         server.handle("/users/haneke") { _ in
             HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"],
@@ -42,7 +42,7 @@ struct GuideHanekeExamplesTests {
         await server.stop()
     }
 
-    @Test func theSeedTalksDataExampleSetsThenFetches() async {
+    @Test func aDataValueSetInTheSharedCacheIsFetchedBackFromMemory() async {
         let data = Data("not really a video".utf8)
         let played = Outcome<Data>()
         let play = played.succeed
@@ -75,7 +75,7 @@ struct GuideHanekeExamplesTests {
         await server.stop()
     }
 
-    @Test func theSeedTalksIconFormatRoundsCorners() async throws {
+    @Test func aFormatTransformRoundsIconCornersAndStoresThemAsPNG() async throws {
         let server = try await TestServer.start()
         server.serve(TestImages.jpeg(width: 32, height: 32), at: "icon.jpg")
         let iconURL = server.imageURL("icon.jpg")

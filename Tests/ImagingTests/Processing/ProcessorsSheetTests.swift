@@ -1,3 +1,4 @@
+import CometTestSupport
 import Foundation
 import Testing
 @testable import Imaging
@@ -12,12 +13,12 @@ import Testing
 /// upscaled back to 192 · shrunk to 64 · blur σ 4 · circle; then a 1-px checkerboard shrunk by
 /// 3.05 (uniform grey: no aliasing) and the photo shrunk 8× then stretched to 192×96.
 /// Transparent parts are shown over a grey checkerboard.
-@Suite struct ProcessorsSheetTests {
+@Suite(.requiresCorpus("png-real")) struct ProcessorsSheetTests {
     static let cell = 208
 
     @Test func writesTheProcessorsSheet() throws {
-        let photo = try Image(data: Corpus.data("png-real/kodim23.png"))
-        let icon = try Image(data: Corpus.data("png-real/tango-icon-address-book-new-128-rsvg-convert.png"))
+        let photo = try Image(data: TestCorpus.data("png-real/kodim23.png"))
+        let icon = try Image(data: TestCorpus.data("png-real/tango-icon-address-book-new-128-rsvg-convert.png"))
         let checker = TestImages.make(width: 192, height: 192, opaque: true) { x, y in (x + y) % 2 == 0 ? .white : .black }
         let border = ImageProcessors.Border(color: .white, width: 4)
         let square = Size(width: 192, height: 192)

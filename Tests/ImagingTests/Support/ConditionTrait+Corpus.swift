@@ -1,0 +1,14 @@
+import CometTestSupport
+import Testing
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the suite or test only when the corpus has every one of `sets` (top-level folders of
+    /// ``TestCorpus``). Otherwise it is skipped with one line naming the missing folders and how
+    /// to get them, or, under `COMET_REQUIRE_CORPUS=1`, fails with that line.
+    static func requiresCorpus(_ sets: String...) -> Self {
+        let corpus = TestCorpus.current
+        return .enabled(Comment(rawValue: corpus.unavailabilityMessage(for: sets))) {
+            try corpus.checkAvailability(of: sets)
+        }
+    }
+}
