@@ -101,9 +101,9 @@ struct GuideCometTests {
         let server = try await TestServer.start()
         server.serve(TestImages.png(), at: "next.png")
         let urls = [server.imageURL("next.png")]
-        // A pipeline of its own: on `.shared`, low-priority prefetches queue behind every other
-        // suite's loads (slow routes included).
-        let pipeline = ImagePipeline()
+        // A pipeline and memory cache of its own: on `.shared`, low-priority prefetches queue
+        // behind every other suite's loads, and `ImageCache.shared` is emptied by other suites.
+        let pipeline = ImagePipeline { $0.imageCache = ImageCache() }
 
         let prefetcher = ImagePrefetcher(pipeline: pipeline, destination: .memoryCache)
         prefetcher.startPrefetching(with: urls)
