@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 @Suite("Coalescing", .timeLimit(.minutes(1)))
 struct CoalescingTests {
