@@ -7,9 +7,12 @@ APT_PACKAGES := libpng-dev libjpeg62-turbo-dev pkg-config
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
 FUZZ_TARGETS := png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail
-FUZZ_SEEDS := ../shared/corpus/pngsuite ../shared/corpus/libjpeg-turbo-testimages/derived ../shared/corpus/exif-orientation
+# The test corpus, found as the tests find it (Tests/Support/TestCorpus.swift): $COMET_CORPUS,
+# else .corpus (filled by `make corpus`), else ../shared/corpus.
+CORPUS := $(or $(COMET_CORPUS),$(if $(wildcard .corpus/.),.corpus,../shared/corpus))
+FUZZ_SEEDS := $(CORPUS)/pngsuite $(CORPUS)/libjpeg-turbo-testimages/derived $(CORPUS)/exif-orientation
 
-.PHONY: setup demo test tsan asan bench fuzz clean
+.PHONY: setup demo test corpus tsan asan bench fuzz clean
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -26,10 +29,18 @@ demo: setup
 	$(SWIFT) build -c release --product comet
 	./.build/release/comet demo --out .build/demo
 
-## The whole test suite (what CI runs).
+## The whole test suite (what CI runs). Suites that need a missing corpus folder are skipped, and
+## listed at the end; with COMET_REQUIRE_CORPUS=1 (CI) they fail instead.
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output.log
+	@scripts/skipped-summary .build/test-output.log
+
+## Fetches the test corpus into .corpus (ignored by git) from the public repositories at the
+## commits pinned in scripts/corpus-sources.txt, checked against scripts/corpus.sha256. Needs
+## internet access to github.com, and libjpeg-turbo-progs for the derived JPEGs.
+corpus:
+	scripts/fetch-corpus .corpus
 
 ## The test suite under ThreadSanitizer, with the random-operations stress test at 12 000
 ## operations (2 400 in `make test`). One test at a time: under TSan the CPU-heavy decoder tests
@@ -64,6 +75,7 @@ bench: setup
 ## seeded from the corpus, then the cache-key target seeded from Fuzz/seeds/cache-keys.
 ## FUZZ_RUNS=N stops each target after N executions instead (used for the ≥1M runs).
 fuzz: setup
+	@test -d $(CORPUS)/pngsuite || { echo "fuzz: the seeds come from the test corpus, not found at $(CORPUS) (make corpus)" >&2; exit 1; }
 	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path ../.build-fuzz
 	@for target in $(FUZZ_TARGETS) cache-keys; do \
 		mkdir -p Fuzz/corpus-work/$$target Fuzz/artifacts; \

@@ -23,13 +23,3 @@ public enum TestImages {
         try! image(width: width, height: height, alpha: true).pngData()
     }
 }
-
-/// Waits until `condition` holds, polling, for at most `seconds`; returns whether it held.
-public func eventually(within seconds: Double = 15, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}

@@ -9,10 +9,14 @@ import FoundationNetworking
 
 @Suite("ImageDownloader", .timeLimit(.minutes(1)))
 struct ImageDownloaderTests {
+    /// The loopback server every test downloads from, and the recorder of its completions.
+    let server: AFIServer
+    let recorder = Recorder<Completion>()
+
+    init() async throws { server = try await AFIServer.start() }
+
     @Test func downloadsOneImage() async throws {
-        let server = try await AFIServer.start()
         let url = server.serve(TestImages.png(width: 40, height: 30), at: "one.png")
-        let recorder = Recorder<Completion>()
         let receipt = ImageDownloader(imageCache: nil).downloadImage(URLRequest: URLRequest(url: url), completion: recorder.handler())
         #expect(receipt != nil)
         #expect(await eventually { recorder.count == 1 })
@@ -24,11 +28,9 @@ struct ImageDownloaderTests {
     }
 
     @Test func downloadsTwoImagesAtOnce() async throws {
-        let server = try await AFIServer.start()
         let gate = Gate()
         let first = server.serve(TestImages.png(), at: "a.png", after: gate)
         let second = server.serve(TestImages.png(), at: "b.png", after: gate)
-        let recorder = Recorder<Completion>()
         let downloader = ImageDownloader(imageCache: nil)
         let receipts = [first, second].compactMap { downloader.downloadImage(URLRequest: $0, completion: recorder.handler()) }
         #expect(receipts.allSatisfy { $0.request.task.state == .running })
@@ -38,9 +40,7 @@ struct ImageDownloaderTests {
     }
 
     @Test func downloadImagesReturnsAReceiptPerRequestAndCompletesEach() async throws {
-        let server = try await AFIServer.start()
         let urls = (0..<3).map { server.serve(TestImages.png(), at: "many\($0).png") }
-        let recorder = Recorder<Completion>()
         let receipts = ImageDownloader(imageCache: nil).downloadImages(URLRequests: urls, completion: recorder.handler())
         #expect(receipts.count == 3)
         #expect(Set(receipts.map(\.receiptID)).count == 3)
@@ -49,14 +49,12 @@ struct ImageDownloaderTests {
     }
 
     @Test func neverRunsMoreThanMaximumActiveDownloads() async throws {
-        let server = try await AFIServer.start()
         let concurrency = ConcurrencyProbe()
         let urls = (0..<4).map { index in
             let path = "/probe/\(index)"
             server.server.handle(path) { _ in try await concurrency.measure() }
             return server.server.url(path)
         }
-        let recorder = Recorder<Completion>()
         let downloader = ImageDownloader(maximumActiveDownloads: 1, imageCache: nil)
         downloader.downloadImages(URLRequests: urls, completion: recorder.handler())
         #expect(await eventually { recorder.count == 4 })
@@ -65,9 +63,7 @@ struct ImageDownloaderTests {
     }
 
     @Test func callsCompletionWithTheResponseWhenTheBodyIsNotAnImage() async throws {
-        let server = try await AFIServer.start()
         let url = server.serve(Data(#"{"key":"value"}"#.utf8), at: "data.json", contentType: "application/json")
-        let recorder = Recorder<Completion>()
         ImageDownloader(imageCache: nil).downloadImage(URLRequest: URLRequest(url: url), completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
         let completion = try #require(recorder.values.first)
@@ -77,8 +73,6 @@ struct ImageDownloaderTests {
     }
 
     @Test func failsWithTheStatusForAMissingImage() async throws {
-        let server = try await AFIServer.start()
-        let recorder = Recorder<Completion>()
         ImageDownloader(imageCache: nil).downloadImage(URLRequest: URLRequest(url: server.server.url("/status/404")),
                                                        completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
@@ -88,9 +82,7 @@ struct ImageDownloaderTests {
     }
 
     @Test func appliesTheFilter() async throws {
-        let server = try await AFIServer.start()
         let url = server.serve(TestImages.png(width: 64, height: 48), at: "filtered.png")
-        let recorder = Recorder<Completion>()
         ImageDownloader(imageCache: nil).downloadImage(URLRequest: URLRequest(url: url),
                                                        filter: ScaledToSizeFilter(size: CGSize(width: 20, height: 10)),
                                                        completion: recorder.handler())
@@ -100,10 +92,8 @@ struct ImageDownloaderTests {
     }
 
     @Test func secondCallerWithAnotherFilterJoinsTheSameDownload() async throws {
-        let server = try await AFIServer.start()
         let gate = Gate()
         let url = server.serve(TestImages.png(width: 64, height: 48), at: "joined.png", after: gate)
-        let recorder = Recorder<Completion>()
         let downloader = ImageDownloader(imageCache: nil)
         let first = downloader.downloadImage(URLRequest: url, filter: CircleFilter(), completion: recorder.handler("circle"))
         let second = downloader.downloadImage(URLRequest: url.absoluteString, filter: ScaledToSizeFilter(size: CGSize(width: 10, height: 10)),
@@ -119,11 +109,9 @@ struct ImageDownloaderTests {
     }
 
     @Test func runsEachFilterIdentifierOnce() async throws {
-        let server = try await AFIServer.start()
         let gate = Gate()
         let url = server.serve(TestImages.png(), at: "dupfilter.png", after: gate)
         let probe = FilterProbe()
-        let recorder = Recorder<Completion>()
         let downloader = ImageDownloader(imageCache: nil)
         for _ in 0..<3 {
             downloader.downloadImage(URLRequest: url, filter: probe.filter("same-id"), completion: recorder.handler())
@@ -135,10 +123,8 @@ struct ImageDownloaderTests {
     }
 
     @Test func neverRunsFiltersOnTheMainThreadAndAlwaysCompletesOnIt() async throws {
-        let server = try await AFIServer.start()
         let url = server.serve(TestImages.png(), at: "threads.png")
         let probe = FilterProbe()
-        let recorder = Recorder<Completion>()
         let downloader = ImageDownloader(imageCache: nil)
         downloader.downloadImage(URLRequest: url, filter: probe.filter("threads"), completion: recorder.handler())
         downloader.downloadImage(URLRequest: server.server.url("/status/500"), completion: recorder.handler())
@@ -148,10 +134,8 @@ struct ImageDownloaderTests {
     }
 
     @Test func reportsProgressOnTheMainQueueByDefault() async throws {
-        let server = try await AFIServer.start()
         let url = server.serve(TestImages.png(width: 200, height: 200), at: "progress.png")
         let progress = Recorder<(Int64, Int64, Int64, Bool)>()
-        let recorder = Recorder<Completion>()
         ImageDownloader(imageCache: nil).downloadImage(URLRequest: url, progress: { read, total, expected in
             progress.append((read, total, expected, isOnMainQueue()))
         }, completion: recorder.handler())
@@ -163,13 +147,11 @@ struct ImageDownloaderTests {
     }
 
     @Test func reportsProgressOnTheGivenQueue() async throws {
-        let server = try await AFIServer.start()
         let url = server.serve(TestImages.png(width: 100, height: 100), at: "progressq.png")
         let queue = DispatchQueue(label: "progress")
         let key = DispatchSpecificKey<Bool>()
         queue.setSpecific(key: key, value: true)
         let onQueue = Recorder<Bool>()
-        let recorder = Recorder<Completion>()
         ImageDownloader(imageCache: nil).downloadImage(URLRequest: url, progress: { _, _, _ in
             onQueue.append(DispatchQueue.getSpecific(key: key) == true)
         }, progressQueue: queue, completion: recorder.handler())

@@ -33,8 +33,7 @@ struct AFIServer {
     func serve(_ data: Data, at name: String, after gate: Gate, contentType: String = "image/png") -> URL {
         let path = "/gated/\(name)"
         server.handle(path) { _ in
-            let deadline = Date().addingTimeInterval(10)
-            while !gate.isOpen && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            _ = await eventually(within: 10) { gate.isOpen }
             return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Content-Type"): contentType], body: data)
         }
         return server.url(path)

@@ -35,17 +35,5 @@ struct TemporaryDirectory: ~Copyable {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass; returns whether it held.
-/// For background work whose completion is not otherwise observable: the wait is bounded and
-/// generous, and the test then asserts on the returned value.
-func eventually(timeout: Double = 10, _ condition: () throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        try? await Task.sleep(nanoseconds: 10_000_000)
-    }
-    return try condition()
-}
-
 /// The namespace of the caching tests, so `swift test --filter Caching` selects them all.
 enum Caching {}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 extension Caching {
     @Suite("DataCache sweep")

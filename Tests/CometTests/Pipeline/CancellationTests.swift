@@ -1,18 +1,20 @@
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 @Suite("Cancellation", .timeLimit(.minutes(1)))
 struct CancellationTests {
     let url = URL(string: "https://example.com/image.jpg")!
+    let loader = MockDataLoader()
+    let pipeline: ImagePipeline
+
+    init() { pipeline = .test(loader: loader) }
 
     @Test func cancellingOneOfTwoCoalescedTasksLetsTheOtherFinish() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
-        let first = pipeline.imageTask(with: ImageRequest(url: url))
-        let second = pipeline.imageTask(with: ImageRequest(url: url))
-        #expect(await eventually { loader.loadCount == 1 })
+        let (first, second) = await loader.holdingLoads(1) {
+            (pipeline.imageTask(with: ImageRequest(url: url)), pipeline.imageTask(with: ImageRequest(url: url)))
+        }
         first.cancel()
         loader.resume()
         _ = try await second.image
@@ -21,20 +23,16 @@ struct CancellationTests {
     }
 
     @Test func cancellingEveryTaskCancelsTheDownload() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
-        let tasks = (0..<3).map { _ in pipeline.imageTask(with: ImageRequest(url: url)) }
-        #expect(await eventually { loader.loadCount == 1 })
+        let tasks = await loader.holdingLoads(1) {
+            (0..<3).map { _ in pipeline.imageTask(with: ImageRequest(url: url)) }
+        }
         for task in tasks { task.cancel() }
-        #expect(await eventually { loader.cancelCount == 1 })
+        #expect(await loader.waitForCancellations(1))
         #expect(await eventually { pipeline.activeJobCount == 0 })
     }
 
     @Test func cancelIsSynchronousAndIdempotent() async throws {
-        let loader = MockDataLoader()
         loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
         let task = pipeline.imageTask(with: ImageRequest(url: url))
         task.cancel()
         #expect(task.isCancelled)
@@ -49,8 +47,6 @@ struct CancellationTests {
     }
 
     @Test func taskCancelledBeforeItStartsLoadsNothing() async throws {
-        let loader = MockDataLoader()
-        let pipeline = ImagePipeline.test(loader: loader)
         pipeline.context.executor.suspend() // hold the graph so the cancel comes first
         let task = pipeline.imageTask(with: ImageRequest(url: url))
         task.cancel()
@@ -61,20 +57,16 @@ struct CancellationTests {
     }
 
     @Test func cancellingTheAwaitingSwiftTaskCancelsTheImageTask() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
-        let swiftTask = Task { try await pipeline.image(for: ImageRequest(url: url)) }
-        #expect(await eventually { loader.loadCount == 1 })
+        let swiftTask = await loader.holdingLoads(1) {
+            Task { [pipeline, url] in try await pipeline.image(for: ImageRequest(url: url)) }
+        }
         swiftTask.cancel()
         await #expect(throws: (any Error).self) { _ = try await swiftTask.value }
-        #expect(await eventually { loader.cancelCount == 1 })
+        #expect(await loader.waitForCancellations(1))
     }
 
     @Test func completionHandlerReportsCancellation() async throws {
-        let loader = MockDataLoader()
         loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
         let result: Result<ImageResponse, ImagePipeline.Error> = await withCheckedContinuation { continuation in
             let task = pipeline.loadImage(with: ImageRequest(url: url)) { continuation.resume(returning: $0) }
             task.cancel()
@@ -86,12 +78,16 @@ struct CancellationTests {
 
 @Suite("Priority", .timeLimit(.minutes(1)))
 struct PriorityTests {
+    let loader = MockDataLoader()
+    /// One download at a time, so the rest queue behind the first.
+    let pipeline: ImagePipeline
+
+    init() { pipeline = .test(loader: loader) { $0.dataLoadingConcurrencyLimit = 1 } }
+
     @Test func queuedWorkStartsInPriorityOrderThenFirstInFirstOut() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader) { $0.dataLoadingConcurrencyLimit = 1 }
-        let blocker = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/blocker")!))
-        #expect(await eventually { loader.loadCount == 1 })
+        let blocker = await loader.holdingLoads(1) {
+            pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/blocker")!))
+        }
         let order: [(String, ImageRequest.Priority)] = [("low1", .low), ("high1", .high), ("normal", .normal), ("high2", .high), ("low2", .low)]
         let tasks = order.map { name, priority in
             pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\(name)")!, priority: priority))
@@ -104,11 +100,9 @@ struct PriorityTests {
     }
 
     @Test func queuedDownloadIsRaisedWhenAHigherPriorityTaskJoinsAndLoweredWhenItLeaves() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader) { $0.dataLoadingConcurrencyLimit = 1 }
-        _ = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/blocker")!))
-        #expect(await eventually { loader.loadCount == 1 })
+        _ = await loader.holdingLoads(1) {
+            pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/blocker")!))
+        }
         let shared = URL(string: "https://example.com/shared")!
         let normal = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/normal")!, priority: .normal))
         let low = pipeline.imageTask(with: ImageRequest(url: shared, priority: .low))

@@ -1,18 +1,20 @@
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 @Suite("Coalescing", .timeLimit(.minutes(1)))
 struct CoalescingTests {
     let url = URL(string: "https://example.com/image.jpg")!
+    let loader = MockDataLoader()
+    let pipeline: ImagePipeline
+
+    init() { pipeline = .test(loader: loader) }
 
     @Test func twoEqualRequestsShareOneDownload() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
-        let first = pipeline.imageTask(with: ImageRequest(url: url))
-        let second = pipeline.imageTask(with: ImageRequest(url: url))
-        #expect(await eventually { loader.loadCount == 1 })
+        let (first, second) = await loader.holdingLoads(1) {
+            (pipeline.imageTask(with: ImageRequest(url: url)), pipeline.imageTask(with: ImageRequest(url: url)))
+        }
         loader.resume()
         _ = try await (first.image, second.image)
         #expect(loader.loadCount == 1)
@@ -20,11 +22,9 @@ struct CoalescingTests {
     }
 
     @Test func aThousandConcurrentEqualRequestsShareOneDownload() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
-        let tasks = (0..<1000).map { _ in pipeline.imageTask(with: ImageRequest(url: url)) }
-        #expect(await eventually { loader.loadCount == 1 })
+        let tasks = await loader.holdingLoads(1) {
+            (0..<1000).map { _ in pipeline.imageTask(with: ImageRequest(url: url)) }
+        }
         loader.resume()
         for task in tasks { _ = try await task.image }
         #expect(loader.loadCount == 1)
@@ -32,14 +32,12 @@ struct CoalescingTests {
     }
 
     @Test func sharedProcessorPrefixRunsOnce() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
         let resize = CountingProcessor("resize")
         let blur = CountingProcessor("blur")
-        let a = pipeline.imageTask(with: ImageRequest(url: url, processors: [resize]))
-        let b = pipeline.imageTask(with: ImageRequest(url: url, processors: [resize, blur]))
-        #expect(await eventually { loader.loadCount == 1 })
+        let (a, b) = await loader.holdingLoads(1) {
+            (pipeline.imageTask(with: ImageRequest(url: url, processors: [resize])),
+             pipeline.imageTask(with: ImageRequest(url: url, processors: [resize, blur])))
+        }
         loader.resume()
         _ = try await (a.image, b.image)
         #expect(resize.runCount == 1)
@@ -48,13 +46,11 @@ struct CoalescingTests {
     }
 
     @Test func differentProcessorsShareTheDownloadAndRunOnceEach() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
         let p1 = CountingProcessor("one"), p2 = CountingProcessor("two")
-        let a = pipeline.imageTask(with: ImageRequest(url: url, processors: [p1]))
-        let b = pipeline.imageTask(with: ImageRequest(url: url, processors: [p2]))
-        #expect(await eventually { loader.loadCount == 1 })
+        let (a, b) = await loader.holdingLoads(1) {
+            (pipeline.imageTask(with: ImageRequest(url: url, processors: [p1])),
+             pipeline.imageTask(with: ImageRequest(url: url, processors: [p2])))
+        }
         loader.resume()
         _ = try await (a.image, b.image)
         #expect(p1.runCount == 1 && p2.runCount == 1)
@@ -63,7 +59,6 @@ struct CoalescingTests {
     }
 
     @Test func disabledCoalescingLoadsEveryRequest() async throws {
-        let loader = MockDataLoader()
         let pipeline = ImagePipeline.test(loader: loader) {
             $0.isTaskCoalescingEnabled = false
             $0.imageCache = nil
@@ -73,8 +68,6 @@ struct CoalescingTests {
     }
 
     @Test func pipelineHoldsNoJobsOrTasksAfterEverythingFinished() async throws {
-        let loader = MockDataLoader()
-        let pipeline = ImagePipeline.test(loader: loader)
         let tasks = (0..<20).map { i in pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\(i % 4).jpg")!)) }
         for task in tasks { _ = try await task.image }
         #expect(await eventually { pipeline.activeJobCount == 0 && pipeline.activeTaskCount == 0 })

@@ -31,10 +31,8 @@ struct PipelineAPITests {
 
     @Test func invalidateFailsRunningAndLaterTasks() async throws {
         let loader = MockDataLoader()
-        loader.isSuspended = true
         let pipeline = ImagePipeline.test(loader: loader)
-        let running = pipeline.imageTask(with: ImageRequest(url: url))
-        #expect(await eventually { loader.loadCount == 1 })
+        let running = await loader.holdingLoads(1) { pipeline.imageTask(with: ImageRequest(url: url)) }
         pipeline.invalidate()
         for task in [running, pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/later")!))] {
             do {
@@ -44,7 +42,7 @@ struct PipelineAPITests {
                 guard case .pipelineInvalidated = error else { Issue.record("\(error)"); continue }
             }
         }
-        #expect(await eventually { loader.cancelCount == 1 })
+        #expect(await loader.waitForCancellations(1))
     }
 
     /// Regression (found by the stress test): a task invalidated after it was created but before

@@ -1,14 +1,18 @@
 import Foundation
 import Testing
 @testable import Comet
+import CometTestSupport
 
 @Suite("Prefetching", .timeLimit(.minutes(1)))
 struct PrefetcherTests {
+    let loader = MockDataLoader()
+    let pipeline: ImagePipeline
+
+    init() { pipeline = .test(loader: loader) }
+
     func urls(_ count: Int) -> [URL] { (0..<count).map { URL(string: "https://example.com/\($0).jpg")! } }
 
     @Test func prefetchedImagesLandInTheMemoryCache() async throws {
-        let loader = MockDataLoader()
-        let pipeline = ImagePipeline.test(loader: loader)
         let prefetcher = ImagePrefetcher(pipeline: pipeline)
         prefetcher.startPrefetching(with: urls(5))
         #expect(await eventually { prefetcher.pendingCount == 0 })
@@ -17,8 +21,6 @@ struct PrefetcherTests {
     }
 
     @Test func cachedImagesAreSkipped() async throws {
-        let loader = MockDataLoader()
-        let pipeline = ImagePipeline.test(loader: loader)
         _ = try await pipeline.image(for: urls(1)[0])
         let prefetcher = ImagePrefetcher(pipeline: pipeline)
         prefetcher.startPrefetching(with: urls(1))
@@ -27,12 +29,11 @@ struct PrefetcherTests {
     }
 
     @Test func prefetchesRunAtLowPriorityAndAtMostTwoAtOnce() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
-        let prefetcher = ImagePrefetcher(pipeline: pipeline)
-        prefetcher.startPrefetching(with: urls(6))
-        #expect(await eventually { loader.loadCount == 2 })
+        let prefetcher = await loader.holdingLoads(2) {
+            let prefetcher = ImagePrefetcher(pipeline: pipeline)
+            prefetcher.startPrefetching(with: urls(6))
+            return prefetcher
+        }
         try await Task.sleep(for: .milliseconds(30))
         #expect(loader.loadCount == 2)
         #expect(prefetcher.pendingCount == 6)
@@ -43,30 +44,24 @@ struct PrefetcherTests {
     }
 
     @Test func stoppingCancelsRunningPrefetches() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
-        let prefetcher = ImagePrefetcher(pipeline: pipeline)
-        prefetcher.startPrefetching(with: urls(4))
-        #expect(await eventually { loader.loadCount == 2 })
+        let prefetcher = await loader.holdingLoads(2) {
+            let prefetcher = ImagePrefetcher(pipeline: pipeline)
+            prefetcher.startPrefetching(with: urls(4))
+            return prefetcher
+        }
         prefetcher.stopPrefetching(with: urls(4))
         #expect(prefetcher.pendingCount == 0)
-        #expect(await eventually { loader.cancelCount == 2 })
+        #expect(await loader.waitForCancellations(2))
     }
 
     @Test func releasingThePrefetcherStopsEverything() async throws {
-        let loader = MockDataLoader()
-        loader.isSuspended = true
-        let pipeline = ImagePipeline.test(loader: loader)
         var prefetcher: ImagePrefetcher? = ImagePrefetcher(pipeline: pipeline)
-        prefetcher?.startPrefetching(with: urls(2))
-        #expect(await eventually { loader.loadCount == 2 })
+        await loader.holdingLoads(2) { prefetcher?.startPrefetching(with: urls(2)) }
         prefetcher = nil
-        #expect(await eventually { loader.cancelCount == 2 })
+        #expect(await loader.waitForCancellations(2))
     }
 
     @Test func diskDestinationStoresOriginalDataWithoutDecodingIntoMemory() async throws {
-        let loader = MockDataLoader()
         let dataCache = temporaryDataCache()
         let pipeline = ImagePipeline.test(loader: loader) { $0.dataCache = dataCache }
         let prefetcher = ImagePrefetcher(pipeline: pipeline, destination: .diskCache)

@@ -6,9 +6,12 @@ import FoundationNetworking
 #endif
 @testable import Comet
 import CometTestSupport
+import Testing
 
 /// A test double for the data loader: counts loads and cancellations, and can hold loads
-/// until ``resume()`` so tests can join, re-prioritise or cancel them deterministically.
+/// until ``resume()`` so tests can join, re-prioritise or cancel them deterministically. Tests
+/// wait for loads and cancellations on the loader itself (``waitForLoads(_:within:)``,
+/// ``holdingLoads(_:sourceLocation:whileStarting:)``): it resumes them when they arrive.
 final class MockDataLoader: DataLoading, Sendable {
     struct Load {
         let id: Int
@@ -23,6 +26,26 @@ final class MockDataLoader: DataLoading, Sendable {
         var started: [URL] = []
         var cancelled = 0
         var nextId = 0
+        var waiters: [Waiter] = []
+        var expiredWaiters: Set<Int> = []
+
+        /// Removes and returns the waiters whose condition now holds.
+        mutating func satisfiedWaiters() -> [Waiter] {
+            let state = self
+            var ready: [Waiter] = [], waiting: [Waiter] = []
+            for waiter in waiters {
+                if waiter.condition(state) { ready.append(waiter) } else { waiting.append(waiter) }
+            }
+            waiters = waiting
+            return ready
+        }
+    }
+
+    /// A test waiting for a condition on the loader's counts.
+    private struct Waiter {
+        let id: Int
+        let condition: @Sendable (State) -> Bool
+        let continuation: CheckedContinuation<Bool, Never>
     }
 
     private let state = Locked(State())
@@ -46,6 +69,63 @@ final class MockDataLoader: DataLoading, Sendable {
     var startedURLs: [URL] { state.withLock { $0.started } }
     var cancelCount: Int { state.withLock { $0.cancelled } }
     var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// Holds every load, runs `start` (which starts the test's tasks), and waits until exactly
+    /// `loads` loads have reached the loader; they stay held until ``resume()``. Records an issue
+    /// when they do not arrive. Returns what `start` returned.
+    func holdingLoads<T>(_ loads: Int = 1, sourceLocation: SourceLocation = #_sourceLocation,
+                         whileStarting start: () throws -> T) async rethrows -> T {
+        isSuspended = true
+        let started = try start()
+        let arrived = await waitForLoads(loads)
+        if !arrived || loadCount != loads {
+            Issue.record("expected \(loads) held load(s), found \(loadCount)", sourceLocation: sourceLocation)
+        }
+        return started
+    }
+
+    /// Waits until `loads` loads have reached the loader, at most `seconds`; returns whether
+    /// they did. The loader resumes the wait when the load arrives: nothing polls.
+    func waitForLoads(_ loads: Int, within seconds: Double = 15) async -> Bool {
+        await wait(within: seconds) { $0.started.count >= loads }
+    }
+
+    /// Waits until `count` loads have been cancelled, at most `seconds`; returns whether they were.
+    func waitForCancellations(_ count: Int, within seconds: Double = 15) async -> Bool {
+        await wait(within: seconds) { $0.cancelled >= count }
+    }
+
+    private func wait(within seconds: Double, until condition: @escaping @Sendable (State) -> Bool) async -> Bool {
+        let id = state.withLock { state in
+            state.nextId += 1
+            return state.nextId
+        }
+        let timeout = Task { [weak self] in
+            guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+            self?.expireWaiter(id)
+        }
+        defer { timeout.cancel() }
+        return await withCheckedContinuation { continuation in
+            let outcome = state.withLock { state -> Bool? in
+                if condition(state) { return true }
+                if state.expiredWaiters.remove(id) != nil { return false }
+                state.waiters.append(Waiter(id: id, condition: condition, continuation: continuation))
+                return nil
+            }
+            if let outcome { continuation.resume(returning: outcome) }
+        }
+    }
+
+    private func expireWaiter(_ id: Int) {
+        let waiter = state.withLock { state -> Waiter? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                state.expiredWaiters.insert(id)
+                return nil
+            }
+            return state.waiters.remove(at: index)
+        }
+        waiter?.continuation.resume(returning: false)
+    }
 
     /// Lets every held load finish.
     func resume() {
@@ -72,23 +152,26 @@ final class MockDataLoader: DataLoading, Sendable {
 
     func loadData(with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
                   completion: @escaping @Sendable ((any Error)?) -> Void) -> any DataLoadingTask {
-        let (load, hold) = state.withLock { state -> (Load, Bool) in
+        let (load, hold, ready) = state.withLock { state -> (Load, Bool, [Waiter]) in
             state.nextId += 1
             state.started.append(request.url!)
             let load = Load(id: state.nextId, request: request, didReceiveData: didReceiveData, completion: completion)
             if state.isSuspended { state.pending.append(load) }
-            return (load, state.isSuspended)
+            return (load, state.isSuspended, state.satisfiedWaiters())
         }
+        for waiter in ready { waiter.continuation.resume(returning: true) }
         if !hold { deliver(load) }
         return MockTask(loader: self, id: load.id)
     }
 
     fileprivate func cancel(id: Int) {
-        let load = state.withLock { state -> Load? in
+        let (load, ready) = state.withLock { state -> (Load?, [Waiter]) in
             state.cancelled += 1
-            guard let index = state.pending.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.pending.remove(at: index)
+            let ready = state.satisfiedWaiters()
+            guard let index = state.pending.firstIndex(where: { $0.id == id }) else { return (nil, ready) }
+            return (state.pending.remove(at: index), ready)
         }
+        for waiter in ready { waiter.continuation.resume(returning: true) }
         load?.completion(URLError(.cancelled))
     }
 

@@ -9,8 +9,14 @@ import Testing
 struct GuideCometExamplesTests {
     init() { TestBase.prepare() }
 
+    /// A pipeline with a memory cache of its own: the guide's `pipeline.cache.removeAll()` would
+    /// otherwise empty `ImageCache.shared` under other suites' feet (NukeCompat's prefetch test
+    /// waits for an image to appear there).
     private func makePipeline(_ cacheDirectory: URL) -> ImagePipeline {
-        ImagePipeline { $0.dataCache = DataCache(path: cacheDirectory.appendingPathComponent("pipeline")) }
+        ImagePipeline {
+            $0.imageCache = ImageCache()
+            $0.dataCache = DataCache(path: cacheDirectory.appendingPathComponent("pipeline"))
+        }
     }
 
     @Test func jsonIsDownloadedOnceThenReadFromTheDataCache() async throws {

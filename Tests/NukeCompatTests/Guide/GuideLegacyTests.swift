@@ -41,17 +41,6 @@ struct CenterSquare: Processing {
     }
 }
 
-/// `eventually`, polled on the main actor: the legacy views are read where they are written.
-@MainActor
-func eventuallyOnMain(within seconds: Double = 15, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
 // Main-actor tests: the legacy targets are plain classes written on the main queue, read here.
 @Suite("Guide: Nuke 4 code compiled and run with NukeCompat", .timeLimit(.minutes(1)))
 @MainActor
@@ -66,7 +55,7 @@ struct GuideLegacyTests {
         request.process(with: Decompressor(targetSize: CGSize(width: 32, height: 32), contentMode: .aspectFill))
         Nuke.loadImage(with: request, into: imageView)
 
-        #expect(await eventuallyOnMain { imageView.image != nil })
+        #expect(await eventually { imageView.image != nil })
         #expect(imageView.image?.height == 32)
         #expect((42...43).contains(imageView.image?.width ?? 0))
     }
@@ -82,7 +71,7 @@ struct GuideLegacyTests {
             view?.wasCached = isFromMemoryCache
         }
 
-        #expect(await eventuallyOnMain { view.image != nil })
+        #expect(await eventually { view.image != nil })
         #expect(view.image?.width == 20 && view.wasCached == false)
         view.image = nil
         Nuke.loadImage(with: url, into: view) { [weak view] response, isFromMemoryCache in
@@ -130,7 +119,7 @@ struct GuideLegacyTests {
         Loader.shared.loadImage(with: server.imageURL("kitten.png"))
             .then { image in log.append("loaded \(image.width)×\(image.height)") }
             .catch { error in log.append("failed: \(error)") }
-        #expect(await eventuallyOnMain { log.count == 1 })
+        #expect(await eventually { log.count == 1 })
         #expect(log.all == ["loaded 9×7"])
     }
 
@@ -156,8 +145,8 @@ struct GuideLegacyTests {
         let requests = urls.map { Request(url: $0) }
         preheater.startPreheating(with: requests)
 
-        #expect(await eventuallyOnMain { Cache.shared[requests[0]] != nil })
-        #expect(await eventuallyOnMain { server.requestCount(for: "/slow/1500/far.png") == 1 })
+        #expect(await eventually { Cache.shared[requests[0]] != nil })
+        #expect(await eventually { server.requestCount(for: "/slow/1500/far.png") == 1 })
 
         // later, when those images are no longer about to be shown:
         preheater.stopPreheating(with: requests)
@@ -189,7 +178,7 @@ struct GuideLegacyTests {
         let manager = Manager(loader: loader, cache: cache)
 
         manager.loadImage(with: url, into: writer)
-        #expect(await eventuallyOnMain { writer.written.count == 1 })
+        #expect(await eventually { writer.written.count == 1 })
         #expect(cache.totalCount == 1)
     }
 }

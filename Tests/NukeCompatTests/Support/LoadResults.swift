@@ -1,13 +1,10 @@
+import CometTestSupport
 import Foundation
 import NukeCompat
 
-/// Waits (bounded) for a promise to resolve, polling; `nil` when it did not in time.
+/// Waits (bounded) for a promise to resolve; `nil` when it did not in time.
 func resolution<T>(of promise: Promise<T>, within seconds: Double = 15) async -> PromiseResolution<T>? {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if let resolution = promise.resolution { return resolution }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
+    _ = await eventually(within: seconds) { promise.resolution != nil }
     return promise.resolution
 }
 

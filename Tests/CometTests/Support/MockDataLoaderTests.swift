@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import Comet
+
+/// The test loader's own waits: resumed by the loads and cancellations themselves, bounded.
+@Suite("MockDataLoader waits", .timeLimit(.minutes(1)))
+struct MockDataLoaderTests {
+    let loader = MockDataLoader()
+    let url = URL(string: "https://example.com/image.jpg")!
+
+    @Test func aWaitForLoadsEndsWhenTheLoadsArrive() async {
+        let pipeline = ImagePipeline.test(loader: loader)
+        loader.isSuspended = true
+        let tasks = (0..<2).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\($0).jpg")!)) }
+        #expect(await loader.waitForLoads(2))
+        #expect(loader.pendingCount == 2)
+        loader.resume()
+        for task in tasks { _ = try? await task.image }
+    }
+
+    @Test func aWaitForLoadsThatNeverComeGivesUpAfterItsTime() async {
+        let start = ContinuousClock.now
+        #expect(await !loader.waitForLoads(1, within: 0.2))
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test func aWaitForCancellationsEndsWhenTheLoadIsCancelled() async {
+        let pipeline = ImagePipeline.test(loader: loader)
+        let task = await loader.holdingLoads(1) { pipeline.imageTask(with: ImageRequest(url: url)) }
+        task.cancel()
+        #expect(await loader.waitForCancellations(1))
+    }
+}
