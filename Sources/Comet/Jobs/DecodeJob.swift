@@ -35,7 +35,11 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
 
     private var decodingOptions: ImageDecodingOptions {
         var options = context.configuration.decodingOptions
-        if let thumbnail = key.thumbnail { options.downsampling = thumbnail.downsampling }
+        if let thumbnail = key.thumbnail {
+            options.downsampling = thumbnail.downsampling
+        } else if let downsampling = key.decodeDownsampling {
+            options.downsampling = downsampling
+        }
         return options
     }
 

@@ -43,7 +43,10 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     }
 
     private func subscribeUpstream() {
-        let upstream = context.imageJob(for: request, key: key.prefix(key.processors.count - 1), isDirect: false)
+        let upstreamKey = key.processors.count == 1
+            ? key.decodeStage(downsamplingForResize: context.configuration.isResizeDownsamplingEnabled)
+            : key.prefix(key.processors.count - 1)
+        let upstream = context.imageJob(for: request, key: upstreamKey, isDirect: false)
         depend(on: upstream) { [weak self] event in
             guard let self else { return }
             switch event {

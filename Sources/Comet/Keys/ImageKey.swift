@@ -14,13 +14,20 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     let dataKey: String
     let thumbnail: ImageRequest.ThumbnailOptions?
     let processors: [any ImageProcessing]
+    /// For the decode stage of a request whose first processor is a resize: the reduced size the
+    /// decoder may stop at (see ``ImageProcessors/Resize/decodingDownsampling``). Part of the
+    /// job key (such a decode is not shared with a full-size one), not of the cache keys: a
+    /// full-size image in the memory cache is as good an input for the resize.
+    let decodeDownsampling: ImageDecodingOptions.Downsampling?
     /// The processors' hashable identifiers, made once: equality and hashing compare these.
     private let identifiers: [AnyHashable]
 
-    init(dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing]) {
+    init(dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing],
+         decodeDownsampling: ImageDecodingOptions.Downsampling? = nil) {
         self.dataKey = dataKey
         self.thumbnail = thumbnail
         self.processors = processors
+        self.decodeDownsampling = decodeDownsampling
         self.identifiers = processors.map(\.hashableIdentifier)
     }
 
@@ -33,13 +40,23 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
         ImageKey(dataKey: dataKey, thumbnail: thumbnail, processors: Array(processors.prefix(count)))
     }
 
+    /// The key of the decode that feeds this key's processors: downsampled to what the first
+    /// processor needs when it is a resize, there is no thumbnail setting, and `isEnabled`.
+    func decodeStage(downsamplingForResize isEnabled: Bool) -> ImageKey {
+        guard isEnabled, thumbnail == nil, let resize = processors.first as? ImageProcessors.Resize,
+              let downsampling = resize.decodingDownsampling else { return prefix(0) }
+        return ImageKey(dataKey: dataKey, thumbnail: nil, processors: [], decodeDownsampling: downsampling)
+    }
+
     static func == (lhs: ImageKey, rhs: ImageKey) -> Bool {
         lhs.dataKey == rhs.dataKey && lhs.thumbnail == rhs.thumbnail && lhs.identifiers == rhs.identifiers
+            && lhs.decodeDownsampling == rhs.decodeDownsampling
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(dataKey)
         hasher.combine(thumbnail)
+        hasher.combine(decodeDownsampling)
         for identifier in identifiers { hasher.combine(identifier) }
     }
 

@@ -49,6 +49,15 @@ extension ImagePipeline {
         /// The largest response accepted, in bytes (checked as bytes arrive, in addition to the
         /// loader's own limit). Default 100 MiB; `nil` for none.
         public var maximumResponseDataSize: Int? = 100 << 20
+        /// When a request's first processor is a resize to an exact size (aspect fill with crop,
+        /// or stretch) that shrinks the image, and the request has no ``ImageRequest/thumbnail``,
+        /// JPEGs are decoded at the smallest DCT scale (1/2,
+        /// 1/4 or 1/8) whose result still covers the resize's target, and the resize makes the
+        /// exact size from that: a 1024×768 photo made into a 256² thumbnail decodes at 512×384,
+        /// about a third of the work. The result has the same size as from a full decode, and
+        /// differs by a few levels per channel (see ``ImageProcessors/Resize/decodingDownsampling``). Such a decode is not shared with a full-size decode of the
+        /// same data (the download still is). Default `true`.
+        public var isResizeDownsamplingEnabled = true
         /// Decoder limits and strictness (thumbnails add their downsampling). Default: the
         /// decoder defaults (see ``ImageDecodingLimits``).
         public var decodingOptions = ImageDecodingOptions()

@@ -77,6 +77,19 @@ extension ImageProcessors {
             self.upscale = upscale
         }
 
+        /// The smallest decode this resize can start from without changing its result's size:
+        /// a decoder that downsamples while decoding (JPEG's DCT scaling) may reduce the image as
+        /// long as it still covers the target, so the resize still has at least as many pixels
+        /// as it outputs. Only for resizes whose output size is the target itself (aspect fill
+        /// with crop, stretch): where the output's size follows the source's aspect ratio, the
+        /// reduced decode's rounding could move it by a pixel, so those return `nil`. A pipeline
+        /// uses it for a request whose first processor is this resize (see
+        /// `ImagePipeline.Configuration.isResizeDownsamplingEnabled`).
+        public var decodingDownsampling: ImageDecodingOptions.Downsampling? {
+            guard case .size(let size) = target, crop || contentMode == .stretch else { return nil }
+            return .covering(width: size.width, height: size.height)
+        }
+
         /// E.g. `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false`;
         /// a width-only resize omits `height` (and vice versa).
         public var identifier: String {
