@@ -63,6 +63,19 @@ enum LoopbackBenchmarks {
                 blackHole(photo.withUnsafeBytes { ref_jpeg_thumbnail($0.baseAddress, $0.count, 256, &thumbnail) })
             }
         }
+        Benchmark(Figures.loopbackDecodeMemory.name, configuration: configuration, closure: { (benchmark, origin: NginxOrigin) async in
+            let pipeline = ImagePipeline { $0.imageCache = nil }
+            await withTaskGroup(of: Void.self) { group in
+                for index in Workloads.photos.indices {
+                    group.addTask { blackHole(try? await pipeline.image(for: origin.url(photo: index))) }
+                }
+            }
+        }, setup: { try NginxOrigin.start() }, teardown: { NginxOrigin.stopAll() })
+        Benchmark(Figures.loopbackDecodeMemory.referenceName, configuration: configuration) { _ in
+            for photo in Workloads.photos {
+                blackHole(photo.withUnsafeBytes { ref_jpeg_decode($0.baseAddress, $0.count, 1) })
+            }
+        }
         let resize = fill[0]
         Benchmark(Figures.loopbackDefaultCPU.referenceName, configuration: configuration) { _ in
             for photo in Workloads.photos {
