@@ -44,22 +44,8 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     }
 
     override func start() {
-        if let cached = context.cachedImage(for: key, request: request) {
-            send(.value(cached, isCompleted: true))
-            return
-        }
-        if key.thumbnail != nil, context.cachePolicy.readsEncodedImage(for: request, processed: false) {
-            context.readEncodedImage(key: key.diskKey, priority: priority, owner: self) { [weak self] image in
-                guard let self, !self.isDone else { return }
-                if let image {
-                    self.send(.value(ImageResult(image: image, isPreview: false, isClean: true, response: nil, cacheType: .disk), isCompleted: true))
-                } else {
-                    self.subscribeToData()
-                }
-            }
-            return
-        }
-        subscribeToData()
+        let readsDisk = key.thumbnail != nil && context.cachePolicy.readsEncodedImage(for: request, processed: false)
+        start(from: context, key: key, request: request, readingDisk: readsDisk) { [weak self] in self?.subscribeToData() }
     }
 
     private func subscribeToData() {

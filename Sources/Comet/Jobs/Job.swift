@@ -164,3 +164,23 @@ class Job<Value>: @unchecked Sendable {
         dependency?.setPriority(newPriority)
     }
 }
+
+extension Job where Value == ImageResult {
+    /// Finishes with the memory cache's image for `key`, else (when `readingDisk`) with the disk
+    /// cache's encoded image, decoded on a worker; calls `compute` when neither has it.
+    func start(from context: PipelineContext, key: ImageKey, request: ImageRequest, readingDisk: Bool,
+               otherwise compute: @escaping () -> Void) {
+        if let cached = context.cachedImage(for: key, request: request) {
+            return send(.value(cached, isCompleted: true))
+        }
+        guard readingDisk else { return compute() }
+        context.readEncodedImage(key: key.diskKey, priority: priority, owner: self) { [weak self] image in
+            guard let self, !self.isDone else { return }
+            if let image {
+                self.send(.value(ImageResult(image: image, isPreview: false, isClean: true, response: nil, cacheType: .disk), isCompleted: true))
+            } else {
+                compute()
+            }
+        }
+    }
+}

@@ -24,22 +24,8 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     }
 
     override func start() {
-        if let cached = context.cachedImage(for: key, request: request) {
-            send(.value(cached, isCompleted: true))
-            return
-        }
-        if context.cachePolicy.readsEncodedImage(for: request, processed: true) {
-            context.readEncodedImage(key: key.diskKey, priority: priority, owner: self) { [weak self] image in
-                guard let self, !self.isDone else { return }
-                if let image {
-                    self.send(.value(ImageResult(image: image, isPreview: false, isClean: true, response: nil, cacheType: .disk), isCompleted: true))
-                } else {
-                    self.subscribeUpstream()
-                }
-            }
-            return
-        }
-        subscribeUpstream()
+        let readsDisk = context.cachePolicy.readsEncodedImage(for: request, processed: true)
+        start(from: context, key: key, request: request, readingDisk: readsDisk) { [weak self] in self?.subscribeUpstream() }
     }
 
     private func subscribeUpstream() {
