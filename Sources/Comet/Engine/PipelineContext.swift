@@ -44,7 +44,7 @@ final class PipelineContext: @unchecked Sendable {
         cachePolicy = CacheWritePolicy(configuration)
         logger = configuration.logger
         decodingQueue.backlog = backlog
-        backlog.onRelease = { [decodingQueue] in decodingQueue.drain() }
+        backlog.onRelease = { [weak decodingQueue] in decodingQueue?.drain() } // weak: the queue holds the backlog
     }
 
     func log(_ message: @autoclosure () -> String) {

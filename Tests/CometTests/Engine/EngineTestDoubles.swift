@@ -44,7 +44,7 @@ final class GatedProcessor: ImageProcessing, Sendable {
 /// A one-pixel test format whose decoder waits at a gate: files start with "GATE".
 enum GatedFormat {
     static let type = AssetType("gated")
-    static let file = Data("GATE-a-tiny-test-format".utf8)
+    static var file: Data { Data("GATE-a-tiny-test-format".utf8) }
     static let recognizes: @Sendable (Data) -> Bool = { $0.starts(with: Array("GATE".utf8)) }
 
     struct Decoder: ImageDecoding {

@@ -11,12 +11,18 @@ struct PipelineLifetimeTests {
         // Sendable: written once by the test before it reads them; no concurrent access.
         weak var pipeline: ImagePipeline?
         weak var context: PipelineContext?
+        weak var executor: PipelineExecutor?
+        weak var decodingQueue: WorkQueue?
+        weak var backlog: DecodedImageBacklog?
     }
 
     private func load(processors: [any ImageProcessing], into probe: Probe) async throws {
         let pipeline = ImagePipeline.test(loader: MockDataLoader(data: TestImages.jpeg(width: 64, height: 48))) { $0.imageCache = nil }
         probe.pipeline = pipeline
         probe.context = pipeline.context
+        probe.executor = pipeline.context.executor
+        probe.decodingQueue = pipeline.context.decodingQueue
+        probe.backlog = pipeline.context.backlog
         let tasks = (0..<8).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\($0).jpg"), processors: processors)) }
         for task in tasks { _ = try await task.image }
         #expect(await eventually { pipeline.activeJobCount == 0 && pipeline.activeTaskCount == 0 })
@@ -26,6 +32,14 @@ struct PipelineLifetimeTests {
         let probe = Probe()
         try await load(processors: [], into: probe)
         #expect(await eventually { probe.pipeline == nil })
+    }
+
+    /// The engine's parts go with it: the decoding queue and the decoded-image backlog refer to
+    /// each other, so one of the two references must be weak.
+    @Test func theGraphsExecutorQueuesAndBacklogAreReleasedWithThePipeline() async throws {
+        let probe = Probe()
+        try await load(processors: [], into: probe)
+        #expect(await eventually { probe.context == nil && probe.executor == nil && probe.decodingQueue == nil && probe.backlog == nil })
     }
 
     @Test func aPipelineThatProcessedImagesIsReleasedAfterItsLoadsFinish() async throws {
@@ -52,6 +66,9 @@ struct PipelineLifetimeTests {
         try await {
             let (pipeline, _) = makeRealPipeline { $0.dataCache = dataCache; $0.imageCache = nil }
             probe.context = pipeline.context
+        probe.executor = pipeline.context.executor
+        probe.decodingQueue = pipeline.context.decodingQueue
+        probe.backlog = pipeline.context.backlog
             for _ in 0..<2 { // network, then disk-cache hits
                 for index in 0..<4 { _ = try await pipeline.image(for: server.imageURL("\(index).jpg")) }
                 dataCache.flush()
@@ -68,6 +85,9 @@ struct PipelineLifetimeTests {
         try await {
             let (pipeline, _) = makeRealPipeline()
             probe.context = pipeline.context
+        probe.executor = pipeline.context.executor
+        probe.decodingQueue = pipeline.context.decodingQueue
+        probe.backlog = pipeline.context.backlog
             let tasks = (0..<4).map { pipeline.imageTask(with: ImageRequest(url: server.url("/slow/2000/slow.jpg?\($0)"))) }
             try await Task.sleep(for: .milliseconds(100))
             for task in tasks { task.cancel() }
