@@ -77,9 +77,11 @@ struct CustomFormatEndToEndTests {
         // Memory cache: the processed image under the request's key.
         #expect(pipeline.cache[request]?.image.width == 4)
 
-        // Disk cache: the original bytes, and the processed result written by the registered encoder.
-        dataCache.flush()
+        // Disk cache: the original bytes, and the processed result written by the registered
+        // encoder (encoded on a worker after delivery, so it lands a moment later).
         #expect(dataCache.cachedData(for: request.imageID!)?.starts(with: RawFormat.magic) == true)
+        #expect(await eventually { dataCache.cachedData(for: request.key.diskKey) != nil })
+        dataCache.flush()
         let encoded = try #require(dataCache.cachedData(for: request.key.diskKey))
         #expect(try RawFormat.Decoder().decode(encoded).image.width == 4)
 
