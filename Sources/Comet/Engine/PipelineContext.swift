@@ -34,10 +34,10 @@ final class PipelineContext: @unchecked Sendable {
         self.configuration = configuration
         let executor = PipelineExecutor()
         self.executor = executor
-        dataLoadingQueue = WorkQueue(name: "data loading", maxConcurrentCount: configuration.dataLoadingConcurrencyLimit, executor: executor)
-        decodingQueue = WorkQueue(name: "decoding", maxConcurrentCount: configuration.decodingConcurrencyLimit, executor: executor)
-        processingQueue = WorkQueue(name: "processing", maxConcurrentCount: configuration.processingConcurrencyLimit, executor: executor)
-        dataCachingQueue = WorkQueue(name: "data caching", maxConcurrentCount: 2, executor: executor)
+        dataLoadingQueue = WorkQueue(maxConcurrentCount: configuration.dataLoadingConcurrencyLimit, executor: executor)
+        decodingQueue = WorkQueue(maxConcurrentCount: configuration.decodingConcurrencyLimit, executor: executor)
+        processingQueue = WorkQueue(maxConcurrentCount: configuration.processingConcurrencyLimit, executor: executor)
+        dataCachingQueue = WorkQueue(maxConcurrentCount: 2, executor: executor)
         rateLimiter = configuration.rateLimit.map { RateLimiter(limit: $0, executor: executor) }
         backlog = DecodedImageBacklog(limit: configuration.decodedImageBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit,
                                       executor: executor)

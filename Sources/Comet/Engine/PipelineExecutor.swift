@@ -28,7 +28,7 @@ import Glibc
 ///    queues decide what starts; the data loader's `loadData` is called (it only starts a
 ///    transfer); the memory cache is written, and original data handed to the disk cache (whose
 ///    writer does the I/O).
-/// 3. *A worker* (a Dispatch global queue at the work's quality of service, through
+/// 3. *A worker* (Dispatch's global `.userInitiated` queue, through
 ///    ``WorkQueue/run(priority:_:then:)``): disk-cache reads, decoding (previews and final),
 ///    processors, encoding for the disk cache. Each hands its result back to the graph on its
 ///    own thread.

@@ -13,7 +13,6 @@ final class WorkQueue: @unchecked Sendable {
         // Dropped once the work starts or is cancelled while pending: a job keeps its work item
         // and the work captures the job (and its inputs), so holding it longer would be a cycle.
         fileprivate var work: ((Item) -> Void)?
-        fileprivate var onCancel: (() -> Void)?
         fileprivate var sequence: Int
         fileprivate(set) var priority: ImageRequest.Priority
         fileprivate(set) var state = State.pending
@@ -32,9 +31,6 @@ final class WorkQueue: @unchecked Sendable {
             self.work = work
         }
 
-        /// Sets what to do if the item is cancelled while running (e.g. cancel a download).
-        func setCancellationHandler(_ handler: @escaping () -> Void) { onCancel = handler }
-
         /// Changes the priority; a pending item moves to its new place in line.
         func setPriority(_ priority: ImageRequest.Priority) {
             guard priority != self.priority else { return }
@@ -42,8 +38,9 @@ final class WorkQueue: @unchecked Sendable {
             if state == .pending { queue?.requeue(self) }
         }
 
-        /// Removes a pending item, or runs the cancellation handler of a running one (its slot
-        /// stays taken until the work calls ``finish()``).
+        /// Removes a pending item, or marks a running one cancelled (its owner stops the work
+        /// itself; the slot stays taken until the work calls ``finish()``, and a worker's result
+        /// is then dropped).
         func cancel() {
             switch state {
             case .pending:
@@ -52,8 +49,6 @@ final class WorkQueue: @unchecked Sendable {
                 queue?.pendingCount -= 1
             case .running:
                 state = .cancelled
-                onCancel?()
-                onCancel = nil
             case .finished, .cancelled:
                 break
             }
@@ -65,7 +60,6 @@ final class WorkQueue: @unchecked Sendable {
             guard let queue else { return }
             self.queue = nil
             if state == .running { state = .finished }
-            onCancel = nil
             ticket = nil
             queue.runningCount -= 1
             queue.drain()
@@ -74,7 +68,6 @@ final class WorkQueue: @unchecked Sendable {
         var isCancelled: Bool { state == .cancelled }
     }
 
-    let name: String
     private let executor: PipelineExecutor
     /// How many items may run at once.
     var maxConcurrentCount: Int {
@@ -96,8 +89,7 @@ final class WorkQueue: @unchecked Sendable {
     private(set) var runningCount = 0
     fileprivate(set) var pendingCount = 0
 
-    init(name: String, maxConcurrentCount: Int, executor: PipelineExecutor) {
-        self.name = name
+    init(maxConcurrentCount: Int, executor: PipelineExecutor) {
         self.executor = executor
         self.maxConcurrentCount = max(1, maxConcurrentCount)
     }
@@ -117,7 +109,8 @@ final class WorkQueue: @unchecked Sendable {
     }
 
     /// The engine's one primitive for heavy work: when a slot is free, runs `heavy` on a worker
-    /// (a Dispatch global queue at the item's quality of service), then `then` with its result
+    /// (Dispatch's global queue, `.userInitiated` for every priority: the queues already start
+    /// work in priority order, as before the engine rewrite), then `then` with its result
     /// back in the graph, on the worker's own thread when the graph is idle (no further hop). The
     /// slot is freed before `then` runs; `then` is not called when the item was cancelled.
     @discardableResult
@@ -150,7 +143,7 @@ final class WorkQueue: @unchecked Sendable {
         let executor = self.executor
         return add(priority: priority, isAdmissionChecked: isAdmissionChecked) { item in
             let continuation = GraphClosure<(Output, DecodedImageBacklog.Ticket?)> { then($0.0, $0.1) }
-            DispatchQueue.global(qos: item.priority.qualityOfService).async {
+            DispatchQueue.global(qos: .userInitiated).async {
                 let output = heavy()
                 executor.perform {
                     let wasCancelled = item.isCancelled
@@ -219,11 +212,4 @@ final class WorkQueue: @unchecked Sendable {
 struct GraphClosure<Input>: @unchecked Sendable {
     let body: (Input) -> Void
     init(_ body: @escaping (Input) -> Void) { self.body = body }
-}
-
-extension ImageRequest.Priority {
-    /// The quality of service workers run heavy work at: one class for every priority. The
-    /// queues already order work by priority; lower Dispatch classes were starved under load
-    /// here (a low-priority prefetch's decode waited over 15 s behind a busy test run).
-    var qualityOfService: DispatchQoS.QoSClass { .userInitiated }
 }
