@@ -19,7 +19,6 @@ enum CacheBenchmarks {
             let pipeline = ImagePipeline {
                 $0.dataLoader = InstantLoader(data: Workloads.pixel)
                 $0.imageCache = ImageCache()
-                $0.isRateLimiterEnabled = false
             }
             _ = try await pipeline.image(for: request)
             guard pipeline.cache[request] != nil else { throw CancellationError() }

@@ -85,7 +85,6 @@ enum CodecBenchmarks {
                 let pipeline = ImagePipeline {
                     $0.dataLoader = InstantLoader(data: data)
                     $0.imageCache = nil
-                    $0.isRateLimiterEnabled = false
                 }
                 let request = ImageRequest(url: URL(string: "https://bench.invalid/large/\(index).jpg"),
                                            processors: [.resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)],

@@ -4,7 +4,7 @@ import Comet
 import Foundation
 
 /// How the cost per request grows with the number of requests in flight: N distinct requests
-/// (no-op loader, 1×1 PNG, no caches) submitted at once through `image(for:)` from a task
+/// (no-op loader, 1×1 PNG, default configuration, an empty memory cache) submitted at once through `image(for:)` from a task
 /// group, against the same N loads and decodes run in a task group without the pipeline.
 enum ConcurrencyBenchmarks {
     static func register() {
@@ -13,7 +13,7 @@ enum ConcurrencyBenchmarks {
             let configuration = Benchmark.Configuration.suite(seconds: 3, iterations: max(5, 20_000 / count))
             var round = 0
             Benchmark(figure.name, configuration: configuration) { benchmark in
-                let pipeline = PipelineBenchmarks.noCachePipeline()
+                let pipeline = PipelineBenchmarks.coldPipeline()
                 round += 1
                 let prefix = "https://bench.invalid/\(count)/\(round)/"
                 benchmark.startMeasurement()

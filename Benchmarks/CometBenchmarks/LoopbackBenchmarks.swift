@@ -6,7 +6,7 @@ import Foundation
 
 /// The pipeline end to end over an in-process loopback HTTP server, with cold caches (a new
 /// pipeline, URLSession included, and no memory or disk cache per iteration), against the C
-/// loops over the same bytes in memory on one core. The rate limiter is off (see `loadAll`).
+/// loops over the same bytes in memory on one core.
 enum LoopbackBenchmarks {
     static func register() {
         let configuration = Benchmark.Configuration.suite(seconds: 10, iterations: 8, warmup: 1)
@@ -94,9 +94,6 @@ enum LoopbackBenchmarks {
         let pipeline = ImagePipeline {
             $0.imageCache = nil
             $0.dataCache = nil
-            // The rate limiter is a politeness policy (bursts of 25, then 80 starts a second),
-            // not a cost: with it, 200 requests would measure the policy.
-            $0.isRateLimiterEnabled = false
         }
         let failures = await withTaskGroup(of: Int.self) { group in
             for index in Workloads.photos.indices {

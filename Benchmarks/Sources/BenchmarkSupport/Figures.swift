@@ -29,7 +29,7 @@ public enum Figures {
                                               goals: [.ratio(atMost: 1.25)])
     public static let loopbackThumbnail = Figure(network, "200 thumbnails 1024×768 → 256² over loopback cold",
                                                  reference: "C decode + 3×3 average in memory (1 core)", operations: 200)
-    /// What a new user gets: the default configuration (rate limiter, memory cache, queues as
+    /// What a new user gets: the default configuration (no rate limit, memory cache, queues as
     /// shipped), a fresh pipeline, 200 photos from an nginx origin made into 256² fill+crop
     /// thumbnails. At least 1.6× the single-core C loop's images per second (ratio of times ≤ 0.625).
     public static let loopbackDefault = Figure(network, "200 thumbnails from nginx default configuration",

@@ -26,15 +26,16 @@ extension ImagePipeline {
         public var imageCache: (any ImageCaching)?
         /// Equal requests share one download, decode and processor run. Default `true`.
         public var isTaskCoalescingEnabled = true
-        /// How fast downloads start: a token bucket per host or for the whole pipeline, or `nil`
-        /// for no limit. Default ``RateLimit/default`` (per host, 1 000 a second, bursts of 200:
-        /// a safety valve that never slows a batch; see ``RateLimit``).
-        public var rateLimit: RateLimit? = .default
-        /// Whether ``rateLimit`` is set. Setting `true` restores ``RateLimit/default`` when no
-        /// limit was set; `false` removes the limit.
+        /// How fast downloads start: a token bucket per host or for the whole pipeline (see
+        /// ``RateLimit``). Default `nil`, no limit: the download queue's concurrency limit already
+        /// bounds the load on a server, and a fixed rate would hold a batch of small images below
+        /// what the machine does. ``RateLimit/nukeDefault`` is Nuke's, for a scrolling UI.
+        public var rateLimit: RateLimit?
+        /// Whether ``rateLimit`` is set. Setting `true` sets Nuke's limiter
+        /// (``RateLimit/nukeDefault``) when none was set; `false` removes the limit.
         public var isRateLimiterEnabled: Bool {
             get { rateLimit != nil }
-            set { rateLimit = newValue ? (rateLimit ?? .default) : nil }
+            set { rateLimit = newValue ? (rateLimit ?? .nukeDefault) : nil }
         }
         /// Progressive JPEGs and interlaced PNGs produce previews while they load. Default `false`.
         public var isProgressiveDecodingEnabled = false

@@ -2,12 +2,12 @@ extension ImagePipeline {
     /// How fast a pipeline starts downloads: a token bucket that lets `burst` starts through at
     /// once, then `rate` a second. Starts over the rate wait; nothing is dropped.
     ///
-    /// The default (``default``, per host, 1 000 a second, bursts of 200) is a safety valve, not
-    /// a pace: the download queue's concurrency limit already bounds what one pipeline asks of a
-    /// server, and a batch from one host runs at what the network and the decoders can do. The
-    /// limiter catches runaway start/cancel churn (a scrolling list, a retry loop) before it
-    /// reaches the loader. Nuke's 80 a second (bursts of 25) exists for an app's scrolling UI;
-    /// use ``nukeDefault`` for the same behaviour.
+    /// A pipeline has none by default (``ImagePipeline/Configuration/rateLimit`` is `nil`): the
+    /// download queue's concurrency limit already bounds what one pipeline asks of a server, and
+    /// any fixed rate throttles a batch of small images from one host below what the machine
+    /// does (the pipeline starts about 30 000 requests a second). Nuke's 80 a second (bursts of
+    /// 25, ``nukeDefault``) exists to spare an app's scrolling UI from start/cancel churn; set it,
+    /// or your own numbers per host, where that churn exists.
     public struct RateLimit: Sendable, Hashable {
         /// What one bucket covers.
         public enum Scope: Sendable, Hashable {
@@ -31,10 +31,6 @@ extension ImagePipeline {
             self.burst = max(1, burst)
             self.scope = scope
         }
-
-        /// Per host, 1 000 starts a second, bursts of 200: above what a machine decodes, so a
-        /// batch is never slowed; it only stops runaway churn.
-        public static let `default` = RateLimit(rate: 1_000, burst: 200, scope: .perHost)
 
         /// Nuke's limiter: 80 starts a second, bursts of 25, for the whole pipeline.
         public static let nukeDefault = RateLimit(rate: 80, burst: 25, scope: .global)

@@ -64,29 +64,43 @@ struct RateLimiterTests {
         #expect(ran.withLock { $0 } == ["a", "b"])
     }
 
-    @Test func theDefaultIsPerHostAndAboveWhatAMachineDecodes() {
+    @Test func aPipelineHasNoRateLimitByDefault() {
         let configuration = ImagePipeline.Configuration()
-        #expect(configuration.rateLimit == .default)
-        #expect(configuration.isRateLimiterEnabled)
-        #expect(ImagePipeline.RateLimit.default.scope == .perHost)
-        #expect(ImagePipeline.RateLimit.default.rate == 1_000)
-        #expect(ImagePipeline.RateLimit.default.burst == 200)
+        #expect(configuration.rateLimit == nil)
+        #expect(!configuration.isRateLimiterEnabled)
+        #expect(ImagePipeline(configuration: configuration).context.rateLimiter == nil)
         #expect(ImagePipeline.RateLimit.nukeDefault == ImagePipeline.RateLimit(rate: 80, burst: 25, scope: .global))
     }
 
-    @Test func disablingTheLimiterRemovesTheLimitAndEnablingRestoresTheDefault() {
+    @Test func enablingTheLimiterSetsNukesAndDisablingRemovesIt() {
         var configuration = ImagePipeline.Configuration()
-        configuration.isRateLimiterEnabled = false
-        #expect(configuration.rateLimit == nil)
-        configuration.isRateLimiterEnabled = true
-        #expect(configuration.rateLimit == .default)
-        configuration.rateLimit = .nukeDefault
         configuration.isRateLimiterEnabled = true
         #expect(configuration.rateLimit == .nukeDefault)
+        configuration.isRateLimiterEnabled = false
+        #expect(configuration.rateLimit == nil)
+        configuration.rateLimit = ImagePipeline.RateLimit(rate: 500, burst: 50)
+        configuration.isRateLimiterEnabled = true
+        #expect(configuration.rateLimit == ImagePipeline.RateLimit(rate: 500, burst: 50, scope: .perHost))
     }
 
-    /// A batch of 200 from one host starts at once with the default limit (Nuke's 80 a second,
-    /// bursts of 25, would hold 175 of them back).
+    @Test func aConfiguredLimitHoldsBackStartsOverItsBurst() async throws {
+        let loader = MockDataLoader()
+        loader.isSuspended = true
+        let pipeline = ImagePipeline {
+            $0.dataLoader = loader
+            $0.imageCache = nil
+            $0.dataLoadingConcurrencyLimit = 100
+            $0.rateLimit = ImagePipeline.RateLimit(rate: 1, burst: 3)
+        }
+        let tasks = (0..<5).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://one.example/\($0).png")!)) }
+        #expect(await eventually { loader.loadCount == 3 })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(loader.loadCount == 3)
+        for task in tasks { task.cancel() }
+    }
+
+    /// A batch of 200 from one host starts at once by default (Nuke's 80 a second, bursts of
+    /// 25, would hold 175 of them back).
     @Test func aBatchFromOneHostIsNotThrottledByDefault() async throws {
         let loader = MockDataLoader()
         loader.isSuspended = true
