@@ -90,7 +90,7 @@ struct RateLimiterTests {
             $0.dataLoader = loader
             $0.imageCache = nil
             $0.dataLoadingConcurrencyLimit = 100
-            $0.rateLimit = ImagePipeline.RateLimit(rate: 1, burst: 3)
+            $0.rateLimit = ImagePipeline.RateLimit(rate: 0.05, burst: 3) // the next token in 20 s
         }
         let tasks = (0..<5).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://one.example/\($0).png")!)) }
         #expect(await eventually { loader.loadCount == 3 })
