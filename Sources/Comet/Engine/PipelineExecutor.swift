@@ -29,9 +29,12 @@ import Glibc
 ///    transfer); the memory cache is written, and original data handed to the disk cache (whose
 ///    writer does the I/O).
 /// 3. *A worker* (Dispatch's global `.userInitiated` queue, through
-///    ``WorkQueue/run(priority:_:then:)``): disk-cache reads, decoding (previews and final),
+///    ``WorkQueue/run(priority:light:_:then:)``): disk-cache reads, decoding (previews and final),
 ///    processors, encoding for the disk cache. Each hands its result back to the graph on its
 ///    own thread.
+///    *The thread leaving the graph* (``performAfterLeaving(_:)``), instead of a worker, for work
+///    lighter than a thread wake-up: the decode of a file of at most 64×64 declared pixels. It
+///    runs after the graph is released, so it never holds the graph up.
 /// 4. *The loader's threads* (URLSession's delegate queue, a custom loader's callbacks, a data
 ///    closure's Swift task): chunks, progress and completion enter the graph from there.
 /// 5. *A timer*: the rate limiter's refill, a Dispatch timer that enters the graph.
@@ -59,6 +62,8 @@ final class PipelineExecutor: @unchecked Sendable {
         var isSuspended = false
         var isDrainScheduled = false
         var owner: pthread_t?
+        /// Light work handed to the draining thread for after it leaves the graph.
+        var afterLeaving: [@Sendable () -> Void] = []
 
         mutating func popFirst() -> (@Sendable () -> Void)? {
             guard head < pending.count else {
@@ -121,7 +126,8 @@ final class PipelineExecutor: @unchecked Sendable {
         if runsNow { drain() }
     }
 
-    /// Runs queued work until none is left (or the executor is suspended), then lets go.
+    /// Runs queued work until none is left (or the executor is suspended), then lets go, then
+    /// runs the light work the drain handed out with ``performAfterLeaving(_:)``.
     private func drain() {
         while true {
             let next = state.withLock { state -> (@Sendable () -> Void)? in
@@ -130,8 +136,41 @@ final class PipelineExecutor: @unchecked Sendable {
                 state.owner = nil
                 return nil
             }
-            guard let next else { return }
+            guard let next else { break }
             next()
+        }
+        runWorkAfterLeaving()
+    }
+
+    /// Queues `work` to run on the thread draining the graph, right after it leaves the graph
+    /// (other threads may then enter it): for work too light to be worth a thread wake-up (a
+    /// decode of a few thousand pixels costs less than handing it to a worker), which
+    /// therefore never runs *in* the graph. Call it only from the graph.
+    func performAfterLeaving(_ work: @escaping @Sendable () -> Void) {
+        assertIsCurrent()
+        state.withLock { $0.afterLeaving.append(work) }
+    }
+
+    /// Runs the work handed out by ``performAfterLeaving(_:)``, including what that work's own
+    /// graph entries hand out, in a loop on this thread: an entry from inside this loop leaves
+    /// its light work to the loop instead of starting a nested one (so the stack stays flat
+    /// however many light items follow each other). Another thread that leaves the graph
+    /// meanwhile may take some of it; any thread may run it.
+    private func runWorkAfterLeaving() {
+        guard !AfterLeavingLoop.isActiveOnThisThread else { return }
+        var batch = state.withLock { state -> [@Sendable () -> Void] in
+            defer { state.afterLeaving = [] }
+            return state.afterLeaving
+        }
+        guard !batch.isEmpty else { return }
+        AfterLeavingLoop.isActiveOnThisThread = true
+        defer { AfterLeavingLoop.isActiveOnThisThread = false }
+        while !batch.isEmpty {
+            for work in batch { work() }
+            batch = state.withLock { state in
+                defer { state.afterLeaving = [] }
+                return state.afterLeaving
+            }
         }
     }
 
@@ -185,5 +224,19 @@ final class PipelineExecutor: @unchecked Sendable {
         }
         done.wait()
         return result.withLock { $0! }
+    }
+}
+
+/// Whether this thread is running ``PipelineExecutor``'s after-leaving loop (a thread-local flag).
+private enum AfterLeavingLoop {
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static var isActiveOnThisThread: Bool {
+        get { pthread_getspecific(key) != nil }
+        set { pthread_setspecific(key, newValue ? UnsafeRawPointer(bitPattern: 1) : nil) }
     }
 }

@@ -5,7 +5,7 @@ import Dispatch
 /// decoding, processing, disk-cache I/O).
 ///
 /// Confined to its pipeline's graph (``PipelineExecutor``): every method runs there. Heavy work
-/// goes through ``run(priority:_:then:)``, the engine's one way to leave the graph and come back.
+/// goes through ``run(priority:light:_:then:)``, the engine's one way to leave the graph and come back.
 final class WorkQueue: @unchecked Sendable {
     /// One queued or running piece of work.
     final class Item: @unchecked Sendable {
@@ -55,7 +55,7 @@ final class WorkQueue: @unchecked Sendable {
         }
 
         /// Ends the work and frees its slot: the next item may start at once. Called once, in
-        /// the graph, by the work itself (``run(priority:_:then:)`` does it for you).
+        /// the graph, by the work itself (``run(priority:light:_:then:)`` does it for you).
         func finish() {
             guard let queue else { return }
             self.queue = nil
@@ -113,44 +113,58 @@ final class WorkQueue: @unchecked Sendable {
     /// work in priority order, as before the engine rewrite), then `then` with its result
     /// back in the graph, on the worker's own thread when the graph is idle (no further hop). The
     /// slot is freed before `then` runs; `then` is not called when the item was cancelled.
+    ///
+    /// `light`, when given, is tried first on the thread that started the work, right after it
+    /// leaves the graph (``PipelineExecutor/performAfterLeaving(_:)``): it returns the result
+    /// when the work turns out light (a decode of a tiny image), or `nil` to send `heavy` to a
+    /// worker after all. A light result saves the two thread wake-ups of a worker round trip.
     @discardableResult
     func run<Output: Sendable>(
         priority: ImageRequest.Priority,
+        light: (@Sendable () -> Output?)? = nil,
         _ heavy: @escaping @Sendable () -> Output,
         then: @escaping (Output) -> Void
     ) -> Item {
-        runOnWorker(priority: priority, isAdmissionChecked: false, heavy) { output, _ in then(output) }
+        runOffGraph(priority: priority, isAdmissionChecked: false, light: light, heavy) { output, _ in then(output) }
     }
 
-    /// ``run(priority:_:then:)`` for work that makes a decoded bitmap: it starts only when the
-    /// queue's ``backlog`` has room, and `then` receives the slot it took, for the result to
+    /// ``run(priority:light:_:then:)`` for work that makes a decoded bitmap: it starts only when
+    /// the queue's ``backlog`` has room, and `then` receives the slot it took, for the result to
     /// carry until it is delivered.
     @discardableResult
     func runCountingBacklog<Output: Sendable>(
         priority: ImageRequest.Priority,
+        light: (@Sendable () -> Output?)? = nil,
         _ heavy: @escaping @Sendable () -> Output,
         then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void
     ) -> Item {
-        runOnWorker(priority: priority, isAdmissionChecked: true, heavy, then: then)
+        runOffGraph(priority: priority, isAdmissionChecked: true, light: light, heavy, then: then)
     }
 
-    private func runOnWorker<Output: Sendable>(
+    private func runOffGraph<Output: Sendable>(
         priority: ImageRequest.Priority,
         isAdmissionChecked: Bool,
+        light: (@Sendable () -> Output?)?,
         _ heavy: @escaping @Sendable () -> Output,
         then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void
     ) -> Item {
         let executor = self.executor
         return add(priority: priority, isAdmissionChecked: isAdmissionChecked) { item in
             let continuation = GraphClosure<(Output, DecodedImageBacklog.Ticket?)> { then($0.0, $0.1) }
-            DispatchQueue.global(qos: .userInitiated).async {
-                let output = heavy()
+            let deliver: @Sendable (Output) -> Void = { output in
                 executor.perform {
                     let wasCancelled = item.isCancelled
                     let ticket = item.ticket
                     item.finish()
                     if !wasCancelled { continuation.body((output, ticket)) }
                 }
+            }
+            let onWorker: @Sendable () -> Void = {
+                DispatchQueue.global(qos: .userInitiated).async { deliver(heavy()) }
+            }
+            guard let light else { return onWorker() }
+            executor.performAfterLeaving {
+                if let output = light() { deliver(output) } else { onWorker() }
             }
         }
     }

@@ -10,6 +10,9 @@ public struct JPEGDecoder: ImageDecoding {
     /// Creates a decoder.
     public init() {}
 
+    /// `true`: the header's dimensions are checked against the limits before anything is allocated.
+    public var checksLimitsBeforeDecoding: Bool { true }
+
     /// Decodes a complete JPEG file. Limits are checked after the header is read and before the
     /// bitmap is allocated. Corrupt data that libjpeg conceals is reported in
     /// ``DecodedImage/warnings`` (or thrown when ``ImageDecodingOptions/isStrict``).

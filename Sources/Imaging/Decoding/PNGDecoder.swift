@@ -11,6 +11,9 @@ public struct PNGDecoder: ImageDecoding {
     /// Creates a decoder.
     public init() {}
 
+    /// `true`: the header's dimensions are checked against the limits before anything is allocated.
+    public var checksLimitsBeforeDecoding: Bool { true }
+
     /// Decodes a complete PNG file. Limits are checked when the header is read, before the
     /// bitmap is allocated. A file that ends before its last row is an error.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {

@@ -70,4 +70,44 @@ struct PipelineExecutorTests {
         executor.resume()
         #expect(ran.withLock { $0 })
     }
+
+    @Test func workHandedOutForAfterLeavingRunsOnTheSameThreadOutsideTheGraph() {
+        let executor = PipelineExecutor()
+        let seen = Locked<(insideGraph: Bool, sameThread: Bool)?>(nil)
+        let caller = pthread_self()
+        executor.perform {
+            executor.performAfterLeaving {
+                seen.withLock { $0 = (executor.isCurrent, pthread_equal(pthread_self(), caller) != 0) }
+            }
+        }
+        #expect(seen.withLock { $0 }?.insideGraph == false)
+        #expect(seen.withLock { $0 }?.sameThread == true)
+    }
+
+    @Test func afterLeavingWorkRunsOnceTheGraphWorkQueuedMeanwhileIsDone() {
+        let executor = PipelineExecutor()
+        let order = Locked<[String]>([])
+        executor.perform {
+            executor.performAfterLeaving { order.withLock { $0.append("after leaving") } }
+            executor.perform { order.withLock { $0.append("queued graph work") } }
+        }
+        #expect(order.withLock { $0 } == ["queued graph work", "after leaving"])
+    }
+
+    /// A chain where each light item enters the graph, which hands out the next one: the items
+    /// run one after another in one loop, not nested in each other's stack frames.
+    @Test func chainedAfterLeavingWorkDoesNotNest() {
+        let executor = PipelineExecutor()
+        let state = Locked((depth: 0, deepest: 0, count: 0))
+        @Sendable func step(_ remaining: Int) {
+            state.withLock { $0.depth += 1; $0.deepest = max($0.deepest, $0.depth); $0.count += 1 }
+            if remaining > 0 {
+                executor.perform { executor.performAfterLeaving { step(remaining - 1) } }
+            }
+            state.withLock { $0.depth -= 1 }
+        }
+        executor.perform { executor.performAfterLeaving { step(9_999) } }
+        #expect(state.withLock { $0.count } == 10_000)
+        #expect(state.withLock { $0.deepest } == 1)
+    }
 }
