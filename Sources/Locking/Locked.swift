@@ -14,27 +14,31 @@ import Darwin
 /// Built on `pthread_mutex_t` rather than `Synchronization.Mutex`: on Linux, `Mutex` waits with
 /// raw futex calls that ThreadSanitizer cannot see, so every access it guards is reported as a
 /// race and `--sanitize=thread` becomes useless (measured: a two-thread counter under `Mutex`
-/// gives "Swift access race" reports, under a pthread mutex none). A struct around one class so
-/// that `withLock` inlines into callers in other modules.
+/// gives "Swift access race" reports, under a pthread mutex none). A struct around one class
+/// (the value and the mutex in one allocation) so that `withLock` inlines into callers in other
+/// modules.
 ///
 /// Sendable: the value is only read or written inside `withLock`, under the mutex.
 public struct Locked<Value>: @unchecked Sendable {
+    /// The value and its mutex in one allocation (the value is the header, the mutex the one
+    /// element: a mutex must not move, and a class instance never does).
     @usableFromInline
-    final class Storage: @unchecked Sendable {
-        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        @usableFromInline var value: Value
-
+    final class Storage: ManagedBuffer<Value, pthread_mutex_t>, @unchecked Sendable {
         @usableFromInline
-        init(_ value: Value) {
-            self.value = value
-            mutex = .allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
+        static func make(_ value: Value) -> Storage {
+            let buffer = Storage.create(minimumCapacity: 1) { _ in value }
+            buffer.withUnsafeMutablePointerToElements { mutex in
+                mutex.initialize(to: pthread_mutex_t())
+                _ = pthread_mutex_init(mutex, nil)
+            }
+            return unsafeDowncast(buffer, to: Storage.self)
         }
 
         deinit {
-            pthread_mutex_destroy(mutex)
-            mutex.deallocate()
+            withUnsafeMutablePointerToElements { mutex in
+                pthread_mutex_destroy(mutex)
+                _ = mutex.deinitialize(count: 1)
+            }
         }
     }
 
@@ -43,14 +47,16 @@ public struct Locked<Value>: @unchecked Sendable {
     /// Creates the lock around `value`.
     @inlinable
     public init(_ value: Value) {
-        storage = Storage(value)
+        storage = Storage.make(value)
     }
 
     /// Runs `body` with exclusive access to the value.
     @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_mutex_lock(storage.mutex)
-        defer { pthread_mutex_unlock(storage.mutex) }
-        return try body(&storage.value)
+        try storage.withUnsafeMutablePointers { (value, mutex) throws(Failure) -> Result in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
     }
 }

@@ -75,8 +75,10 @@ final class PipelineContext: @unchecked Sendable {
         let job = FetchDataJob(request: request, key: key, context: self)
         if configuration.isTaskCoalescingEnabled {
             fetchJobs[key] = job
-            job.onDone = { [weak self, weak job] in
-                if let self, let job, self.fetchJobs[key] === job { self.fetchJobs[key] = nil }
+            // The job's identity, not a weak reference to it: it is alive whenever it calls this.
+            let id = ObjectIdentifier(job)
+            job.onDone = { [weak self] in
+                if let self, let pooled = self.fetchJobs[key], ObjectIdentifier(pooled) == id { self.fetchJobs[key] = nil }
             }
         }
         return job
@@ -107,8 +109,9 @@ final class PipelineContext: @unchecked Sendable {
         }
         let job = make()
         self[keyPath: pool][key] = job
-        job.onDone = { [weak self, weak job] in
-            if let self, let job, self[keyPath: pool][key] === job { self[keyPath: pool][key] = nil }
+        let id = ObjectIdentifier(job)
+        job.onDone = { [weak self] in
+            if let self, let pooled = self[keyPath: pool][key], ObjectIdentifier(pooled) == id { self[keyPath: pool][key] = nil }
         }
         return job
     }

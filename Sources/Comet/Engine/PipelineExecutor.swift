@@ -158,21 +158,38 @@ final class PipelineExecutor: @unchecked Sendable {
     /// meanwhile may take some of it; any thread may run it.
     private func runWorkAfterLeaving() {
         guard !AfterLeavingLoop.isActiveOnThisThread else { return }
-        var batch = state.withLock { state -> [@Sendable () -> Void] in
+        let batch = takeWorkAfterLeaving()
+        guard !batch.isEmpty else { return }
+        runAfterLeavingLoop(startingWith: batch)
+    }
+
+    private func takeWorkAfterLeaving() -> [@Sendable () -> Void] {
+        state.withLock { state in
             defer { state.afterLeaving = [] }
             return state.afterLeaving
         }
-        guard !batch.isEmpty else { return }
+    }
+
+    /// Runs `batch`, then whatever light work was handed out meanwhile, until none is left. A
+    /// batch of several items (many requests finishing together) is split with one worker, so
+    /// both cores share it for one thread wake-up rather than one per item.
+    private func runAfterLeavingLoop(startingWith first: [@Sendable () -> Void]) {
         AfterLeavingLoop.isActiveOnThisThread = true
         defer { AfterLeavingLoop.isActiveOnThisThread = false }
+        var batch = first
         while !batch.isEmpty {
-            for work in batch { work() }
-            batch = state.withLock { state in
-                defer { state.afterLeaving = [] }
-                return state.afterLeaving
+            if batch.count >= Self.splitBatchCount {
+                let shared = Array(batch[(batch.count / 2)...])
+                batch.removeLast(shared.count)
+                DispatchQueue.global(qos: .userInitiated).async { self.runAfterLeavingLoop(startingWith: shared) }
             }
+            for work in batch { work() }
+            batch = takeWorkAfterLeaving()
         }
     }
+
+    /// The smallest batch of light work worth a second thread.
+    private static let splitBatchCount = 4
 
     /// `true` when the calling thread is the one running the graph.
     var isCurrent: Bool {

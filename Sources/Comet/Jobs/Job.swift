@@ -23,7 +23,7 @@ class Job<Value>: @unchecked Sendable {
     /// A subscriber's handle: change its priority or leave. It keeps its job alive (a job in
     /// no pool, with coalescing off, lives as long as its subscribers); the job drops every
     /// subscription when it is done, which breaks the cycle.
-    final class Subscription {
+    final class Subscription: JobDependency {
         fileprivate var job: Job?
         fileprivate let handler: (Event) -> Void
         fileprivate(set) var priority: ImageRequest.Priority
@@ -50,6 +50,9 @@ class Job<Value>: @unchecked Sendable {
 
     /// The graph this job lives in.
     let executor: PipelineExecutor
+    // The subscribers. Most jobs have one, kept without a dictionary (no allocation, no copy
+    // of the values on every send); a second moves both into the dictionary.
+    private var soleSubscription: Subscription?
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
     private(set) var priority = ImageRequest.Priority.veryLow
     private(set) var isDone = false
@@ -61,9 +64,9 @@ class Job<Value>: @unchecked Sendable {
     }
     /// Called once when the job is done (finished, failed or cancelled): removes it from its pool.
     var onDone: (() -> Void)?
-    private var dependency: (unsubscribe: () -> Void, setPriority: (ImageRequest.Priority) -> Void)?
+    private var dependency: (any JobDependency)?
 
-    var subscriberCount: Int { subscriptions.count }
+    var subscriberCount: Int { soleSubscription == nil ? subscriptions.count : 1 }
 
     init(executor: PipelineExecutor) {
         self.executor = executor
@@ -74,10 +77,10 @@ class Job<Value>: @unchecked Sendable {
         executor.assertIsCurrent()
         guard !isDone else { return nil }
         let subscription = Subscription(job: self, priority: priority, handler: handler)
-        subscriptions[ObjectIdentifier(subscription)] = subscription
+        insert(subscription)
         // A new subscriber can only raise the priority: no scan of the others (1 000 coalesced
         // requests would make that quadratic).
-        if subscriptions.count == 1 || priority > self.priority { raisePriority(to: priority) }
+        if subscriberCount == 1 || priority > self.priority { raisePriority(to: priority) }
         if !isStarted {
             isStarted = true
             start()
@@ -113,7 +116,11 @@ class Job<Value>: @unchecked Sendable {
         case .progress: isFinal = false
         }
         if isFinal { isDone = true }
-        for subscription in Array(subscriptions.values) { subscription.handler(event) }
+        if let soleSubscription {
+            soleSubscription.handler(event)
+        } else {
+            for subscription in Array(subscriptions.values) { subscription.handler(event) }
+        }
         if isFinal { finishUp() }
     }
 
@@ -123,13 +130,30 @@ class Job<Value>: @unchecked Sendable {
     func depend<U>(on upstream: Job<U>, _ handler: @escaping (Job<U>.Event) -> Void) -> Bool {
         guard let subscription = upstream.subscribe(priority: priority, handler) else { return false }
         // Upstream may have finished this job synchronously (a cache hit) inside subscribe.
-        if !isDone { dependency = (subscription.unsubscribe, subscription.setPriority) }
+        if !isDone { dependency = subscription }
         return true
     }
 
+    private func insert(_ subscription: Subscription) {
+        if soleSubscription == nil && subscriptions.isEmpty {
+            soleSubscription = subscription
+            return
+        }
+        if let sole = soleSubscription {
+            subscriptions[ObjectIdentifier(sole)] = sole
+            soleSubscription = nil
+        }
+        subscriptions[ObjectIdentifier(subscription)] = subscription
+    }
+
     private func remove(_ subscription: Subscription) {
-        guard subscriptions.removeValue(forKey: ObjectIdentifier(subscription)) != nil, !isDone else { return }
-        if subscriptions.isEmpty {
+        if soleSubscription === subscription {
+            soleSubscription = nil
+        } else {
+            guard subscriptions.removeValue(forKey: ObjectIdentifier(subscription)) != nil else { return }
+        }
+        guard !isDone else { return }
+        if subscriberCount == 0 {
             isDone = true
             workItem?.cancel()
             didCancel()
@@ -140,6 +164,8 @@ class Job<Value>: @unchecked Sendable {
     }
 
     private func finishUp() {
+        soleSubscription?.job = nil
+        soleSubscription = nil
         for subscription in subscriptions.values { subscription.job = nil }
         subscriptions.removeAll()
         let dependency = self.dependency
@@ -157,12 +183,18 @@ class Job<Value>: @unchecked Sendable {
     }
 
     fileprivate func updatePriority() {
-        let newPriority = subscriptions.values.lazy.map(\.priority).max() ?? priority
+        let newPriority = soleSubscription?.priority ?? subscriptions.values.lazy.map(\.priority).max() ?? priority
         guard newPriority != priority else { return }
         priority = newPriority
         workItem?.setPriority(newPriority)
         dependency?.setPriority(newPriority)
     }
+}
+
+/// A job's hold on the job it depends on (a subscription, whatever that job's value type).
+protocol JobDependency: AnyObject {
+    func unsubscribe()
+    func setPriority(_ priority: ImageRequest.Priority)
 }
 
 extension Job where Value == ImageResult {

@@ -40,6 +40,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
 
     private struct State {
         var isCancelled = false
+        /// Whether ``start(with:)`` subscribed the task in the graph (a cancel must then leave it).
+        var hasJoinedGraph = false
         var priority: ImageRequest.Priority
         var progress = Progress()
         var result: Result<ImageResponse, ImagePipeline.Error>?
@@ -98,14 +100,15 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// and leaves the work it shared (which stops when no other task wants it) in the graph
     /// shortly after. Idempotent; does nothing after the task finished.
     public func cancel() {
-        let shouldCancel = state.withLock { state -> Bool in
-            guard !state.isCancelled, state.result == nil else { return false }
+        let (shouldCancel, mustLeaveGraph) = state.withLock { state -> (Bool, Bool) in
+            guard !state.isCancelled, state.result == nil else { return (false, false) }
             state.isCancelled = true
-            return true
+            return (true, state.hasJoinedGraph)
         }
         guard shouldCancel else { return }
         finish(.failure(.cancelled(request: request)))
-        executor.schedule { self.detach() }
+        // A task cancelled before it joined never will (start(with:) checks under the same lock).
+        if mustLeaveGraph { executor.schedule { self.detach() } }
     }
 
     /// The final response. Throws ``ImagePipeline/Error``; cancelling the awaiting Swift task
@@ -155,7 +158,12 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// unsubscribed job in a pool. A task finished from outside after this check is detached by
     /// the block its finisher enqueues behind this one.
     func start(with makeJob: () -> Job<ImageResult>) {
-        guard state.withLock({ !$0.isCancelled && $0.result == nil }) else { return }
+        let joins = state.withLock { state -> Bool in
+            guard !state.isCancelled, state.result == nil else { return false }
+            state.hasJoinedGraph = true
+            return true
+        }
+        guard joins else { return }
         subscription = makeJob().subscribe(priority: priority) { [weak self] event in self?.handle(event) }
         if subscription == nil, state.withLock({ $0.result == nil }) {
             finish(.failure(.cancelled(request: request)))

@@ -34,25 +34,26 @@ public struct AssetType: RawRepresentable, Sendable, Hashable, ExpressibleByStri
 
     /// Recognises the type from the first bytes of `data`; `nil` when unknown (or too short).
     public init?(_ data: some Collection<UInt8>) {
+        // Called for every file the pipeline decodes: one small array, no others per comparison.
         let head = Array(data.prefix(16))
-        func starts(with prefix: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + prefix.count && Array(head[offset..<(offset + prefix.count)]) == prefix
+        func starts(with prefix: some Collection<UInt8>, at offset: Int = 0) -> Bool {
+            head.count >= offset + prefix.count && head[offset...].starts(with: prefix)
         }
         if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             self = .png
         } else if starts(with: [0xFF, 0xD8, 0xFF]) {
             self = .jpeg
-        } else if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) {
+        } else if starts(with: "GIF87a".utf8) || starts(with: "GIF89a".utf8) {
             self = .gif
-        } else if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) {
+        } else if starts(with: "RIFF".utf8) && starts(with: "WEBP".utf8, at: 8) {
             self = .webp
-        } else if starts(with: Array("BM".utf8)) && head.count >= 14 {
+        } else if starts(with: "BM".utf8) && head.count >= 14 {
             self = .bmp
         } else if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             self = .tiff
         } else if starts(with: [0x00, 0x00, 0x01, 0x00]) {
             self = .ico
-        } else if starts(with: Array("ftyp".utf8), at: 4), head.count >= 12 {
+        } else if starts(with: "ftyp".utf8, at: 4), head.count >= 12 {
             let brand = String(decoding: head[8..<12], as: UTF8.self)
             switch brand {
             case "avif", "avis": self = .avif
