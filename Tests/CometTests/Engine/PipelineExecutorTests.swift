@@ -110,4 +110,21 @@ struct PipelineExecutorTests {
         #expect(state.withLock { $0.count } == 10_000)
         #expect(state.withLock { $0.deepest } == 1)
     }
+
+    /// Many requests finishing together hand out a large batch; part of it goes to a worker.
+    /// Every item still runs exactly once, outside the graph.
+    @Test func aLargeBatchOfAfterLeavingWorkRunsEachItemOnceOutsideTheGraph() async {
+        let executor = PipelineExecutor()
+        let state = Locked((runs: [Int](repeating: 0, count: 100), insideGraph: 0))
+        executor.perform {
+            for index in 0..<100 {
+                executor.performAfterLeaving {
+                    state.withLock { $0.runs[index] += 1; if executor.isCurrent { $0.insideGraph += 1 } }
+                }
+            }
+        }
+        #expect(await eventually { state.withLock { $0.runs.reduce(0, +) } == 100 })
+        #expect(state.withLock { $0.runs.allSatisfy { $0 == 1 } })
+        #expect(state.withLock { $0.insideGraph } == 0)
+    }
 }
