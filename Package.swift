@@ -34,7 +34,7 @@ let package = Package(
             name: "CImageCodecs",
             dependencies: ["CLibPNG", "CLibJPEG"]
         ),
-        .target(name: "Imaging", dependencies: ["CImageCodecs"]),
+        .target(name: "Imaging", dependencies: ["CImageCodecs", "Locking"]),
         // The one lock type (a pthread mutex ThreadSanitizer understands) of Streams, Comet, the
         // tool and the tests. Not a product.
         .target(name: "Locking"),

@@ -58,14 +58,14 @@ public enum Figures {
                                         operations: 50)
 
     public static let overhead = Figure(pipeline, "Request with no-op loader (1×1 PNG)", reference: "loader + decode called directly",
-                                        operations: 100, goals: [.overhead(atMostNanoseconds: 30_000)])
+                                        operations: 100, goals: [.overhead(atMostNanoseconds: 10_000)])
     public static let createCancel = Figure(pipeline, "Create + cancel a task", reference: "create + cancel a Swift Task",
-                                            operations: 1000, goals: [.perOperation(atMostNanoseconds: 4_000)])
+                                            operations: 1000, goals: [.perOperation(atMostNanoseconds: 2_000)])
     public static let coalescing = Figure(pipeline, "1000 equal requests (coalesced)", reference: "one request alone",
                                           goals: [.count("downloads", equals: 1), .count("decodes", equals: 1)])
     public static let concurrency: [Figure] = [10, 100, 1000, 10_000].map { count in
         Figure(pipeline, "Per request at \(count) concurrent", reference: "\(count) loads + decodes in a task group",
-               operations: count, goals: [.overhead(atMostNanoseconds: 30_000)])
+               operations: count, goals: [.overhead(atMostNanoseconds: 10_000)])
     }
 
     public static let streamsChain = Figure(streams, "Streams map+filter+compactMap+sink 10000 values", reference: "plain for loop",

@@ -20,12 +20,25 @@ public final class NginxOrigin: @unchecked Sendable {
     }
 
     /// Starts nginx on a free port and waits until it answers; throws when nginx is missing.
+    /// Ports are drawn below Linux's ephemeral range (32768 and up), where client sockets of
+    /// other processes live; a port taken anyway costs one more try with another.
     public static func start() throws -> NginxOrigin {
         guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "nginx is not installed (apt-get install nginx-light)"])
         }
         _ = Workloads.photos // make sure the files exist
-        let port = UInt16.random(in: 20_000...40_000)
+        var lastError: (any Error)?
+        for _ in 0..<3 {
+            do {
+                return try start(binary: binary, port: UInt16.random(in: 20_000...32_000))
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError!
+    }
+
+    private static func start(binary: String, port: UInt16) throws -> NginxOrigin {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("comet-bench-nginx-\(port)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = """

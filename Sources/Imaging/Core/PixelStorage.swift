@@ -9,13 +9,26 @@ final class PixelStorage: @unchecked Sendable {
 
     let base: UnsafeMutableRawPointer
     let byteCount: Int
-    private let isFromC: Bool
+    private let owner: Owner
 
-    /// Allocates `byteCount` bytes (at least one, so `base` is always valid).
+    /// Who gave out `base`, and so how it is freed.
+    private enum Owner {
+        case swift
+        case malloc
+        case bitmapAllocator
+    }
+
+    /// Allocates `byteCount` bytes (at least one, so `base` is always valid). A megabyte or more
+    /// comes from ``BitmapAllocator`` (its own mapping, page-aligned).
     init(byteCount: Int) {
         self.byteCount = byteCount
-        self.base = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: Self.alignment)
-        self.isFromC = false
+        if byteCount >= BitmapAllocator.threshold, let mapped = BitmapAllocator.shared.allocate(byteCount: byteCount) {
+            self.base = mapped
+            self.owner = .bitmapAllocator
+        } else {
+            self.base = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: Self.alignment)
+            self.owner = .swift
+        }
     }
 
     /// Takes ownership of a block a C decoder allocated with `malloc`/`posix_memalign`
@@ -23,11 +36,15 @@ final class PixelStorage: @unchecked Sendable {
     init(adoptingMallocBlock base: UnsafeMutableRawPointer, byteCount: Int) {
         self.base = base
         self.byteCount = byteCount
-        self.isFromC = true
+        self.owner = .malloc
     }
 
     deinit {
-        if isFromC { free(base) } else { base.deallocate() }
+        switch owner {
+        case .swift: base.deallocate()
+        case .malloc: free(base)
+        case .bitmapAllocator: BitmapAllocator.shared.release(base, byteCount: byteCount)
+        }
     }
 
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: byteCount) }

@@ -107,14 +107,13 @@ struct PriorityTests {
         let normal = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/normal")!, priority: .normal))
         let low = pipeline.imageTask(with: ImageRequest(url: shared, priority: .low))
         let high = pipeline.imageTask(with: ImageRequest(url: shared, priority: .veryHigh))
-        try await Task.sleep(for: .milliseconds(50))
-        let job = try #require(pipeline.context.executor.sync { pipeline.context.debugFetchJobPriority(for: shared.absoluteString) })
-        #expect(job == .veryHigh)
+        // The tasks join the graph from a worker (imageTask schedules): wait for the states, not a time.
+        let sharedPriority = { pipeline.context.executor.sync { pipeline.context.debugFetchJobPriority(for: shared.absoluteString) } }
+        #expect(await eventually { sharedPriority() == .veryHigh })
         high.cancel()
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(pipeline.context.executor.sync { pipeline.context.debugFetchJobPriority(for: shared.absoluteString) } == .low)
+        #expect(await eventually { sharedPriority() == .low })
         low.priority = .high
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually { sharedPriority() == .high })
         loader.resume()
         _ = try await (low.image, normal.image)
         #expect(loader.startedURLs.map(\.lastPathComponent) == ["blocker", "shared", "normal"])
