@@ -56,16 +56,16 @@ import Glibc
 /// draining thread.
 final class PipelineExecutor: @unchecked Sendable {
     private struct State {
-        var pending: [(@Sendable () -> Void)?] = []
+        var pending: [Work?] = []
         var head = 0
         var isRunning = false
         var isSuspended = false
         var isDrainScheduled = false
         var owner: pthread_t?
         /// Light work handed to the draining thread for after it leaves the graph.
-        var afterLeaving: [@Sendable () -> Void] = []
+        var afterLeaving: [Work] = []
 
-        mutating func popFirst() -> (@Sendable () -> Void)? {
+        mutating func popFirst() -> Work? {
             guard head < pending.count else {
                 if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
                 head = 0
@@ -82,6 +82,12 @@ final class PipelineExecutor: @unchecked Sendable {
         }
     }
 
+    /// A queued closure. Wrapped so that arrays hold it as it is: an array of bare closures
+    /// stores them generically, and converting each one in and out allocates a thunk.
+    private struct Work {
+        let run: @Sendable () -> Void
+    }
+
     private let state = Locked(State())
 
     /// Runs `work` in the graph: now, on this thread, if the graph is idle; otherwise after what
@@ -89,7 +95,7 @@ final class PipelineExecutor: @unchecked Sendable {
     func perform(_ work: @escaping @Sendable () -> Void) {
         let runsNow = state.withLock { state -> Bool in
             guard !state.isRunning, !state.isSuspended else {
-                state.pending.append(work)
+                state.pending.append(Work(run: work))
                 return false
             }
             state.isRunning = true
@@ -106,7 +112,7 @@ final class PipelineExecutor: @unchecked Sendable {
     /// enqueue, not the graph's work. When the graph is idle, a worker is woken to drain it.
     func schedule(_ work: @escaping @Sendable () -> Void) {
         let wakesDrainer = state.withLock { state -> Bool in
-            state.pending.append(work)
+            state.pending.append(Work(run: work))
             guard !state.isRunning, !state.isSuspended, !state.isDrainScheduled else { return false }
             state.isDrainScheduled = true
             return true
@@ -130,14 +136,14 @@ final class PipelineExecutor: @unchecked Sendable {
     /// runs the light work the drain handed out with ``performAfterLeaving(_:)``.
     private func drain() {
         while true {
-            let next = state.withLock { state -> (@Sendable () -> Void)? in
+            let next = state.withLock { state -> Work? in
                 if !state.isSuspended, let work = state.popFirst() { return work }
                 state.isRunning = false
                 state.owner = nil
                 return nil
             }
             guard let next else { break }
-            next()
+            next.run()
         }
         runWorkAfterLeaving()
     }
@@ -148,7 +154,7 @@ final class PipelineExecutor: @unchecked Sendable {
     /// therefore never runs *in* the graph. Call it only from the graph.
     func performAfterLeaving(_ work: @escaping @Sendable () -> Void) {
         assertIsCurrent()
-        state.withLock { $0.afterLeaving.append(work) }
+        state.withLock { $0.afterLeaving.append(Work(run: work)) }
     }
 
     /// Runs the work handed out by ``performAfterLeaving(_:)``, including what that work's own
@@ -163,7 +169,7 @@ final class PipelineExecutor: @unchecked Sendable {
         runAfterLeavingLoop(startingWith: batch)
     }
 
-    private func takeWorkAfterLeaving() -> [@Sendable () -> Void] {
+    private func takeWorkAfterLeaving() -> [Work] {
         state.withLock { state in
             defer { state.afterLeaving = [] }
             return state.afterLeaving
@@ -173,7 +179,7 @@ final class PipelineExecutor: @unchecked Sendable {
     /// Runs `batch`, then whatever light work was handed out meanwhile, until none is left. A
     /// batch of several items (many requests finishing together) is split with one worker, so
     /// both cores share it for one thread wake-up rather than one per item.
-    private func runAfterLeavingLoop(startingWith first: [@Sendable () -> Void]) {
+    private func runAfterLeavingLoop(startingWith first: [Work]) {
         AfterLeavingLoop.isActiveOnThisThread = true
         defer { AfterLeavingLoop.isActiveOnThisThread = false }
         var batch = first
@@ -183,7 +189,7 @@ final class PipelineExecutor: @unchecked Sendable {
                 batch.removeLast(shared.count)
                 DispatchQueue.global(qos: .userInitiated).async { self.runAfterLeavingLoop(startingWith: shared) }
             }
-            for work in batch { work() }
+            for work in batch { work.run() }
             batch = takeWorkAfterLeaving()
         }
     }

@@ -148,25 +148,8 @@ final class WorkQueue: @unchecked Sendable {
         _ heavy: @escaping @Sendable () -> Output,
         then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void
     ) -> Item {
-        let executor = self.executor
-        return add(priority: priority, isAdmissionChecked: isAdmissionChecked) { item in
-            let continuation = GraphClosure<(Output, DecodedImageBacklog.Ticket?)> { then($0.0, $0.1) }
-            let deliver: @Sendable (Output) -> Void = { output in
-                executor.perform {
-                    let wasCancelled = item.isCancelled
-                    let ticket = item.ticket
-                    item.finish()
-                    if !wasCancelled { continuation.body((output, ticket)) }
-                }
-            }
-            let onWorker: @Sendable () -> Void = {
-                DispatchQueue.global(qos: .userInitiated).async { deliver(heavy()) }
-            }
-            guard let light else { return onWorker() }
-            executor.performAfterLeaving {
-                if let output = light() { deliver(output) } else { onWorker() }
-            }
-        }
+        let run = OffGraphRun(executor: executor, light: light, heavy: heavy, then: then)
+        return add(priority: priority, isAdmissionChecked: isAdmissionChecked) { item in run.start(item) }
     }
 
     fileprivate func requeue(_ item: Item) {
@@ -222,8 +205,59 @@ final class WorkQueue: @unchecked Sendable {
     }
 }
 
-/// A closure that only ever runs in the graph, carried through a worker that never calls it.
-struct GraphClosure<Input>: @unchecked Sendable {
-    let body: (Input) -> Void
-    init(_ body: @escaping (Input) -> Void) { self.body = body }
+/// One piece of work on its way out of the graph and back: the light attempt (after leaving
+/// the graph), else the heavy work on a worker, then the continuation in the graph. One object
+/// that every hop's closure captures alone, so the hops allocate no closure contexts.
+///
+/// `@unchecked Sendable`: `then` and `item` are only touched in the graph; `output` is written
+/// off the graph before the `perform` that reads it (the executor's lock orders the two).
+private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
+    private let executor: PipelineExecutor
+    private let light: (@Sendable () -> Output?)?
+    private let heavy: @Sendable () -> Output
+    private let then: (Output, DecodedImageBacklog.Ticket?) -> Void
+    private var item: WorkQueue.Item?
+    private var output: Output?
+
+    init(executor: PipelineExecutor, light: (@Sendable () -> Output?)?, heavy: @escaping @Sendable () -> Output,
+         then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void) {
+        self.executor = executor
+        self.light = light
+        self.heavy = heavy
+        self.then = then
+    }
+
+    /// In the graph, when the item got its slot.
+    func start(_ item: WorkQueue.Item) {
+        self.item = item
+        if light != nil {
+            executor.performAfterLeaving { self.runLight() }
+        } else {
+            runOnWorker()
+        }
+    }
+
+    private func runLight() {
+        if let output = light?() { deliver(output) } else { runOnWorker() }
+    }
+
+    private func runOnWorker() {
+        DispatchQueue.global(qos: .userInitiated).async { self.deliver(self.heavy()) }
+    }
+
+    private func deliver(_ output: Output) {
+        self.output = output
+        executor.perform { self.finish() }
+    }
+
+    /// Back in the graph: frees the slot, then continues unless the item was cancelled.
+    private func finish() {
+        guard let item, let output else { return }
+        self.item = nil
+        self.output = nil
+        let wasCancelled = item.isCancelled
+        let ticket = item.ticket
+        item.finish()
+        if !wasCancelled { then(output, ticket) }
+    }
 }

@@ -14,8 +14,8 @@ import FoundationNetworking
 ///
 /// Decoders come from the configuration's registry, by the data's format. Every decode goes
 /// through the decoding queue and runs off the graph: on a worker, or, for a file of at most
-/// 64×64 declared pixels whose decoder checks limits first (``ImageDecoding/checksLimitsBeforeDecoding``),
-/// on the thread that leaves the graph (cheaper than waking a worker). A final decode also takes
+/// 64×64 declared pixels whose decoder checks limits first (``FinalDecode``), on the thread that
+/// leaves the graph (cheaper than waking a worker). A final decode also takes
 /// a slot of the pipeline's decoded-image backlog, which its result carries until it is delivered.
 final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     private let request: ImageRequest
@@ -117,57 +117,14 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     private func decodeFinal() {
         guard let fetched = finalData, !isDone else { return }
         isDecoding = true
-        let incremental = self.incremental
-        let chunks = pendingChunks
+        let decode = FinalDecode(data: fetched.data, incremental: incremental, chunks: pendingChunks, options: decodingOptions,
+                                 thumbnail: key.thumbnail, decoders: context.configuration.decoders)
         pendingChunks = []
-        let options = decodingOptions
-        let thumbnail = key.thumbnail
-        let decoders = context.configuration.decoders
-        let decodeAndShrink: @Sendable (ImageDecodingOptions) -> Result<DecodedImage, ImageDecodingError> = { options in
-            let result: Result<DecodedImage, ImageDecodingError>
-            if let incremental, !incremental.failed {
-                result = incremental.finish(appending: chunks)
-            } else {
-                result = Result { () throws(ImageDecodingError) in try decoders.decode(fetched.data, options: options) }
-            }
-            return result.map { decoded -> DecodedImage in
-                guard let thumbnail else { return decoded }
-                var decoded = decoded
-                if let image = try? thumbnail.resize.process(decoded.image) { decoded.image = image }
-                return decoded
-            }
-        }
-        var light: (@Sendable () -> Result<DecodedImage, ImageDecodingError>?)?
-        if incremental == nil && Self.mayDecodeWithoutWorker(fetched.data, decoders: decoders) {
-            light = {
-                // A file declaring more than a few thousand pixels fails this attempt from its
-                // header (before anything is allocated) and goes to a worker with the real limits.
-                var lightOptions = options
-                lightOptions.limits.maxSourcePixelCount = min(options.limits.maxSourcePixelCount, Self.lightDecodePixelLimit)
-                let result = decodeAndShrink(lightOptions)
-                if case .failure(.tooLarge) = result { return nil }
-                return result
-            }
-        }
-        workItem = context.decodingQueue.runCountingBacklog(priority: priority, light: light, { decodeAndShrink(options) },
-                                                            then: { [weak self] result, ticket in
+        let light: (@Sendable () -> Result<DecodedImage, ImageDecodingError>?)? = decode.mayRunWithoutWorker ? decode.runIfLight : nil
+        workItem = context.decodingQueue.runCountingBacklog(priority: priority, light: light, decode.run) { [weak self] result, ticket in
             self?.didDecodeFinal(result, fetched: fetched, ticket: ticket)
-        })
+        }
     }
-
-    /// Files up to this size may be decoded without a worker (see ``lightDecodePixelLimit``).
-    static let lightDecodeByteLimit = 8 << 10
-
-    /// Whether `data` is small enough, and its decoder checks limits before decoding, for a
-    /// first attempt off the workers.
-    static func mayDecodeWithoutWorker(_ data: Data, decoders: ImageDecoderRegistry) -> Bool {
-        guard data.count <= lightDecodeByteLimit, let type = decoders.format(of: data) else { return false }
-        return decoders.decoder(for: type)?.checksLimitsBeforeDecoding == true
-    }
-    /// The most pixels (declared by the file) a decode may have to run on the thread that
-    /// started it rather than on a worker: 64×64 decodes in a few microseconds, less than the
-    /// two thread wake-ups of a worker round trip. Decoders check the limit from the header.
-    static let lightDecodePixelLimit = 64 * 64
 
     private func didDecodeFinal(_ result: Result<DecodedImage, ImageDecodingError>, fetched: FetchedData,
                                 ticket: DecodedImageBacklog.Ticket?) {
