@@ -14,6 +14,9 @@ public enum DataLoaderError: Error, Sendable, Equatable, CustomStringConvertible
     case fileURLsDisabled(URL)
     /// A `data:` URL could not be decoded.
     case invalidDataURL
+    /// An `https` URL redirected to an `http` one and the loader's ``RedirectPolicy`` refuses
+    /// such downgrades (the default).
+    case insecureRedirect(from: URL, to: URL)
 
     public var description: String {
         switch self {
@@ -23,6 +26,7 @@ public enum DataLoaderError: Error, Sendable, Equatable, CustomStringConvertible
         case .unsupportedURL(let url): "unsupported URL \(url?.absoluteString ?? "(none)") (http, https, file and data URLs are supported)"
         case .fileURLsDisabled(let url): "file URLs are disabled (\(url.path))"
         case .invalidDataURL: "the data: URL is malformed"
+        case .insecureRedirect(let from, let to): "refused the redirect from \(from.absoluteString) to \(to.absoluteString) (https to http)"
         }
     }
 }

@@ -23,11 +23,14 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     private let maximumResponseDataSize: Int?
     private let credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?
+    private let redirectPolicy: RedirectPolicy
     private let tasks = Locked<[Int: TaskState]>([:])
 
     init(maximumResponseDataSize: Int?,
-         credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?) {
+         credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?,
+         redirectPolicy: RedirectPolicy = RedirectPolicy()) {
         self.maximumResponseDataSize = maximumResponseDataSize
+        self.redirectPolicy = redirectPolicy
         self.credentialProvider = credentialProvider
     }
 
@@ -36,8 +39,12 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     /// Records why a task is being cancelled, so its completion reports that reason.
+    /// A refused redirect stays the reason (the 3xx that follows it is not the cause).
     private func fail(_ task: URLSessionTask, _ error: DataLoaderError) {
-        tasks.withLock { $0[task.taskIdentifier]?.failure = error }
+        tasks.withLock { tasks in
+            if case .insecureRedirect? = tasks[task.taskIdentifier]?.failure { return }
+            tasks[task.taskIdentifier]?.failure = error
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -136,13 +143,19 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     // MARK: Redirects
 
-    /// Follows redirects, but never carries an `Authorization` header to another host.
+    /// Follows redirects as ``RedirectPolicy`` decides: credentials never cross to another
+    /// origin, and https → http is refused unless the policy allows it (the load then fails
+    /// with ``DataLoaderError/insecureRedirect(from:to:)``).
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        var request = request
-        if let from = task.originalRequest?.url?.host, let to = request.url?.host, from.lowercased() != to.lowercased() {
-            request.setValue(nil, forHTTPHeaderField: "Authorization")
+        let previous = response.url ?? task.currentRequest?.url
+        switch redirectPolicy.decide(from: previous, original: task.originalRequest?.url, to: request) {
+        case .follow(let request):
+            completionHandler(request)
+        case .refuse:
+            if let previous, let target = request.url { fail(task, .insecureRedirect(from: previous, to: target)) }
+            completionHandler(nil)
+            task.cancel()
         }
-        completionHandler(request)
     }
 }

@@ -48,6 +48,7 @@ enum AlamofireErrors {
         case .responseTooLarge: return urlError(NSURLErrorDataLengthExceedsMaximum, error.description)
         case .unsupportedURL, .fileURLsDisabled: return urlError(NSURLErrorUnsupportedURL, error.description)
         case .invalidDataURL: return urlError(NSURLErrorBadURL, error.description)
+        case .insecureRedirect: return urlError(NSURLErrorSecureConnectionFailed, error.description)
         }
     }
 }
