@@ -10,6 +10,12 @@ import FoundationNetworking
 ///
 /// The loader is started in the graph; its chunks and completion re-enter the graph from the
 /// loader's threads, and the data-loading slot is held until the transfer completes.
+///
+/// A transient failure is retried as the request's ``ImagePipeline/RetryPolicy`` says: the
+/// slot is freed, the wait runs in a Swift task outside the graph (cancelled with the job), and
+/// the next attempt queues again like a new download. What a failed attempt received is
+/// dropped; after a retry no more progressive chunks are sent (a decoder fed from two attempts
+/// would mix them), so the final image is decoded from the final attempt's bytes alone.
 final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: String
@@ -19,11 +25,16 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private var expectedLength: Int64 = 0
     private var loadingTask: (any DataLoadingTask)?
     private var swiftTask: Task<Void, Never>?
+    private var attempt = 1
+    private var retryWait: Task<Void, Never>?
+    /// Whether chunks go to subscribers as they arrive (progressive decoding, until a retry).
+    private var sendsChunks: Bool
 
     init(request: ImageRequest, key: String, context: PipelineContext) {
         self.request = request
         self.key = key
         self.context = context
+        self.sendsChunks = context.configuration.isProgressiveDecodingEnabled
         super.init(executor: context.executor)
     }
 
@@ -121,6 +132,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     override func didCancel() {
         loadingTask?.cancel()
         swiftTask?.cancel()
+        retryWait?.cancel()
     }
 
     private func didReceive(_ chunk: Data, response: URLResponse?) {
@@ -137,26 +149,27 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             return
         }
         send(.progress(completed: Int64(buffer.count), total: expectedLength))
-        if context.configuration.isProgressiveDecodingEnabled {
+        if sendsChunks {
             send(.value(FetchedData(data: chunk, response: response, cacheType: nil), isCompleted: false))
         }
     }
 
     /// A subscriber that joins mid-download gets everything received so far as one chunk.
     override func didAddLateSubscriber(_ subscription: Subscription) {
-        guard context.configuration.isProgressiveDecodingEnabled, !buffer.isEmpty else { return }
+        guard sendsChunks, !buffer.isEmpty else { return }
         send(.value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: false), to: subscription)
     }
 
     private func didFinish(_ error: (any Error)?) {
         guard !isDone else { return }
+        if let error, retryIfAllowed(after: error) { return }
         if let error {
             context.log("loading \(key) failed: \(error)")
             switch error {
             case DataLoaderError.responseTooLarge(let limit):
                 send(.error(.responseTooLarge(request: request, limit: limit)))
-            case DataLoaderError.statusCode(let status):
-                send(.error(.dataLoadingFailed(request: request, statusCode: status, underlying: error)))
+            case let loaderError as DataLoaderError where loaderError.httpStatusCode != nil:
+                send(.error(.dataLoadingFailed(request: request, statusCode: loaderError.httpStatusCode, underlying: error)))
             default:
                 send(.error(.dataLoadingFailed(request: request, statusCode: nil, underlying: error)))
             }
@@ -165,5 +178,33 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         } else {
             send(.value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: true))
         }
+    }
+
+    // MARK: Retries
+
+    /// Schedules the next attempt when the policy allows one after `error`.
+    private func retryIfAllowed(after error: any Error) -> Bool {
+        let policy = request.retryPolicy ?? context.configuration.retryPolicy
+        guard policy.maximumAttempts > 1, let delay = policy.delay(afterAttempt: attempt, failedWith: error) else { return false }
+        context.log("loading \(key) failed (\(error)); attempt \(attempt + 1) in \(delay)")
+        context.metrics.record { $0.retries += 1 }
+        attempt += 1
+        if !buffer.isEmpty { sendsChunks = false }
+        buffer = Data()
+        response = nil
+        expectedLength = 0
+        loadingTask = nil
+        swiftTask = nil
+        let sleep = policy.sleep
+        let executor = context.executor
+        retryWait = Task { [weak self] in
+            do { try await sleep(delay) } catch { return } // cancelled with the job
+            executor.perform { [weak self] in
+                guard let self, !self.isDone else { return }
+                self.retryWait = nil
+                self.loadData()
+            }
+        }
+        return true
     }
 }

@@ -50,7 +50,7 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
-            fail(dataTask, .statusCode(http.statusCode))
+            fail(dataTask, Self.failure(for: http))
             // 401/407 bodies are allowed through (and dropped) so URLSession can raise the
             // authentication challenge and retry with a credential.
             let isChallenge = (http.statusCode == 401 || http.statusCode == 407) && credentialProvider != nil
@@ -100,6 +100,14 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         } else {
             state.handlers.completion(nil)
         }
+    }
+
+    /// The error of a response outside 200...299: with its `Retry-After` for 429 and 503.
+    private static func failure(for response: HTTPURLResponse) -> DataLoaderError {
+        let status = response.statusCode
+        guard status == 429 || status == 503, let header = response.value(forHTTPHeaderField: "Retry-After"),
+              let seconds = ImagePipeline.RetryPolicy.parseRetryAfter(header) else { return .statusCode(status) }
+        return .retryAfter(statusCode: status, seconds: seconds)
     }
 
     /// The Content-Length when the body is not content-encoded (a compressed body's decoded

@@ -37,6 +37,10 @@ extension ImagePipeline {
             get { rateLimit != nil }
             set { rateLimit = newValue ? (rateLimit ?? .nukeDefault) : nil }
         }
+        /// How failed downloads are retried (transient failures only: 5xx, 429, timeouts, lost
+        /// connections). Default ``RetryPolicy/disabled``: a failure fails the load at once. A
+        /// request may set its own (``ImageRequest/retryPolicy``).
+        public var retryPolicy = RetryPolicy.disabled
         /// Progressive JPEGs and interlaced PNGs produce previews while they load. Default `false`.
         public var isProgressiveDecodingEnabled = false
         /// What the disk cache stores. Default ``DataCachePolicy/storeOriginalData``.

@@ -43,7 +43,7 @@ enum AlamofireErrors {
     static func translate(_ error: any Swift.Error) -> NSError {
         guard let error = error as? DataLoaderError else { return error as NSError }
         switch error {
-        case .statusCode(let code): return statusCode(code)
+        case .statusCode(let code), .retryAfter(let code, _): return statusCode(code)
         case .incompleteBody: return urlError(NSURLErrorNetworkConnectionLost, error.description)
         case .responseTooLarge: return urlError(NSURLErrorDataLengthExceedsMaximum, error.description)
         case .unsupportedURL, .fileURLsDisabled: return urlError(NSURLErrorUnsupportedURL, error.description)
