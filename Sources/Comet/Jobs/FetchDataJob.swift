@@ -24,6 +24,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private var response: URLResponse?
     private var expectedLength: Int64 = 0
     private var loadingTask: (any DataLoadingTask)?
+    private var loader: (any DataLoading)?
     private var swiftTask: Task<Void, Never>?
     private var attempt = 1
     private var retryWait: Task<Void, Never>?
@@ -39,10 +40,10 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     override func start() {
-        guard let dataCache = context.configuration.dataCache, context.cachePolicy.readsOriginalData(for: request) else {
+        guard context.cachePolicy.readsOriginalData(for: request), let dataCache = context.dataCache(for: request) else {
             return loadData()
         }
-        let key = self.key
+        let key = context.dataCacheKey(for: request) ?? self.key
         workItem = context.dataCachingQueue.run(priority: priority, { dataCache.cachedData(for: key) }, then: { [weak self] data in
             self?.didReadDiskCache(data)
         })
@@ -111,7 +112,9 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 send(.error(.invalidRequest(request: request, reason: "it has no URL")))
                 return
             }
-            let task = context.configuration.dataLoader.loadData(
+            let loader = context.dataLoader(for: request)
+            self.loader = loader // a loader made by a hook for this load lives as long as the load
+            let task = loader.loadData(
                 with: urlRequest,
                 didReceiveData: { data, response in
                     let chunk = FetchedData(data: data, response: response, cacheType: nil)

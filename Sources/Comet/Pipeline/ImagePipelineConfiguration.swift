@@ -86,6 +86,9 @@ extension ImagePipeline {
         /// pipeline's own, so callbacks work in a command-line tool or server with no main run
         /// loop. Use `.main` in an app that drains the main queue.
         public var callbackQueue = DispatchQueue(label: "com.comet.pipeline.callbacks", qos: .userInitiated)
+        /// Where your code customises the pipeline per request: loader, disk cache, cache key,
+        /// what is cached, task events. Default: none (see ``Hooks``).
+        public var hooks = Hooks()
         /// Where pipeline events are logged (debug and trace levels).
         public var logger = Logger(label: "com.comet.pipeline")
 

@@ -97,9 +97,12 @@ struct RetryEndToEndTests {
         var loader = DataLoader.Configuration()
         loader.timeoutForRequest = 1 // below a second, Linux's URLSession times out at once
         let sleeper = TestSleeper()
-        let (pipeline, _) = makeRealPipeline(loader: loader) { $0.retryPolicy = sleeper.policy() }
+        // Attempts after the first answer at once, but a loaded machine may still time one out.
+        let (pipeline, _) = makeRealPipeline(loader: loader) { $0.retryPolicy = sleeper.policy(attempts: 5) }
         #expect(try await pipeline.image(for: server.url("/sluggish")).width == 5)
-        #expect(sleeper.delays.count == 1)
+        let made = attempts.withLock { $0 }
+        #expect(made >= 2)
+        #expect(sleeper.delays.count == made - 1)
     }
 
     @Test func cancellingDuringTheWaitEndsItAtOnce() async throws {
