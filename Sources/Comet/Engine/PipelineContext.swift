@@ -21,6 +21,8 @@ final class PipelineContext: @unchecked Sendable {
     let backlog: DecodedImageBacklog
     let cachePolicy: CacheWritePolicy
     let metrics = MetricsRecorder()
+    /// Partial downloads kept for resuming; `nil` when resumable downloads are off.
+    let resumableData: ResumableDataStore?
     let logger: Logger
 
     /// Set by ``ImagePipeline/invalidate()``: work that finishes afterwards is not cached.
@@ -42,6 +44,7 @@ final class PipelineContext: @unchecked Sendable {
         backlog = DecodedImageBacklog(limit: configuration.decodedImageBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit,
                                       executor: executor)
         cachePolicy = CacheWritePolicy(configuration)
+        resumableData = configuration.isResumableDataEnabled ? ResumableDataStore(byteLimit: configuration.resumableDataByteLimit) : nil
         logger = configuration.logger
         decodingQueue.backlog = backlog
         backlog.onRelease = { [weak decodingQueue] in decodingQueue?.drain() } // weak: the queue holds the backlog

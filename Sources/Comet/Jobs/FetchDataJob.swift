@@ -16,6 +16,13 @@ import FoundationNetworking
 /// the next attempt queues again like a new download. What a failed attempt received is
 /// dropped; after a retry no more progressive chunks are sent (a decoder fed from two attempts
 /// would mix them), so the final image is decoded from the final attempt's bytes alone.
+///
+/// Resumable downloads: when an HTTP download that can be resumed (see ``ResumableData``)
+/// fails or is cancelled after some bytes, they are kept in the pipeline's
+/// ``ResumableDataStore``; the next load of the URL (a retry included) asks for the rest with
+/// `Range` and `If-Range`. A matching 206 continues the kept bytes; a 200 is a full body (the
+/// kept bytes are dropped); a 206 for another range is dropped and the load starts again in
+/// full. Only a complete body is ever sent as the final value.
 final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: String
@@ -25,6 +32,12 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private var expectedLength: Int64 = 0
     private var loadingTask: (any DataLoadingTask)?
     private var loader: (any DataLoading)?
+    /// The kept bytes this attempt asked to continue, until its response arrives.
+    private var resumable: ResumableData?
+    /// The kept bytes the response continued (the first bytes of ``buffer``).
+    private var resumed: ResumableData?
+    /// The response continued other bytes than asked for: the attempt is dropped and redone.
+    private var isResumeMismatched = false
     private var swiftTask: Task<Void, Never>?
     private var attempt = 1
     private var retryWait: Task<Void, Never>?
@@ -107,10 +120,15 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 }
             }
         case .url, .urlRequest:
-            guard let urlRequest = request.urlRequest, urlRequest.url != nil else {
+            guard var urlRequest = request.urlRequest, let url = urlRequest.url else {
                 slot?.finish()
                 send(.error(.invalidRequest(request: request, reason: "it has no URL")))
                 return
+            }
+            if let store = context.resumableData, (urlRequest.httpMethod ?? "GET") == "GET",
+               urlRequest.value(forHTTPHeaderField: "Range") == nil, let partial = store.take(for: url.absoluteString) {
+                resumable = partial
+                urlRequest = partial.resumingRequest(urlRequest)
             }
             let loader = context.dataLoader(for: request)
             self.loader = loader // a loader made by a hook for this load lives as long as the load
@@ -133,6 +151,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     override func didCancel() {
+        keepPartialData()
         loadingTask?.cancel()
         swiftTask?.cancel()
         retryWait?.cancel()
@@ -140,9 +159,23 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
 
     private func didReceive(_ chunk: Data, response: URLResponse?) {
         guard !isDone else { return }
+        guard !isResumeMismatched else { return }
         if self.response == nil, let response {
+            if let partial = resumable {
+                resumable = nil
+                if let http = response as? HTTPURLResponse, http.statusCode == 206 {
+                    guard partial.isContinued(by: http) else {
+                        isResumeMismatched = true
+                        loadingTask?.cancel()
+                        return
+                    }
+                    resumed = partial
+                    buffer = partial.data
+                    if sendsChunks { send(.value(FetchedData(data: partial.data, response: response, cacheType: nil), isCompleted: false)) }
+                }
+            }
             self.response = response
-            expectedLength = max(0, response.expectedContentLength)
+            expectedLength = resumed.map { Int64($0.totalLength) } ?? max(0, response.expectedContentLength)
         }
         buffer.append(chunk)
         context.metrics.record { $0.bytesLoaded += chunk.count }
@@ -165,6 +198,12 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
 
     private func didFinish(_ error: (any Error)?) {
         guard !isDone else { return }
+        if isResumeMismatched {
+            context.log("loading \(key): the server continued other bytes; loading it whole")
+            resetAttempt()
+            return loadData()
+        }
+        if error != nil { keepPartialData() }
         if let error, retryIfAllowed(after: error) { return }
         if let error {
             context.log("loading \(key) failed: \(error)")
@@ -193,11 +232,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         context.metrics.record { $0.retries += 1 }
         attempt += 1
         if !buffer.isEmpty { sendsChunks = false }
-        buffer = Data()
-        response = nil
-        expectedLength = 0
-        loadingTask = nil
-        swiftTask = nil
+        resetAttempt()
         let sleep = policy.sleep
         let executor = context.executor
         retryWait = Task { [weak self] in
@@ -209,5 +244,31 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             }
         }
         return true
+    }
+
+    // MARK: Resumable downloads
+
+    /// Forgets what the last attempt received (it was kept for resuming if it could be).
+    private func resetAttempt() {
+        buffer = Data()
+        response = nil
+        expectedLength = 0
+        loadingTask = nil
+        swiftTask = nil
+        resumable = nil
+        resumed = nil
+        isResumeMismatched = false
+    }
+
+    /// Keeps the bytes received so far for the next load of the URL, when they can be resumed.
+    private func keepPartialData() {
+        guard let store = context.resumableData, !buffer.isEmpty, let url = request.urlRequest?.url else { return }
+        let partial: ResumableData?
+        if let resumed {
+            partial = ResumableData(data: buffer, validator: resumed.validator, totalLength: resumed.totalLength)
+        } else {
+            partial = ResumableData(data: buffer, response: response)
+        }
+        if let partial, partial.data.count < partial.totalLength { store.store(partial, for: url.absoluteString) }
     }
 }

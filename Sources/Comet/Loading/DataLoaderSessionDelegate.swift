@@ -94,7 +94,15 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         if let failure = state.failure {
             state.handlers.completion(failure)
         } else if let error {
-            state.handlers.completion(error)
+            // A connection closed cleanly mid-body surfaces as libcurl's generic error (-1,
+            // "transfer closed with N bytes remaining"): report what happened. Other errors
+            // (a reset, a timeout) keep their URLError.
+            if (error as NSError).code == NSURLErrorUnknown, let expected = Self.expectedIdentityLength(state.response),
+               state.received < expected {
+                state.handlers.completion(DataLoaderError.incompleteBody(received: state.received, expected: expected))
+            } else {
+                state.handlers.completion(error)
+            }
         } else if let expected = Self.expectedIdentityLength(state.response), state.received < expected {
             state.handlers.completion(DataLoaderError.incompleteBody(received: state.received, expected: expected))
         } else {

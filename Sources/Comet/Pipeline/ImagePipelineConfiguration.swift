@@ -41,6 +41,14 @@ extension ImagePipeline {
         /// connections). Default ``RetryPolicy/disabled``: a failure fails the load at once. A
         /// request may set its own (``ImageRequest/retryPolicy``).
         public var retryPolicy = RetryPolicy.disabled
+        /// Whether an HTTP download that fails or is cancelled part way is continued by the next
+        /// load of its URL (`Range` + `If-Range`, when the server sent `Accept-Ranges: bytes` and
+        /// a strong `ETag` or a `Last-Modified`), instead of starting again from zero. Default
+        /// `true`.
+        public var isResumableDataEnabled = true
+        /// The most bytes of partial downloads a pipeline keeps for resuming (the oldest go
+        /// first). Default 32 MiB.
+        public var resumableDataByteLimit = 32 << 20
         /// Progressive JPEGs and interlaced PNGs produce previews while they load. Default `false`.
         public var isProgressiveDecodingEnabled = false
         /// What the disk cache stores. Default ``DataCachePolicy/storeOriginalData``.
