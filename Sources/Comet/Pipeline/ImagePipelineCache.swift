@@ -36,6 +36,12 @@ extension ImagePipeline {
             }
         }
 
+        /// Evicts memory-cached images, least recently used first, until the memory cache holds
+        /// at most `cost` bytes (see ``ImageCaching/trim(toCost:)``).
+        public func trim(toCost cost: Int) {
+            pipeline.configuration.imageCache?.trim(toCost: cost)
+        }
+
         /// Empties both caches.
         public func removeAll() {
             pipeline.configuration.imageCache?.removeAll()
