@@ -22,7 +22,7 @@ struct CacheWritePolicy: Sendable {
     }
 
     init(_ configuration: ImagePipeline.Configuration) {
-        self.init(policy: configuration.dataCachePolicy, hasDataCache: configuration.dataCache != nil)
+        self.init(policy: configuration.dataCachePolicy, hasDataCache: configuration.dataCache != nil || configuration.hooks.dataCache != nil)
     }
 
     /// Whether the downloaded bytes of `request` are stored once they decoded clean.

@@ -36,7 +36,8 @@ extension DataCache {
 
     // MARK: Sweep
 
-    /// Sweeps now and waits for it: deletes stale temporary files, then, if the cache is over
+    /// Sweeps now and waits for it: deletes stale temporary files and entries unused for longer
+    /// than ``maximumAge``, then, if the cache is over
     /// ``sizeLimit``, the least recently used files until it is at most ``trimRatio`` ×
     /// ``sizeLimit``. Sweeps also run by themselves (see ``sweepInterval``).
     public func sweep() {
@@ -58,13 +59,15 @@ extension DataCache {
     /// The sweep itself; runs on `queue`.
     func performSweep() {
         dispatchPrecondition(condition: .onQueue(queue))
-        let (sizeLimit, trimRatio) = state.withLock { ($0.sizeLimit, $0.trimRatio) }
+        let (sizeLimit, trimRatio, maximumAge) = state.withLock { ($0.sizeLimit, $0.trimRatio, $0.maximumAge) }
         let now = Date().timeIntervalSince1970
         var entries: [DirectoryEntry] = []
         var total = 0
         for entry in directoryEntries() {
             if entry.isTemporary {
                 if now - entry.lastUsed > Self.staleTemporaryFileAge { unlink(path.path + "/" + entry.name) }
+            } else if let maximumAge, now - entry.lastUsed > maximumAge {
+                unlink(path.path + "/" + entry.name)
             } else {
                 entries.append(entry)
                 total += entry.size

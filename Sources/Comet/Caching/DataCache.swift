@@ -63,6 +63,7 @@ public final class DataCache: DataCaching, Sendable {
         var pendingRemoveAll = 0
         var sizeLimit: Int
         var trimRatio = 0.7
+        var maximumAge: TimeInterval?
         var sweepInterval: TimeInterval = 30
         /// Bumped when the sweep schedule changes; an older scheduled sweep then stops.
         var sweepGeneration = 0
@@ -136,6 +137,14 @@ public final class DataCache: DataCaching, Sendable {
     public var trimRatio: Double {
         get { state.withLock { $0.trimRatio } }
         set { state.withLock { $0.trimRatio = min(1, max(0, newValue)) } }
+    }
+
+    /// How long an entry may go unused (not written nor read) before a sweep deletes it, in
+    /// seconds; `nil` (the default) for no limit. Swept like ``sizeLimit``: an entry past its age
+    /// can still be read until the next sweep.
+    public var maximumAge: TimeInterval? {
+        get { state.withLock { $0.maximumAge } }
+        set { state.withLock { $0.maximumAge = newValue.map { max(0, $0) } } }
     }
 
     /// The time between two background sweeps, in seconds; 30 by default. Setting it restarts the

@@ -19,6 +19,8 @@ import Synchronization
 /// - Expiry: with a ``ttl``, an entry stored at time *t* is not returned after *t* + `ttl`
 ///   (monotonic clock); expired entries are removed lazily when read, or evicted by LRU.
 /// - Cost: ``CachedImage/cost``, the bytes of pixel memory the image keeps alive.
+/// - Memory pressure: every cache registers with ``MemoryPressureMonitor/shared``, which trims it
+///   when Linux reports memory pressure (once the monitor is started).
 ///
 /// Every operation is O(1) (get, set, remove: a dictionary lookup plus an intrusive doubly linked
 /// list). Thread-safe: all state sits behind one lock held only for that bookkeeping; images
@@ -57,6 +59,7 @@ public final class ImageCache: ImageCaching, Sendable {
     init(costLimit: Int, countLimit: Int, clock: @escaping @Sendable () -> Double) {
         state = Locked(State(costLimit: max(0, costLimit), countLimit: max(0, countLimit)))
         now = clock
+        MemoryPressureMonitor.shared.register(self)
     }
 
     /// The default ``costLimit``: 20 % of the memory available to the process, at most 512 MiB
@@ -200,5 +203,16 @@ public final class ImageCache: ImageCaching, Sendable {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+extension ImageCache: MemoryPressureTrimming {
+    /// Keeps about half of ``totalCost`` at a warning, nothing at critical pressure.
+    public func trim(for level: MemoryPressureMonitor.Level) {
+        switch level {
+        case .normal: break
+        case .warning: trim(toCost: totalCost / 2)
+        case .critical: removeAll()
+        }
     }
 }

@@ -9,4 +9,17 @@ public protocol ImageCaching: AnyObject, Sendable {
 
     /// Removes every entry.
     func removeAll()
+
+    /// Evicts entries (least recently used first) until the cache holds at most `cost` bytes.
+    /// A default implementation empties the cache when `cost` is 0 or less and otherwise does
+    /// nothing; ``ImageCache`` evicts exactly.
+    func trim(toCost cost: Int)
+}
+
+extension ImageCaching {
+    /// Empties the cache when `cost` is 0 or less; otherwise does nothing (a cache that knows its
+    /// costs implements this itself).
+    public func trim(toCost cost: Int) {
+        if cost <= 0 { removeAll() }
+    }
 }

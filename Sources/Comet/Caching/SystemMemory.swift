@@ -23,6 +23,15 @@ enum SystemMemory {
         return lowest
     }
 
+    /// The directory of the process's cgroup v2 (the root group's when it is in the root), or
+    /// `nil` without cgroup v2.
+    static func ownCgroupV2Directory() -> URL? {
+        guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
+        let path = String(line.dropFirst(3))
+        return URL(fileURLWithPath: "/sys/fs/cgroup" + (path == "/" ? "" : path))
+    }
+
     /// The process's cgroup v2 path ("0::/some/group" in /proc/self/cgroup), if any.
     private static func ownCgroupV2Path() -> String? {
         guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return nil }

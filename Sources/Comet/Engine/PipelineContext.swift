@@ -21,6 +21,8 @@ final class PipelineContext: @unchecked Sendable {
     let backlog: DecodedImageBacklog
     let cachePolicy: CacheWritePolicy
     let metrics = MetricsRecorder()
+    /// Partial downloads kept for resuming; `nil` when resumable downloads are off.
+    let resumableData: ResumableDataStore?
     let logger: Logger
 
     /// Set by ``ImagePipeline/invalidate()``: work that finishes afterwards is not cached.
@@ -42,6 +44,7 @@ final class PipelineContext: @unchecked Sendable {
         backlog = DecodedImageBacklog(limit: configuration.decodedImageBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit,
                                       executor: executor)
         cachePolicy = CacheWritePolicy(configuration)
+        resumableData = configuration.isResumableDataEnabled ? ResumableDataStore(byteLimit: configuration.resumableDataByteLimit) : nil
         logger = configuration.logger
         decodingQueue.backlog = backlog
         backlog.onRelease = { [weak decodingQueue] in decodingQueue?.drain() } // weak: the queue holds the backlog
@@ -129,8 +132,8 @@ final class PipelineContext: @unchecked Sendable {
     /// Stores the downloaded bytes of a request whose decode came out clean, when the policy
     /// keeps original data (the write itself happens in the disk cache's own writer).
     func storeOriginalDataIfNeeded(_ data: Data, for request: ImageRequest) {
-        guard !isInvalidated.load(ordering: .relaxed), cachePolicy.storesOriginalData(for: request), let dataCache = configuration.dataCache,
-              let key = request.imageID else { return }
+        guard !isInvalidated.load(ordering: .relaxed), cachePolicy.storesOriginalData(for: request), let dataCache = dataCache(for: request),
+              let key = dataCacheKey(for: request), let data = bytesToCache(data, for: request) else { return }
         dataCache.storeData(data, for: key)
     }
 
@@ -152,18 +155,20 @@ final class PipelineContext: @unchecked Sendable {
     func store(_ result: ImageResult, key: ImageKey, request: ImageRequest, processed: Bool) {
         executor.assertIsCurrent()
         guard result.isClean, !result.isPreview, !isInvalidated.load(ordering: .relaxed) else { return }
-        if let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites), result.cacheType != .memory {
-            cache[key.memoryKey] = CachedImage(image: result.image)
+        if let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites), result.cacheType != .memory,
+           let image = hooks.willCacheImage.map({ $0(result.image, request) }) ?? result.image {
+            cache[key.memoryKey] = CachedImage(image: image)
         }
-        guard result.cacheType == nil, let dataCache = configuration.dataCache,
-              cachePolicy.storesEncodedImage(for: request, processed: processed) else { return }
+        guard result.cacheType == nil, cachePolicy.storesEncodedImage(for: request, processed: processed),
+              let dataCache = dataCache(for: request) else { return }
         let image = result.image
-        let diskKey = key.diskKey
+        let diskKey = encodedCacheKey(for: key, request: request)
         let encoder = configuration.makeImageEncoder(ImageEncodingContext(request: request, image: image))
         let logger = self.logger
         dataCachingQueue.run(priority: .low, {
             do {
-                dataCache.storeData(try encoder.encode(image), for: diskKey)
+                guard let data = self.bytesToCache(try encoder.encode(image), for: request) else { return }
+                dataCache.storeData(data, for: diskKey)
             } catch {
                 logger.debug("not caching \(diskKey): \(error)")
             }
@@ -172,9 +177,10 @@ final class PipelineContext: @unchecked Sendable {
 
     /// Reads and decodes an encoded image from the disk cache on a worker, then calls
     /// `completion` in the graph (`nil` on a miss or a bad entry).
-    func readEncodedImage(key: String, priority: ImageRequest.Priority, owner: Job<ImageResult>,
+    func readEncodedImage(key imageKey: ImageKey, request: ImageRequest, priority: ImageRequest.Priority, owner: Job<ImageResult>,
                           completion: @escaping (Image?) -> Void) {
-        guard let dataCache = configuration.dataCache else { return completion(nil) }
+        guard let dataCache = dataCache(for: request) else { return completion(nil) }
+        let key = encodedCacheKey(for: imageKey, request: request)
         let options = configuration.decodingOptions
         let decoders = configuration.decoders
         owner.workItem = dataCachingQueue.run(priority: priority, {

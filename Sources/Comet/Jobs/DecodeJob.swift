@@ -25,6 +25,8 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     private var pendingChunks: [Data] = []
     private var isDecoding = false
     private var finalData: FetchedData?
+    /// Bytes fed to ``incremental`` (compared with the final data's).
+    private var chunkByteCount = 0
     /// Set when an image task subscribed to this job directly (its result is what a request asked for).
     var isRequestedDirectly = false
 
@@ -60,6 +62,8 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             case .value(let chunk, isCompleted: false):
                 self.didReceiveChunk(chunk.data)
             case .value(let data, isCompleted: true):
+                // Chunks of a failed attempt (the download was retried) are not this data.
+                if self.chunkByteCount != data.data.count { self.incremental = nil }
                 self.finalData = data
                 if !self.isDecoding { self.decodeFinal() }
             case .error(let error):
@@ -76,6 +80,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             incremental = IncrementalDecoderBox(IncrementalImageDecoder(options: decodingOptions, registry: context.configuration.decoders))
         }
         pendingChunks.append(chunk)
+        chunkByteCount += chunk.count
         if !isDecoding { decodePreview() }
     }
 

@@ -10,6 +10,19 @@ import FoundationNetworking
 ///
 /// The loader is started in the graph; its chunks and completion re-enter the graph from the
 /// loader's threads, and the data-loading slot is held until the transfer completes.
+///
+/// A transient failure is retried as the request's ``ImagePipeline/RetryPolicy`` says: the
+/// slot is freed, the wait runs in a Swift task outside the graph (cancelled with the job), and
+/// the next attempt queues again like a new download. What a failed attempt received is
+/// dropped; after a retry no more progressive chunks are sent (a decoder fed from two attempts
+/// would mix them), so the final image is decoded from the final attempt's bytes alone.
+///
+/// Resumable downloads: when an HTTP download that can be resumed (see ``ResumableData``)
+/// fails or is cancelled after some bytes, they are kept in the pipeline's
+/// ``ResumableDataStore``; the next load of the URL (a retry included) asks for the rest with
+/// `Range` and `If-Range`. A matching 206 continues the kept bytes; a 200 is a full body (the
+/// kept bytes are dropped); a 206 for another range is dropped and the load starts again in
+/// full. Only a complete body is ever sent as the final value.
 final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: String
@@ -18,20 +31,32 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private var response: URLResponse?
     private var expectedLength: Int64 = 0
     private var loadingTask: (any DataLoadingTask)?
+    private var loader: (any DataLoading)?
+    /// The kept bytes this attempt asked to continue, until its response arrives.
+    private var resumable: ResumableData?
+    /// The kept bytes the response continued (the first bytes of ``buffer``).
+    private var resumed: ResumableData?
+    /// The response continued other bytes than asked for: the attempt is dropped and redone.
+    private var isResumeMismatched = false
     private var swiftTask: Task<Void, Never>?
+    private var attempt = 1
+    private var retryWait: Task<Void, Never>?
+    /// Whether chunks go to subscribers as they arrive (progressive decoding, until a retry).
+    private var sendsChunks: Bool
 
     init(request: ImageRequest, key: String, context: PipelineContext) {
         self.request = request
         self.key = key
         self.context = context
+        self.sendsChunks = context.configuration.isProgressiveDecodingEnabled
         super.init(executor: context.executor)
     }
 
     override func start() {
-        guard let dataCache = context.configuration.dataCache, context.cachePolicy.readsOriginalData(for: request) else {
+        guard context.cachePolicy.readsOriginalData(for: request), let dataCache = context.dataCache(for: request) else {
             return loadData()
         }
-        let key = self.key
+        let key = context.dataCacheKey(for: request) ?? self.key
         workItem = context.dataCachingQueue.run(priority: priority, { dataCache.cachedData(for: key) }, then: { [weak self] data in
             self?.didReadDiskCache(data)
         })
@@ -95,12 +120,19 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 }
             }
         case .url, .urlRequest:
-            guard let urlRequest = request.urlRequest, urlRequest.url != nil else {
+            guard var urlRequest = request.urlRequest, let url = urlRequest.url else {
                 slot?.finish()
                 send(.error(.invalidRequest(request: request, reason: "it has no URL")))
                 return
             }
-            let task = context.configuration.dataLoader.loadData(
+            if let store = context.resumableData, (urlRequest.httpMethod ?? "GET") == "GET",
+               urlRequest.value(forHTTPHeaderField: "Range") == nil, let partial = store.take(for: url.absoluteString) {
+                resumable = partial
+                urlRequest = partial.resumingRequest(urlRequest)
+            }
+            let loader = context.dataLoader(for: request)
+            self.loader = loader // a loader made by a hook for this load lives as long as the load
+            let task = loader.loadData(
                 with: urlRequest,
                 didReceiveData: { data, response in
                     let chunk = FetchedData(data: data, response: response, cacheType: nil)
@@ -119,15 +151,31 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     override func didCancel() {
+        keepPartialData()
         loadingTask?.cancel()
         swiftTask?.cancel()
+        retryWait?.cancel()
     }
 
     private func didReceive(_ chunk: Data, response: URLResponse?) {
         guard !isDone else { return }
+        guard !isResumeMismatched else { return }
         if self.response == nil, let response {
+            if let partial = resumable {
+                resumable = nil
+                if let http = response as? HTTPURLResponse, http.statusCode == 206 {
+                    guard partial.isContinued(by: http) else {
+                        isResumeMismatched = true
+                        loadingTask?.cancel()
+                        return
+                    }
+                    resumed = partial
+                    buffer = partial.data
+                    if sendsChunks { send(.value(FetchedData(data: partial.data, response: response, cacheType: nil), isCompleted: false)) }
+                }
+            }
             self.response = response
-            expectedLength = max(0, response.expectedContentLength)
+            expectedLength = resumed.map { Int64($0.totalLength) } ?? max(0, response.expectedContentLength)
         }
         buffer.append(chunk)
         context.metrics.record { $0.bytesLoaded += chunk.count }
@@ -137,26 +185,33 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             return
         }
         send(.progress(completed: Int64(buffer.count), total: expectedLength))
-        if context.configuration.isProgressiveDecodingEnabled {
+        if sendsChunks {
             send(.value(FetchedData(data: chunk, response: response, cacheType: nil), isCompleted: false))
         }
     }
 
     /// A subscriber that joins mid-download gets everything received so far as one chunk.
     override func didAddLateSubscriber(_ subscription: Subscription) {
-        guard context.configuration.isProgressiveDecodingEnabled, !buffer.isEmpty else { return }
+        guard sendsChunks, !buffer.isEmpty else { return }
         send(.value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: false), to: subscription)
     }
 
     private func didFinish(_ error: (any Error)?) {
         guard !isDone else { return }
+        if isResumeMismatched {
+            context.log("loading \(key): the server continued other bytes; loading it whole")
+            resetAttempt()
+            return loadData()
+        }
+        if error != nil { keepPartialData() }
+        if let error, retryIfAllowed(after: error) { return }
         if let error {
             context.log("loading \(key) failed: \(error)")
             switch error {
             case DataLoaderError.responseTooLarge(let limit):
                 send(.error(.responseTooLarge(request: request, limit: limit)))
-            case DataLoaderError.statusCode(let status):
-                send(.error(.dataLoadingFailed(request: request, statusCode: status, underlying: error)))
+            case let loaderError as DataLoaderError where loaderError.httpStatusCode != nil:
+                send(.error(.dataLoadingFailed(request: request, statusCode: loaderError.httpStatusCode, underlying: error)))
             default:
                 send(.error(.dataLoadingFailed(request: request, statusCode: nil, underlying: error)))
             }
@@ -165,5 +220,55 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         } else {
             send(.value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: true))
         }
+    }
+
+    // MARK: Retries
+
+    /// Schedules the next attempt when the policy allows one after `error`.
+    private func retryIfAllowed(after error: any Error) -> Bool {
+        let policy = request.retryPolicy ?? context.configuration.retryPolicy
+        guard policy.maximumAttempts > 1, let delay = policy.delay(afterAttempt: attempt, failedWith: error) else { return false }
+        context.log("loading \(key) failed (\(error)); attempt \(attempt + 1) in \(delay)")
+        context.metrics.record { $0.retries += 1 }
+        attempt += 1
+        if !buffer.isEmpty { sendsChunks = false }
+        resetAttempt()
+        let sleep = policy.sleep
+        let executor = context.executor
+        retryWait = Task { [weak self] in
+            do { try await sleep(delay) } catch { return } // cancelled with the job
+            executor.perform { [weak self] in
+                guard let self, !self.isDone else { return }
+                self.retryWait = nil
+                self.loadData()
+            }
+        }
+        return true
+    }
+
+    // MARK: Resumable downloads
+
+    /// Forgets what the last attempt received (it was kept for resuming if it could be).
+    private func resetAttempt() {
+        buffer = Data()
+        response = nil
+        expectedLength = 0
+        loadingTask = nil
+        swiftTask = nil
+        resumable = nil
+        resumed = nil
+        isResumeMismatched = false
+    }
+
+    /// Keeps the bytes received so far for the next load of the URL, when they can be resumed.
+    private func keepPartialData() {
+        guard let store = context.resumableData, !buffer.isEmpty, let url = request.urlRequest?.url else { return }
+        let partial: ResumableData?
+        if let resumed {
+            partial = ResumableData(data: buffer, validator: resumed.validator, totalLength: resumed.totalLength)
+        } else {
+            partial = ResumableData(data: buffer, response: response)
+        }
+        if let partial, partial.data.count < partial.totalLength { store.store(partial, for: url.absoluteString) }
     }
 }

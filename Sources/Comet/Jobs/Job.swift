@@ -206,7 +206,7 @@ extension Job where Value == ImageResult {
             return send(.value(cached, isCompleted: true))
         }
         guard readingDisk else { return compute() }
-        context.readEncodedImage(key: key.diskKey, priority: priority, owner: self) { [weak self] image in
+        context.readEncodedImage(key: key, request: request, priority: priority, owner: self) { [weak self] image in
             guard let self, !self.isDone else { return }
             if let image {
                 self.send(.value(ImageResult(image: image, isPreview: false, isClean: true, response: nil, cacheType: .disk), isCompleted: true))

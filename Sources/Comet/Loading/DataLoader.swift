@@ -13,6 +13,8 @@ import FoundationNetworking
 /// - Answers authentication challenges at the session level through ``credentialProvider``
 ///   (per-task challenge handling hangs on Linux's URLSession): without a credential the
 ///   challenge is cancelled, so a 401 fails at once instead of waiting.
+/// - Follows redirects by ``Configuration/redirectPolicy``: credentials never go to another
+///   origin, and https never downgrades to http unless allowed.
 /// - Always has timeouts (``Configuration/timeoutForRequest``, ``Configuration/timeoutForResource``).
 ///
 /// Thread-safe. Create one per pipeline (the default) or share one between pipelines.
@@ -34,6 +36,9 @@ public final class DataLoader: DataLoading, Sendable {
         /// refuse it (the load then fails with HTTP 401/407). Called on URLSession's delegate
         /// queue. Default: `nil` (no credentials).
         public var credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?
+        /// How redirects are followed. Default: credentials (`Authorization`, `Cookie`) are
+        /// dropped whenever scheme, host or port changes, and https → http is refused.
+        public var redirectPolicy = RedirectPolicy()
 
         /// Creates a configuration with the documented defaults.
         public init() {}
@@ -53,7 +58,8 @@ public final class DataLoader: DataLoading, Sendable {
         sessionConfiguration.urlCache = nil // URLCache does not cache on Linux; Comet's DataCache does.
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let delegate = DataLoaderSessionDelegate(maximumResponseDataSize: configuration.maximumResponseDataSize,
-                                                 credentialProvider: configuration.credentialProvider)
+                                                 credentialProvider: configuration.credentialProvider,
+                                                 redirectPolicy: configuration.redirectPolicy)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "com.comet.DataLoader"

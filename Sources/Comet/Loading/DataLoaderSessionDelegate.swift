@@ -23,11 +23,14 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     private let maximumResponseDataSize: Int?
     private let credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?
+    private let redirectPolicy: RedirectPolicy
     private let tasks = Locked<[Int: TaskState]>([:])
 
     init(maximumResponseDataSize: Int?,
-         credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?) {
+         credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?,
+         redirectPolicy: RedirectPolicy = RedirectPolicy()) {
         self.maximumResponseDataSize = maximumResponseDataSize
+        self.redirectPolicy = redirectPolicy
         self.credentialProvider = credentialProvider
     }
 
@@ -36,14 +39,18 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     /// Records why a task is being cancelled, so its completion reports that reason.
+    /// A refused redirect stays the reason (the 3xx that follows it is not the cause).
     private func fail(_ task: URLSessionTask, _ error: DataLoaderError) {
-        tasks.withLock { $0[task.taskIdentifier]?.failure = error }
+        tasks.withLock { tasks in
+            if case .insecureRedirect? = tasks[task.taskIdentifier]?.failure { return }
+            tasks[task.taskIdentifier]?.failure = error
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
-            fail(dataTask, .statusCode(http.statusCode))
+            fail(dataTask, Self.failure(for: http))
             // 401/407 bodies are allowed through (and dropped) so URLSession can raise the
             // authentication challenge and retry with a credential.
             let isChallenge = (http.statusCode == 401 || http.statusCode == 407) && credentialProvider != nil
@@ -87,12 +94,28 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         if let failure = state.failure {
             state.handlers.completion(failure)
         } else if let error {
-            state.handlers.completion(error)
+            // A connection closed cleanly mid-body surfaces as libcurl's generic error (-1,
+            // "transfer closed with N bytes remaining"): report what happened. Other errors
+            // (a reset, a timeout) keep their URLError.
+            if (error as NSError).code == NSURLErrorUnknown, let expected = Self.expectedIdentityLength(state.response),
+               state.received < expected {
+                state.handlers.completion(DataLoaderError.incompleteBody(received: state.received, expected: expected))
+            } else {
+                state.handlers.completion(error)
+            }
         } else if let expected = Self.expectedIdentityLength(state.response), state.received < expected {
             state.handlers.completion(DataLoaderError.incompleteBody(received: state.received, expected: expected))
         } else {
             state.handlers.completion(nil)
         }
+    }
+
+    /// The error of a response outside 200...299: with its `Retry-After` for 429 and 503.
+    private static func failure(for response: HTTPURLResponse) -> DataLoaderError {
+        let status = response.statusCode
+        guard status == 429 || status == 503, let header = response.value(forHTTPHeaderField: "Retry-After"),
+              let seconds = ImagePipeline.RetryPolicy.parseRetryAfter(header) else { return .statusCode(status) }
+        return .retryAfter(statusCode: status, seconds: seconds)
     }
 
     /// The Content-Length when the body is not content-encoded (a compressed body's decoded
@@ -136,13 +159,19 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     // MARK: Redirects
 
-    /// Follows redirects, but never carries an `Authorization` header to another host.
+    /// Follows redirects as ``RedirectPolicy`` decides: credentials never cross to another
+    /// origin, and https → http is refused unless the policy allows it (the load then fails
+    /// with ``DataLoaderError/insecureRedirect(from:to:)``).
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        var request = request
-        if let from = task.originalRequest?.url?.host, let to = request.url?.host, from.lowercased() != to.lowercased() {
-            request.setValue(nil, forHTTPHeaderField: "Authorization")
+        let previous = response.url ?? task.currentRequest?.url
+        switch redirectPolicy.decide(from: previous, original: task.originalRequest?.url, to: request) {
+        case .follow(let request):
+            completionHandler(request)
+        case .refuse:
+            if let previous, let target = request.url { fail(task, .insecureRedirect(from: previous, to: target)) }
+            completionHandler(nil)
+            task.cancel()
         }
-        completionHandler(request)
     }
 }

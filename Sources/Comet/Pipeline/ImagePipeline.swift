@@ -76,6 +76,22 @@ public final class ImagePipeline: Sendable {
         makeTask(request, entersGraphInline: false, progress: nil, completion: nil)
     }
 
+    /// Starts loading the image at `url` (see ``imageTask(with:)-(ImageRequest)``).
+    public func imageTask(with url: URL) -> ImageTask {
+        imageTask(with: ImageRequest(url: url))
+    }
+
+    /// Starts loading the image at `url`; `completion` runs once on
+    /// ``Configuration/callbackQueue`` (see ``loadImage(with:progress:completion:)-(ImageRequest,_,_)``).
+    @discardableResult
+    public func loadImage(
+        with url: URL,
+        progress: (@Sendable (_ preview: ImageResponse?, _ progress: ImageTask.Progress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<ImageResponse, Error>) -> Void
+    ) -> ImageTask {
+        loadImage(with: ImageRequest(url: url), progress: progress, completion: completion)
+    }
+
     /// Starts loading `request`; `completion` runs once on ``Configuration/callbackQueue`` with
     /// the response or the error (``Error/cancelled(request:)`` after a cancel). `progress`, if
     /// given, runs there too with progressive previews and byte counts.

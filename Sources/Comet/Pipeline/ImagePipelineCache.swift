@@ -12,16 +12,17 @@ extension ImagePipeline {
             nonmutating set { pipeline.configuration.imageCache?[request.memoryCacheKey] = newValue }
         }
 
-        /// The original data of `request` in the disk cache.
+        /// The original data of `request` in the disk cache (the request's own cache and key
+        /// when ``Hooks`` choose them).
         public func cachedData(for request: ImageRequest) -> Data? {
-            guard let key = request.imageID else { return nil }
-            return pipeline.configuration.dataCache?.cachedData(for: key)
+            guard let key = pipeline.context.dataCacheKey(for: request) else { return nil }
+            return pipeline.context.dataCache(for: request)?.cachedData(for: key)
         }
 
         /// Stores original data for `request` in the disk cache.
         public func storeCachedData(_ data: Data, for request: ImageRequest) {
-            guard let key = request.imageID else { return }
-            pipeline.configuration.dataCache?.storeData(data, for: key)
+            guard let key = pipeline.context.dataCacheKey(for: request) else { return }
+            pipeline.context.dataCache(for: request)?.storeData(data, for: key)
         }
 
         /// Removes the image for `request` from the memory cache, and its original data and
@@ -29,10 +30,16 @@ extension ImagePipeline {
         public func removeAll(for request: ImageRequest) {
             let key = request.key
             pipeline.configuration.imageCache?[request.memoryCacheKey] = nil
-            if let dataCache = pipeline.configuration.dataCache {
-                dataCache.removeData(for: key.dataKey)
-                dataCache.removeData(for: key.diskKey)
+            if let dataCache = pipeline.context.dataCache(for: request) {
+                dataCache.removeData(for: pipeline.context.dataCacheKey(for: request) ?? key.dataKey)
+                dataCache.removeData(for: pipeline.context.encodedCacheKey(for: key, request: request))
             }
+        }
+
+        /// Evicts memory-cached images, least recently used first, until the memory cache holds
+        /// at most `cost` bytes (see ``ImageCaching/trim(toCost:)``).
+        public func trim(toCost cost: Int) {
+            pipeline.configuration.imageCache?.trim(toCost: cost)
         }
 
         /// Empties both caches.

@@ -37,6 +37,18 @@ extension ImagePipeline {
             get { rateLimit != nil }
             set { rateLimit = newValue ? (rateLimit ?? .nukeDefault) : nil }
         }
+        /// How failed downloads are retried (transient failures only: 5xx, 429, timeouts, lost
+        /// connections). Default ``RetryPolicy/disabled``: a failure fails the load at once. A
+        /// request may set its own (``ImageRequest/retryPolicy``).
+        public var retryPolicy = RetryPolicy.disabled
+        /// Whether an HTTP download that fails or is cancelled part way is continued by the next
+        /// load of its URL (`Range` + `If-Range`, when the server sent `Accept-Ranges: bytes` and
+        /// a strong `ETag` or a `Last-Modified`), instead of starting again from zero. Default
+        /// `true`.
+        public var isResumableDataEnabled = true
+        /// The most bytes of partial downloads a pipeline keeps for resuming (the oldest go
+        /// first). Default 32 MiB.
+        public var resumableDataByteLimit = 32 << 20
         /// Progressive JPEGs and interlaced PNGs produce previews while they load. Default `false`.
         public var isProgressiveDecodingEnabled = false
         /// What the disk cache stores. Default ``DataCachePolicy/storeOriginalData``.
@@ -82,6 +94,9 @@ extension ImagePipeline {
         /// pipeline's own, so callbacks work in a command-line tool or server with no main run
         /// loop. Use `.main` in an app that drains the main queue.
         public var callbackQueue = DispatchQueue(label: "com.comet.pipeline.callbacks", qos: .userInitiated)
+        /// Where your code customises the pipeline per request: loader, disk cache, cache key,
+        /// what is cached, task events. Default: none (see ``Hooks``).
+        public var hooks = Hooks()
         /// Where pipeline events are logged (debug and trace levels).
         public var logger = Logger(label: "com.comet.pipeline")
 

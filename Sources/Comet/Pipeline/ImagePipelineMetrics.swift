@@ -14,6 +14,9 @@ extension ImagePipeline {
         public var memoryCacheHits = 0
         /// Results served from the disk cache (original data or encoded images).
         public var diskCacheHits = 0
+        /// Downloads tried again after a transient failure (see ``RetryPolicy``); each retry of
+        /// a shared download counts once.
+        public var retries = 0
         /// Bytes received from data loaders.
         public var bytesLoaded = 0
         /// Final decodes performed.

@@ -13,7 +13,7 @@ import Synchronization
 /// `cancel()` returns, and the task finishes with ``ImagePipeline/Error/cancelled(request:)``);
 /// work shared with other tasks continues for them.
 public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvertible {
-    // Sendable: `state` is behind a lock; `subscription` is only touched in the pipeline's graph.
+    // Sendable: `shared` is behind a lock; `subscription` is only touched in the pipeline's graph.
 
     /// What a task reports while it runs.
     public enum Event: Sendable {
@@ -23,6 +23,16 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         case preview(ImageResponse)
         /// The end: the final image or the error (cancellation included). Always the last event.
         case finished(Result<ImageResponse, ImagePipeline.Error>)
+    }
+
+    /// Where a task is in its life.
+    public enum State: Sendable, Hashable {
+        /// Loading (or about to).
+        case running
+        /// Ended by ``ImageTask/cancel()`` (or by its awaiting Swift task being cancelled).
+        case cancelled
+        /// Finished with an image or an error other than cancellation.
+        case completed
     }
 
     /// Download progress in bytes; `total` is 0 when the size is unknown.
@@ -38,7 +48,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         }
     }
 
-    private struct State {
+    private struct Shared {
         var isCancelled = false
         /// Whether ``start(with:)`` subscribed the task in the graph (a cancel must then leave it).
         var hasJoinedGraph = false
@@ -56,10 +66,12 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// The request being loaded.
     public let request: ImageRequest
 
-    private let state: Locked<State>
+    private let shared: Locked<Shared>
     private let callbackQueue: DispatchQueue
     private let executor: PipelineExecutor
     private weak var pipeline: ImagePipeline?
+    /// ``ImagePipeline/Hooks/taskEvent``, `nil` when unset (then no event is made).
+    private let eventHook: (@Sendable (ImageTask, ImagePipeline.TaskEvent) -> Void)?
     private var subscription: Job<ImageResult>.Subscription? // graph only
 
     private static let nextTaskId = Atomic<Int64>(1)
@@ -72,15 +84,25 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         self.pipeline = pipeline
         self.callbackQueue = callbackQueue
         self.executor = pipeline.context.executor
-        self.state = Locked(State(priority: request.priority, progressHandler: progress, completion: completion))
+        self.shared = Locked(Shared(priority: request.priority, progressHandler: progress, completion: completion))
+        self.eventHook = pipeline.configuration.hooks.taskEvent
+        enqueueEvent(.created)
+    }
+
+    /// Queues `event` for the task-event hook on the callback queue (serial, so events keep
+    /// the order they are queued in: after `created`, callers hold the state lock). Free when
+    /// no hook is set.
+    private func enqueueEvent(_ event: ImagePipeline.TaskEvent) {
+        guard let eventHook else { return }
+        callbackQueue.async { eventHook(self, event) }
     }
 
     /// The task's priority; setting it re-orders the task's queued work (shared work runs at
     /// the highest priority of the tasks that share it).
     public var priority: ImageRequest.Priority {
-        get { state.withLock { $0.priority } }
+        get { shared.withLock { $0.priority } }
         set {
-            let changed = state.withLock { state -> Bool in
+            let changed = shared.withLock { state -> Bool in
                 guard state.priority != newValue, state.result == nil else { return false }
                 state.priority = newValue
                 return true
@@ -91,16 +113,26 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     }
 
     /// `true` once ``cancel()`` was called.
-    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+    public var isCancelled: Bool { shared.withLock { $0.isCancelled } }
+
+    /// Where the task is: running until it finishes, then cancelled or completed.
+    public var state: State {
+        shared.withLock { shared in
+            guard let result = shared.result else { return .running }
+            if shared.isCancelled { return .cancelled }
+            if case .failure(.cancelled) = result { return .cancelled }
+            return .completed
+        }
+    }
 
     /// Bytes received so far.
-    public var progress: Progress { state.withLock { $0.progress } }
+    public var progress: Progress { shared.withLock { $0.progress } }
 
     /// Cancels the task: it finishes at once with ``ImagePipeline/Error/cancelled(request:)``,
     /// and leaves the work it shared (which stops when no other task wants it) in the graph
     /// shortly after. Idempotent; does nothing after the task finished.
     public func cancel() {
-        let (shouldCancel, mustLeaveGraph) = state.withLock { state -> (Bool, Bool) in
+        let (shouldCancel, mustLeaveGraph) = shared.withLock { state -> (Bool, Bool) in
             guard !state.isCancelled, state.result == nil else { return (false, false) }
             state.isCancelled = true
             return (true, state.hasJoinedGraph)
@@ -118,7 +150,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             try await withTaskCancellationHandler {
                 // The delivery carries the result's backlog slot until this task has resumed.
                 let delivery = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Delivery, any Error>) in
-                    let result = state.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
+                    let result = shared.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
                         if state.result == nil { state.waiters.append(continuation) }
                         return state.result
                     }
@@ -140,7 +172,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// new stream; a stream made after the task finished yields `.finished` at once.
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
-            let result = state.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
+            let result = shared.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
                 if state.result == nil { state.streams.append(continuation) }
                 return state.result
             }
@@ -158,14 +190,15 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// unsubscribed job in a pool. A task finished from outside after this check is detached by
     /// the block its finisher enqueues behind this one.
     func start(with makeJob: () -> Job<ImageResult>) {
-        let joins = state.withLock { state -> Bool in
+        let joins = shared.withLock { state -> Bool in
             guard !state.isCancelled, state.result == nil else { return false }
             state.hasJoinedGraph = true
+            enqueueEvent(.started)
             return true
         }
         guard joins else { return }
         subscription = makeJob().subscribe(priority: priority) { [weak self] event in self?.handle(event) }
-        if subscription == nil, state.withLock({ $0.result == nil }) {
+        if subscription == nil, shared.withLock({ $0.result == nil }) {
             finish(.failure(.cancelled(request: request)))
         }
     }
@@ -182,15 +215,19 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         switch event {
         case .progress(let completed, let total):
             let progress = Progress(completed: completed, total: total)
-            let (handler, streams) = state.withLock { state in
+            let (handler, streams) = shared.withLock { state in
                 state.progress = progress
+                if state.result == nil { enqueueEvent(.progress(progress)) }
                 return (state.progressHandler, state.streams)
             }
             for stream in streams { stream.yield(.progress(progress)) }
             if let handler { callbackQueue.async { handler(nil, progress) } }
         case .value(let result, isCompleted: false):
             let response = makeResponse(result)
-            let (handler, streams, progress) = state.withLock { ($0.progressHandler, $0.streams, $0.progress) }
+            let (handler, streams, progress) = shared.withLock { state in
+                if state.result == nil { enqueueEvent(.preview(response)) }
+                return (state.progressHandler, state.streams, state.progress)
+            }
             for stream in streams { stream.yield(.preview(response)) }
             if let handler { callbackQueue.async { handler(response, progress) } }
         case .value(let result, isCompleted: true):
@@ -211,11 +248,13 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// on the callback queue. `ticket`, the result's decoded-image backlog slot, is kept until
     /// every awaiter has resumed and the completion handler has returned. Safe from any thread.
     func finish(_ proposed: Result<ImageResponse, ImagePipeline.Error>, ticket: DecodedImageBacklog.Ticket? = nil) {
-        let taken = state.withLock { state -> (Result<ImageResponse, ImagePipeline.Error>, [CheckedContinuation<Delivery, any Error>], [AsyncStream<Event>.Continuation], (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?)? in
+        let taken = shared.withLock { state -> (Result<ImageResponse, ImagePipeline.Error>, [CheckedContinuation<Delivery, any Error>], [AsyncStream<Event>.Continuation], (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?)? in
             guard state.result == nil else { return nil }
             // A result that raced with cancel() loses: the caller already saw the task cancelled.
             let result = state.isCancelled ? .failure(.cancelled(request: request)) : proposed
             state.result = result
+            if state.isCancelled { enqueueEvent(.cancelled) }
+            enqueueEvent(.finished(result))
             defer {
                 state.waiters = []
                 state.streams = []

@@ -107,7 +107,7 @@ public final class ImagePrefetcher: Sendable {
         case .memoryCache:
             return pipeline.cache[request] != nil
         case .diskCache:
-            guard let id = request.imageID, let dataCache = pipeline.configuration.dataCache else { return false }
+            guard let id = pipeline.context.dataCacheKey(for: request), let dataCache = pipeline.context.dataCache(for: request) else { return false }
             return dataCache.containsData(for: id)
         }
     }

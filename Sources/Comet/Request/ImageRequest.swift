@@ -119,6 +119,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         var thumbnail: ThumbnailOptions?
         var imageID: String?
         var userInfo: [UserInfoKey: any Sendable]
+        var retryPolicy: ImagePipeline.RetryPolicy?
 
         init(resource: Resource, processors: [any ImageProcessing], priority: Priority, options: Options,
              thumbnail: ThumbnailOptions?, imageID: String?, userInfo: [UserInfoKey: any Sendable]) {
@@ -138,8 +139,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         private let cachedKey = Atomic<Unmanaged<KeyBox>?>(nil)
 
         func copy() -> Storage {
-            Storage(resource: resource, processors: processors, priority: priority, options: options,
-                    thumbnail: thumbnail, imageID: imageID, userInfo: userInfo)
+            let copy = Storage(resource: resource, processors: processors, priority: priority, options: options,
+                               thumbnail: thumbnail, imageID: imageID, userInfo: userInfo)
+            copy.retryPolicy = retryPolicy
+            return copy
         }
 
         func key(make: () -> ImageKey) -> KeyBox {
@@ -264,6 +267,15 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public var userInfo: [UserInfoKey: any Sendable] {
         get { storage.userInfo }
         set { mutate { $0.userInfo = newValue } }
+    }
+
+    /// The retry policy of this request, in place of the pipeline's
+    /// ``ImagePipeline/Configuration/retryPolicy``; `nil` (the default) uses the pipeline's. Not
+    /// part of any key: a download shared by several requests follows the policy of the one that
+    /// started it.
+    public var retryPolicy: ImagePipeline.RetryPolicy? {
+        get { storage.retryPolicy }
+        set { mutate { $0.retryPolicy = newValue } }
     }
 
     public var description: String {

@@ -43,11 +43,12 @@ enum AlamofireErrors {
     static func translate(_ error: any Swift.Error) -> NSError {
         guard let error = error as? DataLoaderError else { return error as NSError }
         switch error {
-        case .statusCode(let code): return statusCode(code)
+        case .statusCode(let code), .retryAfter(let code, _): return statusCode(code)
         case .incompleteBody: return urlError(NSURLErrorNetworkConnectionLost, error.description)
         case .responseTooLarge: return urlError(NSURLErrorDataLengthExceedsMaximum, error.description)
         case .unsupportedURL, .fileURLsDisabled: return urlError(NSURLErrorUnsupportedURL, error.description)
         case .invalidDataURL: return urlError(NSURLErrorBadURL, error.description)
+        case .insecureRedirect: return urlError(NSURLErrorSecureConnectionFailed, error.description)
         }
     }
 }

@@ -1,3 +1,5 @@
+import class Comet.MemoryPressureMonitor
+import protocol Comet.MemoryPressureTrimming
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -36,6 +38,7 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
                      "The `memoryCapacity` must be greater than or equal to `preferredMemoryUsageAfterPurge`")
         self.memoryCapacity = memoryCapacity
         self.preferredMemoryUsageAfterPurge = preferredMemoryUsageAfterPurge
+        MemoryPressureMonitor.shared.register(self)
     }
 
     /// The bytes the cached images cost (`width × height × 4` each).
@@ -63,8 +66,8 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
     }
 
     // Called under `lock`: removes least recently accessed images until enough bytes are freed.
-    private func purge() {
-        let bytesToPurge = usage - preferredMemoryUsageAfterPurge
+    private func purge(downTo target: UInt64? = nil) {
+        let bytesToPurge = usage - min(usage, target ?? preferredMemoryUsageAfterPurge)
         var purged: UInt64 = 0
         for (identifier, entry) in entries.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) {
             guard purged < bytesToPurge else { break }
@@ -121,5 +124,17 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
     /// The image for the request (and `identifier`), if any; the read counts as an access.
     public func imageForRequest(_ request: URLRequest, withAdditionalIdentifier identifier: String? = nil) -> Image? {
         imageWithIdentifier(Self.key(for: request, identifier: identifier))
+    }
+}
+
+extension AutoPurgingImageCache: MemoryPressureTrimming {
+    /// Keeps about half of ``memoryUsage`` at a warning, nothing at critical pressure (Linux's
+    /// counterpart of AlamofireImage's purge on a memory warning).
+    public func trim(for level: MemoryPressureMonitor.Level) {
+        switch level {
+        case .normal: break
+        case .warning: lock.withLock { purge(downTo: usage / 2) }
+        case .critical: removeAllImages()
+        }
     }
 }

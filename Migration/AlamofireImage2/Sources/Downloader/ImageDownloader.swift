@@ -63,10 +63,12 @@ public final class ImageDownloader: @unchecked Sendable {
         return configuration
     }
 
-    /// A URL cache of 20 MB in memory and 150 MB on disk, as AlamofireImage made. Comet's loader
-    /// does not use URLCache (it does not cache on Linux); the ``imageCache`` is the cache here.
+    /// A URL cache of 20 MB in memory, as AlamofireImage made, with no disk storage: Comet's
+    /// loader does not use URLCache (it does not cache on Linux; the ``imageCache`` is the cache
+    /// here), and AlamofireImage's relative disk path would create a folder in the program's
+    /// working directory.
     public class func defaultURLCache() -> URLCache {
-        URLCache(memoryCapacity: 20 * 1024 * 1024, diskCapacity: 150 * 1024 * 1024, diskPath: "com.alamofire.imagedownloader")
+        URLCache(memoryCapacity: 20 * 1024 * 1024, diskCapacity: 0, diskPath: nil)
     }
 
     /// A downloader with its own session (timeouts and additional headers from `configuration`),

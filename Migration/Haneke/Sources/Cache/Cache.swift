@@ -29,6 +29,7 @@ open class Cache<T: DataConvertible>: @unchecked Sendable where T.Result == T, T
         self.name = name
         self.cachePath = DiskCache.baseDirectory.appendingPathComponent(name, isDirectory: true).path
         addFormat(Format<T>(name: HanekeGlobals.Cache.OriginalFormatName))
+        MemoryPressureMonitor.shared.register(self)
     }
 
     /// Adds (or replaces) a format with its own memory level and a disk level of
@@ -201,5 +202,13 @@ open class Cache<T: DataConvertible>: @unchecked Sendable where T.Result == T, T
 
     private static func notFound(_ key: String) -> NSError {
         errorWithCode(HanekeGlobals.Cache.ErrorCode.objectNotFound.rawValue, description: "Object not found for key \(key)")
+    }
+}
+
+extension Cache: MemoryPressureTrimming {
+    /// Trims the memory level of every format (the disk levels stay): about half at a warning,
+    /// all at critical pressure (Linux's counterpart of Haneke's purge on a memory warning).
+    public func trim(for level: MemoryPressureMonitor.Level) {
+        for format in lock.withLock({ Array(formats.values) }) { format.memory.trim(for: level) }
     }
 }

@@ -53,12 +53,22 @@ final class MemoryCache<T>: @unchecked Sendable {
             nodes[key] = node
             pushNewest(node)
             totalCost += cost
-            while nodes.count > countLimit || (totalCost > costLimit && nodes.count > 1), let victim = oldest {
-                unlink(victim)
-                nodes[victim.key] = nil
-                totalCost -= victim.cost
-            }
+            evict(whileOver: costLimit, keepingOne: true)
         }
+    }
+
+    /// Removes the oldest values while over `countLimit` or `cost` (caller holds the lock).
+    private func evict(whileOver cost: Int, keepingOne: Bool) {
+        while nodes.count > countLimit || (totalCost > cost && nodes.count > (keepingOne ? 1 : 0)), let victim = oldest {
+            unlink(victim)
+            nodes[victim.key] = nil
+            totalCost -= victim.cost
+        }
+    }
+
+    /// Removes the oldest values until the total cost is at most `cost`.
+    func trim(toCost cost: Int) {
+        lock.withLock { evict(whileOver: cost, keepingOne: false) }
     }
 
     func removeValue(forKey key: String) {
@@ -99,6 +109,17 @@ final class MemoryCache<T>: @unchecked Sendable {
         case let data as Data: data.count
         case let string as String: string.utf8.count
         default: 1
+        }
+    }
+}
+
+extension MemoryCache {
+    /// Keeps about half of the cost at a warning, nothing at critical pressure.
+    func trim(for level: MemoryPressureMonitor.Level) {
+        switch level {
+        case .normal: break
+        case .warning: trim(toCost: lock.withLock { totalCost } / 2)
+        case .critical: removeAll()
         }
     }
 }

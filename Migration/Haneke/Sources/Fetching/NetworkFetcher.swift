@@ -70,7 +70,7 @@ open class NetworkFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
         }
         if let error {
             switch error {
-            case DataLoaderError.statusCode(let status):
+            case DataLoaderError.statusCode(let status), DataLoaderError.retryAfter(let status, _):
                 return fail(.invalidStatusCode, HTTPURLResponse.localizedString(forStatusCode: status))
             case DataLoaderError.incompleteBody(let received, let expected):
                 return fail(.missingData, String(format: "Request expected %ld bytes and received %ld bytes", expected, received))

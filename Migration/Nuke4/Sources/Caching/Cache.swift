@@ -1,3 +1,5 @@
+import class Comet.MemoryPressureMonitor
+import protocol Comet.MemoryPressureTrimming
 import Foundation
 
 /// Nuke 4's memory cache: least recently used images are evicted first, to stay within a total
@@ -59,6 +61,7 @@ public final class Cache: Caching, @unchecked Sendable {
     /// Creates a cache. Defaults: ``defaultCostLimit()`` and no count limit.
     public init(costLimit: Int = Cache.defaultCostLimit(), countLimit: Int = Int.max) {
         self.limits = (costLimit, countLimit)
+        MemoryPressureMonitor.shared.register(self)
     }
 
     /// 10% of the physical memory when it is 512 MB or less, else 20%.
@@ -168,5 +171,17 @@ public final class Cache: Caching, @unchecked Sendable {
         unlink(node)
         nodes[node.key] = nil
         total -= node.cost
+    }
+}
+
+extension Cache: MemoryPressureTrimming {
+    /// Keeps about half of ``totalCost`` at a warning, nothing at critical pressure (Linux's
+    /// counterpart of Nuke's memory-warning purge).
+    public func trim(for level: MemoryPressureMonitor.Level) {
+        switch level {
+        case .normal: break
+        case .warning: trim(toCost: totalCost / 2)
+        case .critical: removeAll()
+        }
     }
 }

@@ -56,7 +56,7 @@ public final class DataLoader: DataLoading, @unchecked Sendable {
                     case nil:
                         let (data, response) = body.result(for: request)
                         fulfill((data, response))
-                    case DataLoaderError.statusCode(let status)?:
+                    case DataLoaderError.statusCode(let status)?, DataLoaderError.retryAfter(let status, _)?:
                         fulfill((Data(), LoadedBody.response(for: request, status: status)))
                     case let error?:
                         reject(error)

@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw HTTP server on 127.0.0.1 that serves one body with `Accept-Ranges: bytes` and an
+/// `ETag`, for resumable-download tests. It answers `Range: bytes=N-` with a 206 when `If-Range`
+/// names the current ETag (else 200 with the whole body), can cut full responses short on
+/// purpose, and counts the body bytes it actually sent.
+///
+/// Each connection is served on its own thread; the server stops when released.
+public final class RangeServer: @unchecked Sendable {
+    /// How the server behaves; change it between loads.
+    public struct Behaviour: Sendable {
+        /// The body's current ETag.
+        public var etag = "\"v1\""
+        /// Cut the next `dropsRemaining` full (200) responses after this fraction of the body,
+        /// closing the connection (the client sees fewer bytes than Content-Length).
+        public var dropFraction = 0.6
+        public var dropsRemaining = 1
+        /// Answer range requests with 200 and the whole body, as a server without ranges would.
+        public var ignoresRanges = false
+        /// Added to the start of the `Content-Range` of a 206 (non-zero: a range that does not
+        /// continue what the client has).
+        public var contentRangeSkew = 0
+
+        public init() {}
+    }
+
+    /// One request as the server saw it.
+    public struct Received: Sendable, Equatable {
+        public let range: String?
+        public let ifRange: String?
+
+        public init(range: String?, ifRange: String?) {
+            self.range = range
+            self.ifRange = ifRange
+        }
+    }
+
+    private struct State {
+        var behaviour = Behaviour()
+        var bodyBytesSent = 0
+        var requests: [Received] = []
+    }
+
+    public let port: UInt16
+    public let body: Data
+    private let listener: Int32
+    private let lock = NSLock()
+    private var current = State()
+
+    public init(body: Data) throws {
+        self.body = body
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw FaultServerError.socket }
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else { throw FaultServerError.socket }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(listener, $0, &length) }
+        }
+        self.listener = listener
+        port = UInt16(bigEndian: address.sin_port)
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)/image")! }
+
+    /// Changes how later requests are answered.
+    public func update(_ change: (inout Behaviour) -> Void) { withState { change(&$0.behaviour) } }
+
+    /// Body bytes written to clients so far (headers not counted).
+    public var bodyBytesSent: Int { withState { $0.bodyBytesSent } }
+
+    /// The requests received, in order.
+    public var requests: [Received] { withState { $0.requests } }
+
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        lock.withLock { body(&current) }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            Thread { [self] in serve(client) }.start()
+        }
+    }
+
+    private func readHeaders(_ client: Int32) -> [String: String] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !bytes.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            let count = recv(client, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        var headers: [String: String] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return headers
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        let headers = readHeaders(client)
+        let received = Received(range: headers["range"], ifRange: headers["if-range"])
+        let (behaviour, drops) = withState { state -> (Behaviour, Bool) in
+            state.requests.append(received)
+            let continues = received.range != nil && received.ifRange == state.behaviour.etag && !state.behaviour.ignoresRanges
+            let drops = !continues && state.behaviour.dropsRemaining > 0
+            if drops { state.behaviour.dropsRemaining -= 1 }
+            return (state.behaviour, drops)
+        }
+        var start = 0
+        if let range = received.range, received.ifRange == behaviour.etag, !behaviour.ignoresRanges,
+           let offset = Int(range.replacingOccurrences(of: "bytes=", with: "").dropLast()), offset < body.count {
+            start = offset
+        }
+        var head: String
+        if start > 0 {
+            let shown = start + behaviour.contentRangeSkew
+            head = "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(shown)-\(body.count - 1)/\(body.count)\r\n"
+        } else {
+            head = "HTTP/1.1 200 OK\r\n"
+        }
+        head += "Content-Length: \(body.count - start)\r\nAccept-Ranges: bytes\r\nETag: \(behaviour.etag)\r\n"
+        head += "Content-Type: image/png\r\nConnection: close\r\n\r\n"
+        _ = head.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        let end = drops ? Int(Double(body.count) * behaviour.dropFraction) : body.count
+        let sent = body[start..<end].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        withState { $0.bodyBytesSent += max(0, sent) }
+    }
+}
