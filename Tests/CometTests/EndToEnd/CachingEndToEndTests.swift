@@ -66,6 +66,9 @@ struct CachingEndToEndTests {
         // the others the same chance to (wrongly) appear.
         if encodedForProcessed {
             #expect(await eventually { cache.containsData(for: ImageKey(processed).diskKey) })
+            if policy == .storeEncodedImages {
+                #expect(await eventually { cache.containsData(for: ImageKey(plain).diskKey) })
+            }
         } else {
             try await Task.sleep(for: .milliseconds(100))
         }
