@@ -121,15 +121,49 @@ final class PipelineExecutor: @unchecked Sendable {
         DispatchQueue.global(qos: .userInitiated).async { self.drainScheduled() }
     }
 
+    /// A woken drainer: drains, then lingers for ``lingerNanoseconds`` in case more work is
+    /// scheduled (a caller creating many tasks in a row schedules one start after another).
+    /// While it lingers, ``schedule(_:)`` only enqueues: without the linger, a drainer that
+    /// caught up went idle and the next task woke another, a thread wake-up per task (measured:
+    /// 1000 coalesced requests cost 4–7 µs each instead of 2–3).
     private func drainScheduled() {
-        let runsNow = state.withLock { state -> Bool in
-            state.isDrainScheduled = false
-            guard !state.isRunning, !state.isSuspended else { return false }
-            state.isRunning = true
-            state.owner = pthread_self()
-            return true
+        var idleSince: UInt64?
+        while true {
+            let step = state.withLock { state -> DrainerStep in
+                if !state.isRunning, !state.isSuspended, state.head < state.pending.count {
+                    state.isRunning = true
+                    state.owner = pthread_self()
+                    return .drain
+                }
+                // Nothing to run here now (no work, or another thread is draining it).
+                if let idleSince, Self.monotonicNanoseconds() - idleSince >= Self.lingerNanoseconds {
+                    state.isDrainScheduled = false
+                    return .stop
+                }
+                return .linger
+            }
+            switch step {
+            case .drain:
+                drain()
+                idleSince = nil
+            case .linger:
+                if idleSince == nil { idleSince = Self.monotonicNanoseconds() }
+                sched_yield()
+            case .stop:
+                return
+            }
         }
-        if runsNow { drain() }
+    }
+
+    private enum DrainerStep { case drain, linger, stop }
+
+    /// How long a woken drainer waits for more scheduled work before it lets its thread go.
+    static let lingerNanoseconds: UInt64 = 20_000
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// Runs queued work until none is left (or the executor is suspended), then lets go, then

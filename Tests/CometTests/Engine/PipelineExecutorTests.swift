@@ -127,4 +127,18 @@ struct PipelineExecutorTests {
         #expect(state.withLock { $0.runs.allSatisfy { $0 == 1 } })
         #expect(state.withLock { $0.insideGraph } == 0)
     }
+
+    /// Work scheduled at every moment of a woken drainer's life (while it drains, while it
+    /// lingers for more, as it lets go) runs, each item once.
+    @Test func workScheduledAroundALingeringDrainerAlwaysRuns() async {
+        let executor = PipelineExecutor()
+        let runs = Locked(0)
+        for index in 0..<2_000 {
+            executor.schedule { runs.withLock { $0 += 1 } }
+            // Gaps from none to past the linger, so some items arrive while it lingers and some
+            // after it stopped.
+            if index.isMultiple(of: 3) { usleep(useconds_t(index % 40)) }
+        }
+        #expect(await eventually { runs.withLock { $0 } == 2_000 })
+    }
 }
