@@ -38,24 +38,20 @@ public final class RangeServer: @unchecked Sendable {
         }
     }
 
-    private struct State {
-        var behaviour = Behaviour()
-        var bodyBytesSent = 0
-        var requests: [Received] = []
-    }
-
     public let port: UInt16
     public let body: Data
     private let listener: Int32
-    private let lock = NSLock()
-    private var current = State()
+    private let core: Core
 
     public init(body: Data) throws {
         self.body = body
         let (listener, port) = try LoopbackListener.open()
         self.listener = listener
         self.port = port
-        Thread { [self] in acceptLoop() }.start()
+        let core = Core(body: body)
+        self.core = core
+        // The accept thread holds the core, not the server: releasing the server closes the port.
+        Thread { Self.acceptLoop(listener, core: core) }.start()
     }
 
     deinit {
@@ -66,24 +62,42 @@ public final class RangeServer: @unchecked Sendable {
     public var url: URL { URL(string: "http://127.0.0.1:\(port)/image")! }
 
     /// Changes how later requests are answered.
-    public func update(_ change: (inout Behaviour) -> Void) { withState { change(&$0.behaviour) } }
+    public func update(_ change: (inout Behaviour) -> Void) { core.withState { change(&$0.behaviour) } }
 
     /// Body bytes written to clients so far (headers not counted).
-    public var bodyBytesSent: Int { withState { $0.bodyBytesSent } }
+    public var bodyBytesSent: Int { core.withState { $0.bodyBytesSent } }
 
     /// The requests received, in order.
-    public var requests: [Received] { withState { $0.requests } }
+    public var requests: [Received] { core.withState { $0.requests } }
 
-    private func withState<T>(_ body: (inout State) -> T) -> T {
-        lock.withLock { body(&current) }
-    }
-
-    private func acceptLoop() {
+    private static func acceptLoop(_ listener: Int32, core: Core) {
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
-            Thread { [self] in serve(client) }.start()
+            Thread { core.serve(client) }.start()
         }
+    }
+}
+
+/// The body and the counters, shared by the connection threads (behind a lock).
+private final class Core: @unchecked Sendable {
+    typealias Behaviour = RangeServer.Behaviour
+    typealias Received = RangeServer.Received
+
+    struct State {
+        var behaviour = Behaviour()
+        var bodyBytesSent = 0
+        var requests: [Received] = []
+    }
+
+    let body: Data
+    private let lock = NSLock()
+    private var current = State()
+
+    init(body: Data) { self.body = body }
+
+    func withState<T>(_ change: (inout State) -> T) -> T {
+        lock.withLock { change(&current) }
     }
 
     private func readHeaders(_ client: Int32) -> [String: String] {
@@ -102,7 +116,7 @@ public final class RangeServer: @unchecked Sendable {
         return headers
     }
 
-    private func serve(_ client: Int32) {
+    func serve(_ client: Int32) {
         defer { close(client) }
         let headers = readHeaders(client)
         let received = Received(range: headers["range"], ifRange: headers["if-range"])
