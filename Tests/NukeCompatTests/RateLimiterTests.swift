@@ -26,6 +26,17 @@ struct RateLimiterTests {
         #expect(ran.count == 0 && wrapped.started.count == 0)
     }
 
+    @Test func theDefaultsAreNukesBurstOf15AtThirtyASecond() async {
+        let wrapped = CountingScheduler()
+        let limiter = RateLimiter(scheduler: wrapped)
+        let ran = Recorder<Int>()
+        for index in 0..<16 {
+            limiter.execute(token: nil) { finish in ran.append(index); finish() }
+        }
+        #expect(ran.count == 15, "a full bucket of 15 passes at once")
+        #expect(await eventually { ran.count == 16 }, "the 16th waits for the refill")
+    }
+
     @Test func aBurstRunsAtOnceTheRestWaitsForTokens() async {
         let wrapped = CountingScheduler()
         let limiter = RateLimiter(scheduler: wrapped, rate: 10, burst: 3)

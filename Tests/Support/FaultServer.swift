@@ -24,24 +24,9 @@ public final class FaultServer: @unchecked Sendable {
 
     public init(image: Data = Data()) throws {
         self.image = image
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw FaultServerError.socket }
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else { throw FaultServerError.socket }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(listener, $0, &length) }
-        }
+        let (listener, port) = try LoopbackListener.open()
         self.listener = listener
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         let thread = Thread { [listener, image, counts] in Self.acceptLoop(listener, image: image, counts: counts) }
         thread.start()
     }

@@ -38,38 +38,20 @@ public final class RangeServer: @unchecked Sendable {
         }
     }
 
-    private struct State {
-        var behaviour = Behaviour()
-        var bodyBytesSent = 0
-        var requests: [Received] = []
-    }
-
     public let port: UInt16
     public let body: Data
     private let listener: Int32
-    private let lock = NSLock()
-    private var current = State()
+    private let core: Core
 
     public init(body: Data) throws {
         self.body = body
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw FaultServerError.socket }
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else { throw FaultServerError.socket }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(listener, $0, &length) }
-        }
+        let (listener, port) = try LoopbackListener.open()
         self.listener = listener
-        port = UInt16(bigEndian: address.sin_port)
-        Thread { [self] in acceptLoop() }.start()
+        self.port = port
+        let core = Core(body: body)
+        self.core = core
+        // The accept thread holds the core, not the server: releasing the server closes the port.
+        Thread { Self.acceptLoop(listener, core: core) }.start()
     }
 
     deinit {
@@ -80,24 +62,42 @@ public final class RangeServer: @unchecked Sendable {
     public var url: URL { URL(string: "http://127.0.0.1:\(port)/image")! }
 
     /// Changes how later requests are answered.
-    public func update(_ change: (inout Behaviour) -> Void) { withState { change(&$0.behaviour) } }
+    public func update(_ change: (inout Behaviour) -> Void) { core.withState { change(&$0.behaviour) } }
 
     /// Body bytes written to clients so far (headers not counted).
-    public var bodyBytesSent: Int { withState { $0.bodyBytesSent } }
+    public var bodyBytesSent: Int { core.withState { $0.bodyBytesSent } }
 
     /// The requests received, in order.
-    public var requests: [Received] { withState { $0.requests } }
+    public var requests: [Received] { core.withState { $0.requests } }
 
-    private func withState<T>(_ body: (inout State) -> T) -> T {
-        lock.withLock { body(&current) }
-    }
-
-    private func acceptLoop() {
+    private static func acceptLoop(_ listener: Int32, core: Core) {
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
-            Thread { [self] in serve(client) }.start()
+            Thread { core.serve(client) }.start()
         }
+    }
+}
+
+/// The body and the counters, shared by the connection threads (behind a lock).
+private final class Core: @unchecked Sendable {
+    typealias Behaviour = RangeServer.Behaviour
+    typealias Received = RangeServer.Received
+
+    struct State {
+        var behaviour = Behaviour()
+        var bodyBytesSent = 0
+        var requests: [Received] = []
+    }
+
+    let body: Data
+    private let lock = NSLock()
+    private var current = State()
+
+    init(body: Data) { self.body = body }
+
+    func withState<T>(_ change: (inout State) -> T) -> T {
+        lock.withLock { change(&current) }
     }
 
     private func readHeaders(_ client: Int32) -> [String: String] {
@@ -116,7 +116,7 @@ public final class RangeServer: @unchecked Sendable {
         return headers
     }
 
-    private func serve(_ client: Int32) {
+    func serve(_ client: Int32) {
         defer { close(client) }
         let headers = readHeaders(client)
         let received = Received(range: headers["range"], ifRange: headers["if-range"])

@@ -209,10 +209,6 @@ public final class ImageCache: ImageCaching, Sendable {
 extension ImageCache: MemoryPressureTrimming {
     /// Keeps about half of ``totalCost`` at a warning, nothing at critical pressure.
     public func trim(for level: MemoryPressureMonitor.Level) {
-        switch level {
-        case .normal: break
-        case .warning: trim(toCost: totalCost / 2)
-        case .critical: removeAll()
-        }
+        trim(toCost: level.costToKeep(of: totalCost))
     }
 }

@@ -38,6 +38,16 @@ public final class MemoryPressureMonitor: Sendable {
         case critical
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// How much of a cache costing `total` to keep at this level: all of it when normal,
+        /// half at a warning, nothing when critical.
+        public func costToKeep<Cost: BinaryInteger>(of total: Cost) -> Cost {
+            switch self {
+            case .normal: total
+            case .warning: total / 2
+            case .critical: 0
+            }
+        }
     }
 
     /// A file the monitor reads.

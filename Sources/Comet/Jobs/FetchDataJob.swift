@@ -260,9 +260,14 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         isResumeMismatched = false
     }
 
-    /// Keeps the bytes received so far for the next load of the URL, when they can be resumed.
+    /// Keeps the bytes received so far for the next load of the URL, when they can be resumed
+    /// (or puts back the kept bytes this attempt took and never used).
     private func keepPartialData() {
-        guard let store = context.resumableData, !buffer.isEmpty, let url = request.urlRequest?.url else { return }
+        guard let store = context.resumableData, let url = request.urlRequest?.url else { return }
+        if buffer.isEmpty, let resumable { // the attempt failed before its response: keep what it took
+            return store.store(resumable, for: url.absoluteString)
+        }
+        guard !buffer.isEmpty else { return }
         let partial: ResumableData?
         if let resumed {
             partial = ResumableData(data: buffer, validator: resumed.validator, totalLength: resumed.totalLength)

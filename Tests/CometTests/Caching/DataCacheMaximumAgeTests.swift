@@ -7,14 +7,19 @@ extension Caching {
     /// ``DataCache/maximumAge``: entries unused for longer are swept, whatever the size.
     @Suite("DataCache maximum age")
     struct DataCacheMaximumAgeTests {
-        @Test func sweepDeletesEntriesUnusedForLongerThanTheMaximumAge() throws {
-            let dir = try TemporaryDirectory()
+        /// A cache holding `entries` (key and seconds since last use), swept only on demand.
+        private func cache(in dir: borrowing TemporaryDirectory, _ entries: [String: TimeInterval]) throws -> DataCache {
             let cache = DataCache(path: dir.url)
             cache.sweepInterval = 3600
-            for key in ["old", "recent"] { cache[key] = Data(repeating: 1, count: 100) }
+            for key in entries.keys { cache[key] = Data(repeating: 1, count: 100) }
             cache.flush()
-            try DataCacheSweepTests.backdate(cache.filePath(for: "old")!, secondsAgo: 7200)
-            try DataCacheSweepTests.backdate(cache.filePath(for: "recent")!, secondsAgo: 60)
+            for (key, age) in entries { try DataCacheSweepTests.backdate(cache.filePath(for: key)!, secondsAgo: age) }
+            return cache
+        }
+
+        @Test func sweepDeletesEntriesUnusedForLongerThanTheMaximumAge() throws {
+            let dir = try TemporaryDirectory()
+            let cache = try cache(in: dir, ["old": 7200, "recent": 60])
             cache.maximumAge = 3600
             cache.sweep()
             #expect(cache["old"] == nil)
@@ -24,22 +29,14 @@ extension Caching {
 
         @Test func withoutAMaximumAgeOldEntriesStay() throws {
             let dir = try TemporaryDirectory()
-            let cache = DataCache(path: dir.url)
-            cache.sweepInterval = 3600
-            cache["old"] = Data(repeating: 1, count: 100)
-            cache.flush()
-            try DataCacheSweepTests.backdate(cache.filePath(for: "old")!, secondsAgo: 365 * 86400)
+            let cache = try cache(in: dir, ["old": 365 * 86400])
             cache.sweep()
             #expect(cache["old"] != nil)
         }
 
         @Test func aReadMakesAnEntryYoungAgain() throws {
             let dir = try TemporaryDirectory()
-            let cache = DataCache(path: dir.url)
-            cache.sweepInterval = 3600
-            cache["used"] = Data(repeating: 1, count: 100)
-            cache.flush()
-            try DataCacheSweepTests.backdate(cache.filePath(for: "used")!, secondsAgo: 7200)
+            let cache = try cache(in: dir, ["used": 7200])
             #expect(cache["used"] != nil)
             cache.maximumAge = 3600
             cache.sweep()

@@ -18,35 +18,29 @@ struct MemoryPressureMonitorTests {
         return cache
     }
 
-    @Test func aStallWarningHalvesTheCache() throws {
-        let file = ReadingFile()
-        try file.write(Self.stall(some: 15, full: 0))
-        let monitor = MemoryPressureMonitor(sources: [.pressureStall(file.url)])
-        let cache = filledCache()
-        let before = cache.totalCost
-        monitor.register(cache)
-        #expect(monitor.poll() == .warning)
-        #expect(cache.totalCost == before / 2)
+    /// A stall reading (`some`, `full` avg10) and what it does to a cache of 4 equal images.
+    struct StallCase: Sendable, CustomTestStringConvertible {
+        let some: Double
+        let full: Double
+        let level: MemoryPressureMonitor.Level
+        let remaining: Int
+        var testDescription: String { "some \(some) full \(full) → \(level), \(remaining) left" }
     }
 
-    @Test func aFullStallEmptiesTheCache() throws {
+    @Test(arguments: [
+        StallCase(some: 2.5, full: 0, level: .normal, remaining: 4),   // low pressure trims nothing
+        StallCase(some: 15, full: 0, level: .warning, remaining: 2),   // a warning halves the cache
+        StallCase(some: 30, full: 12, level: .critical, remaining: 0), // a full stall empties it
+        StallCase(some: 45, full: 0, level: .critical, remaining: 0),  // so does a high `some`
+    ])
+    func aStallReadingTrimsByItsLevel(_ reading: StallCase) throws {
         let file = ReadingFile()
-        try file.write(Self.stall(some: 30, full: 12))
+        try file.write(Self.stall(some: reading.some, full: reading.full))
         let monitor = MemoryPressureMonitor(sources: [.pressureStall(file.url)])
         let cache = filledCache()
         monitor.register(cache)
-        #expect(monitor.poll() == .critical)
-        #expect(cache.totalCount == 0)
-    }
-
-    @Test func lowPressureTrimsNothing() throws {
-        let file = ReadingFile()
-        try file.write(Self.stall(some: 2.5, full: 0))
-        let monitor = MemoryPressureMonitor(sources: [.pressureStall(file.url)])
-        let cache = filledCache()
-        monitor.register(cache)
-        #expect(monitor.poll() == .normal)
-        #expect(cache.totalCount == 4)
+        #expect(monitor.poll() == reading.level)
+        #expect(cache.totalCount == reading.remaining)
     }
 
     @Test func memoryEventsCountOnlyRisesSinceTheFirstReading() throws {

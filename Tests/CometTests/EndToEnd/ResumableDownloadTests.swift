@@ -138,3 +138,20 @@ struct ResumableDataTests {
         #expect(store.take(for: "3") == nil) // taken once
     }
 }
+
+/// What a failed resuming attempt leaves for the next one.
+@Suite("Resumable downloads that fail again", .timeLimit(.minutes(1)))
+struct ResumableDownloadFailureTests {
+    @Test func aResumeThatFailsBeforeItsResponseKeepsTheBytesForTheNextLoad() async throws {
+        let body = TestImages.png(width: 128, height: 96)
+        var server: RangeServer? = try RangeServer(body: body)
+        let url = server!.url
+        let (pipeline, _) = makeRealPipeline { $0.imageCache = nil }
+        await #expect(throws: ImagePipeline.Error.self) { _ = try await pipeline.image(for: url) }
+        let kept = try #require(pipeline.context.resumableData?.totalBytes)
+        #expect(kept > 0)
+        server = nil // the port now refuses connections
+        await #expect(throws: ImagePipeline.Error.self) { _ = try await pipeline.image(for: url) }
+        #expect(pipeline.context.resumableData?.totalBytes == kept)
+    }
+}

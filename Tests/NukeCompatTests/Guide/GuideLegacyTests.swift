@@ -107,9 +107,31 @@ struct GuideLegacyTests {
             .catch { error in log.append("failed: \(error)") }
         cts.cancel()
 
-        await pause(milliseconds: 1500)
+        // Nuke 4's two outcomes: cancelled before its download started, the promise stays
+        // pending and the request never reaches the server; cancelled once it started, it is
+        // rejected with URLError.cancelled. A load queued after it, once done, shows that the
+        // cancelled one had its turn.
+        let later = Recorder<Int>()
+        Loader.shared.loadImage(with: server.imageURL("kitten.png")).then { image in later.append(image.width) }
+        #expect(await eventually { later.count == 1 })
+        if server.requestCount(for: "/slow/1000/kitten.png") > 0 || log.count > 0 {
+            #expect(await eventually { log.count == 1 })
+            #expect(log.all.first?.contains("Code=-999") == true, "\(log.all)")
+        }
         #expect(!log.all.contains { $0.hasPrefix("loaded") }, "a cancelled load never delivers an image")
-        #expect(log.count <= 1)
+    }
+
+    @Test func loaderPromiseCancelledDuringTheDownloadIsRejectedWithURLErrorCancelled() async throws {
+        let server = try await TestServer.start()
+        server.serve(TestImages.png(), at: "kitten.png")
+        let log = Recorder<Error>()
+        let cts = CancellationTokenSource()
+        Loader.shared.loadImage(with: server.url("/slow/10000/kitten.png"), token: cts.token)
+            .catch { error in log.append(error) }
+        #expect(await eventually { server.requestCount(for: "/slow/10000/kitten.png") == 1 })
+        cts.cancel()
+        #expect(await eventually { log.count == 1 })
+        #expect((log.last as? URLError)?.code == .cancelled, "\(String(describing: log.last))")
     }
 
     @Test func loaderPromiseDeliversWithoutCancellation() async throws {

@@ -104,3 +104,50 @@ final class MemoryDataCache: DataCaching, @unchecked Sendable {
         return responses.count
     }
 }
+
+/// A `Loading` that records each call (URL and token) and hands its loads to `base`, or, when
+/// `base` is `nil`, holds them until ``release()`` fulfils them with `image`. It watches each
+/// promise it returns, so a test knows when the load resolved.
+final class ObservedImageLoader: Loading, @unchecked Sendable {
+    // Safe: the arrays are only touched under `lock`.
+    private let lock = NSLock()
+    private var recorded: [MockImageLoader.Call] = []
+    private var held: [(Image) -> Void] = []
+    private var resolvedCount = 0
+    private let base: Loading?
+    private let image: Image
+
+    init(base: Loading? = nil, image: Image = TestImages.image(width: 4, height: 4)) {
+        self.base = base
+        self.image = image
+    }
+
+    var calls: [MockImageLoader.Call] { lock.withLock { recorded } }
+    /// Loads whose promise has resolved (fulfilled or rejected).
+    var resolved: Int { lock.withLock { resolvedCount } }
+
+    func loadImage(with request: Request, token: CancellationToken?) -> Promise<Image> {
+        lock.withLock { recorded.append(MockImageLoader.Call(url: request.urlRequest.url, token: token)) }
+        let promise = base?.loadImage(with: request, token: token) ?? Promise { fulfill, _ in
+            self.lock.withLock { self.held.append(fulfill) }
+        }
+        // Registered before the caller's own handlers, so on the (serial) callback queue it
+        // runs first: once it ran, a block queued behind it runs after the caller's handler.
+        promise.completion { _ in self.lock.withLock { self.resolvedCount += 1 } }
+        return promise
+    }
+
+    /// Fulfils the held loads.
+    func release() {
+        let fulfils = lock.withLock {
+            defer { held = [] }
+            return held
+        }
+        for fulfil in fulfils { fulfil(image) }
+    }
+}
+
+/// Waits until the callback queue has run everything queued on it so far.
+func drainCallbackQueue() async {
+    await withCheckedContinuation { continuation in Nuke.callbackQueue.async { continuation.resume() } }
+}

@@ -131,10 +131,6 @@ extension AutoPurgingImageCache: MemoryPressureTrimming {
     /// Keeps about half of ``memoryUsage`` at a warning, nothing at critical pressure (Linux's
     /// counterpart of AlamofireImage's purge on a memory warning).
     public func trim(for level: MemoryPressureMonitor.Level) {
-        switch level {
-        case .normal: break
-        case .warning: lock.withLock { purge(downTo: usage / 2) }
-        case .critical: removeAllImages()
-        }
+        lock.withLock { purge(downTo: level.costToKeep(of: usage)) }
     }
 }

@@ -66,11 +66,6 @@ final class MemoryCache<T>: @unchecked Sendable {
         }
     }
 
-    /// Removes the oldest values until the total cost is at most `cost`.
-    func trim(toCost cost: Int) {
-        lock.withLock { evict(whileOver: cost, keepingOne: false) }
-    }
-
     func removeValue(forKey key: String) {
         lock.withLock {
             guard let node = nodes.removeValue(forKey: key) else { return }
@@ -116,10 +111,6 @@ final class MemoryCache<T>: @unchecked Sendable {
 extension MemoryCache {
     /// Keeps about half of the cost at a warning, nothing at critical pressure.
     func trim(for level: MemoryPressureMonitor.Level) {
-        switch level {
-        case .normal: break
-        case .warning: trim(toCost: lock.withLock { totalCost } / 2)
-        case .critical: removeAll()
-        }
+        lock.withLock { evict(whileOver: level.costToKeep(of: totalCost), keepingOne: false) }
     }
 }

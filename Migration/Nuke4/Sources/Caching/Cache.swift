@@ -178,10 +178,6 @@ extension Cache: MemoryPressureTrimming {
     /// Keeps about half of ``totalCost`` at a warning, nothing at critical pressure (Linux's
     /// counterpart of Nuke's memory-warning purge).
     public func trim(for level: MemoryPressureMonitor.Level) {
-        switch level {
-        case .normal: break
-        case .warning: trim(toCost: totalCost / 2)
-        case .critical: removeAll()
-        }
+        trim(toCost: level.costToKeep(of: totalCost))
     }
 }
