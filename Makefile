@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libpng-dev libjpeg62-turbo-dev pkg-config
+APT_PACKAGES := libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libavif-dev pkg-config
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
 FUZZ_TARGETS := png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail

@@ -8,7 +8,9 @@ extension ImageDecodingLimits {
             max_source_pixels: UInt64(clamping: maxSourcePixelCount),
             max_output_pixels: UInt64(clamping: maxPixelCount),
             max_decoder_memory: UInt64(clamping: maxDecoderMemory),
-            max_scans: UInt32(clamping: maxScans)
+            max_scans: UInt32(clamping: maxScans),
+            max_frames: UInt32(clamping: maxFrameCount),
+            max_animation_pixels: UInt64(clamping: maxAnimationPixelCount)
         )
     }
 }
@@ -43,5 +45,30 @@ func decodingError(_ status: cic_status, type: AssetType, message: String, width
         return .unsupportedFeature(type, reason: message)
     default:
         return .corrupt(type, reason: message.isEmpty ? "the decoder failed without a message" : message)
+    }
+}
+
+extension ImageDecodingLimits {
+    /// Throws `tooLarge` when a decoded bitmap of `width`×`height` exceeds ``maxPixelCount``
+    /// (for decoders whose output size is known before decoding).
+    func checkOutputSize(width: Int, height: Int, sourceWidth: Int, sourceHeight: Int) throws(ImageDecodingError) {
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixelCount, width <= maxDimension, height <= maxDimension else {
+            throw .tooLarge(width: sourceWidth, height: sourceHeight, limit: "the maximum decoded pixel count of \(maxPixelCount)")
+        }
+    }
+}
+
+/// The message buffer every C entry point of the newer codecs fills on failure.
+struct CodecMessage {
+    private var buffer = [CChar](repeating: 0, count: Int(CIC_MESSAGE_CAPACITY))
+
+    /// Calls `body` with the buffer (for one C call).
+    mutating func withPointer<R>(_ body: (UnsafeMutablePointer<CChar>) -> R) -> R {
+        buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// What the library wrote (empty when nothing).
+    var text: String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

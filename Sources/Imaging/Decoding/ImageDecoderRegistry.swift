@@ -41,6 +41,7 @@ public struct ImageDecoderRegistry: Sendable {
         registry.register(.jpeg, decoder: JPEGDecoder(), incremental: { options throws(ImageDecodingError) in
             try IncrementalJPEGDecoder(options: options)
         })
+        registry.register(.webp, decoder: WebPDecoder())
         return registry
     }()
 
