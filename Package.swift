@@ -48,7 +48,10 @@ let package = Package(
         // status codes.
         .target(
             name: "CImageCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibGIF", "CLibAVIF"]
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibGIF", "CLibAVIF"],
+            // giflib and libavif have no usable pkg-config file (libavif's adds a flag SwiftPM
+            // refuses): linked by name.
+            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avif")]
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs"]),
         // The one lock type (a pthread mutex ThreadSanitizer understands) of Streams, Comet, the

@@ -156,5 +156,6 @@ cic_status cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t heigh
 #endif
 
 #include "cic_webp.h"
+#include "cic_gif.h"
 
 #endif

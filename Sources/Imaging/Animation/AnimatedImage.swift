@@ -30,8 +30,8 @@ public struct AnimatedImage: Sendable {
     public var type: AssetType
     /// The frames, in display order; never empty.
     public var frames: [Frame]
-    /// How many times the animation plays; 0 means forever (GIF's NETSCAPE2.0 loop count and
-    /// WebP's ANIM loop count are repetitions; a GIF without the extension plays once: 1).
+    /// How many times the animation plays; 0 means forever. WebP's ANIM loop count as stored;
+    /// for GIFs as browsers play them: no NETSCAPE2.0 extension, 1; its count n > 0, n + 1.
     public var loopCount: Int
     /// The encoded file the frames came from (for re-saving without re-encoding).
     public var data: Data

@@ -42,6 +42,7 @@ public struct ImageDecoderRegistry: Sendable {
             try IncrementalJPEGDecoder(options: options)
         })
         registry.register(.webp, decoder: WebPDecoder())
+        registry.register(.gif, decoder: GIFDecoder())
         return registry
     }()
 

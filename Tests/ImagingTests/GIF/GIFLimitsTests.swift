@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import Imaging
+
+/// Limits are checked on the screen descriptor and a walk of the blocks, before decoding.
+@Suite("GIF limits")
+struct GIFLimitsTests {
+    @Test func aCanvasOf65535SquaredIsTooLargeAtOnce() throws {
+        var gif = GIFWriter(width: 65535, height: 65535, globalPalette: [(1, 2, 3)])
+        gif.frames = [.init(width: 1, height: 1, indices: [0])]
+        let start = ContinuousClock.now
+        #expect {
+            _ = try ImageDecoders.decode(gif.data)
+        } throws: { error in
+            guard case .tooLarge(65535, 65535, _) = error as? ImageDecodingError else { return false }
+            return true
+        }
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
+    @Test func tenThousandFramesAreTooLargeWhenTheAnimationIsAsked() throws {
+        var gif = GIFWriter(width: 1, height: 1, globalPalette: [(1, 2, 3)])
+        gif.frames = Array(repeating: .init(width: 1, height: 1, indices: [0]), count: 10_000)
+        #expect {
+            _ = try GIFDecoder().decode(gif.data, options: ImageDecodingOptions(decodesAnimation: true))
+        } throws: { error in
+            guard case .tooLarge(_, _, let limit) = error as? ImageDecodingError else { return false }
+            return limit.contains("frame count")
+        }
+        // The first frame alone is fine.
+        #expect(try GIFDecoder().decode(gif.data).image.pixel(x: 0, y: 0) == RGBA8(red: 1, green: 2, blue: 3, alpha: 255))
+    }
+
+    @Test func framesTimesPixelsAreBounded() throws {
+        var gif = GIFWriter(width: 100, height: 100, globalPalette: [(1, 2, 3)])
+        gif.frames = Array(repeating: .init(width: 1, height: 1, indices: [0]), count: 20)
+        var options = ImageDecodingOptions(decodesAnimation: true)
+        options.limits.maxAnimationPixelCount = 100 * 100 * 19
+        #expect {
+            _ = try GIFDecoder().decode(gif.data, options: options)
+        } throws: { error in
+            guard case .tooLarge(100, 100, let limit) = error as? ImageDecodingError else { return false }
+            return limit.contains("animation pixel count")
+        }
+    }
+
+    @Test func aFrameDeclaringMorePixelsThanTheLimitIsRefused() throws {
+        var gif = GIFWriter(width: 1, height: 1, globalPalette: [(1, 2, 3)])
+        gif.frames = [.init(width: 2000, height: 2000, indices: [])]
+        var options = ImageDecodingOptions()
+        options.limits.maxSourcePixelCount = 1_000_000
+        #expect(throws: ImageDecodingError.self) { _ = try GIFDecoder().decode(gif.data, options: options) }
+    }
+}
