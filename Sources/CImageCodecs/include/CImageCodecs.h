@@ -157,5 +157,6 @@ cic_status cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t heigh
 
 #include "cic_webp.h"
 #include "cic_gif.h"
+#include "cic_avif.h"
 
 #endif
