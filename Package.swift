@@ -49,9 +49,9 @@ let package = Package(
         .target(
             name: "CImageCodecs",
             dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibGIF", "CLibAVIF"],
-            // giflib and libavif have no usable pkg-config file (libavif's adds a flag SwiftPM
-            // refuses): linked by name.
-            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avif")]
+            // giflib has no pkg-config file, libavif's adds a flag SwiftPM refuses, and the C
+            // target needs libwebpmux (animation encoding) besides what CLibWebP links: by name.
+            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avif"), .linkedLibrary("webpmux")]
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs"]),
         // The one lock type (a pthread mutex ThreadSanitizer understands) of Streams, Comet, the

@@ -48,6 +48,14 @@ cic_status cic_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t heigh
                            int opaque, float quality, int lossless, cic_buffer *out,
                            char message[CIC_MESSAGE_CAPACITY]);
 
+/// Encodes an animation of `count` straight-alpha RGBA8 frames of `width`×`height` (frame i at
+/// `frames[i]`, rows `bytes_per_row` apart, shown `durations_ms[i]`), looping `loop_count` times
+/// (0: forever), lossy at `quality` 0...100 or lossless, with libwebpmux's animation encoder.
+cic_status cic_webp_animation_encode(const uint8_t *const *frames, const int *durations_ms, int count,
+                                     uint32_t width, uint32_t height, size_t bytes_per_row, int loop_count,
+                                     float quality, int lossless, cic_buffer *out,
+                                     char message[CIC_MESSAGE_CAPACITY]);
+
 #ifdef __cplusplus
 }
 #endif

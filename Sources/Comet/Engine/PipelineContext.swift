@@ -120,7 +120,8 @@ final class PipelineContext: @unchecked Sendable {
         guard !request.options.contains(.disableMemoryCacheReads), !request.options.contains(.reloadIgnoringCachedData),
               let cache = configuration.imageCache, let cached = cache[key.memoryKey], !cached.isPreview else { return nil }
         metrics.record { $0.memoryCacheHits += 1 }
-        return ImageResult(image: cached.image, isPreview: false, isClean: true, response: nil, cacheType: .memory)
+        return ImageResult(image: cached.image, isPreview: false, isClean: true, response: nil, cacheType: .memory,
+                           animation: cached.animation)
     }
 
     /// Stores the downloaded bytes of a request whose decode came out clean, when the policy
@@ -150,9 +151,11 @@ final class PipelineContext: @unchecked Sendable {
         executor.assertIsCurrent()
         guard result.isClean, !result.isPreview, !isInvalidated.load(ordering: .relaxed) else { return }
         if let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites), result.cacheType != .memory {
-            cache[key.memoryKey] = CachedImage(image: result.image)
+            cache[key.memoryKey] = CachedImage(image: result.image, animation: result.animation)
         }
-        guard result.cacheType == nil, let dataCache = configuration.dataCache,
+        // An animation is never re-encoded (one image would lose its frames): its original data
+        // is what the disk keeps.
+        guard result.cacheType == nil, result.animation == nil, let dataCache = configuration.dataCache,
               cachePolicy.storesEncodedImage(for: request, processed: processed) else { return }
         let image = result.image
         let diskKey = key.diskKey

@@ -1,3 +1,4 @@
+import CometTestSupport
 import Foundation
 import Testing
 @testable import Imaging

@@ -3,25 +3,39 @@ import Foundation
 /// Writes small GIFs for tests, with every feature a frame can have (position, local palette,
 /// transparency, disposal, delay, interlacing). Pixels are stored with 8-bit LZW codes and a
 /// clear code every 100 pixels, so no compression is needed: each code is one byte.
-struct GIFWriter {
-    struct Frame {
-        var left = 0, top = 0, width: Int, height: Int
+public struct GIFWriter {
+    public struct Frame {
+        public var left = 0, top = 0, width: Int, height: Int
         /// Palette indices (0..<128), row by row.
-        var indices: [UInt8]
+        public var indices: [UInt8]
         /// Up to 128 colours; `nil` uses the global palette.
-        var localPalette: [(UInt8, UInt8, UInt8)]? = nil
-        var transparentIndex: UInt8? = nil
-        var disposal: UInt8 = 0
-        var delay: UInt16 = 10
-        var interlaced = false
+        public var localPalette: [(UInt8, UInt8, UInt8)]? = nil
+        public var transparentIndex: UInt8? = nil
+        public var disposal: UInt8 = 0
+        public var delay: UInt16 = 10
+        public var interlaced = false
+
+        public init(left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8],
+                    localPalette: [(UInt8, UInt8, UInt8)]? = nil, transparentIndex: UInt8? = nil,
+                    disposal: UInt8 = 0, delay: UInt16 = 10, interlaced: Bool = false) {
+            self.left = left; self.top = top; self.width = width; self.height = height
+            self.indices = indices; self.localPalette = localPalette; self.transparentIndex = transparentIndex
+            self.disposal = disposal; self.delay = delay; self.interlaced = interlaced
+        }
     }
 
-    var width: Int, height: Int
-    var globalPalette: [(UInt8, UInt8, UInt8)]
-    var loopCount: UInt16? = nil
-    var frames: [Frame] = []
+    public var width: Int, height: Int
+    public var globalPalette: [(UInt8, UInt8, UInt8)]
+    public var loopCount: UInt16?
+    public var frames: [Frame]
 
-    var data: Data {
+    public init(width: Int, height: Int, globalPalette: [(UInt8, UInt8, UInt8)], loopCount: UInt16? = nil, frames: [Frame] = []) {
+        self.width = width; self.height = height; self.globalPalette = globalPalette
+        self.loopCount = loopCount; self.frames = frames
+    }
+
+    /// The file's bytes.
+    public var data: Data {
         var out: [UInt8] = Array("GIF89a".utf8)
         out += le16(width) + le16(height) + [0xF6, 0, 0] // global table of 128 colours
         out += palette(globalPalette)

@@ -1,0 +1,46 @@
+import CImageCodecs
+import Foundation
+
+extension ImageEncoders {
+    /// Encodes `animation` as an animated WebP with libwebpmux (each frame a full canvas, as
+    /// ``AnimatedImage`` holds them; the encoder stores only what changes). `quality` 0...1
+    /// (default 0.8) or `lossless`. Every frame must have the first frame's size.
+    public static func animatedWebP(_ animation: AnimatedImage, quality: Double = 0.8, lossless: Bool = false) throws(ImageEncodingError) -> Data {
+        let frames = animation.frames.map { $0.image.converted(to: .rgba8).compacted() }
+        let width = frames[0].width, height = frames[0].height
+        guard frames.allSatisfy({ $0.width == width && $0.height == height }) else {
+            throw ImageEncodingError(type: .webp, reason: "every frame of an animation must be \(width)×\(height)")
+        }
+        let durations = animation.frames.map { Int32(clamping: Int(($0.duration * 1000).rounded())) }
+        let libwebpQuality = Float(min(max(quality, 0), 1) * 100)
+        let loopCount = Int32(clamping: animation.loopCount)
+        var out = cic_buffer()
+        var message = CodecMessage()
+        let status = withFramePointers(frames) { pointers in
+            durations.withUnsafeBufferPointer { durations in
+                message.withPointer {
+                    cic_webp_animation_encode(pointers, durations.baseAddress, Int32(frames.count), UInt32(width), UInt32(height),
+                                              width * 4, loopCount, libwebpQuality, lossless ? 1 : 0, &out, $0)
+                }
+            }
+        }
+        guard status == CIC_OK, let bytes = out.bytes else {
+            cic_buffer_free(&out)
+            throw ImageEncodingError(type: .webp, reason: message.text)
+        }
+        return Data(bytesNoCopy: bytes, count: out.length, deallocator: .free)
+    }
+
+    /// Calls `body` with a C array of the frames' pixel pointers (valid only inside `body`).
+    private static func withFramePointers<R>(_ frames: [Image], _ body: (UnsafePointer<UnsafePointer<UInt8>?>) -> R) -> R {
+        var pointers: [UnsafePointer<UInt8>?] = []
+        func collect(_ index: Int) -> R {
+            guard index < frames.count else { return pointers.withUnsafeBufferPointer { body($0.baseAddress!) } }
+            return frames[index].withUnsafeBytes { bytes in
+                pointers.append(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                return collect(index + 1)
+            }
+        }
+        return collect(0)
+    }
+}
