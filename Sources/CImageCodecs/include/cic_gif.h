@@ -30,6 +30,14 @@ void cic_gif_destroy(cic_gif_decoder *decoder);
 cic_status cic_gif_next_frame(cic_gif_decoder *decoder, uint8_t *pixels, size_t bytes_per_row,
                               uint32_t *delay_cs, char message[CIC_MESSAGE_CAPACITY]);
 
+/// Encodes `count` straight-alpha RGBA8 frames of `width`×`height` (frame i at `frames[i]`,
+/// rows `bytes_per_row` apart, shown `delays_cs[i]` hundredths of a second) as a GIF89a with
+/// giflib: colours mapped to a fixed 6×6×6 cube with ordered dithering, alpha below 128
+/// transparent; `loop_count` < 0 writes no loop extension, else NETSCAPE2.0 with that count.
+cic_status cic_gif_encode(const uint8_t *const *frames, const int *delays_cs, int count,
+                          uint32_t width, uint32_t height, size_t bytes_per_row, int loop_count,
+                          cic_buffer *out, char message[CIC_MESSAGE_CAPACITY]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,35 @@ extension ImageEncoders {
         return Data(bytesNoCopy: bytes, count: out.length, deallocator: .free)
     }
 
+    /// Encodes `animation` as an animated GIF with giflib: colours on a fixed 216-colour cube
+    /// with ordered dithering (GIF has 256 colours at most), alpha below 128 transparent, delays
+    /// rounded to hundredths. The loop count is written as browsers read it back
+    /// (``AnimatedImage/loopCount`` plays; 1 writes no loop extension).
+    public static func gif(_ animation: AnimatedImage) throws(ImageEncodingError) -> Data {
+        let frames = animation.frames.map { $0.image.converted(to: .rgba8).compacted() }
+        let width = frames[0].width, height = frames[0].height
+        guard frames.allSatisfy({ $0.width == width && $0.height == height }) else {
+            throw ImageEncodingError(type: .gif, reason: "every frame of an animation must be \(width)×\(height)")
+        }
+        let delays = animation.frames.map { Int32(clamping: Int(($0.duration * 100).rounded())) }
+        let loopCount: Int32 = animation.loopCount == 1 ? -1 : Int32(clamping: max(animation.loopCount - 1, 0))
+        var out = cic_buffer()
+        var message = CodecMessage()
+        let status = withFramePointers(frames) { pointers in
+            delays.withUnsafeBufferPointer { delays in
+                message.withPointer {
+                    cic_gif_encode(pointers, delays.baseAddress, Int32(frames.count), UInt32(width), UInt32(height),
+                                   width * 4, loopCount, &out, $0)
+                }
+            }
+        }
+        guard status == CIC_OK, let bytes = out.bytes else {
+            cic_buffer_free(&out)
+            throw ImageEncodingError(type: .gif, reason: message.text)
+        }
+        return Data(bytesNoCopy: bytes, count: out.length, deallocator: .free)
+    }
+
     /// Calls `body` with a C array of the frames' pixel pointers (valid only inside `body`).
     private static func withFramePointers<R>(_ frames: [Image], _ body: (UnsafePointer<UnsafePointer<UInt8>?>) -> R) -> R {
         var pointers: [UnsafePointer<UInt8>?] = []
