@@ -20,6 +20,9 @@ struct cic_gif_decoder {
     int previous_left, previous_top, previous_width, previous_height;
     int finished;
     uint64_t max_frame_pixels;
+    // Pixels all frames may still decode (their rectangles, inside the canvas or not): bounds
+    // the work of frames larger than the canvas, which the canvas-based limits do not see.
+    uint64_t pixel_budget;
 };
 
 /// giflib's input callback: reads from the in-memory file.
@@ -48,6 +51,7 @@ cic_gif_decoder *cic_gif_open(const uint8_t *data, size_t length, cic_limits lim
     d->data = data;
     d->length = length;
     d->max_frame_pixels = limits.max_source_pixels;
+    d->pixel_budget = all_frames ? limits.max_animation_pixels : limits.max_source_pixels;
     int error = 0;
     d->gif = DGifOpen(d, read_bytes, &error);
     if (d->gif == NULL) {
@@ -108,11 +112,17 @@ static cic_status draw_frame(cic_gif_decoder *d, int transparent_index, char mes
     ColorMapObject *map = desc->ColorMap ? desc->ColorMap : d->gif->SColorMap;
     if (map == NULL) { snprintf(message, CIC_MESSAGE_CAPACITY, "giflib: the frame has no colour map"); return CIC_ERROR; }
     if (desc->Width <= 0 || desc->Height <= 0) return CIC_OK;
-    if ((uint64_t)desc->Width * (uint64_t)desc->Height > d->max_frame_pixels) {
+    uint64_t area = (uint64_t)desc->Width * (uint64_t)desc->Height;
+    if (area > d->max_frame_pixels) {
         snprintf(message, CIC_MESSAGE_CAPACITY, "the maximum source pixel count of %llu (a frame declares %dx%d)",
                  (unsigned long long)d->max_frame_pixels, desc->Width, desc->Height);
         return CIC_TOO_LARGE;
     }
+    if (area > d->pixel_budget) {
+        snprintf(message, CIC_MESSAGE_CAPACITY, "the maximum animation pixel count of the frames' rectangles together");
+        return CIC_TOO_LARGE;
+    }
+    d->pixel_budget -= area;
     free(d->line);
     d->line = malloc((size_t)desc->Width);
     if (d->line == NULL) { snprintf(message, CIC_MESSAGE_CAPACITY, "out of memory for a row"); return CIC_MEMORY_LIMIT; }

@@ -8,20 +8,9 @@
 
 enum { CUBE_LEVELS = 6, TRANSPARENT_INDEX = 255 };
 
+/// giflib's output callback: appends to the cic_buffer in UserData.
 static int write_bytes(GifFileType *gif, const GifByteType *bytes, int count) {
-    cic_buffer *out = gif->UserData;
-    size_t length = (size_t)count;
-    if (out->length + length > out->capacity) {
-        size_t capacity = out->capacity ? out->capacity : 16384;
-        while (capacity < out->length + length) capacity *= 2;
-        uint8_t *grown = realloc(out->bytes, capacity);
-        if (grown == NULL) return 0;
-        out->bytes = grown;
-        out->capacity = capacity;
-    }
-    memcpy(out->bytes + out->length, bytes, length);
-    out->length += length;
-    return count;
+    return cic_buffer_append(gif->UserData, bytes, (size_t)count) ? count : 0;
 }
 
 /// The cube index of one pixel, with a 4×4 Bayer threshold so gradients do not band.

@@ -26,18 +26,7 @@ static const char *encoding_error_text(WebPEncodingError error) {
 
 /// libwebp's writer callback: appends to the cic_buffer in picture->custom_ptr.
 static int on_write(const uint8_t *data, size_t size, const WebPPicture *picture) {
-    cic_buffer *out = picture->custom_ptr;
-    if (out->length + size > out->capacity) {
-        size_t capacity = out->capacity ? out->capacity : 16384;
-        while (capacity < out->length + size) capacity *= 2;
-        uint8_t *grown = realloc(out->bytes, capacity);
-        if (grown == NULL) return 0;
-        out->bytes = grown;
-        out->capacity = capacity;
-    }
-    memcpy(out->bytes + out->length, data, size);
-    out->length += size;
-    return 1;
+    return cic_buffer_append(picture->custom_ptr, data, size);
 }
 
 cic_status cic_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,

@@ -141,6 +141,8 @@ typedef struct {
 } cic_buffer;
 
 void cic_buffer_free(cic_buffer *buffer);
+/// Appends `length` bytes, growing the buffer by doubling. Returns 0 when out of memory.
+int cic_buffer_append(cic_buffer *buffer, const uint8_t *bytes, size_t length);
 
 /// Encodes straight-alpha RGBA8 pixels as PNG (RGBA, or RGB when `opaque`).
 cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,

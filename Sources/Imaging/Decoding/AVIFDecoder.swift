@@ -20,12 +20,8 @@ public struct AVIFDecoder: ImageDecoding {
     /// Decodes a complete AVIF file. The size the container declares is checked against the
     /// limits before any AV1 data is decoded; errors carry libavif's message.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
-        guard !data.isEmpty else { throw .emptyData }
         let threads = Int32(clamping: threadCount)
-        let result: Result<DecodedImage, ImageDecodingError> = data.withUnsafeBytes { bytes in
-            Result { () throws(ImageDecodingError) in try Self.decode(bytes, threads: threads, options: options) }
-        }
-        return try result.get()
+        return try decodingBytes(of: data) { bytes throws(ImageDecodingError) in try Self.decode(bytes, threads: threads, options: options) }
     }
 
     private static func decode(_ bytes: UnsafeRawBufferPointer, threads: Int32, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {

@@ -1,4 +1,5 @@
 import CImageCodecs
+import Foundation
 
 extension ImageDecodingLimits {
     /// The limits in the C target's form (negative values count as 0).
@@ -56,6 +57,16 @@ extension ImageDecodingLimits {
             throw .tooLarge(width: sourceWidth, height: sourceHeight, limit: "the maximum decoded pixel count of \(maxPixelCount)")
         }
     }
+}
+
+/// Runs a decoder's `body` over the bytes of `data` (which stay valid for the whole call);
+/// empty data throws ``ImageDecodingError/emptyData`` first.
+func decodingBytes(of data: Data, _ body: (UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodedImage) throws(ImageDecodingError) -> DecodedImage {
+    guard !data.isEmpty else { throw .emptyData }
+    let result: Result<DecodedImage, ImageDecodingError> = data.withUnsafeBytes { bytes in
+        Result { () throws(ImageDecodingError) in try body(bytes) }
+    }
+    return try result.get()
 }
 
 /// The message buffer every C entry point of the newer codecs fills on failure.

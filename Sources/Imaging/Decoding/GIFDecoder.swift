@@ -19,11 +19,7 @@ public struct GIFDecoder: ImageDecoding {
     /// keeps the frames before the damage and reports it in ``DecodedImage/warnings``; damage in
     /// the first frame throws.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
-        guard !data.isEmpty else { throw .emptyData }
-        let result: Result<DecodedImage, ImageDecodingError> = data.withUnsafeBytes { bytes in
-            Result { () throws(ImageDecodingError) in try Self.decode(bytes, data: data, options: options) }
-        }
-        return try result.get()
+        try decodingBytes(of: data) { bytes throws(ImageDecodingError) in try Self.decode(bytes, data: data, options: options) }
     }
 
     private static func decode(_ bytes: UnsafeRawBufferPointer, data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {

@@ -18,11 +18,7 @@ public struct WebPDecoder: ImageDecoding {
     /// against the limits before anything image-sized is allocated; a truncated or corrupt file
     /// throws with libwebp's status.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
-        guard !data.isEmpty else { throw .emptyData }
-        let result: Result<DecodedImage, ImageDecodingError> = data.withUnsafeBytes { bytes in
-            Result { () throws(ImageDecodingError) in try Self.decode(bytes, data: data, options: options) }
-        }
-        return try result.get()
+        try decodingBytes(of: data) { bytes throws(ImageDecodingError) in try Self.decode(bytes, data: data, options: options) }
     }
 
     private static func decode(_ bytes: UnsafeRawBufferPointer, data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {

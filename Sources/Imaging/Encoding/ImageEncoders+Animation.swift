@@ -6,29 +6,12 @@ extension ImageEncoders {
     /// ``AnimatedImage`` holds them; the encoder stores only what changes). `quality` 0...1
     /// (default 0.8) or `lossless`. Every frame must have the first frame's size.
     public static func animatedWebP(_ animation: AnimatedImage, quality: Double = 0.8, lossless: Bool = false) throws(ImageEncodingError) -> Data {
-        let frames = animation.frames.map { $0.image.converted(to: .rgba8).compacted() }
-        let width = frames[0].width, height = frames[0].height
-        guard frames.allSatisfy({ $0.width == width && $0.height == height }) else {
-            throw ImageEncodingError(type: .webp, reason: "every frame of an animation must be \(width)×\(height)")
-        }
-        let durations = animation.frames.map { Int32(clamping: Int(($0.duration * 1000).rounded())) }
         let libwebpQuality = Float(min(max(quality, 0), 1) * 100)
         let loopCount = Int32(clamping: animation.loopCount)
-        var out = cic_buffer()
-        var message = CodecMessage()
-        let status = withFramePointers(frames) { pointers in
-            durations.withUnsafeBufferPointer { durations in
-                message.withPointer {
-                    cic_webp_animation_encode(pointers, durations.baseAddress, Int32(frames.count), UInt32(width), UInt32(height),
-                                              width * 4, loopCount, libwebpQuality, lossless ? 1 : 0, &out, $0)
-                }
-            }
+        return try encodeFrames(of: animation, as: .webp, timeUnit: 1000) { pointers, durations, count, width, height, out, message in
+            cic_webp_animation_encode(pointers, durations, count, width, height, Int(width) * 4, loopCount,
+                                      libwebpQuality, lossless ? 1 : 0, out, message)
         }
-        guard status == CIC_OK, let bytes = out.bytes else {
-            cic_buffer_free(&out)
-            throw ImageEncodingError(type: .webp, reason: message.text)
-        }
-        return Data(bytesNoCopy: bytes, count: out.length, deallocator: .free)
     }
 
     /// Encodes `animation` as an animated GIF with giflib: colours on a fixed 216-colour cube
@@ -36,26 +19,35 @@ extension ImageEncoders {
     /// rounded to hundredths. The loop count is written as browsers read it back
     /// (``AnimatedImage/loopCount`` plays; 1 writes no loop extension).
     public static func gif(_ animation: AnimatedImage) throws(ImageEncodingError) -> Data {
+        let loopCount: Int32 = animation.loopCount == 1 ? -1 : Int32(clamping: max(animation.loopCount - 1, 0))
+        return try encodeFrames(of: animation, as: .gif, timeUnit: 100) { pointers, delays, count, width, height, out, message in
+            cic_gif_encode(pointers, delays, count, width, height, Int(width) * 4, loopCount, out, message)
+        }
+    }
+
+    /// The C encoder's inputs for `animation`: packed RGBA8 frames of one size, their durations
+    /// in 1/`timeUnit` seconds; then the encoded bytes or the encoder's message.
+    private static func encodeFrames(
+        of animation: AnimatedImage, as type: AssetType, timeUnit: Double,
+        _ encode: (UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int32>?, Int32, UInt32, UInt32,
+                   UnsafeMutablePointer<cic_buffer>, UnsafeMutablePointer<CChar>) -> cic_status
+    ) throws(ImageEncodingError) -> Data {
         let frames = animation.frames.map { $0.image.converted(to: .rgba8).compacted() }
         let width = frames[0].width, height = frames[0].height
         guard frames.allSatisfy({ $0.width == width && $0.height == height }) else {
-            throw ImageEncodingError(type: .gif, reason: "every frame of an animation must be \(width)×\(height)")
+            throw ImageEncodingError(type: type, reason: "every frame of an animation must be \(width)×\(height)")
         }
-        let delays = animation.frames.map { Int32(clamping: Int(($0.duration * 100).rounded())) }
-        let loopCount: Int32 = animation.loopCount == 1 ? -1 : Int32(clamping: max(animation.loopCount - 1, 0))
+        let durations = animation.frames.map { Int32(clamping: Int(($0.duration * timeUnit).rounded())) }
         var out = cic_buffer()
         var message = CodecMessage()
         let status = withFramePointers(frames) { pointers in
-            delays.withUnsafeBufferPointer { delays in
-                message.withPointer {
-                    cic_gif_encode(pointers, delays.baseAddress, Int32(frames.count), UInt32(width), UInt32(height),
-                                   width * 4, loopCount, &out, $0)
-                }
+            durations.withUnsafeBufferPointer { durations in
+                message.withPointer { encode(pointers, durations.baseAddress, Int32(frames.count), UInt32(width), UInt32(height), &out, $0) }
             }
         }
         guard status == CIC_OK, let bytes = out.bytes else {
             cic_buffer_free(&out)
-            throw ImageEncodingError(type: .gif, reason: message.text)
+            throw ImageEncodingError(type: type, reason: message.text)
         }
         return Data(bytesNoCopy: bytes, count: out.length, deallocator: .free)
     }

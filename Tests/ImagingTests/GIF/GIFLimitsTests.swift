@@ -45,6 +45,24 @@ struct GIFLimitsTests {
         }
     }
 
+    /// Frames larger than a small canvas cost decoding work the canvas limits do not see: their
+    /// rectangles together are held to the animation pixel limit (a fuzzer input spent 399 s
+    /// decoding 256 such frames before this limit).
+    @Test func framesMuchLargerThanTheCanvasAreBoundedTogether() throws {
+        var gif = GIFWriter(width: 1, height: 1, globalPalette: [(1, 2, 3)])
+        gif.frames = Array(repeating: .init(width: 100, height: 100, indices: Array(repeating: 0, count: 10_000)), count: 10)
+        var options = ImageDecodingOptions(decodesAnimation: true)
+        options.limits.maxAnimationPixelCount = 95_000
+        #expect {
+            _ = try GIFDecoder().decode(gif.data, options: options)
+        } throws: { error in
+            guard case .tooLarge = error as? ImageDecodingError else { return false }
+            return true
+        }
+        options.limits.maxAnimationPixelCount = 100_000
+        #expect(try GIFDecoder().decode(gif.data, options: options).animation?.frames.count == 10)
+    }
+
     @Test func aFrameDeclaringMorePixelsThanTheLimitIsRefused() throws {
         var gif = GIFWriter(width: 1, height: 1, globalPalette: [(1, 2, 3)])
         gif.frames = [.init(width: 2000, height: 2000, indices: [])]
