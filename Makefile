@@ -85,12 +85,14 @@ fuzz: setup
 	@for target in $(FUZZ_TARGETS) cache-keys; do \
 		mkdir -p Fuzz/corpus-work/$$target Fuzz/artifacts; \
 		if [ $$target = cache-keys ]; then binary=CacheKeyFuzzer; seeds=Fuzz/seeds/cache-keys; max_len=8192; \
-		else binary=DecoderFuzzer; max_len=262144; case $$target in \
-			webp-*) seeds="$(FUZZ_SEEDS_webp)";; gif) seeds="$(FUZZ_SEEDS_gif)";; avif) seeds="$(FUZZ_SEEDS_avif)";; \
+		else binary=DecoderFuzzer; max_len=262144; extra=; case $$target in \
+			webp-*) seeds="$(FUZZ_SEEDS_webp)"; max_len=65536; extra=-keep_seed=1;; \
+			gif) seeds="$(FUZZ_SEEDS_gif)"; max_len=32768;; \
+			avif) seeds="$(FUZZ_SEEDS_avif)"; extra=-keep_seed=1;; \
 			*) seeds="$(FUZZ_SEEDS)";; esac; fi; \
 		echo "== fuzzing $$target ($(if $(FUZZ_RUNS),$(FUZZ_RUNS) runs,$(FUZZ_SECONDS)s))"; \
 		COMET_FUZZ_TARGET=$$target ./.build-fuzz/release/$$binary Fuzz/corpus-work/$$target $$seeds \
-			$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -rss_limit_mb=2048 -max_len=$$max_len \
+			$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -rss_limit_mb=2048 -max_len=$$max_len $$extra \
 			-artifact_prefix=Fuzz/artifacts/$$target- -print_final_stats=1 2>&1 | tail -n 12; \
 		[ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
 	done
