@@ -1,6 +1,7 @@
 // WebP decoding over libwebp (still images, with its scaler) and libwebpdemux (animations).
 #include "CImageCodecs.h"
 #include "limits_internal.h"
+#include "webp_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +9,7 @@
 #include <webp/decode.h>
 #include <webp/demux.h>
 
-/// libwebp's status codes in words (it has no message strings of its own).
-static const char *status_text(VP8StatusCode status) {
+const char *cic_webp_status_text(VP8StatusCode status) {
     switch (status) {
     case VP8_STATUS_OK: return "no error";
     case VP8_STATUS_OUT_OF_MEMORY: return "libwebp ran out of memory";
@@ -38,8 +38,12 @@ cic_status cic_webp_read_info(const uint8_t *data, size_t length, cic_limits lim
     memset(info, 0, sizeof *info);
     WebPBitstreamFeatures features;
     VP8StatusCode status = WebPGetFeatures(data, length, &features);
+    if (status == VP8_STATUS_NOT_ENOUGH_DATA) {
+        snprintf(message, CIC_MESSAGE_CAPACITY, "%s while reading the header", cic_webp_status_text(status));
+        return CIC_NEED_MORE_DATA;
+    }
     if (status != VP8_STATUS_OK) {
-        snprintf(message, CIC_MESSAGE_CAPACITY, "%s while reading the header", status_text(status));
+        snprintf(message, CIC_MESSAGE_CAPACITY, "%s while reading the header", cic_webp_status_text(status));
         return status_code(status);
     }
     info->width = (uint32_t)features.width;
@@ -78,7 +82,7 @@ cic_status cic_webp_decode(const uint8_t *data, size_t length, uint32_t output_w
     VP8StatusCode status = WebPGetFeatures(data, length, &config.input);
     if (status == VP8_STATUS_OK && config.input.has_animation) status = VP8_STATUS_UNSUPPORTED_FEATURE;
     if (status != VP8_STATUS_OK) {
-        snprintf(message, CIC_MESSAGE_CAPACITY, "%s", status_text(status));
+        snprintf(message, CIC_MESSAGE_CAPACITY, "%s", cic_webp_status_text(status));
         return status_code(status);
     }
     if ((int)output_width != config.input.width || (int)output_height != config.input.height) {
@@ -94,7 +98,7 @@ cic_status cic_webp_decode(const uint8_t *data, size_t length, uint32_t output_w
     status = WebPDecode(data, length, &config);
     WebPFreeDecBuffer(&config.output);
     if (status != VP8_STATUS_OK) {
-        snprintf(message, CIC_MESSAGE_CAPACITY, "%s", status_text(status));
+        snprintf(message, CIC_MESSAGE_CAPACITY, "%s", cic_webp_status_text(status));
         return status_code(status);
     }
     return CIC_OK;

@@ -19,8 +19,8 @@ typedef struct {
 } cic_webp_info;
 
 /// Reads the header of a complete in-memory file (VP8, VP8L or VP8X, animated or not) and checks
-/// the declared size against `limits` (dimension, source pixels). Animations' frame counts are
-/// checked by cic_webp_animation_create.
+/// the declared size against `limits` (dimension, source pixels). CIC_NEED_MORE_DATA when the
+/// header is cut short. Animations' frame counts are checked by cic_webp_animation_create.
 cic_status cic_webp_read_info(const uint8_t *data, size_t length, cic_limits limits,
                               cic_webp_info *info, char message[CIC_MESSAGE_CAPACITY]);
 
@@ -41,6 +41,24 @@ void cic_webp_animation_destroy(cic_webp_animation *animation);
 /// in milliseconds since the start into `end_ms`.
 cic_status cic_webp_animation_next(cic_webp_animation *animation, uint8_t *pixels, size_t bytes_per_row,
                                    int *end_ms, char message[CIC_MESSAGE_CAPACITY]);
+
+/// A still WebP decoded while it arrives (libwebp's incremental decoder, WebPIDecode): rows
+/// become available top to bottom.
+typedef struct cic_webp_incremental cic_webp_incremental;
+
+/// Starts decoding from the first bytes of a file, whose header (WebPGetFeatures) must be
+/// complete, at `output_width`×`output_height` (scaled when smaller than the file). NULL on
+/// error (message set).
+cic_webp_incremental *cic_webp_incremental_create(const uint8_t *data, size_t length, uint32_t output_width,
+                                                  uint32_t output_height, char message[CIC_MESSAGE_CAPACITY]);
+void cic_webp_incremental_destroy(cic_webp_incremental *decoder);
+/// Appends bytes (copied). CIC_OK when the image is complete, CIC_NEED_MORE_DATA while rows are
+/// missing, an error for corrupt data.
+cic_status cic_webp_incremental_append(cic_webp_incremental *decoder, const uint8_t *data, size_t length,
+                                       char message[CIC_MESSAGE_CAPACITY]);
+/// The decoded bitmap so far (straight-alpha RGBA8, `stride` bytes a row) and how many rows of
+/// it are complete; NULL before the first row.
+const uint8_t *cic_webp_incremental_rows(const cic_webp_incremental *decoder, uint32_t *rows, size_t *stride);
 
 /// Encodes straight-alpha RGBA8 pixels as WebP: lossy at `quality` 0...100 or lossless
 /// (`quality` is then the compression effort); alpha is kept unless `opaque`.

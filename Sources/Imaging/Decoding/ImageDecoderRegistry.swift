@@ -32,7 +32,7 @@ public struct ImageDecoderRegistry: Sendable {
     /// An empty registry: it decodes nothing until you register decoders.
     public init() {}
 
-    /// PNG (libpng) and JPEG (libjpeg-turbo), each with its incremental decoder; WebP (libwebp),
+    /// PNG (libpng), JPEG (libjpeg-turbo) and WebP (libwebp), each with its incremental decoder;
     /// GIF (giflib) and AVIF (libavif), decoded when their data is complete.
     public static let `default`: ImageDecoderRegistry = {
         var registry = ImageDecoderRegistry()
@@ -42,7 +42,9 @@ public struct ImageDecoderRegistry: Sendable {
         registry.register(.jpeg, decoder: JPEGDecoder(), incremental: { options throws(ImageDecodingError) in
             try IncrementalJPEGDecoder(options: options)
         })
-        registry.register(.webp, decoder: WebPDecoder())
+        registry.register(.webp, decoder: WebPDecoder(), incremental: { options throws(ImageDecodingError) in
+            try IncrementalWebPDecoder(options: options)
+        })
         registry.register(.gif, decoder: GIFDecoder())
         registry.register(.avif, decoder: AVIFDecoder())
         return registry
