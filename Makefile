@@ -3,14 +3,18 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libpng-dev libjpeg62-turbo-dev pkg-config
+APT_PACKAGES := libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libavif-dev pkg-config
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
-FUZZ_TARGETS := png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail
+FUZZ_TARGETS ?= png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail webp-oneshot webp-thumbnail gif avif
 # The test corpus, found as the tests find it (Tests/Support/TestCorpus.swift): $COMET_CORPUS,
 # else .corpus (filled by `make corpus`), else ../shared/corpus.
 CORPUS := $(or $(COMET_CORPUS),$(if $(wildcard .corpus/.),.corpus,../shared/corpus))
 FUZZ_SEEDS := $(CORPUS)/pngsuite $(CORPUS)/libjpeg-turbo-testimages/derived $(CORPUS)/exif-orientation
+# The newer formats are seeded from their own sets only.
+FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
+FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
+FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
 .PHONY: setup demo test corpus tsan asan bench fuzz clean
 
@@ -71,8 +75,9 @@ bench: setup
 	cd Benchmarks && $(SWIFT) build -c release --scratch-path ../.build-bench --product BenchmarkReport
 	./.build-bench/release/BenchmarkReport $(BENCH_RESULTS)
 
-## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the five decoder targets
-## seeded from the corpus, then the cache-key target seeded from Fuzz/seeds/cache-keys.
+## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the nine decoder targets
+## (PNG, JPEG, WebP, GIF, AVIF) seeded from the corpus, then the cache-key target seeded from
+## Fuzz/seeds/cache-keys. FUZZ_TARGETS='webp-oneshot gif' runs only those decoder targets.
 ## FUZZ_RUNS=N stops each target after N executions instead (used for the ≥1M runs).
 fuzz: setup
 	@test -d $(CORPUS)/pngsuite || { echo "fuzz: the seeds come from the test corpus, not found at $(CORPUS) (make corpus)" >&2; exit 1; }
@@ -80,10 +85,14 @@ fuzz: setup
 	@for target in $(FUZZ_TARGETS) cache-keys; do \
 		mkdir -p Fuzz/corpus-work/$$target Fuzz/artifacts; \
 		if [ $$target = cache-keys ]; then binary=CacheKeyFuzzer; seeds=Fuzz/seeds/cache-keys; max_len=8192; \
-		else binary=DecoderFuzzer; seeds="$(FUZZ_SEEDS)"; max_len=262144; fi; \
+		else binary=DecoderFuzzer; max_len=262144; extra=; case $$target in \
+			webp-*) seeds="$(FUZZ_SEEDS_webp)"; max_len=65536; extra=-keep_seed=1;; \
+			gif) seeds="$(FUZZ_SEEDS_gif)"; max_len=32768;; \
+			avif) seeds="$(FUZZ_SEEDS_avif)"; extra=-keep_seed=1;; \
+			*) seeds="$(FUZZ_SEEDS)";; esac; fi; \
 		echo "== fuzzing $$target ($(if $(FUZZ_RUNS),$(FUZZ_RUNS) runs,$(FUZZ_SECONDS)s))"; \
 		COMET_FUZZ_TARGET=$$target ./.build-fuzz/release/$$binary Fuzz/corpus-work/$$target $$seeds \
-			$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -rss_limit_mb=2048 -max_len=$$max_len \
+			$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -rss_limit_mb=2048 -max_len=$$max_len $$extra \
 			-artifact_prefix=Fuzz/artifacts/$$target- -print_final_stats=1 2>&1 | tail -n 12; \
 		[ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
 	done

@@ -18,7 +18,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
     ],
     targets: [
-        // System libraries (Debian: libpng-dev, libjpeg62-turbo-dev; `make setup` installs them).
+        // System libraries (Debian: libpng-dev, libjpeg62-turbo-dev, libwebp-dev, libgif-dev,
+        // libavif-dev; `make setup` installs them).
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",
@@ -29,10 +30,28 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
-        // Every setjmp/longjmp of libpng and libjpeg lives here; Swift sees status codes.
+        // Debian: libwebp-dev (libwebp, libwebpdemux), libgif-dev (no pkg-config file), libavif-dev.
+        .systemLibrary(
+            name: "CLibWebP",
+            pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibGIF",
+            providers: [.apt(["libgif-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibAVIF",
+            providers: [.apt(["libavif-dev"])]
+        ),
+        // Every setjmp/longjmp and C callback of the codec libraries lives here; Swift sees
+        // status codes.
         .target(
             name: "CImageCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG"]
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibGIF", "CLibAVIF"],
+            // giflib has no pkg-config file, libavif's adds a flag SwiftPM refuses, and the C
+            // target needs libwebpmux (animation encoding) besides what CLibWebP links: by name.
+            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avif"), .linkedLibrary("webpmux")]
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs", "Locking"]),
         // The one lock type (a pthread mutex ThreadSanitizer understands) of Streams, Comet, the

@@ -34,11 +34,11 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
-        // The references: plain C loops over libjpeg-turbo, libpng and stdio.
+        // The references: plain C loops over libjpeg-turbo, libpng, libwebp, libavif and stdio.
         .target(
             name: "CReference",
             cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("avif")]
         ),
         // Reads package-benchmark's export and prints each Comet figure with its reference and ratio.
         .executableTarget(name: "BenchmarkReport", dependencies: ["BenchmarkSupport"]),

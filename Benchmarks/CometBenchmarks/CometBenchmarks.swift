@@ -6,6 +6,7 @@ import BenchmarkSupport
 /// `BenchmarkReport` prints each figure with its reference and the ratio.
 let benchmarks: @Sendable () -> Void = {
     CodecBenchmarks.register()
+    ModernCodecBenchmarks.register()
     LoopbackBenchmarks.register()
     CacheBenchmarks.register()
     PipelineBenchmarks.register()

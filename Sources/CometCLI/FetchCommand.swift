@@ -3,11 +3,11 @@ import Comet
 import Foundation
 
 /// `comet fetch URL…`: loads images through the pipeline (http, https, file URLs or paths),
-/// optionally makes thumbnails, and writes them as PNG or JPEG files.
+/// optionally makes thumbnails, and writes them as PNG, JPEG, WebP or AVIF files.
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Download images (http, https, file), optionally resize them, and save them as PNG or JPEG.",
+        abstract: "Download images (http, https, file), optionally resize them, and save them as PNG, JPEG, WebP or AVIF.",
         discussion: """
         Each URL is loaded through one pipeline with a disk cache (see `comet cache`), so a second \
         fetch of the same URL does not download it again. A failed URL is reported and the batch \
@@ -28,10 +28,10 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "How --resize fits: fill (cover and crop to exactly WxH) or fit (inside WxH).")
     var mode: FitMode = .fill
 
-    @Option(help: "Output format: png or jpeg. Default: jpeg for opaque images, png for transparent ones.")
+    @Option(help: "Output format: png, jpeg, webp (lossy), webp-lossless or avif. Default: jpeg for opaque images, png for transparent ones.")
     var format: OutputFormat?
 
-    @Option(help: "JPEG quality, 1–100.")
+    @Option(help: "JPEG, WebP and AVIF quality, 1–100.")
     var quality = 85
 
     @Option(help: "Output folder (created if needed).")
@@ -142,11 +142,8 @@ struct Fetcher: Sendable {
                                                                        thumbnail: thumbnail)).response
         let image = response.image
         let chosen = format ?? (image.isOpaque ? .jpeg : .png)
-        let data = switch chosen {
-        case .jpeg: try ImageEncoders.jpeg(image, quality: Double(quality) / 100)
-        case .png: try ImageEncoders.png(image)
-        }
-        let file = item.outputBase.appendingPathExtension(chosen.rawValue == "jpeg" ? "jpg" : "png")
+        let data = try chosen.encoder(quality: Double(quality) / 100).encode(image)
+        let file = item.outputBase.appendingPathExtension(chosen.fileExtension)
         try data.write(to: file, options: .atomic)
         let source = response.cacheType.map { " from \($0 == .memory ? "memory" : "disk cache")" } ?? ""
         return "\(item.argument) → \(file.path) (\(image.width)×\(image.height), \(Format.bytes(data.count))\(source))"
@@ -175,7 +172,30 @@ enum FitMode: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 /// `--format`: the output encoding.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case png, jpeg
+    case png, jpeg, webp
+    case webpLossless = "webp-lossless"
+    case avif
+
+    /// The encoder at `quality` (0...1; PNG and lossless WebP ignore it).
+    func encoder(quality: Double) -> any ImageEncoding {
+        switch self {
+        case .png: ImageEncoders.PNG()
+        case .jpeg: ImageEncoders.JPEG(quality: quality)
+        case .webp: ImageEncoders.WebP(quality: quality)
+        case .webpLossless: ImageEncoders.WebP(isLossless: true)
+        case .avif: ImageEncoders.AVIF(quality: quality)
+        }
+    }
+
+    /// The output file's extension.
+    var fileExtension: String {
+        switch self {
+        case .png: "png"
+        case .jpeg: "jpg"
+        case .webp, .webpLossless: "webp"
+        case .avif: "avif"
+        }
+    }
 }
 
 /// Why an item of `comet fetch` could not even start.

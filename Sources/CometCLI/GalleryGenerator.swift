@@ -10,6 +10,9 @@ struct GalleryAsset: Sendable {
         case jpeg
         case progressiveJPEG = "progressive-jpeg"
         case png
+        case webp
+        case avif
+        case animatedGIF = "animated-gif"
     }
 
     /// The file name, also its path on the demo server (`/gallery/NAME`).
@@ -21,12 +24,22 @@ struct GalleryAsset: Sendable {
     var data: Data
 
     /// The HTTP content type.
-    var contentType: String { kind == .png ? "image/png" : "image/jpeg" }
+    var contentType: String {
+        switch kind {
+        case .jpeg, .progressiveJPEG: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .avif: "image/avif"
+        case .animatedGIF: "image/gif"
+        }
+    }
 }
 
 /// Makes the demo gallery: `count` photo-like images of varied sizes and formats, always the same
-/// for the same count. The first is a very large JPEG (6000×4000), the second a progressive JPEG;
-/// every sixth is a PNG; the rest are baseline JPEGs from 1280 to 2048 pixels wide.
+/// for the same count. The first is a very large JPEG (6000×4000), the second a progressive JPEG,
+/// the third an animated GIF (480×320, 6 frames), the fourth an AVIF (960×640); every sixth is a
+/// PNG, every sixth from the fifth on a WebP; the rest are baseline JPEGs from 1280 to 2048
+/// pixels wide. Every file is made with Comet's own encoders.
 ///
 /// Images are painted and encoded in parallel. With a `cacheDirectory`, encoded files are kept
 /// there and reused by the next run (they are deterministic, so a file with the right name is
@@ -44,7 +57,7 @@ struct GalleryGenerator: Sendable {
     }
 
     /// Bumped when the painter changes, so cached files from an older painter are not reused.
-    static let version = 2
+    static let version = 3
 
     /// The number of images (at least 2).
     let count: Int
@@ -69,6 +82,13 @@ struct GalleryGenerator: Sendable {
             case 1:
                 return Spec(name: "progressive-\(scene)-\(number).jpg", width: 1600, height: 1067,
                             kind: .progressiveJPEG, seed: seed)
+            case 2:
+                return Spec(name: "animated-\(scene)-\(number).gif", width: 480, height: 320, kind: .animatedGIF, seed: seed)
+            case 3:
+                return Spec(name: "\(scene)-\(number).avif", width: 960, height: 640, kind: .avif, seed: seed)
+            case let index where index % 6 == 4:
+                let (width, height) = sizes[index % sizes.count]
+                return Spec(name: "\(scene)-\(number).webp", width: width, height: height, kind: .webp, seed: seed)
             case let index where index % 6 == 5:
                 return Spec(name: "\(scene)-\(number).png", width: 900, height: 600, kind: .png, seed: seed)
             default:
@@ -131,6 +151,30 @@ struct GalleryGenerator: Sendable {
         case .jpeg: return try ImageEncoders.jpeg(image, quality: 0.86)
         case .progressiveJPEG: return try ImageEncoders.jpeg(image, quality: 0.86, progressive: true)
         case .png: return try ImageEncoders.png(image, compressionLevel: 3)
+        case .webp: return try ImageEncoders.webp(image, quality: 0.82)
+        case .avif: return try ImageEncoders.avif(image, quality: 0.6, speed: 9)
+        case .animatedGIF: return try ImageEncoders.gif(Self.panning(image, frames: 6))
         }
+    }
+
+    /// An animation that pans across `image`: each frame the picture shifted a sixth further
+    /// to the left (wrapping around), 0.15 s a frame, looping forever.
+    static func panning(_ image: Image, frames: Int) -> AnimatedImage {
+        let width = image.width
+        let bytes = image.packedBytes
+        let animationFrames = (0..<frames).map { index in
+            let shift = index * width / frames
+            let frame = Image(width: width, height: image.height, isOpaque: image.isOpaque) { pixels, bytesPerRow in
+                for y in 0..<image.height {
+                    let row = y * width * 4
+                    for x in 0..<width {
+                        let source = row + ((x + shift) % width) * 4
+                        for c in 0..<4 { pixels[y * bytesPerRow + x * 4 + c] = bytes[source + c] }
+                    }
+                }
+            }
+            return AnimatedImage.Frame(image: frame, duration: 0.15)
+        }
+        return AnimatedImage(type: .gif, frames: animationFrames, loopCount: 0, data: Data())
     }
 }

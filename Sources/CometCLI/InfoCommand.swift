@@ -6,13 +6,13 @@ import Foundation
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Decode image files and print their format, size and decoder warnings."
+        abstract: "Decode image files and print their format, size, frames and decoder warnings."
     )
 
     @Argument(help: "Image files to decode.")
     var files: [String]
 
-    @Option(help: "Decode at reduced size so that the longer side is at least this many pixels (JPEG DCT scaling).")
+    @Option(help: "Decode at reduced size so that the longer side is at least this many pixels (JPEG DCT scaling, WebP's scaler).")
     var maxPixelSize: Int?
 
     mutating func run() throws {
@@ -20,10 +20,16 @@ struct InfoCommand: ParsableCommand {
         for file in files {
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                var options = ImageDecodingOptions()
+                var options = ImageDecodingOptions(decodesAnimation: maxPixelSize == nil)
                 if let maxPixelSize { options.downsampling = .maxPixelSize(maxPixelSize) }
                 let decoded = try ImageDecoders.decode(data, options: options)
                 var line = "\(file): \(decoded.type) \(decoded.sourceWidth)×\(decoded.sourceHeight)"
+                if let animation = decoded.animation {
+                    let loops = animation.loopCount == 0 ? "looping" : "playing \(animation.loopCount)×"
+                    line += ", \(animation.frames.count) frames, \(String(format: "%.2f", animation.duration)) s, \(loops)"
+                } else {
+                    line += ", 1 frame"
+                }
                 if decoded.image.width != decoded.sourceWidth || decoded.image.height != decoded.sourceHeight {
                     line += " → \(decoded.image.width)×\(decoded.image.height)"
                 }

@@ -74,7 +74,20 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertEqual(specs.count, 12)
         XCTAssertTrue(specs.contains { $0.width >= 6000 && $0.height >= 4000 && $0.kind == .jpeg })
         XCTAssertTrue(specs.contains { $0.kind == .progressiveJPEG })
+        XCTAssertTrue(specs.contains { $0.kind == .webp } && specs.contains { $0.kind == .avif }
+                      && specs.contains { $0.kind == .animatedGIF })
         XCTAssertEqual(Set(specs.map(\.name)).count, 12, "names are unique")
+    }
+
+    func testGeneratedWebPAVIFAndAnimatedGIFDecodeAsTheirFormats() throws {
+        let specs = GalleryGenerator(count: 12).specs
+        for kind in [GalleryAsset.Kind.webp, .avif, .animatedGIF] {
+            let spec = try XCTUnwrap(specs.first { $0.kind == kind })
+            let decoded = try ImageDecoders.decode(GalleryGenerator.encode(spec), options: ImageDecodingOptions(decodesAnimation: true))
+            XCTAssertEqual([decoded.image.width, decoded.image.height], [spec.width, spec.height], "\(kind)")
+            XCTAssertEqual(decoded.type, kind == .webp ? .webp : kind == .avif ? .avif : .gif)
+            if kind == .animatedGIF { XCTAssertEqual(decoded.animation?.frames.count, 6) }
+        }
     }
 
     func testContactSheetLayout() {

@@ -17,8 +17,11 @@ struct ImageDecoderRegistryTests {
 
     static let magic: @Sendable (Data) -> Bool = { $0.starts(with: Array("ZZZZ".utf8)) }
 
-    @Test func theDefaultRegistryDecodesPNGAndJPEG() throws {
-        #expect(ImageDecoderRegistry.default.types == [.png, .jpeg])
+    @Test func theDefaultRegistryDecodesPNGJPEGWebPGIFAndAVIF() throws {
+        #expect(ImageDecoderRegistry.default.types == [.png, .jpeg, .webp, .gif, .avif])
+        #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.webp(width: 6, height: 3)).type == .webp)
+        #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.animatedGIF(width: 6, height: 3)).type == .gif)
+        #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.avif(width: 6, height: 3)).type == .avif)
         #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.png(width: 5, height: 3)).image.width == 5)
         #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.jpeg(width: 7, height: 3)).image.width == 7)
     }

@@ -153,8 +153,9 @@ struct IncrementalDecodingTests {
 
     @Test func unsupportedFormatIsRecognisedFromTheFirstChunk() throws {
         let decoder = IncrementalImageDecoder()
-        #expect(throws: ImageDecodingError.unsupportedFormat(.gif)) { try decoder.append(Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8)) }
-        #expect(throws: ImageDecodingError.unsupportedFormat(.gif)) { _ = try decoder.finish() }
+        let heic = Data([0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0, 0, 0])
+        #expect(throws: ImageDecodingError.unsupportedFormat(.heic)) { try decoder.append(heic) }
+        #expect(throws: ImageDecodingError.unsupportedFormat(.heic)) { _ = try decoder.finish() }
     }
 
     @Test func limitsApplyBeforeAnyPixelArrives() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NukeCompat
+import Imaging
 import CometTestSupport
 import FlyingFox
 #if canImport(FoundationNetworking)
@@ -53,6 +54,20 @@ struct DataLoadingTests {
         #expect(DataDecoder().decode(data: TestImages.png(), response: response) == nil)
         let ok = HTTPURLResponse(url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
         #expect(DataDecoder().decode(data: TestImages.png(width: 6, height: 4), response: ok)?.width == 6)
+    }
+
+    @Test func decoderDecodesWebPGIFAndAVIFThroughTheRegistry() {
+        let ok = HTTPURLResponse(url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+        #expect(DataDecoder().decode(data: TestImages.webp(width: 5, height: 3), response: ok)?.width == 5)
+        #expect(DataDecoder().decode(data: TestImages.animatedGIF(width: 6, height: 3), response: ok)?.width == 6)
+        #expect(DataDecoder().decode(data: TestImages.avif(width: 7, height: 3), response: ok)?.width == 7)
+    }
+
+    @Test func decoderUsesTheRegistryItIsGiven() {
+        let ok = HTTPURLResponse(url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+        var registry = ImageDecoderRegistry.default
+        registry.removeDecoder(for: .webp)
+        #expect(DataDecoder(decoders: registry).decode(data: TestImages.webp(), response: ok) == nil)
     }
 
     @Test func decoderCompositionTakesTheFirstImage() {

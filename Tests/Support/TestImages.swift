@@ -22,4 +22,20 @@ public enum TestImages {
     public static func png(width: Int = 64, height: Int = 48) -> Data {
         try! image(width: width, height: height, alpha: true).pngData()
     }
+
+    public static func webp(width: Int = 64, height: Int = 48, alpha: Bool = false, lossless: Bool = false) -> Data {
+        try! ImageEncoders.webp(image(width: width, height: height, alpha: alpha), quality: 0.9, lossless: lossless)
+    }
+
+    public static func avif(width: Int = 64, height: Int = 48) -> Data {
+        try! ImageEncoders.avif(image(width: width, height: height), quality: 0.8)
+    }
+
+    /// A `frames`-frame animated GIF of `width`×`height`: frame i fills the canvas with palette
+    /// colour i (red, green, blue, then grays), 0.1 s a frame, looping forever.
+    public static func animatedGIF(width: Int = 16, height: Int = 8, frames: Int = 3) -> Data {
+        let palette: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255)] + (3..<128).map { (UInt8($0), UInt8($0), UInt8($0)) }
+        let all = (0..<frames).map { GIFWriter.Frame(width: width, height: height, indices: Array(repeating: UInt8($0 % 128), count: width * height)) }
+        return GIFWriter(width: width, height: height, globalPalette: palette, loopCount: 0, frames: all).data
+    }
 }

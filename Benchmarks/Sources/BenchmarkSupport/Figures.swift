@@ -24,6 +24,20 @@ public enum Figures {
                                                     reference: "libjpeg-turbo scale 1/8 once",
                                                     goals: [.peakMemoryAboveReference(atMostBytes: 60 << 20)])
 
+    public static let decodeWebP = Figure(codecs, "Decode WebP 1024×768 q80", reference: "libwebp WebPDecodeRGBAInto loop",
+                                          goals: [.ratio(atMost: 1.1)])
+    /// A 256² fill+crop thumbnail of a 1024×768 WebP: decoded at 341×256 by libwebp's scaler,
+    /// then cropped, against the path without decode-time scaling.
+    public static let webpThumbnail = Figure(codecs, "WebP 1024×768 → 256² scaled decode + fill",
+                                             reference: "full WebP decode + the same fill resize")
+    public static let decodeAVIF = Figure(codecs, "Decode AVIF 1024×768 8-bit 4:2:0", reference: "libavif decode + RGB loop (1 thread)",
+                                          goals: [.ratio(atMost: 1.1)])
+    public static let encodeWebP = Figure(codecs, "Encode WebP 256² q80", reference: "libwebp WebPEncodeRGBA loop",
+                                          goals: [.ratio(atMost: 1.1)])
+    /// AVIF encoding is measured against WebP encoding of the same thumbnail: the cost of
+    /// choosing AVIF for a disk cache.
+    public static let encodeAVIF = Figure(codecs, "Encode AVIF 256² q60 speed 8", reference: "Comet WebP encode of the same 256² q80")
+
     public static let loopbackDecode = Figure(network, "200 JPEG 1024×768 over loopback → decoded",
                                               reference: "libjpeg-turbo loop in memory (1 core)", operations: 200,
                                               goals: [.ratio(atMost: 1.25)])
@@ -74,6 +88,7 @@ public enum Figures {
     /// All figures, in report order.
     public static let all: [Figure] = [
         decodeJPEG, decodeLargeJPEG, decodePNG, resize, blur, largeThumbnail, largeThumbnailMemory,
+        decodeWebP, webpThumbnail, decodeAVIF, encodeWebP, encodeAVIF,
         loopbackDecode, loopbackThumbnail, loopbackDefault, loopbackDefaultCPU, loopbackDecodeMemory,
         memoryHitAsync, memoryHitSubscript, diskWrite, diskRead,
         overhead, createCancel, coalescing,

@@ -20,6 +20,16 @@ public enum Workloads {
         try PhotoGenerator.image(width: 512, height: 512, seed: UInt32(1000 + index), alpha: true).pngData()
     }
 
+    /// 20 photo-like lossy WebPs, 1024×768, quality 80 (libwebp's default).
+    public static let webpPhotos: [Data] = load("photo-1024x768-webp-q80", count: 20) { index in
+        try PhotoGenerator.image(width: 1024, height: 768, seed: UInt32(index)).webpData(quality: 0.8)
+    }
+
+    /// 10 photo-like AVIFs, 1024×768, quality 0.6, speed 8 (Comet's defaults).
+    public static let avifPhotos: [Data] = load("photo-1024x768-avif-q60", count: 10) { index in
+        try PhotoGenerator.image(width: 1024, height: 768, seed: UInt32(index)).avifData(quality: 0.6)
+    }
+
     /// A 1×1 PNG: the cheapest real decode, for figures about the pipeline's own cost.
     public static let pixel: Data = try! Image(width: 1, height: 1, color: .white).pngData()
 

@@ -5,6 +5,10 @@ import Imaging
 //   png-oneshot, jpeg-oneshot   ImageDecoders.decode on the input
 //   png-incremental, jpeg-incremental   IncrementalImageDecoder with input-derived chunking
 //   jpeg-thumbnail   decode with DCT downsampling (maxPixelSize from the first byte)
+//   webp-oneshot     WebPDecoder with every frame of animations
+//   webp-thumbnail   WebPDecoder with libwebp's scaler (maxPixelSize from the first byte)
+//   gif              GIFDecoder with every frame (compositing, disposal, interlace)
+//   avif             AVIFDecoder (libavif + dav1d; crop, rotation, mirror)
 // Limits are tightened so that a fuzzer-made header cannot ask for gigabytes legitimately.
 // libpng and libjpeg-turbo are the system's (uninstrumented) libraries: coverage guidance sees
 // Comet's Swift and C code only, so PNG inputs get their chunk CRCs fixed to stay deep.
@@ -15,6 +19,10 @@ enum FuzzTarget: String {
     case jpegOneShot = "jpeg-oneshot"
     case jpegIncremental = "jpeg-incremental"
     case jpegThumbnail = "jpeg-thumbnail"
+    case webpOneShot = "webp-oneshot"
+    case webpThumbnail = "webp-thumbnail"
+    case gif
+    case avif
 
     static let current: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["COMET_FUZZ_TARGET"] ?? "jpeg-oneshot"
@@ -24,7 +32,8 @@ enum FuzzTarget: String {
 }
 
 let fuzzLimits = ImageDecodingLimits(maxDimension: 8192, maxSourcePixelCount: 16 << 20, maxPixelCount: 8 << 20,
-                                     maxDecoderMemory: 128 << 20, maxScans: 64)
+                                     maxDecoderMemory: 128 << 20, maxScans: 64, maxFrameCount: 256,
+                                     maxAnimationPixelCount: 16 << 20)
 
 /// CRC-32 (ISO-HDLC, as PNG chunks use), table-driven.
 let crcTable: [UInt32] = (0..<256).map { n in
@@ -61,6 +70,15 @@ func withSignature(_ data: Data, for target: FuzzTarget) -> Data {
     case .jpegOneShot, .jpegIncremental, .jpegThumbnail:
         let signature = Data([0xFF, 0xD8, 0xFF])
         return data.starts(with: signature) ? data : signature + data
+    case .webpOneShot, .webpThumbnail:
+        // A RIFF header whose size matches what follows, so libwebp reads the chunks.
+        let body = data.starts(with: Data("RIFF".utf8)) && data.count >= 12 ? data.dropFirst(8) : Data("WEBP".utf8) + data
+        let size = UInt32(truncatingIfNeeded: body.count)
+        return Data("RIFF".utf8) + withUnsafeBytes(of: size.littleEndian) { Data($0) } + body
+    case .gif:
+        return data.starts(with: Data("GIF8".utf8)) ? data : Data("GIF89a".utf8) + data
+    case .avif:
+        return data
     }
 }
 
@@ -71,6 +89,17 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = withSignature(input, for: target)
     var options = ImageDecodingOptions(limits: fuzzLimits)
     switch target {
+    case .webpOneShot:
+        options.decodesAnimation = true
+        _ = try? WebPDecoder().decode(data, options: options)
+    case .webpThumbnail:
+        options.downsampling = .maxPixelSize(1 + Int(input.first ?? 0))
+        _ = try? WebPDecoder().decode(data, options: options)
+    case .gif:
+        options.decodesAnimation = true
+        _ = try? GIFDecoder().decode(data, options: options)
+    case .avif:
+        _ = try? AVIFDecoder().decode(data, options: options)
     case .pngOneShot, .jpegOneShot:
         _ = try? ImageDecoders.decode(data, options: options)
     case .jpegThumbnail:

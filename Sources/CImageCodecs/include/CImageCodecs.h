@@ -1,4 +1,4 @@
-// CImageCodecs: the only place where libpng and libjpeg may longjmp.
+// CImageCodecs: the only place where libpng, libjpeg and giflib may longjmp or call back.
 //
 // Every function here establishes its own setjmp before calling into the library and returns a
 // status code; no longjmp ever leaves this target, so no Swift frame is ever skipped. Decoders
@@ -40,6 +40,8 @@ typedef struct {
     uint64_t max_output_pixels;    // decoded bitmap width * height
     uint64_t max_decoder_memory;   // bytes of working memory (JPEG coefficient buffers)
     uint32_t max_scans;            // progressive JPEG scans
+    uint32_t max_frames;           // frames of an animation
+    uint64_t max_animation_pixels; // frames * canvas width * height of an animation
 } cic_limits;
 
 // MARK: JPEG
@@ -139,6 +141,8 @@ typedef struct {
 } cic_buffer;
 
 void cic_buffer_free(cic_buffer *buffer);
+/// Appends `length` bytes, growing the buffer by doubling. Returns 0 when out of memory.
+int cic_buffer_append(cic_buffer *buffer, const uint8_t *bytes, size_t length);
 
 /// Encodes straight-alpha RGBA8 pixels as PNG (RGBA, or RGB when `opaque`).
 cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
@@ -152,5 +156,9 @@ cic_status cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t heigh
 #ifdef __cplusplus
 }
 #endif
+
+#include "cic_webp.h"
+#include "cic_gif.h"
+#include "cic_avif.h"
 
 #endif

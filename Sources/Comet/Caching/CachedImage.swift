@@ -9,13 +9,18 @@ public struct CachedImage: Sendable {
     public var image: Image
     /// `true` for a preview of an image that is still loading (e.g. a progressive JPEG scan).
     public var isPreview: Bool
+    /// Every frame of an animated image, for requests with
+    /// ``ImageRequest/Options/decodeAnimation``; `nil` otherwise.
+    public var animation: AnimatedImage?
 
     /// A cache entry for `image`; a final image unless `isPreview` says otherwise.
-    public init(image: Image, isPreview: Bool = false) {
+    public init(image: Image, isPreview: Bool = false, animation: AnimatedImage? = nil) {
         self.image = image
         self.isPreview = isPreview
+        self.animation = animation
     }
 
-    /// What the entry counts against a cache's cost limit: the image's pixel memory in bytes.
-    public var cost: Int { image.cost }
+    /// What the entry counts against a cache's cost limit: the image's pixel memory in bytes
+    /// (every frame's, and the encoded data, for an animation).
+    public var cost: Int { animation?.cost ?? image.cost }
 }

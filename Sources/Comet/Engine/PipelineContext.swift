@@ -126,7 +126,8 @@ final class PipelineContext: @unchecked Sendable {
         guard !request.options.contains(.disableMemoryCacheReads), !request.options.contains(.reloadIgnoringCachedData),
               let cache = configuration.imageCache, let cached = cache[key.memoryKey], !cached.isPreview else { return nil }
         metrics.record { $0.memoryCacheHits += 1 }
-        return ImageResult(image: cached.image, isPreview: false, isClean: true, response: nil, cacheType: .memory)
+        return ImageResult(image: cached.image, isPreview: false, isClean: true, response: nil, cacheType: .memory,
+                           animation: cached.animation)
     }
 
     /// Stores the downloaded bytes of a request whose decode came out clean, when the policy
@@ -157,9 +158,12 @@ final class PipelineContext: @unchecked Sendable {
         guard result.isClean, !result.isPreview, !isInvalidated.load(ordering: .relaxed) else { return }
         if let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites), result.cacheType != .memory,
            let image = hooks.willCacheImage.map({ $0(result.image, request) }) ?? result.image {
-            cache[key.memoryKey] = CachedImage(image: image)
+            // A hook's replacement becomes the still image; an animation's frames stay as decoded.
+            cache[key.memoryKey] = CachedImage(image: image, animation: result.animation)
         }
-        guard result.cacheType == nil, cachePolicy.storesEncodedImage(for: request, processed: processed),
+        // An animation is never re-encoded (one image would lose its frames): its original data
+        // is what the disk keeps.
+        guard result.cacheType == nil, result.animation == nil, cachePolicy.storesEncodedImage(for: request, processed: processed),
               let dataCache = dataCache(for: request) else { return }
         let image = result.image
         let diskKey = encodedCacheKey(for: key, request: request)

@@ -50,7 +50,7 @@ public struct ImageStream: Publisher, Sendable {
     /// demand); otherwise a load starts on the first demand.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == ImageResponse, S.Failure == ImagePipeline.Error {
         if let cached = pipeline.memoryCacheHit(for: request) {
-            let response = ImageResponse(image: cached.image, cacheType: .memory, request: request)
+            let response = ImageResponse(memoryCacheHit: cached, request: request)
             subscriber.receive(subscription: CachedImageSubscription(response: response, downstream: subscriber))
         } else {
             subscriber.receive(subscription: ImageStreamSubscription(request: request, pipeline: pipeline, downstream: subscriber))

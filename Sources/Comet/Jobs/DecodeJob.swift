@@ -44,6 +44,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         } else if let downsampling = key.decodeDownsampling {
             options.downsampling = downsampling
         }
+        options.decodesAnimation = key.decodesAnimation
         return options
     }
 
@@ -142,7 +143,8 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
                 context.storeOriginalDataIfNeeded(fetched.data, for: request)
             }
             let value = ImageResult(image: decoded.image, isPreview: false, isClean: decoded.isClean,
-                                    response: fetched.response, cacheType: fetched.cacheType, backlogTicket: ticket)
+                                    response: fetched.response, cacheType: fetched.cacheType, backlogTicket: ticket,
+                                    animation: decoded.animation)
             if isRequestedDirectly { context.store(value, key: key, request: request, processed: false) }
             send(.value(value, isCompleted: true))
         case .failure(let error):

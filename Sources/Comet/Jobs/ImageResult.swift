@@ -14,4 +14,6 @@ struct ImageResult: @unchecked Sendable {
     /// The decoded-image backlog slot this bitmap holds until it is delivered (`nil` for images
     /// from the memory or disk cache and for previews).
     var backlogTicket: DecodedImageBacklog.Ticket? = nil
+    /// Every frame, when the request asked for the animation and the file has one.
+    var animation: AnimatedImage? = nil
 }

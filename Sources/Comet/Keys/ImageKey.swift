@@ -19,11 +19,15 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     /// job key (such a decode is not shared with a full-size one), not of the cache keys: a
     /// full-size image in the memory cache is as good an input for the resize.
     let decodeDownsampling: ImageDecodingOptions.Downsampling?
+    /// Every frame of an animation is decoded (``ImageRequest/Options/decodeAnimation``, for a
+    /// plain decode: no thumbnail, no processors).
+    let decodesAnimation: Bool
     /// The processors' hashable identifiers, made once: equality and hashing compare these.
     private let identifiers: [AnyHashable]
 
     init(dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing],
-         decodeDownsampling: ImageDecodingOptions.Downsampling? = nil) {
+         decodeDownsampling: ImageDecodingOptions.Downsampling? = nil, decodesAnimation: Bool = false) {
+        self.decodesAnimation = decodesAnimation && thumbnail == nil && processors.isEmpty && decodeDownsampling == nil
         self.dataKey = dataKey
         self.thumbnail = thumbnail
         self.processors = processors
@@ -32,7 +36,8 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     }
 
     init(_ request: ImageRequest) {
-        self.init(dataKey: request.imageID ?? "", thumbnail: request.thumbnail, processors: request.processors)
+        self.init(dataKey: request.imageID ?? "", thumbnail: request.thumbnail, processors: request.processors,
+                  decodesAnimation: request.options.contains(.decodeAnimation))
     }
 
     /// The key of the first `count` processors' result (0: the decoded image).
@@ -50,13 +55,14 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
 
     static func == (lhs: ImageKey, rhs: ImageKey) -> Bool {
         lhs.dataKey == rhs.dataKey && lhs.thumbnail == rhs.thumbnail && lhs.identifiers == rhs.identifiers
-            && lhs.decodeDownsampling == rhs.decodeDownsampling
+            && lhs.decodeDownsampling == rhs.decodeDownsampling && lhs.decodesAnimation == rhs.decodesAnimation
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(dataKey)
         hasher.combine(thumbnail)
         hasher.combine(decodeDownsampling)
+        hasher.combine(decodesAnimation)
         for identifier in identifiers { hasher.combine(identifier) }
     }
 
@@ -68,6 +74,7 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     var diskKey: String {
         var key = dataKey
         if let thumbnail { key += "#" + thumbnail.description }
+        if decodesAnimation { key += "#animation" }
         for processor in processors { key += "#" + processor.identifier }
         return key
     }

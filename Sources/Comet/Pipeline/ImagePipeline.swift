@@ -168,7 +168,7 @@ public final class ImagePipeline: Sendable {
             return task
         }
         if let cached = memoryCacheHit(for: request) {
-            task.finish(.success(ImageResponse(image: cached.image, cacheType: .memory, request: request)))
+            task.finish(.success(ImageResponse(memoryCacheHit: cached, request: request)))
             return task
         }
         context.metrics.record { $0.tasksStarted += 1 }

@@ -76,11 +76,12 @@ extension ImagePipeline {
         public var decodingOptions = ImageDecodingOptions()
         /// The decoders, chosen by each file's format (final images, progressive previews and
         /// encoded images read back from the disk cache). Default ``ImageDecoderRegistry/default``
-        /// (PNG and JPEG); register your own formats on a copy.
+        /// (PNG, JPEG, WebP, GIF, AVIF); register your own formats on a copy.
         public var decoders = ImageDecoderRegistry.default
         /// Chooses the encoder of a result the disk cache stores encoded (see
         /// ``DataCachePolicy``). Called in the pipeline's graph: return quickly. Default: JPEG at
-        /// quality 0.9 for opaque images, PNG (keeps alpha) for the others.
+        /// quality 0.9 for opaque images, PNG (keeps alpha) for the others. For smaller entries,
+        /// `{ _ in ImageEncoders.WebP(quality: 0.8) }` (lossy WebP keeps alpha too).
         public var makeImageEncoder: @Sendable (ImageEncodingContext) -> any ImageEncoding = { context in
             context.image.isOpaque ? ImageEncoders.JPEG(quality: 0.9) : ImageEncoders.PNG()
         }

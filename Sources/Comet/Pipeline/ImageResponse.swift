@@ -25,14 +25,24 @@ public struct ImageResponse: @unchecked Sendable {
     public var cacheType: CacheType?
     /// The request this responds to.
     public var request: ImageRequest
+    /// Every frame, composited, when the request had ``ImageRequest/Options/decodeAnimation``
+    /// and the image is animated (GIF, animated WebP); ``image`` is then the first frame. `nil`
+    /// for still images and by default. See ``AnimatedImage`` for how to display it.
+    public var animation: AnimatedImage?
 
     /// Creates a response.
     public init(image: Image, isPreview: Bool = false, urlResponse: URLResponse? = nil,
-                cacheType: CacheType? = nil, request: ImageRequest) {
+                cacheType: CacheType? = nil, request: ImageRequest, animation: AnimatedImage? = nil) {
+        self.animation = animation
         self.image = image
         self.isPreview = isPreview
         self.urlResponse = urlResponse
         self.cacheType = cacheType
         self.request = request
+    }
+
+    /// The response for a memory-cache hit.
+    init(memoryCacheHit cached: CachedImage, request: ImageRequest) {
+        self.init(image: cached.image, cacheType: .memory, request: request, animation: cached.animation)
     }
 }

@@ -241,7 +241,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
 
     private func makeResponse(_ result: ImageResult) -> ImageResponse {
         ImageResponse(image: result.image, isPreview: result.isPreview, urlResponse: result.response,
-                      cacheType: result.cacheType, request: request)
+                      cacheType: result.cacheType, request: request, animation: result.animation)
     }
 
     /// Ends the task once: resumes awaiters, closes event streams, calls the completion handler

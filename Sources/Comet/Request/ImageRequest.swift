@@ -53,6 +53,11 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         /// Start the download at once, bypassing the data-loading queue's concurrency limit
         /// (and the rate limiter).
         public static let skipDataLoadingQueue = Options(rawValue: 1 << 6)
+        /// Decode every frame of an animated image (GIF, animated WebP) into
+        /// ``ImageResponse/animation``; the response's image is the first frame. Part of the
+        /// cache key: an animated and a still result of one URL are cached apart. Ignored with a
+        /// ``ImageRequest/thumbnail`` or processors (they make one still image).
+        public static let decodeAnimation = Options(rawValue: 1 << 7)
     }
 
     /// Decode-time downsampling: make a thumbnail without decoding the full image where the

@@ -32,7 +32,7 @@ extension ImagePipeline {
         if let cached = memoryCacheHit(for: request) {
             registry.perform(.init(token: token, image: cached.image, isPreview: false, transition: nil), for: id)
             registry.finish(id, token: token)
-            completion?(.success(ImageResponse(image: cached.image, cacheType: .memory, request: request)))
+            completion?(.success(ImageResponse(memoryCacheHit: cached, request: request)))
             return nil
         }
 

@@ -2,8 +2,8 @@ import Foundation
 
 /// The kind of an encoded image, recognised from its first bytes ("magic numbers").
 ///
-/// Comet decodes PNG and JPEG; the other types are recognised so that errors can say
-/// "GIF is not supported" instead of "decoding failed".
+/// Comet decodes PNG, JPEG, WebP, GIF and AVIF; the other types are recognised so that errors
+/// can say "HEIC is not supported" instead of "decoding failed".
 public struct AssetType: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// A short lowercase name, e.g. "png".
     public let rawValue: String

@@ -1,4 +1,5 @@
 import CImageCodecs
+import Foundation
 
 extension ImageDecodingLimits {
     /// The limits in the C target's form (negative values count as 0).
@@ -8,7 +9,9 @@ extension ImageDecodingLimits {
             max_source_pixels: UInt64(clamping: maxSourcePixelCount),
             max_output_pixels: UInt64(clamping: maxPixelCount),
             max_decoder_memory: UInt64(clamping: maxDecoderMemory),
-            max_scans: UInt32(clamping: maxScans)
+            max_scans: UInt32(clamping: maxScans),
+            max_frames: UInt32(clamping: maxFrameCount),
+            max_animation_pixels: UInt64(clamping: maxAnimationPixelCount)
         )
     }
 }
@@ -43,5 +46,40 @@ func decodingError(_ status: cic_status, type: AssetType, message: String, width
         return .unsupportedFeature(type, reason: message)
     default:
         return .corrupt(type, reason: message.isEmpty ? "the decoder failed without a message" : message)
+    }
+}
+
+extension ImageDecodingLimits {
+    /// Throws `tooLarge` when a decoded bitmap of `width`×`height` exceeds ``maxPixelCount``
+    /// (for decoders whose output size is known before decoding).
+    func checkOutputSize(width: Int, height: Int, sourceWidth: Int, sourceHeight: Int) throws(ImageDecodingError) {
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixelCount, width <= maxDimension, height <= maxDimension else {
+            throw .tooLarge(width: sourceWidth, height: sourceHeight, limit: "the maximum decoded pixel count of \(maxPixelCount)")
+        }
+    }
+}
+
+/// Runs a decoder's `body` over the bytes of `data` (which stay valid for the whole call);
+/// empty data throws ``ImageDecodingError/emptyData`` first.
+func decodingBytes(of data: Data, _ body: (UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodedImage) throws(ImageDecodingError) -> DecodedImage {
+    guard !data.isEmpty else { throw .emptyData }
+    let result: Result<DecodedImage, ImageDecodingError> = data.withUnsafeBytes { bytes in
+        Result { () throws(ImageDecodingError) in try body(bytes) }
+    }
+    return try result.get()
+}
+
+/// The message buffer every C entry point of the newer codecs fills on failure.
+struct CodecMessage {
+    private var buffer = [CChar](repeating: 0, count: Int(CIC_MESSAGE_CAPACITY))
+
+    /// Calls `body` with the buffer (for one C call).
+    mutating func withPointer<R>(_ body: (UnsafeMutablePointer<CChar>) -> R) -> R {
+        buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// What the library wrote (empty when nothing).
+    var text: String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// ``ImageDecoders``, keyed by format: each file's format is recognised from its first bytes,
 /// then its format's decoder decodes it.
 ///
-/// ``default`` has PNG and JPEG (one-shot and incremental). Register your own format with a
+/// ``default`` has PNG and JPEG (one-shot and incremental), WebP, GIF and AVIF. Register your own format with a
 /// recogniser for its first bytes, or replace a built-in decoder by registering the same type:
 ///
 /// ```swift
@@ -32,7 +32,8 @@ public struct ImageDecoderRegistry: Sendable {
     /// An empty registry: it decodes nothing until you register decoders.
     public init() {}
 
-    /// PNG (libpng) and JPEG (libjpeg-turbo), each with its incremental decoder.
+    /// PNG (libpng), JPEG (libjpeg-turbo) and WebP (libwebp), each with its incremental decoder;
+    /// GIF (giflib) and AVIF (libavif), decoded when their data is complete.
     public static let `default`: ImageDecoderRegistry = {
         var registry = ImageDecoderRegistry()
         registry.register(.png, decoder: PNGDecoder(), incremental: { options throws(ImageDecodingError) in
@@ -41,6 +42,11 @@ public struct ImageDecoderRegistry: Sendable {
         registry.register(.jpeg, decoder: JPEGDecoder(), incremental: { options throws(ImageDecodingError) in
             try IncrementalJPEGDecoder(options: options)
         })
+        registry.register(.webp, decoder: WebPDecoder(), incremental: { options throws(ImageDecodingError) in
+            try IncrementalWebPDecoder(options: options)
+        })
+        registry.register(.gif, decoder: GIFDecoder())
+        registry.register(.avif, decoder: AVIFDecoder())
         return registry
     }()
 

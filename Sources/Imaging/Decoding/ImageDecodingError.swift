@@ -2,7 +2,7 @@
 public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There were no bytes to decode.
     case emptyData
-    /// The data is an image of a known type that Comet does not decode (GIF, WebP…).
+    /// The data is an image of a known type that Comet does not decode (HEIC, BMP, TIFF…).
     case unsupportedFormat(AssetType)
     /// The file is of a supported type but uses a feature the codec library does not decode
     /// (e.g. 12-bit JPEG); `reason` is the library's message.
@@ -24,7 +24,7 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
         case .emptyData:
             "The data is empty: there is no image to decode."
         case .unsupportedFormat(let type):
-            "\(type) images are not supported (Comet decodes PNG and JPEG)."
+            "\(type) images are not supported (Comet decodes PNG, JPEG, WebP, GIF and AVIF)."
         case .unsupportedFeature(let type, let reason):
             "This \(type) file uses a feature that is not supported: \(reason)."
         case .unrecognizedFormat(let prefix):

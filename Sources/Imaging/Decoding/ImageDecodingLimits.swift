@@ -22,14 +22,27 @@ public struct ImageDecodingLimits: Sendable, Hashable {
     /// Default 256; real encoders write about 10.
     public var maxScans: Int
 
+    /// The most frames an animation (GIF, animated WebP) may have when its frames are decoded
+    /// (``ImageDecodingOptions/decodesAnimation``). Default 4 096; counted from the file's
+    /// structure before any frame is decoded.
+    public var maxFrameCount: Int
+
+    /// The most pixels all decoded frames of an animation may have together (frames × canvas
+    /// width × height). Default 2^26 (256 MiB of RGBA, as ``maxPixelCount``).
+    public var maxAnimationPixelCount: Int
+
     /// Creates limits; every parameter has the default documented on its property.
     public init(
         maxDimension: Int = 65_535,
         maxSourcePixelCount: Int = 1 << 29,
         maxPixelCount: Int = 1 << 26,
         maxDecoderMemory: Int = 256 << 20,
-        maxScans: Int = 256
+        maxScans: Int = 256,
+        maxFrameCount: Int = 4_096,
+        maxAnimationPixelCount: Int = 1 << 26
     ) {
+        self.maxFrameCount = maxFrameCount
+        self.maxAnimationPixelCount = maxAnimationPixelCount
         self.maxDimension = maxDimension
         self.maxSourcePixelCount = maxSourcePixelCount
         self.maxPixelCount = maxPixelCount

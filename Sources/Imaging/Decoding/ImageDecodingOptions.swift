@@ -12,8 +12,9 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     public var limits: ImageDecodingLimits
 
     /// `nil` (the default): decode at full size. Otherwise JPEGs decode at the smallest DCT scale
-    /// (1/2, 1/4 or 1/8) whose result still satisfies the target; PNGs decode at full size (the
-    /// format has no cheaper reduced decode), so resize afterwards for an exact size. Sizes are
+    /// (1/2, 1/4 or 1/8) whose result still satisfies the target, still WebPs at the smallest
+    /// size that satisfies it (libwebp's scaler); PNGs, GIFs, AVIFs and animations decode at full
+    /// size (no cheaper reduced decode), so resize afterwards for an exact size. Sizes are
     /// in the upright (orientation-applied) frame.
     public var downsampling: Downsampling?
 
@@ -26,13 +27,21 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     /// reported in ``DecodedImage/warnings`` so callers (the pipeline's caches) can refuse it.
     public var isStrict: Bool
 
+    /// When `true`, animated files (GIF, animated WebP) decode every frame into
+    /// ``DecodedImage/animation`` (checked against ``ImageDecodingLimits/maxFrameCount`` and
+    /// ``ImageDecodingLimits/maxAnimationPixelCount`` first). Default `false`: only the first
+    /// frame is decoded.
+    public var decodesAnimation: Bool
+
     /// Creates options; every parameter has the default documented on its property.
     public init(
         limits: ImageDecodingLimits = ImageDecodingLimits(),
         downsampling: Downsampling? = nil,
         appliesOrientation: Bool = true,
-        isStrict: Bool = false
+        isStrict: Bool = false,
+        decodesAnimation: Bool = false
     ) {
+        self.decodesAnimation = decodesAnimation
         self.limits = limits
         self.downsampling = downsampling
         self.appliesOrientation = appliesOrientation

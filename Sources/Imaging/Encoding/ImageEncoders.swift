@@ -1,7 +1,7 @@
 import CImageCodecs
 import Foundation
 
-/// PNG and JPEG encoding of ``Image``s with libpng and libjpeg-turbo.
+/// PNG, JPEG, WebP and AVIF encoding of ``Image``s with libpng, libjpeg-turbo, libwebp and libavif.
 ///
 /// Encoding runs on the calling thread; both functions are thread-safe.
 public enum ImageEncoders {
@@ -27,6 +27,36 @@ public enum ImageEncoders {
             straight.withUnsafeBytes { pixels in
                 cic_jpeg_encode(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width), UInt32(straight.height),
                                 straight.bytesPerRow, max(libjpegQuality, 1), progressive ? 1 : 0, out, message)
+            }
+        }
+    }
+
+    /// Encodes `image` as WebP with libwebp: lossy at `quality` 0...1 (default 0.8, libwebp
+    /// quality 80), or `lossless` (exact pixels, alpha and the colour of transparent pixels kept;
+    /// `quality` is then the compression effort). Images known to be opaque carry no alpha.
+    /// WebP is at most 16 383 pixels a side; larger images throw.
+    public static func webp(_ image: Image, quality: Double = 0.8, lossless: Bool = false) throws(ImageEncodingError) -> Data {
+        let straight = image.converted(to: .rgba8)
+        let libwebpQuality = Float(min(max(quality, 0), 1) * 100)
+        return try encode(.webp) { out, message in
+            straight.withUnsafeBytes { pixels in
+                cic_webp_encode(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width), UInt32(straight.height),
+                                straight.bytesPerRow, straight.isOpaque ? 1 : 0, libwebpQuality, lossless ? 1 : 0, out, message)
+            }
+        }
+    }
+
+    /// Encodes `image` as an 8-bit 4:2:0 AVIF with libavif (aom on Debian); alpha is kept unless
+    /// the image is known to be opaque. `quality` 0...1 (default 0.6) maps to AV1 quantizers;
+    /// `speed` 0...10 (default 8) trades size for time. Slower than WebP by an order of
+    /// magnitude or more: see BENCHMARKS.md before using it for a disk cache.
+    public static func avif(_ image: Image, quality: Double = 0.6, speed: Int = 8) throws(ImageEncodingError) -> Data {
+        let straight = image.converted(to: .rgba8)
+        let avifQuality = Int32((min(max(quality, 0), 1) * 100).rounded())
+        return try encode(.avif) { out, message in
+            straight.withUnsafeBytes { pixels in
+                cic_avif_encode(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width), UInt32(straight.height),
+                                straight.bytesPerRow, straight.isOpaque ? 1 : 0, avifQuality, Int32(clamping: speed), 1, out, message)
             }
         }
     }
@@ -57,5 +87,15 @@ extension Image {
     /// This image as JPEG data; `compressionQuality` 0...1 (see ``ImageEncoders/jpeg(_:quality:progressive:)``).
     public func jpegData(compressionQuality: Double = 0.85) throws(ImageEncodingError) -> Data {
         try ImageEncoders.jpeg(self, quality: compressionQuality)
+    }
+
+    /// This image as AVIF data (see ``ImageEncoders/avif(_:quality:speed:)``).
+    public func avifData(quality: Double = 0.6) throws(ImageEncodingError) -> Data {
+        try ImageEncoders.avif(self, quality: quality)
+    }
+
+    /// This image as WebP data (see ``ImageEncoders/webp(_:quality:lossless:)``).
+    public func webpData(quality: Double = 0.8, lossless: Bool = false) throws(ImageEncodingError) -> Data {
+        try ImageEncoders.webp(self, quality: quality, lossless: lossless)
     }
 }

@@ -31,6 +31,15 @@ struct ImageResponseSerializerTests {
         #expect(response.image?.width == 32 && response.image?.height == 16)
     }
 
+    @Test(arguments: [("s.webp", "image/webp", TestImages.webp(width: 30, height: 20)),
+                      ("s.avif", "image/avif", TestImages.avif(width: 30, height: 20)),
+                      ("s.gif", "image/gif", TestImages.animatedGIF(width: 30, height: 20))])
+    func decodesTheFormatsOfTheWebWithTheirContentTypes(_ name: String, _ contentType: String, _ data: Data) async throws {
+        let server = try await AFIServer.start()
+        let response = try #require(await responseImage(server.serve(data, at: name, contentType: contentType)))
+        #expect(response.image?.width == 30 && response.image?.height == 20)
+    }
+
     @Test func decodesFileURLsWithoutAContentType() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("afi-\(UUID().uuidString).png")
         try TestImages.png(width: 5, height: 7).write(to: file)

@@ -4,7 +4,7 @@ import CometTestSupport
 
 @Suite("Docs: every Swift block is compiled by CometTests")
 struct DocsCodeBlocksTests {
-    @Test(arguments: ["docs/image-stream.md", "docs/processing.md", "README.md"])
+    @Test(arguments: ["docs/image-stream.md", "docs/processing.md", "docs/formats.md", "README.md"])
     func everySwiftBlockAppearsInTheTestSources(guide: String) throws {
         let root = GuideCodeBlocks.repositoryRoot
         let missing = try GuideCodeBlocks.blocksMissing(

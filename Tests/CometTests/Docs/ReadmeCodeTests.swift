@@ -41,7 +41,7 @@ func readmeThumbnailThenFull(url: URL, pipeline: ImagePipeline, failureImage: Im
 
 /// README, "Decoding".
 func readmeDecoding(data: Data) throws -> (Image, DecodedImage, Data, Data) {
-    let image = try Image(data: data)                    // PNG or JPEG, upright, RGBA8 straight alpha
+    let image = try Image(data: data)                    // PNG, JPEG, WebP, GIF, AVIF; upright, RGBA8 straight alpha
     let result = try ImageDecoders.decode(data, options: ImageDecodingOptions(
         downsampling: .maxPixelSize(256)                  // JPEG: decode at 1/2, 1/4 or 1/8 scale
     ))

@@ -1,6 +1,7 @@
 import CometTestSupport
 import Foundation
 import HanekeCompat
+import Imaging
 import Testing
 
 /// JSON, String, Data and Image values survive the trip to disk and back.
@@ -73,6 +74,28 @@ struct ValueRoundTripTests {
         let back = await roundTrip(TestImages.image(width: 12, height: 7, alpha: true))
         #expect(back?.width == 12)
         #expect(back?.height == 7)
+    }
+
+    @Test func webpGIFAndAVIFBytesAreImagesThroughCometsRegistry() throws {
+        #expect(Image.convertFromData(TestImages.webp(width: 9, height: 5))?.width == 9)
+        #expect(Image.convertFromData(TestImages.animatedGIF(width: 7, height: 3))?.width == 7)
+        #expect(Image.convertFromData(TestImages.avif(width: 11, height: 6))?.width == 11)
+    }
+
+    @Test func anImageFormatWithAWebPEncoderStoresWebPOnDisk() async throws {
+        let name = TestBase.uniqueName()
+        let cache = Cache<Image>(name: name)
+        cache.addFormat(Format<Image>(name: "webp", encoder: ImageEncoders.WebP(quality: 0.9)))
+        let set = Outcome<Image>()
+        cache.set(value: TestImages.image(width: 20, height: 10, alpha: true), key: "k", formatName: "webp", success: set.succeed)
+        _ = await set.wait()
+        #expect(await eventually { cache.size > 0 })
+        let reader = Cache<Image>(name: name)
+        reader.addFormat(Format<Image>(name: "webp", encoder: ImageEncoders.WebP(quality: 0.9)))
+        let outcome = Outcome<Image>()
+        reader.fetch(key: "k", formatName: "webp", failure: outcome.fail, success: outcome.succeed)
+        _ = await outcome.wait()
+        #expect(outcome.value?.width == 20 && outcome.value?.isOpaque == false)
     }
 
     @Test func bytesThatAreNoImageAreNotAnImage() {

@@ -27,6 +27,18 @@ void ref_area_average(const uint8_t *source, size_t source_stride, uint32_t x0, 
 /// with a sliding window sum: the plain C loop a blur is compared with.
 void ref_box_blur(uint8_t *pixels, uint32_t width, uint32_t height, uint32_t radius, uint8_t *scratch);
 
+/// Decodes a WebP in memory to RGBA8 with WebPDecodeRGBAInto (into a malloc'd buffer freed
+/// before returning). Returns width * height, or 0 on error.
+uint64_t ref_webp_decode(const uint8_t *data, size_t length);
+
+/// Encodes RGBA8 pixels as lossy WebP at `quality` (0...100) with WebPEncodeRGBA. Returns the
+/// encoded size, or 0 on error.
+uint64_t ref_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, float quality);
+
+/// Decodes an AVIF in memory to RGBA8 with libavif (avifDecoderRead + avifImageYUVToRGB, one
+/// thread). Returns width * height, or 0 on error.
+uint64_t ref_avif_decode(const uint8_t *data, size_t length);
+
 /// Writes `length` bytes to `path` with fopen/fwrite/fclose. Returns 0 on success, -1 on error.
 int ref_write_file(const char *path, const uint8_t *data, size_t length);
 

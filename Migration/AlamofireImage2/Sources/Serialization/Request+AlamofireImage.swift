@@ -7,7 +7,8 @@ import FoundationNetworking
 extension Request {
     /// Adds MIME types the image serializer accepts besides the built-in ones (image/tiff,
     /// image/jpeg, image/gif, image/png, image/ico, image/x-icon, image/bmp, image/x-bmp,
-    /// image/x-xbitmap, image/x-ms-bmp, image/x-win-bitmap). Process-wide; thread-safe.
+    /// image/x-xbitmap, image/x-ms-bmp, image/x-win-bitmap, and on Comet image/webp and
+    /// image/avif). Process-wide; thread-safe.
     public class func addAcceptableImageContentTypes(_ contentTypes: Set<String>) {
         AcceptableImageContentTypes.shared.add(contentTypes)
     }
@@ -17,7 +18,8 @@ extension Request {
     /// Checks, in order: a transport or validation error is returned as is; no or empty data →
     /// `NSURLErrorDomain` -1015 (`NSURLErrorCannotDecodeRawData`); a MIME type outside the
     /// acceptable types → -1016 (`NSURLErrorCannotDecodeContentData`; `file:` URLs skip this
-    /// check); bytes Comet cannot decode (PNG and JPEG are supported) → -1015, with the
+    /// check); bytes Comet cannot decode (PNG, JPEG, WebP, GIF's first frame and AVIF
+    /// are supported) → -1015, with the
     /// decoder's reason in `NSLocalizedFailureReasonErrorKey`.
     ///
     /// - Parameters:
@@ -71,6 +73,7 @@ final class AcceptableImageContentTypes: @unchecked Sendable {
     private var types: Set<String> = [
         "image/tiff", "image/jpeg", "image/gif", "image/png", "image/ico", "image/x-icon",
         "image/bmp", "image/x-bmp", "image/x-xbitmap", "image/x-ms-bmp", "image/x-win-bitmap",
+        "image/webp", "image/avif", // formats of today's web that Comet decodes (not in AlamofireImage 2)
     ]
 
     func add(_ contentTypes: Set<String>) {

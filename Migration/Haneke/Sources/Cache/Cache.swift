@@ -155,8 +155,11 @@ open class Cache<T: DataConvertible>: @unchecked Sendable where T.Result == T, T
         lock.withLock { formats[formatName] }
     }
 
+    /// The bytes to store on disk; `nil` (nothing stored) when the format's conversion gives none.
     private static func data(of value: T, format: Format<T>) -> Data? {
-        format.convertToData?(value) ?? value.asData()
+        guard let convert = format.convertToData else { return value.asData() }
+        let data = convert(value)
+        return data.isEmpty ? nil : data
     }
 
     /// Applies the format: synchronously when there is nothing to do, else in the background
