@@ -37,10 +37,18 @@ import Glibc
 ///    runs after the graph is released, so it never holds the graph up.
 /// 4. *The loader's threads* (URLSession's delegate queue, a custom loader's callbacks, a data
 ///    closure's Swift task): chunks, progress and completion enter the graph from there.
-/// 5. *A timer*: the rate limiter's refill, a Dispatch timer that enters the graph.
+/// 5. *Timers*: the rate limiter's refill, a Dispatch timer that enters the graph; a retry's
+///    wait (``ImagePipeline/RetryPolicy``), a Swift task that sleeps outside the graph, holding
+///    no download slot, and enters it again to start the next attempt.
 /// 6. *Delivery*: an awaiting Swift task is resumed (it continues on its own executor);
-///    completion and progress handlers run on ``ImagePipeline/Configuration/callbackQueue``;
-///    `ImageTask.events` streams are yielded to from the graph.
+///    completion and progress handlers, and the task-event hook, run on
+///    ``ImagePipeline/Configuration/callbackQueue``; `ImageTask.events` streams are yielded to
+///    from the graph.
+///
+/// The other hooks (``ImagePipeline/Hooks``: per-request loader and disk cache, cache key,
+/// `willCacheImage` and `willCacheData`) are called where their decision is needed, in the
+/// graph or on the worker doing that step: they must return quickly and must not call back
+/// into the pipeline synchronously.
 ///
 /// **Why this model** (measured in `make bench`, see BENCHMARKS.md): the serial coordinator
 /// queue it replaces cost a thread wake-up at every entry (caller → coordinator, loader →
