@@ -164,4 +164,35 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.log == ["sub", "1", "-1", "finished"])
     }
+
+    @Test func tryMapDeliversNothingAfterCancel() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Error>()
+        upstream.tryMap { $0 }.subscribe(subscriber)
+        subscriber.cancel()
+        upstream.send(1)
+        upstream.finish()
+        #expect(subscriber.log == ["sub"])
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func tryMapDeliversNothingAfterTheUpstreamCompleted() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Error>()
+        upstream.tryMap { $0 }.subscribe(subscriber)
+        upstream.finish()
+        upstream.send(1)
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "finished"])
+    }
+
+    @Test func removeDuplicatesForwardsOneCompletionOnly() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.removeDuplicates().subscribe(subscriber)
+        upstream.finish()
+        upstream.send(1)
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "finished"])
+    }
 }

@@ -1,0 +1,45 @@
+/// The upstream subscriptions a subject was handed through `send(subscription:)`, kept in the
+/// subject's own lock.
+///
+/// Like Combine's subjects, a subject asks its upstreams for `.unlimited` only once one of its
+/// own subscribers has demanded a value: an upstream attached before that waits, and the first
+/// downstream demand starts all of them. Not thread-safe by itself; the owner guards it.
+struct SubjectUpstreams {
+    private var subscriptions: [Subscription] = []
+    private var demanded = false
+
+    /// Keeps `subscription`; returns whether it should be asked for `.unlimited` now.
+    mutating func add(_ subscription: Subscription) -> Bool {
+        subscriptions.append(subscription)
+        return demanded
+    }
+
+    /// Records the first downstream demand; returns the upstreams to ask for `.unlimited`
+    /// (empty after the first call).
+    mutating func downstreamDemanded() -> [Subscription] {
+        guard !demanded else { return [] }
+        demanded = true
+        return subscriptions
+    }
+
+    /// Forgets every upstream (the subject completed).
+    mutating func removeAll() {
+        subscriptions = []
+    }
+}
+
+/// A subject of this module that can report whether it took an upstream subscription, so
+/// `publisher.subscribe(subject)` ends its link (instead of cancelling twice) when a completed
+/// subject refuses it.
+protocol UpstreamAcceptingSubject: AnyObject {
+    /// Keeps `subscription` (asking it for `.unlimited` once a subscriber has demanded values);
+    /// `false` if the subject has completed, in which case the caller cancels it.
+    func acceptUpstream(_ subscription: Subscription) -> Bool
+}
+
+/// Asks each subscription for `.unlimited`; call outside any lock.
+func requestUnlimited(_ subscriptions: [Subscription]) {
+    for subscription in subscriptions {
+        subscription.request(.unlimited)
+    }
+}
