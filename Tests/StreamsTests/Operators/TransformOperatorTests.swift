@@ -195,4 +195,18 @@ import Testing
         upstream.finish()
         #expect(subscriber.log == ["sub", "finished"])
     }
+
+    @Test func mapKeyPathReadsOneTwoOrThreeProperties() {
+        struct Point { let x: Int, y: Int, z: Int }
+        let points = [Point(x: 1, y: 2, z: 3)].publisher
+        let one = TrackingSubscriber<Int, Never>()
+        let two = TrackingSubscriber<(Int, Int), Never>()
+        let three = TrackingSubscriber<(Int, Int, Int), Never>()
+        points.map(\.x).subscribe(one)
+        points.map(\.x, \.y).subscribe(two)
+        points.map(\.x, \.y, \.z).subscribe(three)
+        #expect(one.log == ["sub", "1", "finished"])
+        #expect(two.log == ["sub", "(1, 2)", "finished"])
+        #expect(three.log == ["sub", "(1, 2, 3)", "finished"])
+    }
 }
