@@ -209,4 +209,35 @@ import Testing
         #expect(two.log == ["sub", "(1, 2)", "finished"])
         #expect(three.log == ["sub", "(1, 2, 3)", "finished"])
     }
+
+    @Test func collectByCountEmitsFullArraysThenTheRemainder() {
+        let subscriber = TrackingSubscriber<[Int], Never>()
+        [1, 2, 3, 4, 5].publisher.collect(2).subscribe(subscriber)
+        #expect(subscriber.values == [[1, 2], [3, 4], [5]])
+        #expect(subscriber.isFinished)
+    }
+
+    @Test func collectByCountAsksTheUpstreamForCountTimesTheDemand() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<[Int], Never>(initialDemand: .max(2))
+        upstream.collect(3).subscribe(subscriber)
+        #expect(upstream.subscription?.requests == [.max(6)])
+        subscriber.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func collectByCountDropsThePartialBufferOnFailure() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<[Int], TestError>()
+        upstream.collect(2).subscribe(subscriber)
+        upstream.send(1)
+        upstream.fail(TestError(3))
+        #expect(subscriber.log == ["sub", "failure(E3)"])
+    }
+
+    @Test func assertNoFailurePassesValuesAndFinishedThrough() {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        [1, 2].publisher.setFailureType(to: TestError.self).assertNoFailure().subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "1", "2", "finished"])
+    }
 }
