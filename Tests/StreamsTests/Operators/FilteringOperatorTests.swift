@@ -151,4 +151,60 @@ import Testing
         #expect(subscriber.log == ["sub"])
         #expect(upstream.subscription?.cancelCount == 1)
     }
+
+    @Test func dropUntilOutputFromDropsUntilTheTriggerFiresThenCancelsIt() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        #expect(trigger.subscription?.requests == [.max(1)])
+        #expect(upstream.send(1) == .max(1))
+        trigger.send(())
+        #expect(trigger.subscription?.cancelCount == 1)
+        upstream.send(2)
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "2", "finished"])
+    }
+
+    @Test func dropUntilOutputFromFailsWhenTheTriggerFails() {
+        let upstream = TestPublisher<Int, TestError>()
+        let trigger = TestPublisher<Void, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.fail(TestError(1))
+        #expect(subscriber.log == ["sub", "failure(E1)"])
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func prefixUntilOutputFromFinishesAndCancelsBothWhenTheTriggerFires() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        upstream.send(1)
+        trigger.send(0)
+        upstream.send(2)
+        #expect(subscriber.log == ["sub", "1", "finished"])
+        #expect(upstream.subscription?.cancelCount == 1)
+        #expect(trigger.subscription?.cancelCount == 1)
+    }
+
+    @Test func prefixUntilOutputFromFiredDuringDeliveryFinishesAfterIt() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = PassthroughSubject<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(onValue: { _, _ in trigger.send(()) })
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        upstream.send(1)
+        #expect(subscriber.log == ["sub", "1", "finished"])
+    }
+
+    @Test func cancellingUntilOutputOperatorsCancelsTheTriggerToo() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        subscriber.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+        #expect(trigger.subscription?.cancelCount == 1)
+    }
 }
