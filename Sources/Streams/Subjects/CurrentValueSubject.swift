@@ -9,7 +9,7 @@ import Locking
 ///
 /// Thread-safety: `value` and `send` may be used from any thread; the value and subscriber list
 /// live in a lock, and deliveries happen outside it, serialised per subscriber.
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, UpstreamAcceptingSubject, @unchecked Sendable {
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, @unchecked Sendable {
     private struct State {
         var value: Output
         var conduits: [SubjectConduitBase<Output, Failure>] = []
@@ -92,17 +92,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
         if !acceptUpstream(subscription) { subscription.cancel() }
     }
 
-    func acceptUpstream(_ subscription: Subscription) -> Bool {
-        let outcome = state.withLock { state -> (accepted: Bool, requestNow: Bool) in
-            guard state.completion == nil else { return (false, false) }
-            return (true, state.upstreams.add(subscription))
-        }
-        if outcome.requestNow { subscription.request(.unlimited) }
-        return outcome.accepted
-    }
-
-    private func downstreamDemanded() {
-        requestUnlimited(state.withLock { $0.upstreams.downstreamDemanded() })
+    func withUpstreams<R>(_ body: (inout SubjectUpstreams, _ completed: Bool) -> R) -> R {
+        state.withLock { state in body(&state.upstreams, state.completion != nil) }
     }
 
     private func remove(_ conduit: SubjectConduitBase<Output, Failure>) {

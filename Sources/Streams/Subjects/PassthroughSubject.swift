@@ -8,7 +8,7 @@ import Locking
 ///
 /// Thread-safety: `send` may be called from any thread. The subscriber list lives in a lock;
 /// each subscriber's deliveries are serialised by its own conduit and made outside any lock.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, UpstreamAcceptingSubject, @unchecked Sendable {
+public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, @unchecked Sendable {
     private struct State {
         var conduits: [SubjectConduitBase<Output, Failure>] = []
         var completion: Subscribers.Completion<Failure>?
@@ -79,17 +79,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Upstream
         if !acceptUpstream(subscription) { subscription.cancel() }
     }
 
-    func acceptUpstream(_ subscription: Subscription) -> Bool {
-        let outcome = state.withLock { state -> (accepted: Bool, requestNow: Bool) in
-            guard state.completion == nil else { return (false, false) }
-            return (true, state.upstreams.add(subscription))
-        }
-        if outcome.requestNow { subscription.request(.unlimited) }
-        return outcome.accepted
-    }
-
-    private func downstreamDemanded() {
-        requestUnlimited(state.withLock { $0.upstreams.downstreamDemanded() })
+    func withUpstreams<R>(_ body: (inout SubjectUpstreams, _ completed: Bool) -> R) -> R {
+        state.withLock { state in body(&state.upstreams, state.completion != nil) }
     }
 
     private func remove(_ conduit: SubjectConduitBase<Output, Failure>) {

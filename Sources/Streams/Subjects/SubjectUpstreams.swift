@@ -37,9 +37,26 @@ protocol UpstreamAcceptingSubject: AnyObject {
     func acceptUpstream(_ subscription: Subscription) -> Bool
 }
 
-/// Asks each subscription for `.unlimited`; call outside any lock.
-func requestUnlimited(_ subscriptions: [Subscription]) {
-    for subscription in subscriptions {
-        subscription.request(.unlimited)
+/// A subject of this module that keeps its ``SubjectUpstreams`` in its own locked state; the
+/// upstream bookkeeping (accepting, starting on first demand) is shared here.
+protocol SubjectUpstreamsHolder: UpstreamAcceptingSubject {
+    /// Runs `body` under the subject's lock with its upstreams and whether it has completed.
+    func withUpstreams<R>(_ body: (inout SubjectUpstreams, _ completed: Bool) -> R) -> R
+}
+
+extension SubjectUpstreamsHolder {
+    func acceptUpstream(_ subscription: Subscription) -> Bool {
+        let outcome = withUpstreams { upstreams, completed -> (accepted: Bool, requestNow: Bool) in
+            completed ? (false, false) : (true, upstreams.add(subscription))
+        }
+        if outcome.requestNow { subscription.request(.unlimited) }
+        return outcome.accepted
+    }
+
+    /// A subscriber demanded values for the first time: starts every upstream (once).
+    func downstreamDemanded() {
+        for subscription in withUpstreams({ upstreams, _ in upstreams.downstreamDemanded() }) {
+            subscription.request(.unlimited)
+        }
     }
 }
