@@ -33,4 +33,29 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.log == ["sub", "1", "finished"])
     }
+
+    @Test func switchToLatestAsksTheUpstreamForEverythingAsSoonAsSubscribed() {
+        let upstream = TestPublisher<TestPublisher<Int, Never>, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.switchToLatest().subscribe(subscriber)
+        #expect(upstream.subscription?.requests == [.unlimited])
+        subscriber.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func switchToLatestCancelsTheSupersededChildAndDropsItsValues() {
+        let upstream = TestPublisher<TestPublisher<Int, Never>, Never>()
+        let first = TestPublisher<Int, Never>()
+        let second = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.switchToLatest().subscribe(subscriber)
+        upstream.send(first)
+        first.send(1)
+        upstream.send(second)
+        first.send(2)
+        second.send(3)
+        #expect(subscriber.values == [1, 3])
+        #expect(first.subscription?.cancelCount == 1)
+        subscriber.cancel()
+    }
 }
