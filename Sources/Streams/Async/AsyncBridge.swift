@@ -9,8 +9,9 @@ struct UnsafeTransfer<Value>: @unchecked Sendable {
 /// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``.
 ///
 /// It requests one value per call to ``next(isolation:)`` and suspends the caller until that
-/// value (or the completion) arrives. Cancelling the awaiting task cancels the subscription and
-/// ends the sequence (`nil`). Thread-safety: the subscription, the waiting continuation and the
+/// value (or the completion) arrives. Several tasks may wait on one iterator at once; they are
+/// served in the order they called. Cancelling an awaiting task cancels the subscription and
+/// ends the sequence (`nil`) for every waiter. Thread-safety: the subscription, the waiting continuation and the
 /// terminal result live in a lock; continuations are resumed outside it.
 final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
     typealias Input = Output
@@ -20,7 +21,9 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
     private struct State {
         var subscription: Subscription?
         var pendingRequests = 0
-        var waiting: Continuation?
+        /// Callers of `next()` waiting for a value, oldest first (one iterator may be shared by
+        /// several tasks).
+        var waiting: [Continuation] = []
         var buffered: [Output] = []
         var terminal: Element?
         var cancelled = false
@@ -52,12 +55,11 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
     func receive(_ input: Output) -> Subscribers.Demand {
         let waiting = state.withLock { state -> Continuation? in
             guard !state.cancelled else { return nil }
-            guard let waiting = state.waiting else {
+            guard !state.waiting.isEmpty else {
                 state.buffered.append(input)
                 return nil
             }
-            state.waiting = nil
-            return waiting
+            return state.waiting.removeFirst()
         }
         waiting?.resume(returning: UnsafeTransfer(value: .success(input)))
         return .none
@@ -69,29 +71,34 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
         case .finished: result = .success(nil)
         case .failure(let error): result = .failure(error)
         }
-        let waiting = state.withLock { state -> Continuation? in
-            guard state.terminal == nil else { return nil }
-            state.terminal = result
+        let waiting = state.withLock { state -> [Continuation] in
+            guard state.terminal == nil else { return [] }
             state.subscription = nil
-            defer { state.waiting = nil }
+            defer { state.waiting = [] }
+            // The oldest waiter gets the result; a failure is reported once.
+            state.terminal = state.waiting.isEmpty ? result : .success(nil)
             return state.waiting
         }
-        waiting?.resume(returning: UnsafeTransfer(value: result))
+        for (index, continuation) in waiting.enumerated() {
+            continuation.resume(returning: UnsafeTransfer(value: index == 0 ? result : .success(nil)))
+        }
     }
 
     func cancel() {
-        let (subscription, waiting) = state.withLock { state -> (Subscription?, Continuation?) in
+        let (subscription, waiting) = state.withLock { state -> (Subscription?, [Continuation]) in
             state.cancelled = true
             if state.terminal == nil { state.terminal = .success(nil) }
             state.buffered = []
             defer {
                 state.subscription = nil
-                state.waiting = nil
+                state.waiting = []
             }
             return (state.subscription, state.waiting)
         }
         subscription?.cancel()
-        waiting?.resume(returning: UnsafeTransfer(value: .success(nil)))
+        for continuation in waiting {
+            continuation.resume(returning: UnsafeTransfer(value: .success(nil)))
+        }
     }
 
     /// Waits for the next value; `.success(nil)` at the end of the stream or after cancellation.
@@ -105,7 +112,7 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
                         state.terminal = .success(nil)
                         return .resume(terminal)
                     }
-                    state.waiting = continuation
+                    state.waiting.append(continuation)
                     if state.subscription == nil { state.pendingRequests += 1 }
                     return .request(state.subscription)
                 }

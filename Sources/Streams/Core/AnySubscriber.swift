@@ -23,17 +23,17 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveCompletionBody = { s.receive(completion: $0) }
     }
 
-    /// Creates a type-erasing subscriber that forwards to a subject: values are sent to it,
-    /// subscriptions are passed to it, and unlimited demand is requested.
-
-    /// Creates a type-erasing subscriber that forwards to a subject: the subscription is passed
-    /// to `send(subscription:)` (the subjects of this module then request `.unlimited`), values
-    /// to `send(_:)` and the completion to `send(completion:)`.
+    /// Creates a type-erasing subscriber that forwards to a subject: the first subscription is
+    /// passed to `send(subscription:)` (the subjects of this module then request `.unlimited`
+    /// once they have demand), values to `send(_:)` and the first completion to
+    /// `send(completion:)`. Like any subscriber it takes one subscription: later ones are
+    /// cancelled, and nothing is forwarded after the completion. Thread-safe.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
+        let forwarder = SubjectSubscriber(subject: s)
         combineIdentifier = CombineIdentifier()
-        receiveSubscriptionBody = { s.send(subscription: $0) }
-        receiveValueBody = { s.send($0); return .none }
-        receiveCompletionBody = { s.send(completion: $0) }
+        receiveSubscriptionBody = { forwarder.receive(subscription: $0) }
+        receiveValueBody = { forwarder.receive($0) }
+        receiveCompletionBody = { forwarder.receive(completion: $0) }
     }
 
     /// Creates a type-erasing subscriber that executes the provided closures. A `nil` closure

@@ -4,9 +4,9 @@ import Locking
 /// ``Publishers/Merge`` and ``Publishers/MergeMany``: an upstream of values that are turned into
 /// child publishers, whose values are merged into one downstream.
 ///
-/// Demand: nothing is requested until the downstream first asks for values; then the upstream is
-/// asked for `maxPublishers` children (one more each time a child finishes, when bounded), and
-/// every child is asked for one value at a time — the next one only after its previous value was
+/// Demand: as in Combine, the upstream is asked for `maxPublishers` children as soon as it hands
+/// over its subscription (one more each time a child finishes, when bounded), and every child is
+/// asked for one value at a time — the next one only after its previous value was
 /// delivered — so at most one value per child waits in the ``Outbox``.
 ///
 /// Once the downstream's demand is `.unlimited`, every child (current and future) is asked for
@@ -28,7 +28,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     private struct State {
         var upstream: Subscription?
         var upstreamFinished = false
-        var started = false
         var unlimited = false
         var terminated = false
         var nextChildID = 0
@@ -71,18 +70,13 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     // MARK: Subscription
 
     func request(_ demand: Subscribers.Demand) {
-        let (first, becameUnlimited, _) = outbox.request(demand)
-        guard first || becameUnlimited else { return }
-        let (upstream, children) = state.withLock { state -> (Subscription?, [Subscription]) in
-            guard !state.terminated else { return (nil, []) }
-            state.started = true
-            if becameUnlimited {
-                state.unlimited = true
-                return (first ? state.upstream : nil, Array(state.childSubscriptions.values))
-            }
-            return (state.upstream, [])
+        let (_, becameUnlimited, _) = outbox.request(demand)
+        guard becameUnlimited else { return }
+        let children = state.withLock { state -> [Subscription] in
+            guard !state.terminated else { return [] }
+            state.unlimited = true
+            return Array(state.childSubscriptions.values)
         }
-        if maxPublishers > 0 { upstream?.request(maxPublishers) }
         for child in children {
             child.request(.unlimited)
         }
@@ -117,14 +111,14 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     // MARK: Upstream events
 
     private func upstreamSubscribed(_ subscription: Subscription) {
-        let (accepted, started) = state.withLock { state -> (Bool, Bool) in
-            guard !state.terminated, state.upstream == nil else { return (false, false) }
+        let accepted = state.withLock { state -> Bool in
+            guard !state.terminated, state.upstream == nil else { return false }
             state.upstream = subscription
-            return (true, state.started)
+            return true
         }
         if !accepted {
             subscription.cancel()
-        } else if started, maxPublishers > 0 {
+        } else if maxPublishers > 0 {
             subscription.request(maxPublishers)
         }
     }

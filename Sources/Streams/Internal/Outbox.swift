@@ -53,11 +53,20 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     }
 
     private let state: Locked<State>
+    private let onReturnedDemand: ((Subscribers.Demand) -> Void)?
 
     /// - Parameter missedValue: start with the "missed" flag set, so the first request reports
     ///   a missed value (used by current-value subjects to deliver the current value).
-    init(_ downstream: Downstream, missedValue: Bool = false) {
+    /// - Parameter onReturnedDemand: called (outside the lock) with each non-zero demand the
+    ///   downstream returns from `receive(_:)`, after it was added to the outbox's demand; for
+    ///   owners that pass demand on to their upstreams.
+    init(
+        _ downstream: Downstream,
+        missedValue: Bool = false,
+        onReturnedDemand: ((Subscribers.Demand) -> Void)? = nil
+    ) {
         state = Locked(State(downstream: downstream, missedValue: missedValue))
+        self.onReturnedDemand = onReturnedDemand
     }
 
     /// `true` once the downstream completed or cancelled.
@@ -193,6 +202,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
                 let extra = downstream.receive(pending.value)
                 if extra > 0 {
                     state.withLock { $0.demand += extra }
+                    onReturnedDemand?(extra)
                 }
                 pending.afterDelivery?()
             }

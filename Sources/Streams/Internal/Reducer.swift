@@ -1,12 +1,14 @@
 import Locking
 
 /// The engine behind operators that reduce the whole upstream into at most one value
-/// (``Publishers/First``, ``Publishers/FirstWhere``, ``Publishers/Collect``).
+/// (first, last, collect, reduce, count, contains, allSatisfy, min/max and their `try` forms).
 ///
 /// The upstream is asked for `.unlimited` values. The accumulator is touched only from the
 /// upstream's serialised calls. When the reduction ends (the upstream finished, or `reduce`
 /// reported it is done — then the upstream is cancelled) the result is delivered, followed by
 /// `.finished`, as soon as the downstream has demanded a value; failures are forwarded at once.
+/// A `reduce` that throws (the `try` operators) ends the stream the same way: the upstream is
+/// cancelled and the error forwarded.
 ///
 /// Thread-safety: the upstream subscription, the downstream, the result and the demand flag live
 /// in a lock that is never held while calling out. Both ends are dropped when the stream ends.
@@ -28,7 +30,7 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     private let state: Locked<State>
-    private let reduce: (inout Output?, UpstreamOutput) -> Bool
+    private let reduce: (inout Output?, UpstreamOutput) throws(Downstream.Failure) -> Bool
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
     private var accumulator: Output?  // upstream's serialised calls only
     private var reducing = true  // upstream's serialised calls only
@@ -39,7 +41,7 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         name: String,
         initial: Output?,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
-        reduce: @escaping (inout Output?, UpstreamOutput) -> Bool
+        reduce: @escaping (inout Output?, UpstreamOutput) throws(Downstream.Failure) -> Bool
     ) {
         self.state = Locked(State(downstream: downstream))
         self.description = name
@@ -64,16 +66,40 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         guard reducing else { return .none }
-        if reduce(&accumulator, input) {
+        let done: Bool
+        do {
+            done = try reduce(&accumulator, input)
+        } catch {
             reducing = false
-            let upstream = state.withLock { state -> Subscription? in
-                defer { state.upstream = nil }
-                return state.upstream
-            }
-            upstream?.cancel()
+            accumulator = nil
+            takeUpstream()?.cancel()
+            fail(error)
+            return .none
+        }
+        if done {
+            reducing = false
+            takeUpstream()?.cancel()
             finish()
         }
         return .none
+    }
+
+    private func takeUpstream() -> Subscription? {
+        state.withLock { state -> Subscription? in
+            defer { state.upstream = nil }
+            return state.upstream
+        }
+    }
+
+    private func fail(_ error: Downstream.Failure) {
+        let downstream = state.withLock { state -> Downstream? in
+            defer {
+                state.downstream = nil
+                state.upstream = nil
+            }
+            return state.downstream
+        }
+        downstream?.receive(completion: .failure(error))
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
@@ -83,14 +109,8 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         case .finished:
             finish()
         case .failure(let error):
-            let downstream = state.withLock { state -> Downstream? in
-                defer {
-                    state.downstream = nil
-                    state.upstream = nil
-                }
-                return state.downstream
-            }
-            downstream?.receive(completion: .failure(mapFailure(error)))
+            accumulator = nil
+            fail(mapFailure(error))
         }
     }
 
@@ -136,5 +156,19 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         }
         // The downstream is released when `ended` goes, outside the lock.
         ended.0?.cancel()
+    }
+}
+
+extension Publisher {
+    /// Subscribes a ``Reducer`` starting from `initial` (`nil`: no result unless `reduce` sets
+    /// one); `reduce` returns `true` when the result is final.
+    func subscribeReducing<S: Subscriber>(
+        _ subscriber: S,
+        name: String,
+        initial: S.Input?,
+        mapFailure: @escaping (Failure) -> S.Failure,
+        reduce: @escaping (inout S.Input?, Output) throws(S.Failure) -> Bool
+    ) {
+        subscribe(Reducer<Output, Failure, S>(downstream: subscriber, name: name, initial: initial, mapFailure: mapFailure, reduce: reduce))
     }
 }

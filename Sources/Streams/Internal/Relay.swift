@@ -3,8 +3,8 @@ import Locking
 /// One downstream subscription fed by a succession of upstreams, one at a time.
 ///
 /// Used by operators that switch to a new upstream when the current one completes or fails:
-/// ``Publishers/Concatenate``, ``Publishers/Catch``, ``Publishers/TryCatch`` and
-/// ``Publishers/ReplaceError``. The relay keeps the demand still outstanding: values delivered
+/// ``Publishers/Concatenate``, ``Publishers/Catch``, ``Publishers/TryCatch``,
+/// ``Publishers/ReplaceError``, ``Publishers/ReplaceEmpty`` and ``Publishers/Retry``. The relay keeps the demand still outstanding: values delivered
 /// from any upstream reduce it, demand returned by the downstream or requested through the
 /// relay adds to it, and the next upstream is asked for exactly what remains when it attaches.
 /// The downstream sees a single subscription (the relay) for its whole life.
@@ -19,6 +19,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
         var demand = Subscribers.Demand.none
         var current: Subscription?
         var sentSubscription = false
+        var forwardedAny = false
         /// Dropped when the relay terminates (completion or cancel).
         var downstream: Downstream?
         var terminated: Bool { downstream == nil }
@@ -61,6 +62,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
         let downstream = state.withLock { state -> Downstream? in
             guard let downstream = state.downstream else { return nil }
             if state.demand != .unlimited { state.demand -= 1 }
+            state.forwardedAny = true
             return downstream
         }
         guard let downstream else { return .none }
@@ -69,6 +71,11 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
             state.withLock { $0.demand += extra }
         }
         return extra
+    }
+
+    /// Whether any value has been delivered downstream so far (from any upstream).
+    var hasForwarded: Bool {
+        state.withLock { $0.forwardedAny }
     }
 
     /// The current upstream completed; another one will attach. Returns `false` if the relay

@@ -22,28 +22,45 @@ extension Publishers {
 
         /// Subscribes a duplicate-removing subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let predicate = self.predicate
-            let previous = PreviousBox<Output>()
-            upstream.subscribe(
-                PassThrough(
-                    downstream: subscriber,
-                    name: "RemoveDuplicates",
-                    value: { input, downstream in
-                        if let last = previous.value, predicate(last, input) { return .max(1) }
-                        previous.value = input
-                        return downstream.receive(input)
-                    },
-                    completion: { $0 }
-                )
-            )
+            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+        }
+
+        /// Passes the upstream subscription through. The previous element and the finished flag
+        /// are only touched from the upstream's serialised calls; after the first completion
+        /// nothing more is forwarded.
+        private final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            private let downstream: Downstream
+            private let predicate: (Output, Output) -> Bool
+            private var previous: Output?
+            private var finished = false
+
+            init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
+                self.downstream = downstream
+                self.predicate = predicate
+            }
+
+            var description: String { "RemoveDuplicates" }
+
+            func receive(subscription: Subscription) {
+                downstream.receive(subscription: subscription)
+            }
+
+            func receive(_ input: Output) -> Subscribers.Demand {
+                guard !finished else { return .none }
+                if let previous, predicate(previous, input) { return .max(1) }
+                previous = input
+                return downstream.receive(input)
+            }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                guard !finished else { return }
+                finished = true
+                previous = nil
+                downstream.receive(completion: completion)
+            }
         }
     }
-}
-
-/// The previous element of one ``Publishers/RemoveDuplicates`` subscription; only accessed from
-/// the upstream's serialised `receive(_:)` calls.
-private final class PreviousBox<Value> {
-    var value: Value?
 }
 
 extension Publisher where Output: Equatable {

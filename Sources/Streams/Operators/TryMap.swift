@@ -24,44 +24,54 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }
 
-        /// Passes the upstream subscription through; its two fields are only touched from the
-        /// upstream's serialised calls.
-        private final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+        /// Stands between the upstream and the downstream: both ends live in a ``Link``, so
+        /// after a throw, an upstream completion or a cancel nothing more reaches the downstream
+        /// and neither end is kept.
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+            @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Error {
-            private let downstream: Downstream
+            private let link: Link<Downstream>
             private let transform: (Upstream.Output) throws -> Output
-            private var subscription: Subscription?
-            private var failed = false
 
             init(downstream: Downstream, transform: @escaping (Upstream.Output) throws -> Output) {
-                self.downstream = downstream
+                self.link = Link(downstream: downstream)
                 self.transform = transform
             }
 
             var description: String { "TryMap" }
 
             func receive(subscription: Subscription) {
-                self.subscription = subscription
-                downstream.receive(subscription: subscription)
+                guard let downstream = link.attach(subscription) else {
+                    subscription.cancel()
+                    return
+                }
+                downstream.receive(subscription: self)
             }
 
             func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-                guard !failed else { return .none }
+                guard let downstream = link.downstream else { return .none }
+                let output: Output
                 do {
-                    return downstream.receive(try transform(input))
+                    output = try transform(input)
                 } catch {
-                    failed = true
-                    subscription?.cancel()
-                    subscription = nil
+                    guard let upstream = link.cancel() else { return .none }  // cancelled meanwhile
+                    upstream.cancel()
                     downstream.receive(completion: .failure(error))
                     return .none
                 }
+                return downstream.receive(output)
             }
 
             func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-                guard !failed else { return }
-                subscription = nil
-                downstream.receive(completion: completion.mapFailure { $0 as Error })
+                link.complete()?.receive(completion: completion.mapFailure { $0 as Error })
+            }
+
+            func request(_ demand: Subscribers.Demand) {
+                link.upstream?.request(demand)
+            }
+
+            func cancel() {
+                link.cancel()?.cancel()
             }
         }
     }

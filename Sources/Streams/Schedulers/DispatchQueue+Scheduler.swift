@@ -54,23 +54,33 @@ extension DispatchQueue: Scheduler {
             /// Creates an interval from a `DispatchTimeInterval`.
             public init(_ timeInterval: DispatchTimeInterval) {
                 switch timeInterval {
-                case .seconds(let s): magnitude = s.multipliedReportingOverflow(by: 1_000_000_000).partialValue
-                case .milliseconds(let ms): magnitude = ms.multipliedReportingOverflow(by: 1_000_000).partialValue
-                case .microseconds(let us): magnitude = us.multipliedReportingOverflow(by: 1_000).partialValue
+                case .seconds(let s): magnitude = Stride.saturating(s, times: 1_000_000_000)
+                case .milliseconds(let ms): magnitude = Stride.saturating(ms, times: 1_000_000)
+                case .microseconds(let us): magnitude = Stride.saturating(us, times: 1_000)
                 case .nanoseconds(let ns): magnitude = ns
                 case .never: magnitude = .max
                 @unknown default: magnitude = .max
                 }
             }
 
-            /// Creates an interval of `value` seconds.
+            /// Creates an interval of `value` seconds. Intervals beyond what `Int` nanoseconds can
+            /// hold saturate at `Int.max` / `Int.min` nanoseconds; NaN is zero.
             public init(floatLiteral value: Double) {
-                magnitude = Int(clamping: Int64((value * 1_000_000_000).rounded()))
+                let nanos = (value * 1_000_000_000).rounded()
+                if nanos.isNaN {
+                    magnitude = 0
+                } else if nanos >= Double(Int.max) {
+                    magnitude = .max
+                } else if nanos <= Double(Int.min) {
+                    magnitude = .min
+                } else {
+                    magnitude = Int(nanos)
+                }
             }
 
-            /// Creates an interval of `value` seconds.
+            /// Creates an interval of `value` seconds (saturating, like every conversion here).
             public init(integerLiteral value: Int) {
-                magnitude = value.multipliedReportingOverflow(by: 1_000_000_000).partialValue
+                magnitude = Stride.saturating(value, times: 1_000_000_000)
             }
 
             /// Creates an interval of `source` seconds, if it fits.
@@ -83,14 +93,36 @@ extension DispatchQueue: Scheduler {
 
             private init(nanoseconds: Int) { magnitude = nanoseconds }
 
+            /// `value * factor`, clamped to `Int`'s range instead of wrapping.
+            private static func saturating(_ value: Int, times factor: Int) -> Int {
+                let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+                guard overflow else { return product }
+                return (value < 0) == (factor < 0) ? .max : .min
+            }
+
+            /// `lhs + rhs`, clamped to `Int`'s range.
+            private static func saturating(_ lhs: Int, plus rhs: Int) -> Int {
+                let (sum, overflow) = lhs.addingReportingOverflow(rhs)
+                guard overflow else { return sum }
+                return rhs > 0 ? .max : .min
+            }
+
             /// Orders intervals.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
-            /// Adds intervals.
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
-            /// Subtracts intervals.
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
-            /// Multiplies intervals (as nanosecond counts).
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude * rhs.magnitude) }
+            /// Adds intervals, saturating at the largest and smallest intervals.
+            public static func + (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: saturating(lhs.magnitude, plus: rhs.magnitude))
+            }
+            /// Subtracts intervals, saturating at the largest and smallest intervals.
+            public static func - (lhs: Stride, rhs: Stride) -> Stride {
+                rhs.magnitude == .min
+                    ? Stride(nanoseconds: saturating(saturating(lhs.magnitude, plus: .max), plus: 1))
+                    : Stride(nanoseconds: saturating(lhs.magnitude, plus: -rhs.magnitude))
+            }
+            /// Multiplies intervals (as nanosecond counts), saturating.
+            public static func * (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: saturating(lhs.magnitude, times: rhs.magnitude))
+            }
             /// Adds in place.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
             /// Subtracts in place.

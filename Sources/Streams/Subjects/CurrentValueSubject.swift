@@ -9,12 +9,12 @@ import Locking
 ///
 /// Thread-safety: `value` and `send` may be used from any thread; the value and subscriber list
 /// live in a lock, and deliveries happen outside it, serialised per subscriber.
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, @unchecked Sendable {
     private struct State {
         var value: Output
         var conduits: [SubjectConduitBase<Output, Failure>] = []
         var completion: Subscribers.Completion<Failure>?
-        var upstreams: [Subscription] = []
+        var upstreams = SubjectUpstreams()
     }
 
     private let state: Locked<State>
@@ -44,6 +44,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
             downstream: subscriber,
             name: "CurrentValueSubject",
             currentValue: { [weak self] in self?.state.withLock { $0.completion == nil ? $0.value : nil } },
+            demanded: { [weak self] in self?.downstreamDemanded() },
             detach: { [weak self] in self?.remove($0) }
         )
         let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
@@ -76,7 +77,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
             guard state.completion == nil else { return [] }
             state.completion = completion
-            state.upstreams = []
+            state.upstreams.removeAll()
             defer { state.conduits = [] }
             return state.conduits
         }
@@ -85,18 +86,14 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         }
     }
 
-    /// Keeps the upstream subscription and requests `.unlimited` from it.
+    /// Keeps the upstream subscription and asks it for `.unlimited` once a subscriber has
+    /// demanded values (at once if one already has); cancels it if the subject has completed.
     public func send(subscription: Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard state.completion == nil else { return false }
-            state.upstreams.append(subscription)
-            return true
-        }
-        if accepted {
-            subscription.request(.unlimited)
-        } else {
-            subscription.cancel()
-        }
+        if !acceptUpstream(subscription) { subscription.cancel() }
+    }
+
+    func withUpstreams<R>(_ body: (inout SubjectUpstreams, _ completed: Bool) -> R) -> R {
+        state.withLock { state in body(&state.upstreams, state.completion != nil) }
     }
 
     private func remove(_ conduit: SubjectConduitBase<Output, Failure>) {

@@ -8,11 +8,11 @@ import Locking
 ///
 /// Thread-safety: `send` may be called from any thread. The subscriber list lives in a lock;
 /// each subscriber's deliveries are serialised by its own conduit and made outside any lock.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, @unchecked Sendable {
     private struct State {
         var conduits: [SubjectConduitBase<Output, Failure>] = []
         var completion: Subscribers.Completion<Failure>?
-        var upstreams: [Subscription] = []
+        var upstreams = SubjectUpstreams()
     }
 
     private let state = Locked(State())
@@ -30,9 +30,12 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
     /// Attaches a subscriber; it receives values sent from now on, as far as it demands them.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(downstream: subscriber, name: "PassthroughSubject") { [weak self] in
-            self?.remove($0)
-        }
+        let conduit = SubjectConduit(
+            downstream: subscriber,
+            name: "PassthroughSubject",
+            demanded: { [weak self] in self?.downstreamDemanded() },
+            detach: { [weak self] in self?.remove($0) }
+        )
         let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
             if state.completion == nil { state.conduits.append(conduit) }
             return state.completion
@@ -61,7 +64,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
         let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
             guard state.completion == nil else { return [] }
             state.completion = completion
-            state.upstreams = []
+            state.upstreams.removeAll()
             defer { state.conduits = [] }
             return state.conduits
         }
@@ -70,18 +73,14 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
         }
     }
 
-    /// Keeps the upstream subscription and requests `.unlimited` from it.
+    /// Keeps the upstream subscription and asks it for `.unlimited` once a subscriber has
+    /// demanded values (at once if one already has); cancels it if the subject has completed.
     public func send(subscription: Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard state.completion == nil else { return false }
-            state.upstreams.append(subscription)
-            return true
-        }
-        if accepted {
-            subscription.request(.unlimited)
-        } else {
-            subscription.cancel()
-        }
+        if !acceptUpstream(subscription) { subscription.cancel() }
+    }
+
+    func withUpstreams<R>(_ body: (inout SubjectUpstreams, _ completed: Bool) -> R) -> R {
+        state.withLock { state in body(&state.upstreams, state.completion != nil) }
     }
 
     private func remove(_ conduit: SubjectConduitBase<Output, Failure>) {

@@ -42,10 +42,15 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Cancellable, CustomS
     var description: String { "Subject" }
 
     func receive(subscription: Subscription) {
-        if let subject = link.attach(subscription) {
-            subject.send(subscription: subscription)
-        } else {
+        guard let subject = link.attach(subscription) else {
             subscription.cancel()
+            return
+        }
+        if let accepting = subject as? any UpstreamAcceptingSubject {
+            // A completed subject refuses: end the link so the upstream is cancelled once.
+            if !accepting.acceptUpstream(subscription) { link.cancel()?.cancel() }
+        } else {
+            subject.send(subscription: subscription)
         }
     }
 

@@ -15,19 +15,24 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     private let outbox: Outbox<Downstream>
     private let detach: (SubjectConduitBase<Downstream.Input, Downstream.Failure>) -> Void
     private let currentValue: (() -> Downstream.Input?)?
+    private let demanded: () -> Void
     let description: String
 
     /// - Parameter currentValue: for current-value subjects, reads the value to deliver when
     ///   demand arrives and the latest value has not been delivered.
+    /// - Parameter demanded: called once, on the subscriber's first non-zero request (the subject
+    ///   then starts its upstreams).
     init(
         downstream: Downstream,
         name: String,
         currentValue: (() -> Downstream.Input?)? = nil,
+        demanded: @escaping () -> Void,
         detach: @escaping (SubjectConduitBase<Downstream.Input, Downstream.Failure>) -> Void
     ) {
         outbox = Outbox(downstream, missedValue: currentValue != nil)
         self.detach = detach
         self.currentValue = currentValue
+        self.demanded = demanded
         self.description = name
     }
 
@@ -48,7 +53,8 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     }
 
     func request(_ demand: Subscribers.Demand) {
-        let (_, _, missed) = outbox.request(demand)
+        let (first, _, missed) = outbox.request(demand)
+        if first { demanded() }
         if missed, let value = currentValue?() {
             outbox.offer(value)
         }

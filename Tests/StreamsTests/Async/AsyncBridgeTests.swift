@@ -71,4 +71,39 @@ import Testing
         #expect(!flag.started)
         subscriber.cancel()
     }
+
+    @Test func concurrentNextCallsOnOneIteratorAllEndWhenTheirTasksAreCancelled() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let iterator = UncheckedBox(subject.values.makeAsyncIterator())
+        let tasks = (0..<4).map { _ in
+            Task {
+                var copy = iterator.value
+                return await copy.next()
+            }
+        }
+        for task in tasks { task.cancel() }
+        for task in tasks {
+            let value = await task.value
+            #expect(value == nil)
+        }
+    }
+
+    @Test func concurrentNextCallsAreServedInOrderOfArrival() async {
+        let upstream = TestPublisher<Int, Never>()
+        let iterator = UncheckedBox(upstream.values.makeAsyncIterator())
+        let first = Task {
+            var copy = iterator.value
+            return await copy.next()
+        }
+        while (upstream.subscription?.requests.count ?? 0) < 1 { await Task.yield() }
+        let second = Task {
+            var copy = iterator.value
+            return await copy.next()
+        }
+        while (upstream.subscription?.requests.count ?? 0) < 2 { await Task.yield() }
+        upstream.send(1)
+        upstream.send(2)
+        #expect(await first.value == 1)
+        #expect(await second.value == 2)
+    }
 }

@@ -48,4 +48,11 @@ import Testing
         #expect(Subscribers.Demand.max(4).description == "max(4)")
         #expect(Subscribers.Demand.unlimited.description == "unlimited")
     }
+
+    @Test func addingOrSubtractingANegativeCountSaturates() {
+        #expect(Subscribers.Demand.max(Int.max) - (-1) == .unlimited)
+        #expect(Subscribers.Demand.max(3) + (-5) == .none)
+        #expect(Subscribers.Demand.max(Int.max) + (-1) == .max(Int.max - 1))
+        #expect(Subscribers.Demand.unlimited + (-1) == .unlimited)
+    }
 }

@@ -62,4 +62,45 @@ import Testing
         #expect(subscriber.values == [5])
         #expect(subscriber.isFinished)
     }
+
+    @Test func catchForwardsDemandReturnedBeforeTheFailureToTheReplacement() {
+        let upstream = TestPublisher<Int, TestError>()
+        let replacement = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(1))
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.fail(TestError())
+        #expect(replacement.subscription?.requests == [.max(2)])
+        subscriber.cancel()
+    }
+
+    @Test func tryCatchDeliversNothingAfterCancel() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, Error>()
+        upstream.tryCatch { _ in Just(1) }.subscribe(subscriber)
+        subscriber.cancel()
+        upstream.send(1)
+        upstream.finish()
+        #expect(subscriber.log == ["sub"])
+    }
+
+    @Test func tryCatchDeliversNothingAfterTheHandlerThrew() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, Error>()
+        upstream.tryCatch { _ -> Just<Int> in throw TestError(3) }.subscribe(subscriber)
+        upstream.fail(TestError())
+        upstream.send(1)
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "failure(E3)"])
+    }
+
+    @Test func replaceErrorWithoutDemandNeitherSendsNorFinishes() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.replaceError(with: 9).subscribe(subscriber)
+        upstream.fail(TestError())
+        #expect(subscriber.log == ["sub"])
+        subscriber.request(.max(1))
+        #expect(subscriber.log == ["sub", "9", "finished"])
+    }
 }

@@ -155,4 +155,135 @@ import Testing
         inner.send(completion: .finished)
         #expect(subscriber.isFinished)
     }
+
+    @Test func zipRequestsEachDownstreamDemandFromEveryUpstream() {
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1))
+        a.zip(b).subscribe(subscriber)
+        subscriber.request(.max(2))
+        #expect(a.subscription?.requests == [.max(1), .max(2)])
+        #expect(b.subscription?.requests == [.max(1), .max(2)])
+        subscriber.cancel()
+    }
+
+    @Test func zipForwardsDemandReturnedFromReceiveToEveryUpstream() {
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        a.zip(b).subscribe(subscriber)
+        a.send(1)
+        b.send(2)
+        #expect(a.subscription?.requests == [.max(1), .max(1)])
+        #expect(b.subscription?.requests == [.max(1), .max(1)])
+        subscriber.cancel()
+    }
+
+    @Test func zipDeliversEveryTupleWithinDemandAndHoldsTheRest() {
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(2))
+        a.zip(b).subscribe(subscriber)
+        for value in 1...3 { a.send(value) }
+        for value in 1...3 { b.send(value * 10) }
+        #expect(subscriber.values.map { $0.0 } == [1, 2])
+        subscriber.request(.max(1))
+        #expect(subscriber.values.map { $0.1 } == [10, 20, 30])
+        subscriber.cancel()
+    }
+
+    @Test func zipFinishesWhenAFinishedUpstreamRunsOut() {
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<(Int, Int), Never>()
+        a.zip(b).subscribe(subscriber)
+        a.send(1)
+        a.finish()
+        #expect(subscriber.completions.isEmpty)
+        b.send(10)
+        #expect(subscriber.log == ["sub", "(1, 10)", "finished"])
+        #expect(b.subscription?.cancelCount == 1)
+    }
+
+    @Test func zipOfThreeAndFourPairsByIndex() {
+        let three = TrackingSubscriber<(Int, String, Int), Never>()
+        [1, 2].publisher.zip(["a", "b", "c"].publisher, [10, 20].publisher).subscribe(three)
+        #expect(three.log == ["sub", "(1, \"a\", 10)", "(2, \"b\", 20)", "finished"])
+        let four = TrackingSubscriber<Int, Never>()
+        [1].publisher.zip([2].publisher, [3].publisher, [4].publisher) { $0 + $1 + $2 + $3 }.subscribe(four)
+        #expect(four.log == ["sub", "10", "finished"])
+    }
+
+    @Test func zipFailureCancelsTheOthersAndDropsQueuedTuples() {
+        let a = TestPublisher<Int, TestError>()
+        let b = TestPublisher<Int, TestError>()
+        let c = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<(Int, Int, Int), TestError>(initialDemand: .none)
+        a.zip(b, c).subscribe(subscriber)
+        a.send(1)
+        b.send(2)
+        c.send(3)
+        b.fail(TestError(2))
+        #expect(subscriber.log == ["sub", "failure(E2)"])
+        #expect(a.subscription?.cancelCount == 1)
+        #expect(c.subscription?.cancelCount == 1)
+    }
+
+    @Test func combineLatestRequestsDownstreamDemandFromEveryUpstream() {
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(3))
+        a.combineLatest(b).subscribe(subscriber)
+        #expect(a.subscription?.requests == [.max(3)])
+        #expect(b.subscription?.requests == [.max(3)])
+        subscriber.cancel()
+    }
+
+    @Test func combineLatestNeverDeliversBeyondDemand() {
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1))
+        a.combineLatest(b).subscribe(subscriber)
+        a.send(1)
+        b.send(10)
+        a.send(2)
+        #expect(subscriber.values.map { $0.0 } == [1])
+        subscriber.request(.max(1))
+        b.send(20)
+        #expect(subscriber.values.map { $0.1 } == [10, 20])
+        #expect(subscriber.values.last?.0 == 2)
+        subscriber.cancel()
+    }
+
+    @Test func combineLatestOfThreeAndFourEmitsOnceAllHaveValues() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>()
+        let d = PassthroughSubject<Int, Never>()
+        let three = TrackingSubscriber<(Int, Int, Int), Never>()
+        let four = TrackingSubscriber<Int, Never>()
+        a.combineLatest(b, c).subscribe(three)
+        a.combineLatest(b, c, d) { $0 + $1 + $2 + $3 }.subscribe(four)
+        a.send(1)
+        b.send(2)
+        c.send(3)
+        #expect(three.log == ["sub", "(1, 2, 3)"])
+        d.send(4)
+        c.send(30)
+        #expect(three.values.map { $0.2 } == [3, 30])
+        #expect(four.values == [10, 37])
+        three.cancel()
+        four.cancel()
+    }
+
+    @Test func combineLatestFinishesAtOnceWhenAnUpstreamFinishesEmpty() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<(Int, Int, Int), Never>()
+        a.combineLatest(b, c).subscribe(subscriber)
+        a.send(1)
+        c.send(completion: .finished)
+        #expect(subscriber.log == ["sub", "finished"])
+    }
 }

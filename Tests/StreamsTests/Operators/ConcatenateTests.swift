@@ -89,4 +89,24 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.log == ["sub", "1", "2", "3", "4", "finished"])
     }
+
+    @Test func aRequestAfterTheSwitchGoesToTheSuffixOnce() {
+        let prefix = TestPublisher<Int, Never>()
+        let suffix = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        prefix.append(suffix).subscribe(subscriber)
+        prefix.send(1)
+        prefix.finish()
+        subscriber.request(.max(3))
+        #expect(suffix.subscription?.requests == [.max(1), .max(3)])
+        subscriber.cancel()
+    }
+
+    @Test func aSynchronousPrefixLeavesTheSuffixOneRequestForTheRest() {
+        let suffix = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+        Just(1).append(suffix).subscribe(subscriber)
+        #expect(suffix.subscription?.requests == [.max(2)])
+        subscriber.cancel()
+    }
 }

@@ -75,4 +75,17 @@ import Testing
         }
         #expect(ran)
     }
+
+    @Test func dispatchStrideConversionsSaturateInsteadOfOverflowing() {
+        typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+        #expect(Stride.seconds(Double.greatestFiniteMagnitude).magnitude == Int.max)
+        #expect(Stride.seconds(-Double.greatestFiniteMagnitude).magnitude == Int.min)
+        #expect(Stride.seconds(Double.infinity).magnitude == Int.max)
+        #expect(Stride.seconds(Int.max).magnitude == Int.max)
+        #expect(Stride.milliseconds(Int.min).magnitude == Int.min)
+        #expect(Stride.microseconds(Int.max / 10).magnitude == Int.max)
+        #expect((Stride.nanoseconds(Int.max) + .nanoseconds(1)).magnitude == Int.max)
+        #expect((Stride.nanoseconds(Int.min) - .nanoseconds(1)).magnitude == Int.min)
+        #expect((Stride.nanoseconds(Int.max / 2) * .nanoseconds(3)).magnitude == Int.max)
+    }
 }

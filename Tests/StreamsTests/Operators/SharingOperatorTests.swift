@@ -49,4 +49,18 @@ import Testing
         multicast.subscribe(TrackingSubscriber<Int, Never>())
         #expect(created == 1)
     }
+
+    @Test func shareCancelsTheUpstreamOfALateSubscriberOnce() {
+        let upstream = TestPublisher<Int, Never>()
+        let shared = upstream.share()
+        let first = TrackingSubscriber<Int, Never>()
+        shared.subscribe(first)
+        upstream.finish()
+        let late = TrackingSubscriber<Int, Never>()
+        shared.subscribe(late)
+        late.cancel()
+        #expect(late.log == ["sub", "finished"])
+        #expect(upstream.subscribeCount == 2)
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
 }

@@ -164,4 +164,80 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.log == ["sub", "1", "-1", "finished"])
     }
+
+    @Test func tryMapDeliversNothingAfterCancel() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Error>()
+        upstream.tryMap { $0 }.subscribe(subscriber)
+        subscriber.cancel()
+        upstream.send(1)
+        upstream.finish()
+        #expect(subscriber.log == ["sub"])
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func tryMapDeliversNothingAfterTheUpstreamCompleted() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Error>()
+        upstream.tryMap { $0 }.subscribe(subscriber)
+        upstream.finish()
+        upstream.send(1)
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "finished"])
+    }
+
+    @Test func removeDuplicatesForwardsOneCompletionOnly() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.removeDuplicates().subscribe(subscriber)
+        upstream.finish()
+        upstream.send(1)
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "finished"])
+    }
+
+    @Test func mapKeyPathReadsOneTwoOrThreeProperties() {
+        struct Point { let x: Int, y: Int, z: Int }
+        let points = [Point(x: 1, y: 2, z: 3)].publisher
+        let one = TrackingSubscriber<Int, Never>()
+        let two = TrackingSubscriber<(Int, Int), Never>()
+        let three = TrackingSubscriber<(Int, Int, Int), Never>()
+        points.map(\.x).subscribe(one)
+        points.map(\.x, \.y).subscribe(two)
+        points.map(\.x, \.y, \.z).subscribe(three)
+        #expect(one.log == ["sub", "1", "finished"])
+        #expect(two.log == ["sub", "(1, 2)", "finished"])
+        #expect(three.log == ["sub", "(1, 2, 3)", "finished"])
+    }
+
+    @Test func collectByCountEmitsFullArraysThenTheRemainder() {
+        let subscriber = TrackingSubscriber<[Int], Never>()
+        [1, 2, 3, 4, 5].publisher.collect(2).subscribe(subscriber)
+        #expect(subscriber.values == [[1, 2], [3, 4], [5]])
+        #expect(subscriber.isFinished)
+    }
+
+    @Test func collectByCountAsksTheUpstreamForCountTimesTheDemand() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<[Int], Never>(initialDemand: .max(2))
+        upstream.collect(3).subscribe(subscriber)
+        #expect(upstream.subscription?.requests == [.max(6)])
+        subscriber.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func collectByCountDropsThePartialBufferOnFailure() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<[Int], TestError>()
+        upstream.collect(2).subscribe(subscriber)
+        upstream.send(1)
+        upstream.fail(TestError(3))
+        #expect(subscriber.log == ["sub", "failure(E3)"])
+    }
+
+    @Test func assertNoFailurePassesValuesAndFinishedThrough() {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        [1, 2].publisher.setFailureType(to: TestError.self).assertNoFailure().subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "1", "2", "finished"])
+    }
 }

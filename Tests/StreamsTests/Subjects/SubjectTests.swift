@@ -96,4 +96,65 @@ import Testing
         subject.send()
         #expect(subscriber.values.count == 1)
     }
+
+    @Test func subjectDoesNotRequestFromItsUpstreamBeforeAnySubscriberDemands() {
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        #expect(upstream.subscription?.requests == [])
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        subject.subscribe(subscriber)
+        #expect(upstream.subscription?.requests == [])
+        subscriber.request(.max(1))
+        #expect(upstream.subscription?.requests == [.unlimited])
+        connection.cancel()
+    }
+
+    @Test func subjectRequestsFromALateUpstreamOnceASubscriberHasDemanded() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let upstream = TestPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        #expect(upstream.subscription?.requests == [.unlimited])
+        connection.cancel()
+    }
+
+    @Test func currentValueSubjectDeliversInSubscriptionOrder() {
+        final class Log: @unchecked Sendable { var order: [Int] = [] }
+        let log = Log()
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var bag: [AnyCancellable] = []
+        for index in 0..<10 { subject.sink { _ in log.order.append(index) }.store(in: &bag) }
+        #expect(log.order == Array(0..<10))
+        log.order = []
+        subject.send(1)
+        #expect(log.order == Array(0..<10))
+    }
+
+    @Test func anySubscriberOfASubjectCancelsRepeatedSubscriptionsAndIgnoresRepeatedCompletions() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let erased = AnySubscriber(subject)
+        let first = TestSubscription()
+        let second = TestSubscription()
+        erased.receive(subscription: first)
+        erased.receive(subscription: second)
+        #expect(first.requests == [.unlimited])
+        #expect(second.isCancelled)
+        erased.receive(completion: .finished)
+        _ = erased.receive(1)
+        erased.receive(completion: .finished)
+        #expect(subscriber.log == ["sub", "finished"])
+    }
+
+    @Test func aCompletedSubjectRefusesAnUpstreamByCancellingItOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        subject.send(completion: .finished)
+        let upstream = TestPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        connection.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
 }

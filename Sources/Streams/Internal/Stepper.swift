@@ -1,0 +1,148 @@
+/// What a ``Stepper`` does with one upstream value.
+enum Step<Output, Failure: Error> {
+    /// Deliver this value downstream.
+    case emit(Output)
+    /// Drop the value and ask the upstream for one more in its place.
+    case skip
+    /// Deliver this value, then cancel the upstream and finish.
+    case emitAndFinish(Output)
+    /// Cancel the upstream and finish.
+    case finish
+    /// Cancel the upstream and fail.
+    case fail(Failure)
+}
+
+/// The engine behind per-value operators that may drop values or end the stream early
+/// (tryFilter, tryCompactMap, tryRemoveDuplicates, dropFirst, drop(while:), prefix, output(in:),
+/// scan, ignoreOutput, …).
+///
+/// It stands between the upstream and the downstream, whose subscription is this object:
+/// requests go straight to the upstream (optionally scaled by `upstreamDemand`), and each value
+/// goes through `step`, which reports a ``Step``. A dropped value is replaced by a demand of one,
+/// so the downstream's demand is honoured exactly. Both ends live in a ``Link``: after an early
+/// end, an upstream completion or a cancel nothing more reaches the downstream and neither end
+/// is kept.
+///
+/// Thread-safety: `step` and `completion` (and whatever state they capture) run only from the
+/// upstream's serialised calls; request and cancel may come from any thread.
+final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+{
+    typealias Input = UpstreamOutput
+    typealias Failure = UpstreamFailure
+
+    private let link: Link<Downstream>
+    private let step: (UpstreamOutput) -> Step<Downstream.Input, Downstream.Failure>
+    private let completion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+    private let initialRequest: Subscribers.Demand
+    let description: String
+
+    /// - Parameters:
+    ///   - initialRequest: asked of the upstream as soon as it subscribes, on top of the
+    ///     downstream's requests (`.unlimited` for operators that drain the upstream whatever
+    ///     the downstream wants, such as ignoreOutput).
+    init(
+        downstream: Downstream,
+        name: String,
+        initialRequest: Subscribers.Demand = .none,
+        step: @escaping (UpstreamOutput) -> Step<Downstream.Input, Downstream.Failure>,
+        completion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+    ) {
+        self.link = Link(downstream: downstream)
+        self.description = name
+        self.initialRequest = initialRequest
+        self.step = step
+        self.completion = completion
+    }
+
+    func receive(subscription: Subscription) {
+        guard let downstream = link.attach(subscription) else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+        if initialRequest > 0 { subscription.request(initialRequest) }
+    }
+
+    func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
+        guard let downstream = link.downstream else { return .none }
+        switch step(input) {
+        case .emit(let output):
+            return downstream.receive(output)
+        case .skip:
+            return initialRequest == .unlimited ? .none : .max(1)
+        case .emitAndFinish(let output):
+            guard endEarly() else { return .none }
+            _ = downstream.receive(output)
+            downstream.receive(completion: .finished)
+        case .finish:
+            guard endEarly() else { return .none }
+            downstream.receive(completion: .finished)
+        case .fail(let error):
+            guard endEarly() else { return .none }
+            downstream.receive(completion: .failure(error))
+        }
+        return .none
+    }
+
+    /// Ends the link and cancels the upstream; `false` if the stream had already ended.
+    private func endEarly() -> Bool {
+        guard let upstream = link.cancel() else { return false }
+        upstream.cancel()
+        return true
+    }
+
+    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        link.complete()?.receive(completion: self.completion(completion))
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        guard demand > 0, initialRequest != .unlimited else { return }
+        link.upstream?.request(demand)
+    }
+
+    func cancel() {
+        link.cancel()?.cancel()
+    }
+}
+
+/// Per-subscription state captured by an operator's step closure; touched only from the
+/// upstream's serialised calls.
+final class StepState<Value> {
+    var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+extension Publisher {
+    /// Subscribes a ``Stepper`` running `step` for each value; the completion passes through with
+    /// its failure mapped by `mapFailure`.
+    func subscribeStepping<S: Subscriber>(
+        _ subscriber: S,
+        name: String,
+        initialRequest: Subscribers.Demand = .none,
+        mapFailure: @escaping (Failure) -> S.Failure,
+        step: @escaping (Output) -> Step<S.Input, S.Failure>
+    ) {
+        subscribe(
+            Stepper<Output, Failure, S>(
+                downstream: subscriber,
+                name: name,
+                initialRequest: initialRequest,
+                step: step,
+                completion: { $0.mapFailure(mapFailure) }
+            )
+        )
+    }
+}
+
+/// Runs a throwing closure for a ``Step``, turning a thrown error into `.fail`.
+func tryStep<Output>(_ body: () throws -> Step<Output, Error>) -> Step<Output, Error> {
+    do {
+        return try body()
+    } catch {
+        return .fail(error)
+    }
+}

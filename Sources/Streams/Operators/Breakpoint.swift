@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension Publishers {
+    /// A publisher that raises a debugger signal (`SIGTRAP`) when a provided closure needs to
+    /// stop the process in the debugger. Events pass through unchanged.
+    ///
+    /// Without a debugger attached, `SIGTRAP` ends the process: use it while debugging only.
+    public struct Breakpoint<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// A closure that executes when the publisher receives a subscription; `true` stops.
+        public let receiveSubscription: ((Subscription) -> Bool)?
+        /// A closure that executes when the publisher receives a value; `true` stops.
+        public let receiveOutput: ((Upstream.Output) -> Bool)?
+        /// A closure that executes when the publisher receives a completion; `true` stops.
+        public let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
+
+        /// Creates a breakpoint publisher with the provided closures (`nil`: never stop).
+        public init(
+            upstream: Upstream,
+            receiveSubscription: ((Subscription) -> Bool)? = nil,
+            receiveOutput: ((Upstream.Output) -> Bool)? = nil,
+            receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
+        ) {
+            self.upstream = upstream
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+        }
+
+        /// Subscribes to the upstream through a layer that evaluates the closures.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
+            upstream.handleEvents(
+                receiveSubscription: { if onSubscription?($0) == true { raise(SIGTRAP) } },
+                receiveOutput: { if onOutput?($0) == true { raise(SIGTRAP) } },
+                receiveCompletion: { if onCompletion?($0) == true { raise(SIGTRAP) } }
+            ).receive(subscriber: subscriber)
+        }
+    }
+}
+
+extension Publisher {
+    /// Raises a debugger signal when a provided closure needs to stop the process in the
+    /// debugger.
+    public func breakpoint(
+        receiveSubscription: ((Subscription) -> Bool)? = nil,
+        receiveOutput: ((Output) -> Bool)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
+    ) -> Publishers.Breakpoint<Self> {
+        Publishers.Breakpoint(
+            upstream: self,
+            receiveSubscription: receiveSubscription,
+            receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion
+        )
+    }
+
+    /// Raises a debugger signal upon receiving a failure.
+    public func breakpointOnError() -> Publishers.Breakpoint<Self> {
+        breakpoint(receiveCompletion: { completion in
+            if case .failure = completion { return true }
+            return false
+        })
+    }
+}

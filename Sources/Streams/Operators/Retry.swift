@@ -1,0 +1,51 @@
+extension Publishers {
+    /// A publisher that attempts to recreate its subscription to a failed upstream publisher.
+    ///
+    /// On failure the upstream is subscribed again (up to `retries` times; `nil` retries
+    /// without limit) and asked for the demand still outstanding; values already delivered stay
+    /// delivered. When the retries are used up, the last failure goes downstream.
+    public struct Retry<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of retry attempts to perform; `nil` for no limit.
+        public let retries: Int?
+
+        /// Creates a retrying publisher.
+        public init(upstream: Upstream, retries: Int?) {
+            self.upstream = upstream
+            self.retries = retries
+        }
+
+        /// Subscribes to the upstream, and again after each failure while retries remain.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let relay = Relay(downstream: subscriber, name: "Retry")
+            let upstream = self.upstream
+            func attempt(remaining: Int?) {
+                upstream.subscribe(
+                    RelaySide<Output, Failure, S>(relay: relay) { completion in
+                        guard case .failure = completion, remaining.map({ $0 > 0 }) ?? true else {
+                            relay.complete(completion)
+                            return
+                        }
+                        guard relay.detach() else { return }
+                        attempt(remaining: remaining.map { $0 - 1 })
+                    }
+                )
+            }
+            attempt(remaining: retries)
+        }
+    }
+}
+
+extension Publisher {
+    /// Attempts to recreate a failed subscription with the upstream publisher up to the number
+    /// of times you specify.
+    public func retry(_ retries: Int) -> Publishers.Retry<Self> {
+        Publishers.Retry(upstream: self, retries: retries)
+    }
+}

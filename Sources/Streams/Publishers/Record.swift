@@ -1,0 +1,72 @@
+/// A publisher that allows for recording a series of inputs and a completion, for later
+/// playback to each subscriber.
+///
+/// Each subscriber receives the recorded values as it demands them, then the recorded
+/// completion.
+public struct Record<Output, Failure: Error>: Publisher {
+    /// The recorded output and completion.
+    public let recording: Recording
+
+    /// Creates a publisher that plays back the recording `record` builds.
+    public init(record: (inout Recording) -> Void) {
+        var recording = Recording()
+        record(&recording)
+        self.recording = recording
+    }
+
+    /// Creates a publisher that plays back the given recording.
+    public init(recording: Recording) {
+        self.recording = recording
+    }
+
+    /// Creates a publisher that plays back `output`, then `completion`.
+    public init(output: [Output], completion: Subscribers.Completion<Failure>) {
+        self.recording = Recording(output: output, completion: completion)
+    }
+
+    /// Plays the recording to the subscriber: values on demand, then the completion.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let ending: AnyPublisher<Output, Failure>
+        switch recording.completion {
+        case .finished: ending = Empty().eraseToAnyPublisher()
+        case .failure(let error): ending = Fail(error: error).eraseToAnyPublisher()
+        }
+        Publishers.Sequence<[Output], Failure>(sequence: recording.output).append(ending).receive(subscriber: subscriber)
+    }
+
+    /// A recorded sequence of outputs, followed by a completion.
+    public struct Recording {
+        /// The output recorded so far.
+        public private(set) var output: [Output]
+        /// The completion (`.finished` until one is recorded).
+        public private(set) var completion: Subscribers.Completion<Failure>
+        private var completed: Bool
+
+        /// Creates an empty recording (its completion defaults to `.finished`).
+        public init() {
+            output = []
+            completion = .finished
+            completed = false
+        }
+
+        /// Creates a finished recording of `output` then `completion`.
+        public init(output: [Output], completion: Subscribers.Completion<Failure> = .finished) {
+            self.output = output
+            self.completion = completion
+            self.completed = true
+        }
+
+        /// Records an output. Recording after the completion is a programming error (traps).
+        public mutating func receive(_ input: Output) {
+            precondition(!completed, "Record: a value cannot be recorded after the completion")
+            output.append(input)
+        }
+
+        /// Records the completion. Recording it twice is a programming error (traps).
+        public mutating func receive(completion: Subscribers.Completion<Failure>) {
+            precondition(!completed, "Record: the completion was already recorded")
+            self.completion = completion
+            completed = true
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Streams
+import Testing
+
+/// print and breakpoint: debugging operators that pass every event through unchanged.
+@Suite struct DebuggingOperatorTests {
+    final class Lines: TextOutputStream, @unchecked Sendable {
+        var text = ""
+        func write(_ string: String) { text += string }
+    }
+
+    @Test func printLogsEveryEventWithThePrefix() {
+        let lines = Lines()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        [1].publisher.print("tag", to: lines).subscribe(subscriber)
+        let logged = lines.text.split(separator: "\n").map(String.init)
+        #expect(logged.count == 4)
+        #expect(logged.first?.hasPrefix("tag: receive subscription: (") == true)
+        #expect(Array(logged.dropFirst()) == ["tag: request max(2)", "tag: receive value: (1)", "tag: receive finished"])
+        #expect(subscriber.log == ["sub", "1", "finished"])
+    }
+
+    @Test func printLogsCancelAndErrorsWithoutAPrefix() {
+        let lines = Lines()
+        let upstream = TestPublisher<Int, TestError>()
+        let failing = TrackingSubscriber<Int, TestError>(initialDemand: .none)
+        Fail<Int, TestError>(error: TestError(2)).print(to: lines).subscribe(failing)
+        #expect(lines.text.hasSuffix("receive error: (E2)\n"))
+        let cancelled = TrackingSubscriber<Int, TestError>(initialDemand: .none)
+        upstream.print(to: lines).subscribe(cancelled)
+        cancelled.cancel()
+        #expect(lines.text.hasSuffix("receive cancel\n"))
+    }
+
+    @Test func breakpointThatNeverStopsPassesEverythingThrough() {
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        [1, 2].publisher.setFailureType(to: TestError.self)
+            .breakpoint(receiveOutput: { _ in false })
+            .breakpointOnError()
+            .subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "1", "2", "finished"])
+    }
+}

@@ -1,0 +1,210 @@
+import Streams
+import Testing
+
+/// tryFilter, tryCompactMap, tryRemoveDuplicates, dropFirst, drop(while:), prefix, output(in:),
+/// ignoreOutput and scan: per-value operators that may drop values or end the stream early.
+@Suite struct FilteringOperatorTests {
+    @Test func tryFilterKeepsMatchesAndReplacesDemandForDropped() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Error>(initialDemand: .max(1))
+        upstream.tryFilter { $0 > 1 }.subscribe(subscriber)
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .none)
+        #expect(subscriber.values.map { $0 } == [2])
+        subscriber.cancel()
+    }
+
+    @Test func tryFilterFailsOnceAndCancelsUpstreamWhenTheClosureThrows() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Error>()
+        upstream.tryFilter { _ in throw TestError(1) }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "failure(E1)"])
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func tryCompactMapDropsNilsAndFailsOnThrow() {
+        let subscriber = TrackingSubscriber<Int, Error>()
+        ["1", "x", "3", "boom"].publisher.tryCompactMap { text -> Int? in
+            if text == "boom" { throw TestError(2) }
+            return Int(text)
+        }.subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "1", "3", "failure(E2)"])
+    }
+
+    @Test func tryRemoveDuplicatesDropsRepeatsAndFailsOnThrow() {
+        let subscriber = TrackingSubscriber<Int, Error>()
+        [1, 1, 2, 3].publisher.tryRemoveDuplicates { previous, next in
+            if next == 3 { throw TestError(3) }
+            return previous == next
+        }.subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "1", "2", "failure(E3)"])
+    }
+
+    @Test func dropFirstSkipsTheCountAndReplacesTheirDemand() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.dropFirst(2).subscribe(subscriber)
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(1))
+        upstream.send(3)
+        #expect(subscriber.values == [3])
+        subscriber.cancel()
+    }
+
+    @Test func dropWhileDropsUntilThePredicateFirstFails() {
+        let plain = TrackingSubscriber<Int, Never>()
+        let throwing = TrackingSubscriber<Int, Error>()
+        [1, 2, 5, 1].publisher.drop { $0 < 3 }.subscribe(plain)
+        [1, 2].publisher.tryDrop { _ in throw TestError(4) }.subscribe(throwing)
+        #expect(plain.log == ["sub", "5", "1", "finished"])
+        #expect(throwing.log == ["sub", "failure(E4)"])
+    }
+
+    @Test func prefixPublishesUpToTheCountThenCancelsUpstreamAndFinishes() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.prefix(2).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(3)
+        #expect(subscriber.log == ["sub", "1", "2", "finished"])
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func prefixWhileFinishesAtTheFirstFailingElement() {
+        let plain = TrackingSubscriber<Int, Never>()
+        let throwing = TrackingSubscriber<Int, Error>()
+        [1, 2, 5, 1].publisher.prefix { $0 < 3 }.subscribe(plain)
+        [1, 2].publisher.tryPrefix { value in
+            if value == 2 { throw TestError(5) }
+            return true
+        }.subscribe(throwing)
+        #expect(plain.log == ["sub", "1", "2", "finished"])
+        #expect(throwing.log == ["sub", "1", "failure(E5)"])
+    }
+
+    @Test func outputAtAndInSelectByIndex() {
+        let at = TrackingSubscriber<Int, Never>()
+        let range = TrackingSubscriber<Int, Never>()
+        let open = TrackingSubscriber<Int, Never>()
+        [10, 11, 12, 13].publisher.output(at: 2).subscribe(at)
+        [10, 11, 12, 13].publisher.output(in: 1...2).subscribe(range)
+        [10, 11, 12, 13].publisher.output(in: 2...).subscribe(open)
+        #expect(at.log == ["sub", "12", "finished"])
+        #expect(range.log == ["sub", "11", "12", "finished"])
+        #expect(open.log == ["sub", "12", "13", "finished"])
+    }
+
+    @Test func outputInHonoursLimitedDemand() {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        [10, 11, 12, 13].publisher.output(in: 1...2).subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "11"])
+        subscriber.request(.max(1))
+        #expect(subscriber.log == ["sub", "11", "12", "finished"])
+    }
+
+    @Test func ignoreOutputDrainsTheUpstreamAndPassesTheCompletion() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Never, TestError>(initialDemand: .none)
+        upstream.ignoreOutput().subscribe(subscriber)
+        #expect(upstream.subscription?.requests == [.unlimited])
+        upstream.send(1)
+        upstream.fail(TestError(7))
+        #expect(subscriber.log == ["sub", "failure(E7)"])
+    }
+
+    @Test func scanPublishesEveryRunningResult() {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        [1, 2, 3].publisher.scan(0, +).subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "1", "3", "6", "finished"])
+    }
+
+    @Test func scanKeepsItsRunningResultPerSubscription() {
+        let scanned = [1, 2].publisher.scan(0, +)
+        let first = TrackingSubscriber<Int, Never>()
+        let second = TrackingSubscriber<Int, Never>()
+        scanned.subscribe(first)
+        scanned.subscribe(second)
+        #expect(second.values == [1, 3])
+    }
+
+    @Test func tryScanFailsWithTheThrownError() {
+        let subscriber = TrackingSubscriber<Int, Error>()
+        [1, 2, 3].publisher.tryScan(0) { total, value in
+            if value == 3 { throw TestError(8) }
+            return total + value
+        }.subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "1", "3", "failure(E8)"])
+    }
+
+    @Test func aCancelledFilteringOperatorDeliversNothingMore() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.dropFirst().subscribe(subscriber)
+        subscriber.cancel()
+        upstream.send(1)
+        upstream.send(2)
+        upstream.finish()
+        #expect(subscriber.log == ["sub"])
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func dropUntilOutputFromDropsUntilTheTriggerFiresThenCancelsIt() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        #expect(trigger.subscription?.requests == [.max(1)])
+        #expect(upstream.send(1) == .max(1))
+        trigger.send(())
+        #expect(trigger.subscription?.cancelCount == 1)
+        upstream.send(2)
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "2", "finished"])
+    }
+
+    @Test func dropUntilOutputFromFailsWhenTheTriggerFails() {
+        let upstream = TestPublisher<Int, TestError>()
+        let trigger = TestPublisher<Void, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.fail(TestError(1))
+        #expect(subscriber.log == ["sub", "failure(E1)"])
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func prefixUntilOutputFromFinishesAndCancelsBothWhenTheTriggerFires() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        upstream.send(1)
+        trigger.send(0)
+        upstream.send(2)
+        #expect(subscriber.log == ["sub", "1", "finished"])
+        #expect(upstream.subscription?.cancelCount == 1)
+        #expect(trigger.subscription?.cancelCount == 1)
+    }
+
+    @Test func prefixUntilOutputFromFiredDuringDeliveryFinishesAfterIt() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = PassthroughSubject<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(onValue: { _, _ in trigger.send(()) })
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        upstream.send(1)
+        #expect(subscriber.log == ["sub", "1", "finished"])
+    }
+
+    @Test func cancellingUntilOutputOperatorsCancelsTheTriggerToo() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        subscriber.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+        #expect(trigger.subscription?.cancelCount == 1)
+    }
+}

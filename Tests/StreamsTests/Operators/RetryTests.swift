@@ -1,0 +1,66 @@
+import Streams
+import Testing
+
+/// retry and replaceEmpty: operators that switch to a fresh upstream, carrying the demand.
+@Suite struct RetryTests {
+    @Test func retryResubscribesAfterAFailureAndKeepsEarlierValues() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.retry(1).subscribe(subscriber)
+        upstream.send(1)
+        upstream.fail(TestError(1))
+        #expect(upstream.subscribeCount == 2)
+        upstream.send(2)
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "1", "2", "finished"])
+    }
+
+    @Test func retryForwardsTheLastFailureWhenRetriesAreUsedUp() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.retry(2).subscribe(subscriber)
+        upstream.fail(TestError(1))
+        upstream.fail(TestError(2))
+        upstream.fail(TestError(3))
+        #expect(upstream.subscribeCount == 3)
+        #expect(subscriber.log == ["sub", "failure(E3)"])
+    }
+
+    @Test func retryAsksTheNewSubscriptionForTheOutstandingDemand() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .max(3))
+        upstream.retry(1).subscribe(subscriber)
+        upstream.send(1)
+        upstream.fail(TestError())
+        #expect(upstream.subscription?.requests == [.max(2)])
+        subscriber.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func retryCancelledStopsRetrying() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.retry(5).subscribe(subscriber)
+        subscriber.cancel()
+        upstream.fail(TestError())
+        #expect(upstream.subscribeCount == 1)
+        #expect(subscriber.log == ["sub"])
+    }
+
+    @Test func replaceEmptySendsTheElementWhenTheUpstreamFinishesEmpty() {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        Empty<Int, Never>().replaceEmpty(with: 7).subscribe(subscriber)
+        #expect(subscriber.log == ["sub"])
+        subscriber.request(.max(1))
+        #expect(subscriber.log == ["sub", "7", "finished"])
+    }
+
+    @Test func replaceEmptyPassesANonEmptyStreamAndFailuresThrough() {
+        let values = TrackingSubscriber<Int, Never>()
+        let failure = TrackingSubscriber<Int, TestError>()
+        [1, 2].publisher.replaceEmpty(with: 7).subscribe(values)
+        Fail<Int, TestError>(error: TestError(1)).replaceEmpty(with: 7).subscribe(failure)
+        #expect(values.log == ["sub", "1", "2", "finished"])
+        #expect(failure.log == ["sub", "failure(E1)"])
+    }
+}
