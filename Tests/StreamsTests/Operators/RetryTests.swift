@@ -5,6 +5,7 @@ import Testing
 @Suite struct RetryTests {
     @Test func retryResubscribesAfterAFailureAndKeepsEarlierValues() {
         let upstream = TestPublisher<Int, TestError>()
+        defer { upstream.releaseSubscribers() }
         let subscriber = TrackingSubscriber<Int, TestError>()
         upstream.retry(1).subscribe(subscriber)
         upstream.send(1)
@@ -17,6 +18,7 @@ import Testing
 
     @Test func retryForwardsTheLastFailureWhenRetriesAreUsedUp() {
         let upstream = TestPublisher<Int, TestError>()
+        defer { upstream.releaseSubscribers() }
         let subscriber = TrackingSubscriber<Int, TestError>()
         upstream.retry(2).subscribe(subscriber)
         upstream.fail(TestError(1))
@@ -28,6 +30,7 @@ import Testing
 
     @Test func retryAsksTheNewSubscriptionForTheOutstandingDemand() {
         let upstream = TestPublisher<Int, TestError>()
+        defer { upstream.releaseSubscribers() }
         let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .max(3))
         upstream.retry(1).subscribe(subscriber)
         upstream.send(1)
@@ -39,6 +42,7 @@ import Testing
 
     @Test func retryCancelledStopsRetrying() {
         let upstream = TestPublisher<Int, TestError>()
+        defer { upstream.releaseSubscribers() }
         let subscriber = TrackingSubscriber<Int, TestError>()
         upstream.retry(5).subscribe(subscriber)
         subscriber.cancel()

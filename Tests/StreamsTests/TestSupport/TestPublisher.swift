@@ -33,6 +33,12 @@ final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked Sendabl
         latest?.receive(value) ?? .none
     }
 
+    /// Forgets every subscriber. This double keeps its subscribers for inspection (a real
+    /// publisher lets go of one once it completed or was cancelled); an operator that keeps its
+    /// upstream to subscribe again (`retry`) would otherwise form a cycle with it that outlives
+    /// the test, which LeakSanitizer reports.
+    func releaseSubscribers() { subscribers.withLock { $0.removeAll() } }
+
     func finish() { latest?.receive(completion: .finished) }
     func fail(_ error: Failure) { latest?.receive(completion: .failure(error)) }
 }
