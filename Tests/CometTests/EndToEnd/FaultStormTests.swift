@@ -82,7 +82,9 @@ struct FaultStormTests {
                       server.url("/redirect-loop"), server.imageURL("page.jpg"), server.url("/bomb.jpg"),
                       faults.url("/short"), faults.url("/reset"), faults.url("/stall"), faults.url("/overlong")]
         var loader = DataLoader.Configuration()
-        loader.timeoutForRequest = 5 // ends the stalls; generous so a loaded machine cannot fail a good load
+        // Ends the stalls. Generous so that a loaded machine cannot fail a good load: 5 s was
+        // exceeded by good loads under AddressSanitizer with the whole suite running in parallel.
+        loader.timeoutForRequest = 15
         let (pipeline, dataCache) = makeRealPipeline(diskCache: true, loader: loader) {
             $0.maximumResponseDataSize = 1 << 20
             $0.dataLoadingConcurrencyLimit = 8
