@@ -18,10 +18,10 @@ struct MockDataLoaderTests {
         for task in tasks { _ = try? await task.image }
     }
 
+    /// It returns `false` instead of waiting on (the suite's time limit bounds it; no wall-clock
+    /// assertion: under a loaded sanitizer run the resumption itself took seconds).
     @Test func aWaitForLoadsThatNeverComeGivesUpAfterItsTime() async {
-        let start = ContinuousClock.now
         #expect(await !loader.waitForLoads(1, within: 0.2))
-        #expect(ContinuousClock.now - start < .seconds(5))
     }
 
     @Test func aWaitForCancellationsEndsWhenTheLoadIsCancelled() async {
