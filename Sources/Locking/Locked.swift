@@ -23,7 +23,7 @@ public struct Locked<Value>: @unchecked Sendable {
     /// The value and its mutex in one allocation (the value is the header, the mutex the one
     /// element: a mutex must not move, and a class instance never does).
     @usableFromInline
-    final class Storage: ManagedBuffer<Value, pthread_mutex_t>, @unchecked Sendable {
+    final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
         @usableFromInline
         static func make(_ value: Value) -> Storage {
             let buffer = Storage.create(minimumCapacity: 1) { _ in value }
