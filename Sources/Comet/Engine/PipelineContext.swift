@@ -48,6 +48,9 @@ final class PipelineContext: @unchecked Sendable {
         logger = configuration.logger
         decodingQueue.backlog = backlog
         backlog.onRelease = { [weak decodingQueue] in decodingQueue?.drain() } // weak: the queue holds the backlog
+        dataLoadingQueue.heldBackBy = (decodingQueue, configuration.undecodedDataBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit)
+        // unowned: the context owns both queues, and the decoding queue calls this only from the graph.
+        decodingQueue.onPendingRemoved = { [unowned dataLoadingQueue] in dataLoadingQueue.drain() }
     }
 
     func log(_ message: @autoclosure () -> String) {

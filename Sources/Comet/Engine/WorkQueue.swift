@@ -47,6 +47,7 @@ final class WorkQueue: @unchecked Sendable {
                 state = .cancelled
                 work = nil
                 queue?.pendingCount -= 1
+                queue?.onPendingRemoved?()
             case .running:
                 state = .cancelled
             case .finished, .cancelled:
@@ -81,6 +82,13 @@ final class WorkQueue: @unchecked Sendable {
     /// when the backlog has room (and takes a slot), else it and everything behind it wait
     /// until a slot frees.
     var backlog: DecodedImageBacklog?
+    /// A queue whose waiting items hold this one's back: an item here starts only while `queue`
+    /// has fewer than `limit` pending items (downloads wait while downloaded images wait for a
+    /// decoder, so encoded bytes do not pile up in memory when decoding is the slower stage).
+    var heldBackBy: (queue: WorkQueue, limit: Int)?
+    /// Called when pending items leave this queue (started or cancelled): the queue this one
+    /// holds back drains.
+    var onPendingRemoved: (() -> Void)?
 
     // One FIFO per priority; stale entries (cancelled or moved) are skipped when popped.
     private var buckets: [[(item: Item, sequence: Int)]] = Array(repeating: [], count: ImageRequest.Priority.allCases.count)
@@ -187,11 +195,15 @@ final class WorkQueue: @unchecked Sendable {
 
     /// Starts pending items while slots are free (and the admission check allows).
     func drain() {
+        var started = false
+        defer { if started { onPendingRemoved?() } }
         while !isSuspended && runningCount < maxConcurrentCount, let item = peekNext() {
+            if let heldBackBy, heldBackBy.queue.pendingCount >= heldBackBy.limit { return }
             if item.isAdmissionChecked, let backlog {
                 guard backlog.hasRoom else { return }
                 item.ticket = backlog.take()
             }
+            started = true
             let index = item.priority.rawValue
             heads[index] += 1
             compact(index)

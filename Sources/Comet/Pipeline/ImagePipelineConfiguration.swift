@@ -91,6 +91,12 @@ extension ImagePipeline {
         /// delivery lags instead of piling up bitmaps. `nil` (the default): twice
         /// ``decodingConcurrencyLimit``.
         public var decodedImageBacklogLimit: Int?
+        /// How many downloaded images may wait for a decoder before new downloads wait too: a
+        /// download starts only while fewer are queued for decoding, so when decoding is the
+        /// slower stage, encoded bytes do not pile up in memory. Downloads already running
+        /// finish, so up to this plus ``dataLoadingConcurrencyLimit`` may wait. `nil` (the
+        /// default): twice ``decodingConcurrencyLimit``.
+        public var undecodedDataBacklogLimit: Int?
         /// Where completion handlers and progress callbacks run. Default: a serial queue of the
         /// pipeline's own, so callbacks work in a command-line tool or server with no main run
         /// loop. Use `.main` in an app that drains the main queue.

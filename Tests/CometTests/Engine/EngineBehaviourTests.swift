@@ -123,4 +123,27 @@ struct EngineBehaviourTests {
         let outstanding: Int = context.executor.sync { context.backlog.count }
         #expect(outstanding == 0)
     }
+
+    /// Downloads one at a time, one decode at a time, a backlog of one decoded image held by a
+    /// processor: the first image is decoded, the next two wait for the decoder, the download
+    /// already running when the second queued may finish, and the downloads stop there instead
+    /// of fetching the other six; letting the processor go completes every request.
+    @Test func downloadsWaitWhileDownloadedImagesWaitForADecoder() async throws {
+        let processor = GatedProcessor()
+        let loader = MockDataLoader(data: TestImages.png())
+        let pipeline = ImagePipeline.test(loader: loader) {
+            $0.dataLoadingConcurrencyLimit = 1
+            $0.decodingConcurrencyLimit = 1
+            $0.decodedImageBacklogLimit = 1
+            $0.undecodedDataBacklogLimit = 2
+        }
+        let tasks = (0..<10).map { pipeline.imageTask(with: ImageRequest(url: url($0), processors: [processor])) }
+        #expect(await eventually { processor.entered == 1 && loader.loadCount >= 3 })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect((3...4).contains(loader.loadCount))
+        processor.open()
+        for task in tasks { _ = try await task.image }
+        #expect(loader.loadCount == 10)
+        #expect(pipeline.metrics.decodes == 10)
+    }
 }
