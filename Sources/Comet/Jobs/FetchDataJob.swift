@@ -157,6 +157,18 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         retryWait?.cancel()
     }
 
+    /// Sizes the buffer for the declared length once, so the body is not copied into a larger
+    /// buffer at every doubling (each copy leaves a freed block behind in the heap). Only up to
+    /// ``reservedBufferLimit`` and the response size limit: a declared length is not trusted
+    /// with a large allocation before the bytes arrive.
+    private func reserveBuffer() {
+        let limit = min(context.configuration.maximumResponseDataSize ?? Int.max, Self.reservedBufferLimit)
+        guard expectedLength > 0, expectedLength <= Int64(limit), Int64(buffer.count) < expectedLength else { return }
+        buffer.reserveCapacity(Int(expectedLength))
+    }
+
+    private static let reservedBufferLimit = 16 << 20
+
     private func didReceive(_ chunk: Data, response: URLResponse?) {
         guard !isDone else { return }
         guard !isResumeMismatched else { return }
@@ -176,6 +188,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             }
             self.response = response
             expectedLength = resumed.map { Int64($0.totalLength) } ?? max(0, response.expectedContentLength)
+            reserveBuffer()
         }
         buffer.append(chunk)
         context.metrics.record { $0.bytesLoaded += chunk.count }
