@@ -1,0 +1,58 @@
+// swift-tools-version:6.1
+// `comet-server`: a thumbnail service on Comet's pipeline (Hummingbird 2, swift-service-lifecycle,
+// swift-metrics + swift-prometheus, swift-crypto). A nested package, like Benchmarks/, so that
+// library adopters, `make demo` and the root build never resolve or compile the server stack
+// (SwiftNIO, Hummingbird, crypto); only `cd Server && swift build` pays for them.
+import PackageDescription
+
+let package = Package(
+    name: "CometServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CometServer", targets: ["CometServer"]),
+        .executable(name: "comet-server", targets: ["comet-server"]),
+    ],
+    dependencies: [
+        .package(name: "Comet", path: ".."),
+        // No traits: the server needs neither swift-configuration nor full Foundation from it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The service: configuration, URL grammar, signing, source policy, load shedding,
+        // caching, error mapping, routes and metrics. Everything but the command line.
+        .target(
+            name: "CometServer",
+            dependencies: [
+                .product(name: "Comet", package: "Comet"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The `comet-server` command: options, environment, signals (swift-service-lifecycle).
+        .executableTarget(
+            name: "comet-server",
+            dependencies: [
+                "CometServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "CometServerTests",
+            dependencies: [
+                "CometServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
