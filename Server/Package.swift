@@ -50,7 +50,12 @@ let package = Package(
             name: "CometServerTests",
             dependencies: [
                 "CometServer",
+                // Built for the test that runs it as a process (SIGTERM during a request).
+                "comet-server",
+                .product(name: "Comet", package: "Comet"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],
