@@ -10,6 +10,7 @@ import Synchronization
 /// - `GET /health`: `{"status":"ok"}`
 /// - `GET /metrics`: Prometheus text exposition
 /// - with a ``DemoGallery``: `GET /` (the demo page) and `GET /gallery/{name}` (its sources)
+/// - anything else: a JSON 404
 ///
 /// Run the application it makes as a service (`runService()`, or inside a `ServiceGroup`):
 /// on graceful shutdown (SIGTERM/SIGINT through swift-service-lifecycle) Hummingbird stops
@@ -36,6 +37,7 @@ public final class ThumbnailServer: Sendable {
         -> Application<RouterResponder<BasicRequestContext>> {
         let router = Router()
         router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
+        router.add(middleware: JSONErrorMiddleware())
         router.get("/health") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}")))

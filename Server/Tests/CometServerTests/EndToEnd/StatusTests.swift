@@ -113,6 +113,14 @@ struct StatusTests {
         }
     }
 
+    @Test func anUnknownRouteIsAJSON404() async throws {
+        try await withOriginAndServer { _, server in
+            let answer = try await client.get(URL(string: server.base + "/nothing/here")!)
+            #expect(answer.status == 404)
+            #expect(answer.errorCode == "not_found")
+        }
+    }
+
     @Test func healthAnswersOK() async throws {
         try await withOriginAndServer { _, server in
             let answer = try await client.get(URL(string: server.base + "/health")!)
