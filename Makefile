@@ -16,7 +16,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup demo test corpus tsan asan bench fuzz clean
+.PHONY: setup demo test serve serve-test corpus tsan asan bench fuzz clean
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -39,6 +39,22 @@ test: setup
 	$(SWIFT) build --build-tests
 	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output.log
 	@scripts/skipped-summary .build/test-output.log
+	$(MAKE) serve-test
+
+## The thumbnail service's tests (the nested Server/ package: Hummingbird, SwiftNIO, swift-crypto;
+## its first build takes about 4 minutes on 2 cores, later ones seconds).
+serve-test: setup
+	cd Server && $(SWIFT) build --build-tests
+	@mkdir -p .build; set -o pipefail; cd Server && $(SWIFT) test --skip-build 2>&1 | tee ../.build/server-test-output.log
+
+## Builds `comet-server` (release) and runs it; SERVE_ARGS replaces the arguments, e.g.
+## `make serve SERVE_ARGS='--port 9000 --insecure-unsigned --allow-private-networks'`. It prints
+## `comet-server listening on http://HOST:PORT` once it accepts connections; Ctrl-C or SIGTERM
+## stops it after the requests in flight.
+SERVE_ARGS ?= --demo --port 8080
+serve: setup
+	cd Server && $(SWIFT) build -c release --product comet-server
+	./Server/.build/release/comet-server $(SERVE_ARGS)
 
 ## Fetches the test corpus into .corpus (ignored by git) from the public repositories at the
 ## commits pinned in scripts/corpus-sources.txt, checked against scripts/corpus.sha256. Needs
@@ -98,4 +114,4 @@ fuzz: setup
 	done
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-bench .build-fuzz Fuzz/corpus-work Fuzz/artifacts
+	rm -rf .build Server/.build .build-tsan .build-asan .build-bench .build-fuzz Fuzz/corpus-work Fuzz/artifacts
