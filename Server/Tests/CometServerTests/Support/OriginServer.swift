@@ -122,20 +122,3 @@ final class OriginServer: Sendable {
         Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
-
-/// The origin's counters, shared by its middleware and the tests.
-final class RequestCounts: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
-    func add(_ path: String) { counts.withLock { $0[path, default: 0] += 1 } }
-    func count(_ path: String) -> Int { counts.withLock { $0[path] ?? 0 } }
-    var total: Int { counts.withLock { $0.values.reduce(0, +) } }
-}
-
-/// Counts each request by path before routing it.
-struct CountingMiddleware<Context: RequestContext>: RouterMiddleware {
-    let counts: RequestCounts
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        counts.add(request.uri.path)
-        return try await next(request, context)
-    }
-}
