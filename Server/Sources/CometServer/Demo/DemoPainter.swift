@@ -19,21 +19,25 @@ enum DemoPainter {
         let w = Float(width), h = Float(height)
         let sun = (x: w * (0.2 + 0.12 * Float(hue)), y: h * 0.28, radius: min(w, h) * 0.07)
         let phase = Float(hue) * 1.3
+        // The ridges' heights per column, computed once rather than per pixel.
+        var far = [Float](repeating: 0, count: width), near = [Float](repeating: 0, count: width)
+        for x in 0..<width {
+            let u = Float(x) / w
+            let farWave: Float = 0.06 * sin(u * 7 + phase) + 0.03 * sin(u * 23 + phase)
+            let nearWave: Float = 0.08 * sin(u * 4 + phase * 2) + 0.02 * sin(u * 31)
+            far[x] = h * (0.55 + farWave)
+            near[x] = h * (0.72 + nearWave)
+        }
         return Image(width: width, height: height, isOpaque: true) { pixels, bytesPerRow in
             for y in 0..<height {
                 let fy = Float(y)
                 let t = fy / h
                 for x in 0..<width {
                     let fx = Float(x)
-                    let u: Float = fx / w
-                    let farWave: Float = 0.06 * sin(u * 7 + phase) + 0.03 * sin(u * 23 + phase)
-                    let nearWave: Float = 0.08 * sin(u * 4 + phase * 2) + 0.02 * sin(u * 31)
-                    let far: Float = h * (0.55 + farWave)
-                    let near: Float = h * (0.72 + nearWave)
                     var colour: (Float, Float, Float)
-                    if fy >= near {
+                    if fy >= near[x] {
                         colour = palette[4]
-                    } else if fy >= far {
+                    } else if fy >= far[x] {
                         colour = palette[3]
                     } else {
                         colour = mix(palette[0], palette[1], t / 0.6)

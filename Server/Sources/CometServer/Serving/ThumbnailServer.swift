@@ -62,7 +62,7 @@ public final class ThumbnailServer: Sendable {
                                 body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
             }
         }
-        router.get("/:signature/:options/:source") { [service] request, context in
+        router.get("/:signature/:options/:source") { [service, logger] request, context in
             let parameters = context.parameters
             do {
                 let answer = try await service.answer(
@@ -71,7 +71,10 @@ public final class ThumbnailServer: Sendable {
                     ifNoneMatch: request.headers[.ifNoneMatch])
                 return Self.response(for: answer)
             } catch {
-                return Self.response(for: ServiceError.from(error))
+                let failure = ServiceError.from(error)
+                // Client mistakes are routine; failures of sources and of the service are not.
+                logger.log(level: failure.status >= 500 ? .warning : .debug, "\(request.uri.path): \(failure)")
+                return Self.response(for: failure)
             }
         }
         let configuration = service.configuration

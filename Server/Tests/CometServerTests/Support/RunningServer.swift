@@ -31,11 +31,12 @@ final class RunningServer: Sendable {
 
     /// Starts a server and returns once it accepts connections.
     static func start(_ configuration: ServerConfiguration = configuration(),
-                      store: any SharedResultStoring = LocalResultStore()) async throws -> RunningServer {
+                      store: any SharedResultStoring = LocalResultStore(),
+                      demo: DemoGallery? = nil) async throws -> RunningServer {
         var logger = Logger(label: "test.server")
         logger.logLevel = .warning
         let service = ThumbnailService(configuration: configuration, store: store, logger: logger)
-        let server = ThumbnailServer(service: service, logger: logger)
+        let server = ThumbnailServer(service: service, demo: demo, logger: logger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = server.makeApplication { port in
             continuation.yield(port)
