@@ -7,7 +7,7 @@ import Testing
 struct GracefulShutdownTests {
     let client = HTTPClient()
 
-    @Test func sigtermDuringASlowRequestLetsItFinishThenExitsZero() async throws {
+    @Test func sigtermStopsAcceptingLetsTheSlowRequestFinishThenExitsZero() async throws {
         let origin = try await OriginServer.start()
         defer { Task { await origin.stop() } }
         let process = Process()
@@ -32,6 +32,10 @@ struct GracefulShutdownTests {
         while origin.requests("/slow/1500/photo.jpg") == 0 { try await Task.sleep(for: .milliseconds(10)) }
 
         kill(process.processIdentifier, SIGTERM)
+        // It stops accepting at once, while the slow request (1.5 s at the origin) goes on.
+        try await Task.sleep(for: .milliseconds(200))
+        await #expect(throws: (any Error).self) { try await HTTPClient(timeout: 2).get(URL(string: String(base) + "/health")!) }
+        #expect(!slow.isCancelled)
         let answer = try await slow.value
         #expect(answer.status == 200)
         #expect(Magic.isPNG(answer.body))
