@@ -5,6 +5,9 @@ import PackageDescription
 
 let package = Package(
     name: "CometServer",
+    products: [
+        .library(name: "CometRedis", targets: ["CometRedis"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
