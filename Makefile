@@ -16,7 +16,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup demo test corpus tsan asan bench fuzz clean
+.PHONY: setup demo test corpus tsan asan bench fuzz clean loadtest
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -79,6 +79,14 @@ bench: setup
 ## (PNG, JPEG, WebP, GIF, AVIF) seeded from the corpus, then the cache-key target seeded from
 ## Fuzz/seeds/cache-keys. FUZZ_TARGETS='webp-oneshot gif' runs only those decoder targets.
 ## FUZZ_RUNS=N stops each target after N executions instead (used for the ≥1M runs).
+## comet-server against thumbor 7.8 (PyPI, in a venv under .build-loadtest) under wrk on loopback,
+## the same 200 generated JPEGs served by one nginx origin: cold (every URL new) and warm (a Zipf
+## mix at 256×256). Prints a Markdown table (also in .build-loadtest/results.md). Not in `make test`.
+## COMET_SERVER=<command> skips building Server/; DURATION, CONNECTIONS, THREADS,
+## THUMBOR_PROCESSES, SCENARIOS and SERVERS tune it (scripts/loadtest/run). Measure idle.
+loadtest: setup
+	SWIFT="$(SWIFT)" scripts/loadtest/run
+
 fuzz: setup
 	@test -d $(CORPUS)/pngsuite || { echo "fuzz: the seeds come from the test corpus, not found at $(CORPUS) (make corpus)" >&2; exit 1; }
 	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path ../.build-fuzz
