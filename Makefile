@@ -75,10 +75,6 @@ bench: setup
 	cd Benchmarks && $(SWIFT) build -c release --scratch-path ../.build-bench --product BenchmarkReport
 	./.build-bench/release/BenchmarkReport $(BENCH_RESULTS)
 
-## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the nine decoder targets
-## (PNG, JPEG, WebP, GIF, AVIF) seeded from the corpus, then the cache-key target seeded from
-## Fuzz/seeds/cache-keys. FUZZ_TARGETS='webp-oneshot gif' runs only those decoder targets.
-## FUZZ_RUNS=N stops each target after N executions instead (used for the ≥1M runs).
 ## comet-server against thumbor 7.8 (PyPI, in a venv under .build-loadtest) under wrk on loopback,
 ## the same 200 generated JPEGs served by one nginx origin: cold (every URL new) and warm (a Zipf
 ## mix at 256×256). Prints a Markdown table (also in .build-loadtest/results.md). Not in `make test`.
@@ -87,6 +83,10 @@ bench: setup
 loadtest: setup
 	SWIFT="$(SWIFT)" scripts/loadtest/run
 
+## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the nine decoder targets
+## (PNG, JPEG, WebP, GIF, AVIF) seeded from the corpus, then the cache-key target seeded from
+## Fuzz/seeds/cache-keys. FUZZ_TARGETS='webp-oneshot gif' runs only those decoder targets.
+## FUZZ_RUNS=N stops each target after N executions instead (used for the ≥1M runs).
 fuzz: setup
 	@test -d $(CORPUS)/pngsuite || { echo "fuzz: the seeds come from the test corpus, not found at $(CORPUS) (make corpus)" >&2; exit 1; }
 	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path ../.build-fuzz
