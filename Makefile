@@ -16,7 +16,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup demo test corpus tsan asan bench fuzz clean loadtest
+.PHONY: setup demo test corpus tsan asan bench fuzz clean loadtest demo-screenshot
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -82,6 +82,15 @@ bench: setup
 ## THUMBOR_PROCESSES, SCENARIOS and SERVERS tune it (scripts/loadtest/run). Measure idle.
 loadtest: setup
 	SWIFT="$(SWIFT)" scripts/loadtest/run
+
+## Renders `comet-server --demo`'s page in headless Chromium (Debian's chromium), checks in the
+## browser that every image loaded, and saves docs/demo-page.png. COMET_SERVER=<binary> skips
+## building Server/.
+demo-screenshot: setup
+	@command -v chromium >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+	@if [ -z "$(COMET_SERVER)" ]; then cd Server && $(SWIFT) build -c release --product comet-server; fi
+	scripts/demo-screenshot $(or $(COMET_SERVER),Server/.build/release/comet-server) docs/demo-page.png
 
 ## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the nine decoder targets
 ## (PNG, JPEG, WebP, GIF, AVIF) seeded from the corpus, then the cache-key target seeded from
