@@ -5,8 +5,8 @@ import Logging
 /// failure, and a circuit breaker so a dead Redis costs nothing per call for a while (calls fail
 /// at once with ``RedisError/unavailable``).
 ///
-/// Thread-safe; share one per process (it is the pool). Call ``close()`` when done: the worker
-/// threads run until then.
+/// Thread-safe; share one per process (it is the pool). ``close()`` (or the last reference going
+/// away) stops the worker threads after the queued commands ran.
 public final class RedisClient: Sendable {
     /// The configuration this client was made with.
     public let configuration: RedisConfiguration
@@ -23,6 +23,10 @@ public final class RedisClient: Sendable {
         self.logger = logger
         pool = RedisWorkerPool(configuration: configuration, name: "comet-redis")
         breaker = CircuitBreaker(initialBackoff: configuration.initialBackoff, maximumBackoff: configuration.maximumBackoff)
+    }
+
+    deinit {
+        pool.shutdown()
     }
 
     /// Stops the worker threads once queued commands ran; later calls fail with

@@ -62,7 +62,9 @@ final class RedisConnection {
     }
 
     private func connected() throws(RedisError) -> UnsafeMutablePointer<redisContext> {
-        if let context { return context }
+        if let context {
+            if Self.peerHasClosed(context) { disconnect() } else { return context }
+        }
         guard let context = redisConnectWithTimeout(configuration.host, Int32(configuration.port), Self.timeval(configuration.connectTimeout)) else {
             throw .connectionFailed("cannot allocate a hiredis context")
         }
@@ -78,6 +80,15 @@ final class RedisConnection {
         }
         self.context = context
         return context
+    }
+
+    /// Whether an idle connection has something to read: a healthy idle Redis connection has
+    /// nothing, so this is the FIN (or reset) of a server that restarted or closed it. Checked
+    /// before each command (one poll(2) without waiting), so a restarted Redis costs no failed
+    /// call per pooled connection.
+    private static func peerHasClosed(_ context: UnsafeMutablePointer<redisContext>) -> Bool {
+        var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) != 0
     }
 
     private static func convert(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {

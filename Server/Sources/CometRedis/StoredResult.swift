@@ -1,35 +1,36 @@
 /// A processed result as the shared store keeps it: the bytes and what a response needs to
-/// serve them again.
-public struct StoredResult: Sendable, Equatable {
+/// serve them again. The same shape as CometServer's, so the server can use this one.
+///
+/// Thread-safe (a value).
+public struct StoredResult: Sendable, Hashable {
     /// The encoded image (or any body).
     public var bytes: [UInt8]
     /// The `Content-Type` to serve it with.
     public var contentType: String
-    /// The entity tag the producing instance gave it, if any, so every instance answers the same.
-    public var etag: String?
+    /// Its entity tag, quoted, as the producing instance made it, so every instance answers the same.
+    public var etag: String
 
-    /// A result with these bytes, content type and (optional) entity tag.
-    public init(bytes: [UInt8], contentType: String, etag: String? = nil) {
+    /// A result with these bytes, content type and entity tag.
+    public init(bytes: [UInt8], contentType: String, etag: String) {
         self.bytes = bytes
         self.contentType = contentType
         self.etag = etag
     }
 
     // Redis value layout: "CMT1", UInt16 big-endian content-type length, content type,
-    // UInt16 big-endian etag length (0xFFFF: none), etag, then the bytes to the end.
+    // UInt16 big-endian etag length, etag, then the bytes to the end.
     private static let magic: [UInt8] = Array("CMT1".utf8)
-    private static let noTag: Int = 0xFFFF
 
     /// The value stored in Redis.
     func encoded() -> [UInt8] {
-        let type = Array(contentType.utf8.prefix(0xFFFE))
-        let tag = etag.map { Array($0.utf8.prefix(0xFFFE)) }
+        let type = Array(contentType.utf8.prefix(0xFFFF))
+        let tag = Array(etag.utf8.prefix(0xFFFF))
         var out = Self.magic
-        out.reserveCapacity(8 + type.count + (tag?.count ?? 0) + bytes.count)
+        out.reserveCapacity(8 + type.count + tag.count + bytes.count)
         Self.appendLength(type.count, to: &out)
         out += type
-        Self.appendLength(tag?.count ?? Self.noTag, to: &out)
-        if let tag { out += tag }
+        Self.appendLength(tag.count, to: &out)
+        out += tag
         out += bytes
         return out
     }
@@ -46,13 +47,9 @@ public struct StoredResult: Sendable, Equatable {
         guard let typeLength = length(), index + typeLength <= value.count else { return nil }
         let type = String(decoding: value[index..<index + typeLength], as: UTF8.self)
         index += typeLength
-        guard let tagLength = length() else { return nil }
-        var tag: String?
-        if tagLength != Self.noTag {
-            guard index + tagLength <= value.count else { return nil }
-            tag = String(decoding: value[index..<index + tagLength], as: UTF8.self)
-            index += tagLength
-        }
+        guard let tagLength = length(), index + tagLength <= value.count else { return nil }
+        let tag = String(decoding: value[index..<index + tagLength], as: UTF8.self)
+        index += tagLength
         self.init(bytes: Array(value[index...]), contentType: type, etag: tag)
     }
 
