@@ -329,7 +329,7 @@ def main() -> None:
         }
         for scenario in args.scenarios.split(","):
             # Enough distinct cold URLs for 3000 requests/s over the run.
-            requests = cold_requests(names, 3000 * args.duration, 1) if scenario == "cold" else warm_requests(names, 100_000, 2)
+            requests = cold_requests(names, 3000 * args.duration, 1) if scenario == "cold" else warm_requests(names, 400_000, 2)
             for key in args.servers.split(","):
                 result = run(servers[key](), scenario, requests, names, args)
                 print(json.dumps(result), file=sys.stderr)
