@@ -146,6 +146,25 @@ struct RedisResultStoreTests {
         #expect(try metrics.expectCounter("comet_redis_fallbacks_total").totalValue == 10)
     }
 
+    @Test func aRedisThatStallsIsSkippedWithinTheCommandTimeout() async throws {
+        let slow = try RedisServerProcess(extraArguments: ["--enable-debug-command", "yes"])
+        let admin = RedisClient(configuration: RedisConfiguration(port: slow.port, commandTimeout: .seconds(5)))
+        let metrics = TestMetrics()
+        let client = RedisClient(configuration: RedisConfiguration(port: slow.port, commandTimeout: .milliseconds(100)))
+        defer { admin.close(); client.close() }
+        let store = RedisResultStore(client: client, metricsFactory: metrics)
+        _ = try await store.result(for: "warm-up", ttl: .seconds(60)) { Self.randomResult() }
+        // Redis stops answering everyone for 1.5 s (it runs commands one at a time).
+        async let stall = admin.command("DEBUG", "SLEEP", "1.5")
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        let mine = Self.randomResult()
+        #expect(try await store.result(for: "during-stall", ttl: .seconds(60)) { mine } == mine)
+        #expect(ContinuousClock.now - start < .milliseconds(800))
+        #expect(try metrics.expectCounter("comet_redis_fallbacks_total").totalValue == 1)
+        _ = try await stall
+    }
+
     @Test func aStoreWithoutRedisServesEveryCallQuickly() async throws {
         let metrics = TestMetrics()
         let client = RedisClient(configuration: RedisConfiguration(port: LoopbackSocket.freePort()))

@@ -13,11 +13,14 @@ final class RedisServerProcess: @unchecked Sendable {
 
     let port: Int
     private let directory: URL
+    private let extraArguments: [String]
     private var process: Process?
 
-    /// Starts a server on a free port and waits (≤ 5 s) until it accepts connections.
-    init() throws {
+    /// Starts a server on a free port, with `extraArguments` after the defaults, and waits
+    /// (≤ 5 s) until it accepts connections.
+    init(extraArguments: [String] = []) throws {
         port = LoopbackSocket.freePort()
+        self.extraArguments = extraArguments
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("comet-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try start()
@@ -35,7 +38,7 @@ final class RedisServerProcess: @unchecked Sendable {
         process.arguments = [
             "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
             "--dir", directory.path, "--daemonize", "no", "--loglevel", "warning",
-        ]
+        ] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
