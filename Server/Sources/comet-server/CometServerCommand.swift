@@ -1,7 +1,9 @@
 import ArgumentParser
+import CometRedis
 import CometServer
 import Foundation
 import Logging
+import Prometheus
 import ServiceLifecycle
 
 /// `comet-server`: the thumbnail service. Reads the signing key and salt (hex) from `COMET_KEY`
@@ -40,6 +42,8 @@ struct CometServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a result stays in the result store.") var resultTtl = 3600
     @Option(help: "Bytes of results kept in memory.") var resultCacheBytes = 256 << 20
     @Flag(help: "Never choose AVIF from Accept (AVIF only when a URL asks for it).") var noAvifNegotiation = false
+    @Option(help: "Redis (host:port or redis://host:port; also COMET_REDIS_URL) shared by every instance: results made by one are served by all, and each is made once among them. Redis down or slow: served from memory and the source.")
+    var redis: String?
     @Flag(help: "Serve a demo gallery and a page of service URLs at /.") var demo = false
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
@@ -67,8 +71,15 @@ struct CometServerCommand: AsyncParsableCommand {
         configuration.negotiatesAVIF = !noAvifNegotiation
         configuration.demo = demo
 
-        let service = ThumbnailService(configuration: configuration, store: LocalResultStore(costLimit: resultCacheBytes),
-                                       logger: logger)
+        let metrics = ServerMetrics()
+        let local = LocalResultStore(costLimit: resultCacheBytes)
+        let redisClient = try redisClient(logger: logger)
+        let store: any SharedResultStoring = redisClient.map { client in
+            TieredResultStore(near: local, far: RedisResultStore(client: client, logger: logger,
+                                                                 metricsFactory: PrometheusMetricsFactory(registry: metrics.registry)))
+        } ?? local
+        defer { redisClient?.close() }
+        let service = ThumbnailService(configuration: configuration, store: store, metrics: metrics, logger: logger)
         let gallery = demo ? await DemoGallery.make() : nil
         let server = ThumbnailServer(service: service, demo: gallery, logger: logger)
         let host = host
@@ -81,6 +92,21 @@ struct CometServerCommand: AsyncParsableCommand {
                                                       logger: logger))
         try await group.run()
         logger.info("comet-server stopped")
+    }
+
+    /// The Redis client for --redis or COMET_REDIS_URL, if either is given.
+    private func redisClient(logger: Logger) throws -> RedisClient? {
+        guard let address = redis ?? ProcessInfo.processInfo.environment["COMET_REDIS_URL"], !address.isEmpty else { return nil }
+        var hostAndPort = Substring(address)
+        if hostAndPort.hasPrefix("redis://") { hostAndPort = hostAndPort.dropFirst("redis://".count) }
+        if hostAndPort.hasSuffix("/") { hostAndPort = hostAndPort.dropLast() }
+        guard let colon = hostAndPort.lastIndex(of: ":"), let port = Int(hostAndPort[hostAndPort.index(after: colon)...]),
+              (1...65535).contains(port), colon > hostAndPort.startIndex else {
+            throw ValidationError("--redis wants host:port or redis://host:port, got \(address)")
+        }
+        let host = String(hostAndPort[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        logger.info("results shared through Redis at \(host):\(port)")
+        return RedisClient(configuration: RedisConfiguration(host: host, port: port), logger: logger)
     }
 
     /// The signer from COMET_KEY/COMET_SALT; `nil` with --insecure-unsigned (logged loudly); a

@@ -107,9 +107,9 @@ struct StatusTests {
     @Test func workPastTheProcessingTimeLimitIs504() async throws {
         try await withOriginAndServer({ configuration, _ in configuration.processingTimeout = 0.5 }) { origin, server in
             let start = ContinuousClock.now
-            let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/slow/3000/photo.jpg")))
+            let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/slow/6000/photo.jpg")))
             #expect(answer.status == 504)
-            #expect(ContinuousClock.now - start < .seconds(2.5))
+            #expect(ContinuousClock.now - start < .seconds(5))
         }
     }
 
