@@ -49,11 +49,13 @@ public final class ThumbnailService: Sendable {
                                    onChange: { [metrics] active, queued in metrics.recordLoad(active: active, queued: queued) })
     }
 
-    /// Answers `/{signature}/{options}/{source}` given as its three segments, with the request's
+    /// Answers `/{signature}/{options}/{source}` given as its three segments (the options may be
+    /// percent-encoded), with the request's
     /// `Accept` and `If-None-Match` headers. Throws the ``ServiceError`` to answer with.
     public func answer(signature: String, options: String, source: String, accept: String?,
                        ifNoneMatch: String?) async throws(ServiceError) -> ThumbnailAnswer {
-        let path = try ThumbnailPath(signature: signature, options: options, source: source)
+        // Some clients percent-encode `:` and `,`; the signature covers the decoded options.
+        let path = try ThumbnailPath(signature: signature, options: options.removingPercentEncoding ?? options, source: source)
         if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPart) {
             throw .badSignature
         }
