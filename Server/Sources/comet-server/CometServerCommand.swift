@@ -75,8 +75,8 @@ struct CometServerCommand: AsyncParsableCommand {
         let local = LocalResultStore(costLimit: resultCacheBytes)
         let redisClient = try redisClient(logger: logger)
         let store: any SharedResultStoring = redisClient.map { client in
-            TieredResultStore(near: local, far: RedisResultStore(client: client, logger: logger,
-                                                                 metricsFactory: PrometheusMetricsFactory(registry: metrics.registry)))
+            TieredResultStore(local: local, shared: RedisResultStore(client: client, logger: logger,
+                                                                     metricsFactory: PrometheusMetricsFactory(registry: metrics.registry)))
         } ?? local
         defer { redisClient?.close() }
         let service = ThumbnailService(configuration: configuration, store: store, metrics: metrics, logger: logger)

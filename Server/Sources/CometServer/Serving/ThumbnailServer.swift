@@ -6,7 +6,7 @@ import Synchronization
 /// The HTTP face of ``ThumbnailService`` on Hummingbird 2.
 ///
 /// Routes:
-/// - `GET /{signature}/{options}/{base64url(source)}[.{ext}]`: the image (or 304, or a JSON error)
+/// - `GET` (and `HEAD`) `/{signature}/{options}/{base64url(source)}[.{ext}]`: the image (or 304, or a JSON error)
 /// - `GET /health`: `{"status":"ok"}`
 /// - `GET /metrics`: Prometheus text exposition
 /// - with a ``DemoGallery``: `GET /` (the demo page) and `GET /gallery/{name}` (its sources)
@@ -62,21 +62,25 @@ public final class ThumbnailServer: Sendable {
                                 body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
             }
         }
-        router.get("/:signature/:options/:source") { [service, logger] request, context in
+        let thumbnail: @Sendable (Request, BasicRequestContext) async -> Response = { [service, logger] request, context in
             let parameters = context.parameters
+            let response: Response
             do {
                 let answer = try await service.answer(
                     signature: parameters.get("signature") ?? "", options: parameters.get("options") ?? "",
                     source: parameters.get("source") ?? "", accept: request.headers[.accept],
                     ifNoneMatch: request.headers[.ifNoneMatch])
-                return Self.response(for: answer)
+                response = Self.response(for: answer)
             } catch {
                 let failure = ServiceError.from(error)
                 // Client mistakes are routine; failures of sources and of the service are not.
                 logger.log(level: failure.status >= 500 ? .warning : .debug, "\(request.uri.path): \(failure)")
-                return Self.response(for: failure)
+                response = Self.response(for: failure)
             }
+            return request.method == .head ? Self.headResponse(response) : response
         }
+        router.get("/:signature/:options/:source", use: thumbnail)
+        router.head("/:signature/:options/:source", use: thumbnail)
         let configuration = service.configuration
         return Application(
             router: router,
@@ -102,6 +106,13 @@ public final class ThumbnailServer: Sendable {
             headers[.eTag] = etag
             return Response(status: .notModified, headers: headers)
         }
+    }
+
+    /// The answer to HEAD: GET's status and headers, with the length of the body it leaves out.
+    static func headResponse(_ response: Response) -> Response {
+        var headers = response.headers
+        if let length = response.body.contentLength { headers[.contentLength] = String(length) }
+        return Response(status: response.status, headers: headers)
     }
 
     static func response(for error: ServiceError) -> Response {

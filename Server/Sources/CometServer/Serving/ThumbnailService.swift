@@ -49,11 +49,13 @@ public final class ThumbnailService: Sendable {
                                    onChange: { [metrics] active, queued in metrics.recordLoad(active: active, queued: queued) })
     }
 
-    /// Answers `/{signature}/{options}/{source}` given as its three segments, with the request's
+    /// Answers `/{signature}/{options}/{source}` given as its three segments (the options may be
+    /// percent-encoded), with the request's
     /// `Accept` and `If-None-Match` headers. Throws the ``ServiceError`` to answer with.
     public func answer(signature: String, options: String, source: String, accept: String?,
                        ifNoneMatch: String?) async throws(ServiceError) -> ThumbnailAnswer {
-        let path = try ThumbnailPath(signature: signature, options: options, source: source)
+        // Some clients percent-encode `:` and `,`; the signature covers the decoded options.
+        let path = try ThumbnailPath(signature: signature, options: options.removingPercentEncoding ?? options, source: source)
         if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPart) {
             throw .badSignature
         }
@@ -117,7 +119,7 @@ public final class ThumbnailService: Sendable {
     }
 
     private func makeWithoutDeadline(_ item: WorkItem) async throws -> StoredResult {
-        let request = ImageRequest(url: item.source, processors: Self.processors(for: item.options))
+        let request = Self.imageRequest(source: item.source, options: item.options)
         let image: Image
         do {
             image = try await pipeline.image(for: request)
@@ -137,6 +139,18 @@ public final class ThumbnailService: Sendable {
         let validator = fetcher.validators.validator(for: item.source.absoluteString) ?? "sha256:" + Self.digest(bytes)
         let etag = "\"" + Self.digest("\(item.key)\n\(format.rawValue)\n\(validator)").prefix(32) + "\""
         return StoredResult(bytes: bytes, contentType: format.contentType, etag: etag)
+    }
+
+    /// The pipeline request for `options`. A plain fit into a box (no crop, no enlarging) is a
+    /// thumbnail request, so JPEGs and WebPs are reduced while decoding; fills and stretches get
+    /// that reduction from the pipeline already (their size does not depend on the source's
+    /// aspect ratio); a crop needs the source's own pixel grid, so it decodes at full size.
+    static func imageRequest(source: URL, options: ThumbnailOptions) -> ImageRequest {
+        if options.crop == nil, let resize = options.resize, resize.mode == .fit, resize.width > 0, resize.height > 0,
+           !resize.upscale {
+            return ImageRequest(url: source, thumbnail: .init(width: resize.width, height: resize.height, contentMode: .aspectFit))
+        }
+        return ImageRequest(url: source, processors: processors(for: options))
     }
 
     /// Comet's processors for the options: the crop first, then the resize.
@@ -174,8 +188,16 @@ public final class ThumbnailService: Sendable {
 
     static func digest(_ string: String) -> String { digest(Array(string.utf8)) }
 
+    /// Lowercase hex SHA-256 (on every request's path, so no `String(format:)`).
     static func digest(_ bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: bytes) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// Runs CPU-heavy work (encoding) on a Dispatch worker, so Swift concurrency's few threads

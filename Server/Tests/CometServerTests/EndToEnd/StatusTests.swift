@@ -19,6 +19,28 @@ struct StatusTests {
         }
     }
 
+    @Test func percentEncodedOptionsAreDecodedBeforeTheSignatureIsChecked() async throws {
+        try await withOriginAndServer { origin, server in
+            let signed = server.url("rs:fit:40:40,f:png", origin.url("/img/photo.jpg")).absoluteString
+            let encoded = signed.replacingOccurrences(of: "rs:fit:40:40,f:png", with: "rs%3Afit%3A40%3A40%2Cf%3Apng")
+            let answer = try await client.get(URL(string: encoded)!)
+            #expect(answer.status == 200)
+        }
+    }
+
+    @Test func headAnswersGETsHeadersWithoutTheBody() async throws {
+        try await withOriginAndServer { origin, server in
+            let url = server.url("rs:fit:40:40,f:png", origin.url("/img/photo.jpg"))
+            let get = try await client.get(url)
+            let head = try await client.get(url, method: "HEAD")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.header("Content-Type") == "image/png")
+            #expect(head.header("ETag") == get.header("ETag"))
+            #expect(head.header("Content-Length") == String(get.body.count))
+        }
+    }
+
     @Test func malformedOptionsAre400() async throws {
         try await withOriginAndServer { origin, server in
             let answer = try await client.get(server.url("rs:wobble:1:1", origin.url("/img/photo.jpg")))

@@ -36,9 +36,10 @@ struct HTTPClient: Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    /// GETs `url` with `headers`.
-    func get(_ url: URL, headers: [String: String] = [:]) async throws -> Answer {
+    /// Requests `url` with `headers` (GET unless `method` says otherwise).
+    func get(_ url: URL, headers: [String: String] = [:], method: String = "GET") async throws -> Answer {
         var request = URLRequest(url: url)
+        request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
