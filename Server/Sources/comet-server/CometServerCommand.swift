@@ -16,7 +16,7 @@ struct CometServerCommand: AsyncParsableCommand {
         abstract: "Serves resized images over HTTP: /{signature}/{options}/{base64url(source)}[.{ext}].",
         discussion: """
         Signing: COMET_KEY and COMET_SALT (hex) in the environment; signature = base64url(HMAC-SHA256(key, salt + "/{options}/{source}[.{ext}]")).
-        Options: rs:{fit|fill|force}:{w}:{h}[:{upscale 0|1}], cr:{x}:{y}:{w}:{h}, q:{1-100}, f:{jpeg|png|webp|avif}, comma-separated; "-" for none.
+        Options: rs:{fit|fill|force}:{w}:{h}[:{upscale 0|1}], cr:{x}:{y}:{w}:{h}, q:{1-100}, f:{jpeg|png|webp|avif}, bg:{RRGGBB} (JPEG background, default white), comma-separated; "-" for none.
         """
     )
 

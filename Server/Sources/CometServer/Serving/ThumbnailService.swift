@@ -131,7 +131,10 @@ public final class ThumbnailService: Sendable {
         case .jpegOrPNG: image.isOpaque ? .jpeg : .png
         }
         let quality = item.options.quality
-        let bytes = try await Self.offCooperativePool { try format.encode(image, quality: quality) }
+        let background = item.options.background ?? RGBA8(red: 255, green: 255, blue: 255)
+        let bytes = try await Self.offCooperativePool {
+            try format.encode(format.keepsAlpha ? image : image.flattened(onto: background), quality: quality)
+        }
         guard bytes.count <= configuration.maximumOutputBytes else {
             throw ServiceError.tooLarge("the result is larger than \(configuration.maximumOutputBytes) bytes")
         }

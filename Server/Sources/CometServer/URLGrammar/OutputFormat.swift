@@ -28,6 +28,9 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// The HTTP media type, e.g. `image/webp`.
     public var contentType: String { "image/\(rawValue)" }
 
+    /// Whether the format keeps transparency (all but JPEG).
+    public var keepsAlpha: Bool { self != .jpeg }
+
     /// Encodes `image` at `quality` (1...100; `nil` for the format's default: JPEG 85, WebP 80,
     /// AVIF 60). PNG ignores the quality.
     public func encode(_ image: Image, quality: Int?) throws -> [UInt8] {

@@ -1,3 +1,5 @@
+import Comet
+
 /// The processing options of one service URL: the `{options}` segment, parsed.
 ///
 /// Grammar (the segment is a comma-separated list; each option is `name:arg:arg…`; a lone `-`
@@ -9,8 +11,9 @@
 /// | `cr:{x}:{y}:{w}:{h}` | crop this rectangle of the source (in source pixels) before resizing |
 /// | `q:{1…100}` | encoder quality (JPEG, WebP, AVIF; 100 makes WebP lossless) |
 /// | `f:{jpeg\|jpg\|png\|webp\|avif}` | output format; without it the format comes from the URL's extension, else from `Accept` |
+/// | `bg:{RRGGBB}` | the colour transparent pixels are laid on when the format has no alpha (JPEG); default white |
 ///
-/// Long names are accepted too: `resize`, `crop`, `quality`, `format`. Each option may appear
+/// Long names are accepted too: `resize`, `crop`, `quality`, `format`, `background`. Each option may appear
 /// once. Thread-safe (a value).
 public struct ThumbnailOptions: Sendable, Hashable {
     /// The resize, when asked for.
@@ -21,6 +24,9 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var quality: Int?
     /// The output format, or `nil` to negotiate it.
     public var format: OutputFormat?
+    /// The colour a transparent result is laid on for a format without alpha (JPEG), or `nil`
+    /// for white.
+    public var background: RGBA8?
 
     /// A resize option.
     public struct Resize: Sendable, Hashable {
@@ -79,6 +85,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
         if let resize { parts.append("rs:\(resize.mode.rawValue):\(resize.width):\(resize.height)\(resize.upscale ? ":1" : "")") }
         if let quality { parts.append("q:\(quality)") }
         if let format { parts.append("f:\(format.rawValue)") }
+        if let background { parts.append("bg:" + [background.red, background.green, background.blue].map(Self.hex).joined()) }
         return parts.isEmpty ? "-" : parts.joined(separator: ",")
     }
 
@@ -108,14 +115,29 @@ public struct ThumbnailOptions: Sendable, Hashable {
                     throw .badOptions("f takes one of jpeg, png, webp, avif, as in f:webp")
                 }
                 options.format = format
+            case "bg":
+                guard arguments.count == 1, let color = Self.parseColor(arguments[0]) else {
+                    throw .badOptions("bg takes one RRGGBB hex colour, as in bg:ffffff")
+                }
+                options.background = color
             default:
-                throw .badOptions("unknown option \"\(name)\" (known: rs, cr, q, f)")
+                throw .badOptions("unknown option \"\(name)\" (known: rs, cr, q, f, bg)")
             }
         }
         return options
     }
 
-    private static let shortNames = ["resize": "rs", "crop": "cr", "quality": "q", "format": "f"]
+    private static let shortNames = ["resize": "rs", "crop": "cr", "quality": "q", "format": "f", "background": "bg"]
+
+    private static func parseColor(_ text: String) -> RGBA8? {
+        guard text.utf8.count == 6, text.allSatisfy(\.isHexDigit), let value = UInt32(text, radix: 16) else { return nil }
+        return RGBA8(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
 
     private static func parseResize(_ arguments: [String], maximumDimension: Int) throws(ServiceError) -> Resize {
         let usage = "rs takes a mode (fit, fill, force), a width and a height, as in rs:fill:256:256"

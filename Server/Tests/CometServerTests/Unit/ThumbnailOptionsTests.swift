@@ -1,3 +1,4 @@
+import Comet
 @testable import CometServer
 import Testing
 
@@ -15,18 +16,24 @@ struct ThumbnailOptionsTests {
         #expect(options.canonical == "cr:0:0:10:20,rs:fit:300:0:1,f:png")
     }
 
+    @Test func aBackgroundIsAHexColourSpelledInLowerCase() throws {
+        let options = try ThumbnailOptions.parse("background:0080FF,f:jpeg", maximumDimension: 4096)
+        #expect(options.background == RGBA8(red: 0, green: 0x80, blue: 0xFF))
+        #expect(options.canonical == "f:jpeg,bg:0080ff")
+    }
+
     @Test func aDashMeansNoOptions() throws {
         #expect(try ThumbnailOptions.parse("-", maximumDimension: 4096) == ThumbnailOptions())
         #expect(ThumbnailOptions().canonical == "-")
     }
 
-    @Test(arguments: ["rs:fill:0:100", "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:gif", "zz:1", "q:80,q:70", "", "rs:fit:5000:10"])
+    @Test(arguments: ["rs:fill:0:100", "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:gif", "zz:1", "q:80,q:70", "", "rs:fit:5000:10", "bg:fff", "bg:xyzxyz", "bg:+12345", "bg:ff:00"])
     func rejects(_ segment: String) {
         #expect(throws: ServiceError.self) { try ThumbnailOptions.parse(segment, maximumDimension: 4096) }
     }
 
     @Test func rejectionsAreBadRequests() {
-        #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: rs, cr, q, f)")) {
+        #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: rs, cr, q, f, bg)")) {
             try ThumbnailOptions.parse("zz:1", maximumDimension: 4096)
         }
     }
