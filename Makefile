@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libavif-dev pkg-config
+APT_PACKAGES := libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libavif-dev pkg-config libhiredis-dev redis-server
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
 FUZZ_TARGETS ?= png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail webp-oneshot webp-thumbnail gif avif
@@ -16,7 +16,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup demo test corpus tsan asan bench fuzz clean
+.PHONY: setup demo test serve serve-test corpus tsan asan bench fuzz clean loadtest demo-screenshot
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -39,6 +39,22 @@ test: setup
 	$(SWIFT) build --build-tests
 	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output.log
 	@scripts/skipped-summary .build/test-output.log
+	$(MAKE) serve-test
+
+## The thumbnail service's tests (the nested Server/ package: Hummingbird, SwiftNIO, swift-crypto;
+## its first build takes about 4 minutes on 2 cores, later ones seconds).
+serve-test: setup
+	cd Server && $(SWIFT) build --build-tests
+	@mkdir -p .build; set -o pipefail; cd Server && $(SWIFT) test --skip-build 2>&1 | tee ../.build/server-test-output.log
+
+## Builds `comet-server` (release) and runs it; SERVE_ARGS replaces the arguments, e.g.
+## `make serve SERVE_ARGS='--port 9000 --insecure-unsigned --allow-private-networks'`. It prints
+## `comet-server listening on http://HOST:PORT` once it accepts connections; Ctrl-C or SIGTERM
+## stops it after the requests in flight.
+SERVE_ARGS ?= --demo --port 8080
+serve: setup
+	cd Server && $(SWIFT) build -c release --product comet-server
+	./Server/.build/release/comet-server $(SERVE_ARGS)
 
 ## Fetches the test corpus into .corpus (ignored by git) from the public repositories at the
 ## commits pinned in scripts/corpus-sources.txt, checked against scripts/corpus.sha256. Needs
@@ -75,6 +91,23 @@ bench: setup
 	cd Benchmarks && $(SWIFT) build -c release --scratch-path ../.build-bench --product BenchmarkReport
 	./.build-bench/release/BenchmarkReport $(BENCH_RESULTS)
 
+## comet-server against thumbor 7.8 (PyPI, in a venv under .build-loadtest) under wrk on loopback,
+## the same 200 generated JPEGs served by one nginx origin: cold (every URL new) and warm (a Zipf
+## mix at 256×256). Prints a Markdown table (also in .build-loadtest/results.md). Not in `make test`.
+## COMET_SERVER=<command> skips building Server/; DURATION, CONNECTIONS, THREADS,
+## THUMBOR_PROCESSES, SCENARIOS and SERVERS tune it (scripts/loadtest/run). Measure idle.
+loadtest: setup
+	SWIFT="$(SWIFT)" scripts/loadtest/run
+
+## Renders `comet-server --demo`'s page in headless Chromium (Debian's chromium), checks in the
+## browser that every image loaded, and saves docs/demo-page.png. COMET_SERVER=<binary> skips
+## building Server/.
+demo-screenshot: setup
+	@command -v chromium >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+	@if [ -z "$(COMET_SERVER)" ]; then cd Server && $(SWIFT) build -c release --product comet-server; fi
+	scripts/demo-screenshot $(or $(COMET_SERVER),Server/.build/release/comet-server) docs/demo-page.png
+
 ## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the nine decoder targets
 ## (PNG, JPEG, WebP, GIF, AVIF) seeded from the corpus, then the cache-key target seeded from
 ## Fuzz/seeds/cache-keys. FUZZ_TARGETS='webp-oneshot gif' runs only those decoder targets.
@@ -98,4 +131,4 @@ fuzz: setup
 	done
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-bench .build-fuzz Fuzz/corpus-work Fuzz/artifacts
+	rm -rf .build Server/.build .build-tsan .build-asan .build-bench .build-fuzz Fuzz/corpus-work Fuzz/artifacts

@@ -1,0 +1,96 @@
+// swift-tools-version:6.1
+// `comet-server`: a thumbnail service on Comet's pipeline (Hummingbird 2, swift-service-lifecycle,
+// swift-metrics + swift-prometheus, swift-crypto), and its Redis scale-out (Debian's hiredis). A
+// nested package, like Benchmarks/, so that library adopters, `make demo` and the root build never
+// resolve or compile the server stack (SwiftNIO, Hummingbird, crypto); only `cd Server && swift
+// build` pays for them.
+import PackageDescription
+
+let package = Package(
+    name: "CometServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CometServer", targets: ["CometServer"]),
+        .library(name: "CometRedis", targets: ["CometRedis"]),
+        .executable(name: "comet-server", targets: ["comet-server"]),
+    ],
+    dependencies: [
+        .package(name: "Comet", path: ".."),
+        // No traits: the server needs neither swift-configuration nor full Foundation from it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // hiredis 0.14 from Debian (libhiredis-dev), used through its synchronous API only.
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
+        // A Redis client (bounded pool of blocking connections on dedicated threads, timeouts,
+        // reconnect, circuit breaker) and the cross-instance result store built on it.
+        .target(
+            name: "CometRedis",
+            dependencies: [
+                "CHiredis",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        // The service: configuration, URL grammar, signing, source policy, load shedding,
+        // caching, error mapping, routes and metrics. Everything but the command line.
+        .target(
+            name: "CometServer",
+            dependencies: [
+                "CometRedis",
+                .product(name: "Comet", package: "Comet"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The `comet-server` command: options, environment, signals (swift-service-lifecycle).
+        .executableTarget(
+            name: "comet-server",
+            dependencies: [
+                "CometServer",
+                "CometRedis",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .testTarget(
+            name: "CometServerTests",
+            dependencies: [
+                "CometServer",
+                "ServerTestSupport",
+                // Built for the tests that run it as a process (SIGTERM during a request; two
+                // instances sharing one Redis).
+                "comet-server",
+                .product(name: "Comet", package: "Comet"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // What both test targets use: a real redis-server on a free loopback port, socket helpers.
+        .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
+        .testTarget(
+            name: "CometRedisTests",
+            dependencies: [
+                "CometRedis",
+                "ServerTestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

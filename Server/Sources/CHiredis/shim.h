@@ -1,0 +1,2 @@
+// hiredis's synchronous API. Swift calls redisCommandArgv (redisCommand is variadic).
+#include <hiredis/hiredis.h>

@@ -1,0 +1,12 @@
+/// Where processed results live between requests, and how concurrent requests for one result
+/// share its making. ``LocalResultStore`` keeps them in this process; a shared implementation
+/// (Redis) lets every instance behind a load balancer serve what any instance made.
+///
+/// Implementations must be thread-safe.
+public protocol SharedResultStoring: Sendable {
+    /// Returns the result stored for `key`, or makes it with `produce` and stores it for `ttl`.
+    /// Concurrent calls for one key make it at most once among the callers that share the store
+    /// (a lease). Never fails because of the store itself: a store that cannot be reached falls
+    /// back to `produce()`. Errors of `produce` are passed on (and not stored).
+    func result(for key: String, ttl: Duration, produce: @Sendable () async throws -> StoredResult) async throws -> StoredResult
+}

@@ -1,0 +1,23 @@
+/// What the service answers for one thumbnail request.
+///
+/// Thread-safe (a value).
+public enum ThumbnailAnswer: Sendable, Hashable {
+    /// 200 with the image.
+    case image(StoredResult, headers: CachingHeaders)
+    /// 304: the client's `If-None-Match` matches.
+    case notModified(etag: String, headers: CachingHeaders)
+
+    /// The caching headers of an answer.
+    public struct CachingHeaders: Sendable, Hashable {
+        /// `Cache-Control`, e.g. `public, max-age=86400`.
+        public var cacheControl: String
+        /// Whether the format came from `Accept` (then `Vary: Accept` is sent).
+        public var variesOnAccept: Bool
+
+        /// Creates headers.
+        public init(cacheControl: String, variesOnAccept: Bool) {
+            self.cacheControl = cacheControl
+            self.variesOnAccept = variesOnAccept
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// The HTTP face of ``ThumbnailService`` on Hummingbird 2.
+///
+/// Routes:
+/// - `GET` (and `HEAD`) `/{signature}/{options}/{base64url(source)}[.{ext}]`: the image (or 304, or a JSON error)
+/// - `GET /health`: `{"status":"ok"}`
+/// - `GET /metrics`: Prometheus text exposition
+/// - with a ``DemoGallery``: `GET /` (the demo page) and `GET /gallery/{name}` (its sources)
+/// - anything else: a JSON 404
+///
+/// Run the application it makes as a service (`runService()`, or inside a `ServiceGroup`):
+/// on graceful shutdown (SIGTERM/SIGINT through swift-service-lifecycle) Hummingbird stops
+/// accepting connections and lets requests in flight finish. Thread-safe.
+public final class ThumbnailServer: Sendable {
+    /// The request path behind the routes.
+    public let service: ThumbnailService
+    /// The demo sources, when serving the demo.
+    public let demo: DemoGallery?
+    private let logger: Logger
+    private let boundPort = Mutex<Int?>(nil)
+
+    /// Creates a server for `service`.
+    public init(service: ThumbnailService, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server")) {
+        self.service = service
+        self.demo = demo
+        self.logger = logger
+    }
+
+    /// The Hummingbird application, listening where the service's configuration says.
+    /// `onListening` gets the bound port (useful with port 0) once the server accepts
+    /// connections.
+    public func makeApplication(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> Application<RouterResponder<BasicRequestContext>> {
+        let router = Router()
+        router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
+        router.add(middleware: JSONErrorMiddleware())
+        router.get("/health") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: .init(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}")))
+        }
+        router.get("/metrics") { [service] _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                     body: .init(byteBuffer: ByteBuffer(string: service.metrics.exposition())))
+        }
+        if let demo {
+            let configuration = service.configuration
+            router.get("/") { [self] _, _ in
+                let port = self.boundPort.withLock { $0 } ?? configuration.port
+                let page = demo.page(origin: "http://127.0.0.1:\(port)", signer: configuration.signer)
+                return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: page)))
+            }
+            router.get("/gallery/:name") { _, context in
+                guard let name = context.parameters.get("name"), let asset = demo.asset(named: name) else {
+                    return Self.response(for: .notFound("no such demo image"))
+                }
+                return Response(status: .ok, headers: [.contentType: asset.contentType],
+                                body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+            }
+        }
+        let thumbnail: @Sendable (Request, BasicRequestContext) async -> Response = { [service, logger] request, context in
+            let parameters = context.parameters
+            let response: Response
+            do {
+                let answer = try await service.answer(
+                    signature: parameters.get("signature") ?? "", options: parameters.get("options") ?? "",
+                    source: parameters.get("source") ?? "", accept: request.headers[.accept],
+                    ifNoneMatch: request.headers[.ifNoneMatch])
+                response = Self.response(for: answer)
+            } catch {
+                let failure = ServiceError.from(error)
+                // Client mistakes are routine; failures of sources and of the service are not.
+                logger.log(level: failure.status >= 500 ? .warning : .debug, "\(request.uri.path): \(failure)")
+                response = Self.response(for: failure)
+            }
+            return request.method == .head ? Self.headResponse(response) : response
+        }
+        router.get("/:signature/:options/:source", use: thumbnail)
+        router.head("/:signature/:options/:source", use: thumbnail)
+        let configuration = service.configuration
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "comet-server"),
+            onServerRunning: { [self] channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                self.boundPort.withLock { $0 = port }
+                await onListening(port)
+            },
+            logger: logger
+        )
+    }
+
+    static func response(for answer: ThumbnailAnswer) -> Response {
+        switch answer {
+        case .image(let result, let caching):
+            var headers = cachingHeaders(caching)
+            headers[.contentType] = result.contentType
+            headers[.eTag] = result.etag
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: result.bytes)))
+        case .notModified(let etag, let caching):
+            var headers = cachingHeaders(caching)
+            headers[.eTag] = etag
+            return Response(status: .notModified, headers: headers)
+        }
+    }
+
+    /// The answer to HEAD: GET's status and headers, with the length of the body it leaves out.
+    static func headResponse(_ response: Response) -> Response {
+        var headers = response.headers
+        if let length = response.body.contentLength { headers[.contentLength] = String(length) }
+        return Response(status: response.status, headers: headers)
+    }
+
+    static func response(for error: ServiceError) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
+        if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: .init(code: error.status), headers: headers,
+                        body: .init(byteBuffer: ByteBuffer(string: error.json)))
+    }
+
+    private static func cachingHeaders(_ caching: ThumbnailAnswer.CachingHeaders) -> HTTPFields {
+        var headers: HTTPFields = [.cacheControl: caching.cacheControl]
+        if caching.variesOnAccept { headers[.vary] = "Accept" }
+        return headers
+    }
+}

@@ -1,0 +1,213 @@
+import Comet
+import Crypto
+import Foundation
+import Logging
+
+/// The service's request path, without HTTP: checks a thumbnail URL (grammar, signature,
+/// options, format), then answers from the result store or makes the result (fetch under the
+/// source policy, decode and process in Comet's pipeline, encode) within the load shedder's
+/// bounds and the processing time limit.
+///
+/// The pipeline coalesces equal work across clients; the store shares finished results (and,
+/// for a shared store, their making) across instances. Thread-safe; one per server.
+public final class ThumbnailService: Sendable {
+    /// The configuration it was made with.
+    public let configuration: ServerConfiguration
+    /// The pipeline that fetches, decodes and processes.
+    public let pipeline: ImagePipeline
+    /// The pipeline's data loader: sources under the policy and limits.
+    public let fetcher: SourceFetcher
+    /// Where results are kept.
+    public let store: any SharedResultStoring
+    /// The bound on concurrent and queued work.
+    public let shedder: LoadShedder
+    /// The metrics.
+    public let metrics: ServerMetrics
+    private let logger: Logger
+
+    /// Creates the service and its pipeline.
+    public init(configuration: ServerConfiguration, store: any SharedResultStoring = LocalResultStore(),
+                metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "comet.server")) {
+        self.configuration = configuration
+        self.store = store
+        self.metrics = metrics
+        self.logger = logger
+        let fetcher = SourceFetcher(policy: configuration.sourcePolicy, limits: configuration.fetchLimits)
+        self.fetcher = fetcher
+        var pipelineConfiguration = ImagePipeline.Configuration(dataLoader: fetcher)
+        pipelineConfiguration.imageCache = ImageCache(costLimit: configuration.imageCacheBytes)
+        pipelineConfiguration.dataCache = nil
+        pipelineConfiguration.isResumableDataEnabled = false
+        pipelineConfiguration.maximumResponseDataSize = configuration.fetchLimits.maximumBytes
+        pipelineConfiguration.decodingOptions.limits.maxSourcePixelCount = configuration.maximumSourcePixels
+        pipelineConfiguration.dataLoadingConcurrencyLimit = max(6, configuration.maximumConcurrentWork)
+        pipelineConfiguration.logger = logger
+        self.pipeline = ImagePipeline(configuration: pipelineConfiguration)
+        self.shedder = LoadShedder(maximumConcurrent: configuration.maximumConcurrentWork,
+                                   maximumQueued: configuration.maximumQueuedWork,
+                                   retryAfter: configuration.retryAfterSeconds,
+                                   onChange: { [metrics] active, queued in metrics.recordLoad(active: active, queued: queued) })
+    }
+
+    /// Answers `/{signature}/{options}/{source}` given as its three segments (the options may be
+    /// percent-encoded), with the request's
+    /// `Accept` and `If-None-Match` headers. Throws the ``ServiceError`` to answer with.
+    public func answer(signature: String, options: String, source: String, accept: String?,
+                       ifNoneMatch: String?) async throws(ServiceError) -> ThumbnailAnswer {
+        // Some clients percent-encode `:` and `,`; the signature covers the decoded options.
+        let path = try ThumbnailPath(signature: signature, options: options.removingPercentEncoding ?? options, source: source)
+        if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPart) {
+            throw .badSignature
+        }
+        var parsed = try ThumbnailOptions.parse(path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
+        let extensionFormat = path.fileExtension.flatMap(OutputFormat.init(name:))
+        if let asked = parsed.format, let extensionFormat, asked != extensionFormat {
+            throw .badOptions("f:\(asked.rawValue) and the extension .\(path.fileExtension!) disagree")
+        }
+        let choice: FormatChoice
+        var variesOnAccept = false
+        if let format = parsed.format ?? extensionFormat {
+            choice = .exactly(format)
+        } else {
+            choice = FormatChoice.negotiate(accept: accept, allowsAVIF: configuration.negotiatesAVIF)
+            variesOnAccept = true
+        }
+        parsed.format = nil
+        try configuration.sourcePolicy.checkWithoutResolving(path.source)
+
+        let key = Self.digest("\(parsed.canonical)\n\(choice.keyComponent)\n\(path.source.absoluteString)")
+        let request = WorkItem(key: key, source: path.source, options: parsed, choice: choice)
+        let result: StoredResult
+        do {
+            result = try await store.result(for: "comet:v1:\(key)", ttl: configuration.resultTTL) { [self] in
+                try await shedder.run { try await make(request) }
+            }
+        } catch {
+            throw ServiceError.from(error)
+        }
+        let headers = ThumbnailAnswer.CachingHeaders(cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
+                                                     variesOnAccept: variesOnAccept)
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
+            return .notModified(etag: result.etag, headers: headers)
+        }
+        return .image(result, headers: headers)
+    }
+
+    /// What one result is made from.
+    private struct WorkItem: Sendable {
+        var key: String
+        var source: URL
+        var options: ThumbnailOptions
+        var choice: FormatChoice
+    }
+
+    /// Fetches, processes and encodes within the processing time limit.
+    private func make(_ item: WorkItem) async throws -> StoredResult {
+        let timeout = configuration.processingTimeout
+        return try await withThrowingTaskGroup(of: StoredResult?.self) { group in
+            group.addTask { try await self.makeWithoutDeadline(item) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else {
+                throw ServiceError.timeout("making the image took longer than \(Int(timeout)) s")
+            }
+            return result
+        }
+    }
+
+    private func makeWithoutDeadline(_ item: WorkItem) async throws -> StoredResult {
+        let request = Self.imageRequest(source: item.source, options: item.options)
+        let image: Image
+        do {
+            image = try await pipeline.image(for: request)
+        } catch let error as ImagePipeline.Error where error.isCancellation {
+            throw CancellationError()
+        }
+        let format: OutputFormat = switch item.choice {
+        case .exactly(let format): format
+        case .jpegOrPNG: image.isOpaque ? .jpeg : .png
+        }
+        let quality = item.options.quality
+        let background = item.options.background ?? RGBA8(red: 255, green: 255, blue: 255)
+        let bytes = try await Self.offCooperativePool {
+            try format.encode(format.keepsAlpha ? image : image.flattened(onto: background), quality: quality)
+        }
+        guard bytes.count <= configuration.maximumOutputBytes else {
+            throw ServiceError.tooLarge("the result is larger than \(configuration.maximumOutputBytes) bytes")
+        }
+        metrics.recordResultMade()
+        let validator = fetcher.validators.validator(for: item.source.absoluteString) ?? "sha256:" + Self.digest(bytes)
+        let etag = "\"" + Self.digest("\(item.key)\n\(format.rawValue)\n\(validator)").prefix(32) + "\""
+        return StoredResult(bytes: bytes, contentType: format.contentType, etag: etag)
+    }
+
+    /// The pipeline request for `options`. A plain fit into a box (no crop, no enlarging) is a
+    /// thumbnail request, so JPEGs and WebPs are reduced while decoding; fills and stretches get
+    /// that reduction from the pipeline already (their size does not depend on the source's
+    /// aspect ratio); a crop needs the source's own pixel grid, so it decodes at full size.
+    static func imageRequest(source: URL, options: ThumbnailOptions) -> ImageRequest {
+        if options.crop == nil, let resize = options.resize, resize.mode == .fit, resize.width > 0, resize.height > 0,
+           !resize.upscale {
+            return ImageRequest(url: source, thumbnail: .init(width: resize.width, height: resize.height, contentMode: .aspectFit))
+        }
+        return ImageRequest(url: source, processors: processors(for: options))
+    }
+
+    /// Comet's processors for the options: the crop first, then the resize.
+    static func processors(for options: ThumbnailOptions) -> [any ImageProcessing] {
+        var processors: [any ImageProcessing] = []
+        if let crop = options.crop {
+            processors.append(ImageProcessors.Crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
+        }
+        if let resize = options.resize {
+            let size = Size(width: resize.width, height: resize.height)
+            switch resize.mode {
+            case .fit where resize.height == 0:
+                processors.append(ImageProcessors.Resize(width: resize.width, upscale: resize.upscale))
+            case .fit where resize.width == 0:
+                processors.append(ImageProcessors.Resize(height: resize.height, upscale: resize.upscale))
+            case .fit:
+                processors.append(ImageProcessors.Resize(size: size, contentMode: .aspectFit, upscale: resize.upscale))
+            case .fill:
+                processors.append(ImageProcessors.Resize(size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale))
+            case .force:
+                processors.append(ImageProcessors.Resize(size: size, contentMode: .stretch, upscale: resize.upscale))
+            }
+        }
+        return processors
+    }
+
+    /// Whether an `If-None-Match` list names `etag` (weak comparison, as RFC 9110 asks for it).
+    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+        let bare = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
+        return ifNoneMatch.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == bare
+        }
+    }
+
+    static func digest(_ string: String) -> String { digest(Array(string.utf8)) }
+
+    /// Lowercase hex SHA-256 (on every request's path, so no `String(format:)`).
+    static func digest(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: bytes) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// Runs CPU-heavy work (encoding) on a Dispatch worker, so Swift concurrency's few threads
+    /// stay free for requests.
+    private static func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}

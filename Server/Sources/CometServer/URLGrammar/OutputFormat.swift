@@ -1,0 +1,46 @@
+import Comet
+
+/// An encoding the service can answer with.
+///
+/// Thread-safe (a value).
+public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+    /// JPEG (libjpeg-turbo), for opaque images.
+    case jpeg
+    /// PNG (libpng), lossless, keeps alpha.
+    case png
+    /// WebP (libwebp), lossy unless the quality is 100.
+    case webp
+    /// AVIF (libavif), the smallest and the slowest to encode.
+    case avif
+
+    /// Parses a format name or file extension (`jpg`, `jpeg`, `png`, `webp`, `avif`),
+    /// case-insensitively; `nil` for anything else.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "jpg", "jpeg": self = .jpeg
+        case "png": self = .png
+        case "webp": self = .webp
+        case "avif": self = .avif
+        default: return nil
+        }
+    }
+
+    /// The HTTP media type, e.g. `image/webp`.
+    public var contentType: String { "image/\(rawValue)" }
+
+    /// Whether the format keeps transparency (all but JPEG).
+    public var keepsAlpha: Bool { self != .jpeg }
+
+    /// Encodes `image` at `quality` (1...100; `nil` for the format's default: JPEG 85, WebP 80,
+    /// AVIF 60). PNG ignores the quality.
+    public func encode(_ image: Image, quality: Int?) throws -> [UInt8] {
+        let fraction = quality.map { Double($0) / 100 }
+        let data = switch self {
+        case .jpeg: try ImageEncoders.jpeg(image, quality: fraction ?? 0.85)
+        case .png: try ImageEncoders.png(image)
+        case .webp: try ImageEncoders.webp(image, quality: fraction ?? 0.8, lossless: quality == 100)
+        case .avif: try ImageEncoders.avif(image, quality: fraction ?? 0.6)
+        }
+        return [UInt8](data)
+    }
+}

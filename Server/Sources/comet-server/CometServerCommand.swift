@@ -1,0 +1,131 @@
+import ArgumentParser
+import CometRedis
+import CometServer
+import Foundation
+import Logging
+import Prometheus
+import ServiceLifecycle
+
+/// `comet-server`: the thumbnail service. Reads the signing key and salt (hex) from `COMET_KEY`
+/// and `COMET_SALT`; prints `comet-server listening on http://HOST:PORT` once it accepts
+/// connections; stops on SIGTERM or SIGINT after the requests in flight finish (exit 0).
+@main
+struct CometServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "comet-server",
+        abstract: "Serves resized images over HTTP: /{signature}/{options}/{base64url(source)}[.{ext}].",
+        discussion: """
+        Signing: COMET_KEY and COMET_SALT (hex) in the environment; signature = base64url(HMAC-SHA256(key, salt + "/{options}/{source}[.{ext}]")).
+        Options: rs:{fit|fill|force}:{w}:{h}[:{upscale 0|1}], cr:{x}:{y}:{w}:{h}, q:{1-100}, f:{jpeg|png|webp|avif}, bg:{RRGGBB} (JPEG background, default white), comma-separated; "-" for none.
+        """
+    )
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on (0: any free port).") var port = 8080
+    @Flag(help: "Serve unsigned URLs (local development only: anyone may then make the server fetch any allowed source).")
+    var insecureUnsigned = false
+    @Option(name: .customLong("allow-source"), help: "A URL prefix, host or *.domain sources must match (repeatable; none: any public host).")
+    var allowedSources: [String] = []
+    @Flag(help: "Allow sources on loopback, private, link-local and multicast addresses.") var allowPrivateNetworks = false
+    @Option(name: .customLong("private-host"), help: "A host that may resolve to a private address (repeatable).")
+    var privateHosts: [String] = []
+    @Option(help: "The largest source, in bytes.") var maxSourceBytes = 32 << 20
+    @Option(help: "The most pixels a source may declare.") var maxSourcePixels = 100_000_000
+    @Option(help: "The largest output width or height.") var maxOutputDimension = 4096
+    @Option(help: "The largest result, in bytes.") var maxOutputBytes = 16 << 20
+    @Option(help: "The most redirects followed.") var maxRedirects = 5
+    @Option(help: "Seconds a source may take.") var sourceTimeout: Double = 10
+    @Option(help: "Seconds one result may take, fetch to encoded bytes.") var processingTimeout: Double = 30
+    @Option(help: "Results made at once (default: twice the processor count).") var maxConcurrent: Int?
+    @Option(help: "Results waiting for a turn before 503.") var maxQueued = 64
+    @Option(help: "Cache-Control max-age, in seconds.") var cacheMaxAge = 86_400
+    @Option(help: "Seconds a result stays in the result store.") var resultTtl = 3600
+    @Option(help: "Bytes of results kept in memory.") var resultCacheBytes = 256 << 20
+    @Flag(help: "Never choose AVIF from Accept (AVIF only when a URL asks for it).") var noAvifNegotiation = false
+    @Option(help: "Redis (host:port or redis://host:port; also COMET_REDIS_URL) shared by every instance: results made by one are served by all, and each is made once among them. Redis down or slow: served from memory and the source.")
+    var redis: String?
+    @Flag(help: "Serve a demo gallery and a page of service URLs at /.") var demo = false
+    @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+
+    func run() async throws {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "comet.server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.signer = try signer(logger: logger)
+        configuration.sourcePolicy = SourcePolicy(allowedSources: allowedSources, allowsPrivateNetworks: allowPrivateNetworks,
+                                                  privateHosts: Set(privateHosts + (demo ? ["127.0.0.1"] : [])))
+        configuration.fetchLimits = SourceFetchLimits(maximumBytes: maxSourceBytes, maximumRedirects: maxRedirects,
+                                                      timeout: sourceTimeout)
+        configuration.maximumSourcePixels = maxSourcePixels
+        configuration.maximumOutputDimension = maxOutputDimension
+        configuration.maximumOutputBytes = maxOutputBytes
+        configuration.processingTimeout = processingTimeout
+        if let maxConcurrent { configuration.maximumConcurrentWork = maxConcurrent }
+        configuration.maximumQueuedWork = maxQueued
+        configuration.cacheMaxAge = cacheMaxAge
+        configuration.resultTTL = .seconds(resultTtl)
+        configuration.negotiatesAVIF = !noAvifNegotiation
+        configuration.demo = demo
+
+        let metrics = ServerMetrics()
+        let local = LocalResultStore(costLimit: resultCacheBytes)
+        let redisClient = try redisClient(logger: logger)
+        let store: any SharedResultStoring = redisClient.map { client in
+            TieredResultStore(local: local, shared: RedisResultStore(client: client, logger: logger,
+                                                                     metricsFactory: PrometheusMetricsFactory(registry: metrics.registry)))
+        } ?? local
+        defer { redisClient?.close() }
+        let service = ThumbnailService(configuration: configuration, store: store, metrics: metrics, logger: logger)
+        let gallery = demo ? await DemoGallery.make() : nil
+        let server = ThumbnailServer(service: service, demo: gallery, logger: logger)
+        let host = host
+        let application = server.makeApplication { port in
+            // Unbuffered, so a script reading the pipe sees it at once.
+            let line = "comet-server listening on http://\(host):\(port)\(gallery != nil ? " (demo page at /)" : "")\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
+                                                      logger: logger))
+        try await group.run()
+        logger.info("comet-server stopped")
+    }
+
+    /// The Redis client for --redis or COMET_REDIS_URL, if either is given.
+    private func redisClient(logger: Logger) throws -> RedisClient? {
+        guard let address = redis ?? ProcessInfo.processInfo.environment["COMET_REDIS_URL"], !address.isEmpty else { return nil }
+        var hostAndPort = Substring(address)
+        if hostAndPort.hasPrefix("redis://") { hostAndPort = hostAndPort.dropFirst("redis://".count) }
+        if hostAndPort.hasSuffix("/") { hostAndPort = hostAndPort.dropLast() }
+        guard let colon = hostAndPort.lastIndex(of: ":"), let port = Int(hostAndPort[hostAndPort.index(after: colon)...]),
+              (1...65535).contains(port), colon > hostAndPort.startIndex else {
+            throw ValidationError("--redis wants host:port or redis://host:port, got \(address)")
+        }
+        let host = String(hostAndPort[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        logger.info("results shared through Redis at \(host):\(port)")
+        return RedisClient(configuration: RedisConfiguration(host: host, port: port), logger: logger)
+    }
+
+    /// The signer from COMET_KEY/COMET_SALT; `nil` with --insecure-unsigned (logged loudly); a
+    /// random key for --demo when none is set.
+    private func signer(logger: Logger) throws -> URLSigner? {
+        let environment = ProcessInfo.processInfo.environment
+        if insecureUnsigned {
+            for _ in 0..<3 {
+                logger.warning("INSECURE: --insecure-unsigned serves UNSIGNED URLs. Anyone who can reach this server can make it fetch and process any allowed source. Never use it in production.")
+            }
+            return nil
+        }
+        if let key = environment["COMET_KEY"], !key.isEmpty {
+            return try URLSigner(hexKey: key, hexSalt: environment["COMET_SALT"] ?? "")
+        }
+        if demo {
+            logger.notice("--demo without COMET_KEY: signing the demo page's URLs with a random key")
+            return try URLSigner(key: (0..<32).map { _ in UInt8.random(in: 0...255) }, salt: [])
+        }
+        throw ValidationError("set COMET_KEY and COMET_SALT (hex) to sign URLs, or pass --insecure-unsigned for local development")
+    }
+}

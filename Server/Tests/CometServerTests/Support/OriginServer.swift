@@ -1,0 +1,124 @@
+import Comet
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// A real HTTP origin on 127.0.0.1 (Hummingbird, a free port) that counts the requests it gets
+/// per path. Routes:
+/// - `/img/photo.jpg` (640×480 JPEG), `/img/badge.png` (64×64 PNG with transparency),
+///   `/img/tagged.jpg` (the JPEG with `ETag: "v1"`)
+/// - `/slow/{ms}/photo.jpg`: the JPEG after a delay
+/// - `/missing`: 404; `/error`: 500; `/garbage`: 200 with bytes that are no image
+/// - `/big`: 200 with 2 MiB; `/huge.png`: a small PNG that declares 4000×4000 pixels
+/// - `/redirect?to=URL`: 302 to URL; `/loop`: 302 to itself
+final class OriginServer: Sendable {
+    static let photo: [UInt8] = {
+        let image = Image(width: 640, height: 480, isOpaque: true) { pixels, bytesPerRow in
+            for y in 0..<480 {
+                for x in 0..<640 {
+                    let offset = y * bytesPerRow + x * 4
+                    pixels[offset] = UInt8(x * 255 / 639)
+                    pixels[offset + 1] = UInt8(y * 255 / 479)
+                    pixels[offset + 2] = UInt8((x + y) % 256)
+                    pixels[offset + 3] = 255
+                }
+            }
+        }
+        return [UInt8](try! ImageEncoders.jpeg(image, quality: 0.9))
+    }()
+
+    static let badge: [UInt8] = {
+        let image = Image(width: 64, height: 64, isOpaque: false) { pixels, bytesPerRow in
+            for y in 0..<64 {
+                for x in 0..<64 {
+                    let offset = y * bytesPerRow + x * 4
+                    let inside = (x - 32) * (x - 32) + (y - 32) * (y - 32) < 28 * 28
+                    pixels[offset] = 200
+                    pixels[offset + 1] = 60
+                    pixels[offset + 2] = 30
+                    pixels[offset + 3] = inside ? 255 : 0
+                }
+            }
+        }
+        return [UInt8](try! ImageEncoders.png(image))
+    }()
+
+    /// A PNG whose header declares 4000×4000 (16 megapixels) of one colour: small on the wire.
+    static let huge: [UInt8] = [UInt8](try! ImageEncoders.png(Image(width: 4000, height: 4000, color: RGBA8(red: 9, green: 9, blue: 9))))
+
+    private let counts: RequestCounts
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+    /// `http://127.0.0.1:PORT`
+    let base: String
+
+    private init(counts: RequestCounts, group: ServiceGroup, task: Task<Void, any Error>, base: String) {
+        self.counts = counts
+        self.group = group
+        self.task = task
+        self.base = base
+    }
+
+    /// How many requests `path` got (the path without the query).
+    func requests(_ path: String) -> Int { counts.count(path) }
+
+    /// Every request counted.
+    var totalRequests: Int { counts.total }
+
+    /// The URL of `path` on this origin.
+    func url(_ path: String) -> URL { URL(string: base + path)! }
+
+    /// Starts an origin and returns once it accepts connections.
+    static func start() async throws -> OriginServer {
+        let counts = RequestCounts()
+        let router = Router()
+        router.add(middleware: CountingMiddleware(counts: counts))
+        router.get("/img/photo.jpg") { _, _ in image(photo, "image/jpeg") }
+        router.get("/img/badge.png") { _, _ in image(badge, "image/png") }
+        router.get("/img/tagged.jpg") { _, _ in
+            var response = image(photo, "image/jpeg")
+            response.headers[.eTag] = "\"v1\""
+            return response
+        }
+        router.get("/slow/:ms/photo.jpg") { _, context in
+            try await Task.sleep(for: .milliseconds(context.parameters.get("ms", as: Int.self) ?? 1000))
+            return image(photo, "image/jpeg")
+        }
+        router.get("/missing") { _, _ in Response(status: .notFound) }
+        router.get("/error") { _, _ in Response(status: .internalServerError) }
+        router.get("/garbage") { _, _ in image(Array("this is not an image at all".utf8), "image/jpeg") }
+        router.get("/big") { _, _ in image([UInt8](repeating: 0xAB, count: 2 << 20), "image/jpeg") }
+        router.get("/huge.png") { _, _ in image(huge, "image/png") }
+        router.get("/redirect") { request, _ in
+            let target = request.uri.queryParameters.get("to") ?? "/missing"
+            return Response(status: .found, headers: [.location: target])
+        }
+        router.get("/loop") { _, _ in Response(status: .found, headers: [.location: "/loop"]) }
+
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: "test.origin")
+        logger.logLevel = .warning
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in
+                                  portContinuation.yield(channel.localAddress?.port ?? 0)
+                                  portContinuation.finish()
+                              }, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
+        let port = try await firstValue(of: portStream, within: .seconds(10))
+        return OriginServer(counts: counts, group: group, task: task, base: "http://127.0.0.1:\(port)")
+    }
+
+    /// Stops the origin.
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = await task.result
+    }
+
+    private static func image(_ bytes: [UInt8], _ type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

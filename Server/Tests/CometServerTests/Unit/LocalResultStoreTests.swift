@@ -1,0 +1,61 @@
+import CometServer
+import Synchronization
+import Testing
+
+@Suite("The in-process result store")
+struct LocalResultStoreTests {
+    /// A thread-safe count of calls.
+    final class Tally: Sendable {
+        private let value = Mutex(0)
+        func add() { value.withLock { $0 += 1 } }
+        var count: Int { value.withLock { $0 } }
+    }
+
+    @Test func concurrentCallsForOneKeyProduceOnce() async throws {
+        let store = LocalResultStore()
+        let produced = Tally()
+        let results = try await withThrowingTaskGroup(of: StoredResult.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await store.result(for: "k", ttl: .seconds(60)) {
+                        produced.add()
+                        try await Task.sleep(for: .milliseconds(100))
+                        return result(7)
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(produced.count == 1)
+        #expect(results.allSatisfy { $0 == result(7) })
+    }
+
+    @Test func anExpiredResultIsMadeAgain() async throws {
+        let store = LocalResultStore()
+        _ = try await store.result(for: "k", ttl: .milliseconds(20)) { result(1) }
+        try await Task.sleep(for: .milliseconds(60))
+        let second = try await store.result(for: "k", ttl: .seconds(60)) { result(2) }
+        #expect(second == result(2))
+    }
+
+    @Test func failuresAreNotStored() async throws {
+        let store = LocalResultStore()
+        await #expect(throws: ServiceError.self) {
+            try await store.result(for: "k", ttl: .seconds(60)) { throw ServiceError.notFound("x") }
+        }
+        #expect(try await store.result(for: "k", ttl: .seconds(60)) { result(3) } == result(3))
+    }
+
+    @Test func evictsLeastRecentlyUsedPastItsCostLimit() async throws {
+        let store = LocalResultStore(costLimit: 4)
+        for key in ["a", "b", "c", "d", "e"] { _ = try await store.result(for: key, ttl: .seconds(60)) { result(0) } }
+        #expect(store.count <= 4)
+        let remade = Tally()
+        _ = try await store.result(for: "a", ttl: .seconds(60)) { remade.add(); return result(0) }
+        #expect(remade.count == 1)
+    }
+}
+
+private func result(_ byte: UInt8) -> StoredResult {
+    StoredResult(bytes: [byte], contentType: "image/png", etag: "\"\(byte)\"")
+}

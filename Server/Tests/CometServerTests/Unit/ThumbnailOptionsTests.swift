@@ -1,0 +1,45 @@
+import Comet
+@testable import CometServer
+import Testing
+
+@Suite("The {options} grammar")
+struct ThumbnailOptionsTests {
+    @Test func parsesResizeQualityAndFormat() throws {
+        let options = try ThumbnailOptions.parse("rs:fill:256:128,q:80,f:webp", maximumDimension: 4096)
+        #expect(options.resize == .init(mode: .fill, width: 256, height: 128))
+        #expect(options.quality == 80)
+        #expect(options.format == .webp)
+    }
+
+    @Test func acceptsLongNamesAndSpellsThemCanonically() throws {
+        let options = try ThumbnailOptions.parse("format:png,resize:fit:300:0:1,crop:0:0:10:20", maximumDimension: 4096)
+        #expect(options.canonical == "cr:0:0:10:20,rs:fit:300:0:1,f:png")
+    }
+
+    @Test func aBackgroundIsAHexColourSpelledInLowerCase() throws {
+        let options = try ThumbnailOptions.parse("background:0080FF,f:jpeg", maximumDimension: 4096)
+        #expect(options.background == RGBA8(red: 0, green: 0x80, blue: 0xFF))
+        #expect(options.canonical == "f:jpeg,bg:0080ff")
+    }
+
+    @Test func aDashMeansNoOptions() throws {
+        #expect(try ThumbnailOptions.parse("-", maximumDimension: 4096) == ThumbnailOptions())
+        #expect(ThumbnailOptions().canonical == "-")
+    }
+
+    @Test(arguments: ["rs:fill:0:100", "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:gif", "zz:1", "q:80,q:70", "", "rs:fit:5000:10", "bg:fff", "bg:xyzxyz", "bg:+12345", "bg:ff:00"])
+    func rejects(_ segment: String) {
+        #expect(throws: ServiceError.self) { try ThumbnailOptions.parse(segment, maximumDimension: 4096) }
+    }
+
+    @Test func rejectionsAreBadRequests() {
+        #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: rs, cr, q, f, bg)")) {
+            try ThumbnailOptions.parse("zz:1", maximumDimension: 4096)
+        }
+    }
+
+    @Test func outputSidesAboveTheLimitAreRefused() {
+        #expect(throws: ServiceError.self) { try ThumbnailOptions.parse("rs:fit:600:600", maximumDimension: 512) }
+        #expect((try? ThumbnailOptions.parse("rs:fit:512:512", maximumDimension: 512)) != nil)
+    }
+}

@@ -1,0 +1,37 @@
+import CometServer
+import Testing
+
+@Suite("HMAC-SHA256 URL signatures")
+struct URLSignerTests {
+    let signer = try! URLSigner(hexKey: "736563726574", hexSalt: "68656c6c6f")
+    let path = "/rs:fill:300:300/aHR0cDovL2V4YW1wbGUuY29tL2ltYWdlLmpwZw"
+
+    /// The expected value was computed with Python's hmac module:
+    /// base64url(HMAC-SHA256(key "secret", "hello" + path)), unpadded.
+    @Test func matchesAnIndependentHMAC() {
+        #expect(signer.signature(for: path) == "equtn61YcG64Zx96L3E8kY4atk_IwEjV5DavAZhQHqE")
+    }
+
+    @Test func acceptsItsOwnSignature() {
+        #expect(signer.isValid(signer.signature(for: path), for: path))
+    }
+
+    @Test func refusesASignatureForOtherOptions() {
+        #expect(!signer.isValid(signer.signature(for: path), for: "/rs:fill:301:300/aHR0cDovL2V4YW1wbGUuY29tL2ltYWdlLmpwZw"))
+    }
+
+    @Test func refusesAnotherKeysSignature() throws {
+        let other = try URLSigner(hexKey: "736563726575", hexSalt: "68656c6c6f")
+        #expect(!signer.isValid(other.signature(for: path), for: path))
+    }
+
+    @Test func refusesGarbage() {
+        #expect(!signer.isValid("unsigned", for: path))
+        #expect(!signer.isValid("", for: path))
+    }
+
+    @Test func refusesKeysThatAreNotHex() {
+        #expect(throws: ServiceError.self) { try URLSigner(hexKey: "xyz", hexSalt: "") }
+        #expect(throws: ServiceError.self) { try URLSigner(hexKey: "", hexSalt: "00") }
+    }
+}
