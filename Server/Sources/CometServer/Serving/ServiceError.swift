@@ -1,3 +1,5 @@
+import Foundation
+
 /// A failure the service answers with: an HTTP status, a stable machine-readable code and a
 /// sentence for people. Sent as JSON: `{"error":{"status":403,"code":"bad_signature","message":"…"}}`.
 ///
@@ -65,32 +67,17 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         ServiceError(status: 500, code: "internal", message: message)
     }
 
-    /// The JSON body.
+    /// The JSON body: `{"error":{"status":…,"code":"…","message":"…"}}`.
     public var json: String {
-        "{\"error\":{\"status\":\(status),\"code\":\(Self.quote(code)),\"message\":\(Self.quote(message))}}"
+        struct Body: Encodable {
+            struct Detail: Encodable { let status: Int; let code: String; let message: String }
+            let error: Detail
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let data = (try? encoder.encode(Body(error: .init(status: status, code: code, message: message)))) ?? Data()
+        return String(decoding: data, as: UTF8.self)
     }
 
     public var description: String { "\(status) \(code): \(message)" }
-
-    private static func quote(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
-    }
 }
