@@ -36,7 +36,13 @@ public enum GuideCodeBlocks {
     /// The ```swift blocks of `guide` that appear in none of the `.swift` files under `directory`.
     /// An empty result means every block is compiled by the target that owns `directory`.
     public static func blocksMissing(from guide: URL, in directory: URL) throws -> [String] {
-        let sources = try swiftFiles(under: directory).map { normalized(try String(contentsOf: $0, encoding: .utf8)) }
+        try blocksMissing(from: guide, in: [directory])
+    }
+
+    /// The ```swift blocks of `guide` that appear in none of the `.swift` files under any of
+    /// `directories` (the test folders of the targets that compile them).
+    public static func blocksMissing(from guide: URL, in directories: [URL]) throws -> [String] {
+        let sources = try directories.flatMap(swiftFiles(under:)).map { normalized(try String(contentsOf: $0, encoding: .utf8)) }
         return try swiftBlocks(in: guide).filter { block in
             let needle = normalized(block)
             return !needle.isEmpty && !sources.contains { contains($0, needle) }

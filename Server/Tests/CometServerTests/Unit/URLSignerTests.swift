@@ -1,4 +1,5 @@
 import CometServer
+import Foundation
 import Testing
 
 @Suite("HMAC-SHA256 URL signatures")
@@ -33,5 +34,17 @@ struct URLSignerTests {
     @Test func refusesKeysThatAreNotHex() {
         #expect(throws: ServiceError.self) { try URLSigner(hexKey: "xyz", hexSalt: "") }
         #expect(throws: ServiceError.self) { try URLSigner(hexKey: "", hexSalt: "00") }
+    }
+
+    /// The README's signing example, as written there (DocsCodeBlocksTests finds it here).
+    @Test func theReadmeSigningExampleMakesAPathTheServerAccepts() throws {
+        let key = "736563726574", salt = "68656c6c6f"
+        let signer = try URLSigner(hexKey: key, hexSalt: salt)
+        let path = ThumbnailPath.make(options: "rs:fill:256:256", source: URL(string: "https://images.example.com/cat.jpg")!,
+                                      fileExtension: "webp", signer: signer)   // "/{signature}/rs:fill:256:256/{base64url}.webp"
+        let signature = try #require(path.split(separator: "/").first.map(String.init))
+        let signed = String(path.dropFirst(signature.count + 1))
+        #expect(signed == "/rs:fill:256:256/aHR0cHM6Ly9pbWFnZXMuZXhhbXBsZS5jb20vY2F0LmpwZw.webp")
+        #expect(signer.isValid(signature, for: signed))
     }
 }
