@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+        .library(name: "StreamsFoundation", targets: ["StreamsFoundation"]),
         .executable(name: "comet", targets: ["CometCLI"]),
         .library(name: "HanekeCompat", targets: ["HanekeCompat"]),
         .library(name: "NukeCompat", targets: ["NukeCompat"]),
@@ -61,6 +62,10 @@ let package = Package(
         .target(name: "Streams", dependencies: ["Locking"]),
         // A virtual-time scheduler for testing time-based pipelines (no Foundation).
         .target(name: "StreamsTesting", dependencies: ["Streams", "Locking"]),
+        // Streams' Foundation-bound pieces (RunLoop/OperationQueue schedulers, Timer,
+        // NotificationCenter and URLSession publishers, JSON/property-list coders), apart so
+        // that Streams itself needs no Foundation.
+        .target(name: "StreamsFoundation", dependencies: ["Streams", "Locking"]),
         .target(
             name: "Comet",
             dependencies: ["Imaging", "Streams", "Locking", .product(name: "Logging", package: "swift-log")]
@@ -100,6 +105,10 @@ let package = Package(
         .testTarget(name: "CometTestSupportTests", dependencies: ["CometTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CometTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting", "Locking"]),
+        .testTarget(
+            name: "StreamsFoundationTests",
+            dependencies: ["StreamsFoundation", "Streams", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
         .testTarget(
             name: "CometCLITests",
             dependencies: ["CometCLI", "Comet", .product(name: "FlyingFox", package: "FlyingFox")]
