@@ -115,7 +115,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CometTests",
-            dependencies: ["Comet", "Locking", "CometTestSupport", "CacheCrashWriter", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "Comet", "Locking", "CometTestSupport", "CacheCrashWriter", "StreamsTesting",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
             exclude: ["EndToEnd/Fixtures"]
         ),
         .testTarget(
