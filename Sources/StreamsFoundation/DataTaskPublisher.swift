@@ -100,13 +100,22 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
         }
         guard let downstream else { return }
         if let error {
-            downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
+            downstream.receive(completion: .failure(Self.urlError(error)))
         } else if let response {
             _ = downstream.receive((data ?? Data(), response))
             downstream.receive(completion: .finished)
         } else {
             downstream.receive(completion: .failure(URLError(.badServerResponse)))
         }
+    }
+
+    /// The error as a `URLError` (swift-corelibs-foundation reports an `NSError` in
+    /// `NSURLErrorDomain`, which keeps its code).
+    private static func urlError(_ error: Error) -> URLError {
+        if let urlError = error as? URLError { return urlError }
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain else { return URLError(.unknown) }
+        return URLError(URLError.Code(rawValue: nsError.code) ?? .unknown, userInfo: nsError.userInfo)
     }
 
     func cancel() {

@@ -104,12 +104,16 @@ import FoundationNetworking
         request.timeoutInterval = 10
         let cancellable = session.dataTaskPublisher(for: request).sink(
             receiveCompletion: { completion in
-                if case .failure = completion { recorder.append("failure") } else { recorder.append("finished") }
+                if case .failure(let error) = completion {
+                    recorder.append(error.code == .cannotConnectToHost ? "failure(cannotConnectToHost)" : "failure(\(error.code.rawValue))")
+                } else {
+                    recorder.append("finished")
+                }
             },
             receiveValue: { _ in recorder.append("value") }
         )
         #expect(await eventually { !recorder.values.isEmpty })
-        #expect(recorder.values == ["failure"])
+        #expect(recorder.values == ["failure(cannotConnectToHost)"])
         cancellable.cancel()
     }
 
