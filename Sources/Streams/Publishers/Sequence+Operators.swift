@@ -1,22 +1,29 @@
-// Publishers.Sequence's specialised operators, as in Combine: each works on the sequence at once
-// (when the operator is applied; an infinite sequence never returns) and returns a sequence or
-// single-result publisher, so `[1, 2].publisher.filter { $0 > 1 }` is still a
-// `Publishers.Sequence`.
+// Publishers.Sequence's specialised operators, as in Combine, so `[1, 2].publisher.filter { $0 > 1 }`
+// is still a `Publishers.Sequence`. map, filter and compactMap stay lazy (a lazy sequence, run
+// per subscription: no array is built, and the chain is specialised in the caller's module),
+// where Combine builds an array at once; the others work on the sequence when applied (an
+// infinite sequence never returns) and return a sequence or single-result publisher.
 
 extension Publishers.Sequence {
-    /// A sequence publisher of the transformed elements.
-    public func map<T>(_ transform: (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
-        Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
+    /// A sequence publisher of the transformed elements (lazy: the closure runs as values are
+    /// delivered, for each subscription).
+    @inlinable
+    public func map<T>(_ transform: @escaping (Elements.Element) -> T) -> Publishers.Sequence<LazyMapSequence<Elements, T>, Failure> {
+        Publishers.Sequence<LazyMapSequence<Elements, T>, Failure>(sequence: sequence.lazy.map(transform))
     }
 
-    /// A sequence publisher of the elements that pass the test.
-    public func filter(_ isIncluded: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
-        Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
+    /// A sequence publisher of the elements that pass the test (lazy).
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Elements.Element) -> Bool) -> Publishers.Sequence<LazyFilterSequence<Elements>, Failure> {
+        Publishers.Sequence<LazyFilterSequence<Elements>, Failure>(sequence: sequence.lazy.filter(isIncluded))
     }
 
-    /// A sequence publisher of the non-`nil` transformed elements.
-    public func compactMap<T>(_ transform: (Elements.Element) -> T?) -> Publishers.Sequence<[T], Failure> {
-        Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
+    /// A sequence publisher of the non-`nil` transformed elements (lazy).
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Elements.Element) -> T?)
+        -> Publishers.Sequence<LazyMapSequence<LazyFilterSequence<LazyMapSequence<Elements, T?>>, T>, Failure>
+    {
+        Publishers.Sequence(sequence: sequence.lazy.compactMap(transform))
     }
 
     /// A sequence publisher of the running accumulation.

@@ -3,12 +3,20 @@ import Testing
 
 @Suite struct SequenceOperatorTests {
     @Test func mapFilterAndCompactMapKeepASequencePublisher() {
-        let mapped: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.map { $0 * 2 }
-        let filtered: Publishers.Sequence<[Int], Never> = mapped.filter { $0 > 2 }
-        let compact: Publishers.Sequence<[String], Never> = filtered.compactMap { $0 == 4 ? nil : "v\($0)" }
-        #expect(mapped.sequence == [2, 4, 6])
-        #expect(filtered.sequence == [4, 6])
-        #expect(compact.sequence == ["v6"])
+        let mapped: Publishers.Sequence<LazyMapSequence<[Int], Int>, Never> = [1, 2, 3].publisher.map { $0 * 2 }
+        let filtered: Publishers.Sequence<LazyFilterSequence<LazyMapSequence<[Int], Int>>, Never> = mapped.filter { $0 > 2 }
+        let compact = filtered.compactMap { $0 == 4 ? nil : "v\($0)" }
+        #expect(Array(mapped.sequence) == [2, 4, 6])
+        #expect(Array(filtered.sequence) == [4, 6])
+        #expect(Array(compact.sequence) == ["v6"])
+    }
+
+    @Test func mapFilterAndCompactMapRunTheirClosuresPerSubscription() {
+        var calls = 0
+        let mapped = [1, 2].publisher.map { calls += 1; return $0 }
+        #expect(calls == 0)
+        for _ in 0..<2 { _ = mapped.sink { _ in } }
+        #expect(calls == 4)
     }
 
     @Test func firstAndLastAreOptionalPublishers() {
