@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "Comet", targets: ["Comet"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Streams", targets: ["Streams"]),
+        .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+        .library(name: "StreamsFoundation", targets: ["StreamsFoundation"]),
         .executable(name: "comet", targets: ["CometCLI"]),
         .library(name: "HanekeCompat", targets: ["HanekeCompat"]),
         .library(name: "NukeCompat", targets: ["NukeCompat"]),
@@ -58,6 +60,12 @@ let package = Package(
         // tool and the tests. Not a product.
         .target(name: "Locking"),
         .target(name: "Streams", dependencies: ["Locking"]),
+        // A virtual-time scheduler for testing time-based pipelines (no Foundation).
+        .target(name: "StreamsTesting", dependencies: ["Streams", "Locking"]),
+        // Streams' Foundation-bound pieces (RunLoop/OperationQueue schedulers, Timer,
+        // NotificationCenter and URLSession publishers, JSON/property-list coders), apart so
+        // that Streams itself needs no Foundation.
+        .target(name: "StreamsFoundation", dependencies: ["Streams", "Locking"]),
         .target(
             name: "Comet",
             dependencies: ["Imaging", "Streams", "Locking", .product(name: "Logging", package: "swift-log")]
@@ -96,14 +104,21 @@ let package = Package(
         // The corpus locator and the other shared test helpers.
         .testTarget(name: "CometTestSupportTests", dependencies: ["CometTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CometTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "StreamsTests", dependencies: ["Streams", "Locking"]),
+        .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting", "Locking"]),
+        .testTarget(
+            name: "StreamsFoundationTests",
+            dependencies: ["StreamsFoundation", "Streams", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
         .testTarget(
             name: "CometCLITests",
             dependencies: ["CometCLI", "Comet", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         .testTarget(
             name: "CometTests",
-            dependencies: ["Comet", "Locking", "CometTestSupport", "CacheCrashWriter", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "Comet", "Locking", "CometTestSupport", "CacheCrashWriter", "StreamsTesting",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
             exclude: ["EndToEnd/Fixtures"]
         ),
         .testTarget(

@@ -11,6 +11,8 @@ let package = Package(
         .package(name: "Comet", path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
+        // Benchmark-only: the Streams rows are measured against it in the same run.
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
         // The benchmarks. package-benchmark runs every executable target whose folder sits in a
@@ -22,6 +24,7 @@ let package = Package(
                 "CReference",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Comet", package: "Comet"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "CometBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

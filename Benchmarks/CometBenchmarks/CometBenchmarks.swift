@@ -12,6 +12,8 @@ let benchmarks: @Sendable () -> Void = {
     PipelineBenchmarks.register()
     ConcurrencyBenchmarks.register()
     StreamsBenchmarks.register()
+    StreamsVsOpenCombineBenchmarks.register()
+    OpenCombineBenchmarks.register()
 }
 
 extension Benchmark.Configuration {

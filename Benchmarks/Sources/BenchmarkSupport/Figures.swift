@@ -85,6 +85,33 @@ public enum Figures {
     public static let streamsChain = Figure(streams, "Streams map+filter+compactMap+sink 10000 values", reference: "plain for loop",
                                             operations: 10_000)
 
+    /// Streams against OpenCombine 0.14 (the reference), same closures, same run. Goal: at most
+    /// half of OpenCombine's time on every row.
+    static let streamsVsOpenCombine = "Streams vs OpenCombine"
+    public static let openCombineChain = Figure(streamsVsOpenCombine, "Streams sequence map+filter+compactMap+sink 10000 values",
+                                                reference: "OpenCombine", operations: 10_000, goals: [.ratio(atMost: 0.5)])
+    public static let openCombineFanOut: [Figure] = [1, 10, 100].map { count in
+        Figure(streamsVsOpenCombine, "Streams PassthroughSubject send to \(count) map+sink subscribers", reference: "OpenCombine",
+               operations: 1000, goals: [.ratio(atMost: 0.5)])
+    }
+    public static let openCombineFlatMap = Figure(streamsVsOpenCombine, "Streams flatMap Just per value", reference: "OpenCombine",
+                                                  operations: 1000, goals: [.ratio(atMost: 0.5)])
+    public static let openCombineImageStreamSetup = Figure(streamsVsOpenCombine, "Streams setup Just.append(Just).map.catch.sink",
+                                                           reference: "OpenCombine", operations: 1000, goals: [.ratio(atMost: 0.5)])
+    // No merge or combineLatest rows: OpenCombine 0.14 has neither.
+    public static let openCombineZip = Figure(streamsVsOpenCombine, "Streams zip of 2 subjects per pair", reference: "OpenCombine",
+                                              operations: 1000, goals: [.ratio(atMost: 0.5)])
+    public static let openCombineSwitchToLatest = Figure(streamsVsOpenCombine, "Streams switchToLatest over Just per value",
+                                                         reference: "OpenCombine", operations: 1000, goals: [.ratio(atMost: 0.5)])
+    public static let openCombineReceiveOn = Figure(streamsVsOpenCombine, "Streams receive(on: immediate) per value",
+                                                    reference: "OpenCombine", operations: 1000, goals: [.ratio(atMost: 0.5)])
+    public static let openCombineSetup = Figure(streamsVsOpenCombine, "Streams setup subject 5-operator chain + sink + cancel",
+                                                reference: "OpenCombine", operations: 1000, goals: [.ratio(atMost: 0.5)])
+    public static let openCombine: [Figure] = [openCombineChain] + openCombineFanOut + [
+        openCombineFlatMap, openCombineImageStreamSetup, openCombineZip,
+        openCombineSwitchToLatest, openCombineReceiveOn, openCombineSetup,
+    ]
+
     /// All figures, in report order.
     public static let all: [Figure] = [
         decodeJPEG, decodeLargeJPEG, decodePNG, resize, blur, largeThumbnail, largeThumbnailMemory,
@@ -92,5 +119,5 @@ public enum Figures {
         loopbackDecode, loopbackThumbnail, loopbackDefault, loopbackDefaultCPU, loopbackDecodeMemory,
         memoryHitAsync, memoryHitSubscript, diskWrite, diskRead,
         overhead, createCancel, coalescing,
-    ] + concurrency + [streamsChain]
+    ] + concurrency + [streamsChain] + openCombine
 }

@@ -6,7 +6,10 @@
 public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
     /// Tells the publisher that it may send more values to the subscriber.
     ///
-    /// The demand adds to any demand still outstanding. Requesting `.none` has no effect.
+    /// The demand adds to any demand still outstanding. Requesting `.none` has no effect, in
+    /// every build and for every publisher and operator of this module: where Combine traps on
+    /// this contract violation (in debug builds), Streams tolerates it. (A negative
+    /// `Demand.max(_:)` still traps: that value cannot exist.)
     func request(_ demand: Subscribers.Demand)
 }
 

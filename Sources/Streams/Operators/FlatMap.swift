@@ -61,3 +61,26 @@ extension Publisher where Failure == Never {
         setFailureType(to: P.Failure.self).flatMap(maxPublishers: maxPublishers, transform)
     }
 }
+
+extension Publisher {
+    /// Flat-maps into children that cannot fail, by re-typing each child's failure to this
+    /// publisher's.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+            Publishers.SetFailureType<P, Failure>(upstream: transform($0))
+        }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Flat-maps a publisher that cannot fail into children that cannot fail either.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}

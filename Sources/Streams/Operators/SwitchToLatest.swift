@@ -41,3 +41,28 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
         Publishers.SwitchToLatest(upstream: self)
     }
 }
+
+extension Publisher where Output: Publisher, Failure == Never {
+    /// Republishes elements of the latest inner publisher, re-typing this publisher's failure
+    /// (it cannot fail) to the inner publishers'.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+        Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// Republishes elements of the latest inner publisher, re-typing the inner publishers'
+    /// failure (they cannot fail) to this publisher's.
+    public func switchToLatest() -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    > {
+        Publishers.SwitchToLatest(upstream: map { Publishers.SetFailureType<Output, Failure>(upstream: $0) })
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
+    /// Republishes elements of the latest inner publisher; neither level can fail.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}

@@ -28,7 +28,7 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let output):
-                Just(output).setFailureType(to: Failure.self).receive(subscriber: subscriber)
+                Publishers.SetFailureType<Just<Success>, Failure>(upstream: Just(output)).receive(subscriber: subscriber)
             case .failure(let error):
                 Fail<Success, Failure>(error: error).receive(subscriber: subscriber)
             }

@@ -204,3 +204,29 @@ extension DispatchQueue: Scheduler {
         return AnyCancellable { timer.cancel() }
     }
 }
+
+extension DispatchQueue.SchedulerTimeType: Codable {
+    /// Decodes the uptime in nanoseconds.
+    public init(from decoder: any Decoder) throws {
+        self.init(DispatchTime(uptimeNanoseconds: try decoder.singleValueContainer().decode(UInt64.self)))
+    }
+
+    /// Encodes the uptime in nanoseconds.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(dispatchTime.uptimeNanoseconds)
+    }
+}
+
+extension DispatchQueue.SchedulerTimeType.Stride: Codable {
+    /// Decodes the interval in nanoseconds.
+    public init(from decoder: any Decoder) throws {
+        self.init(.nanoseconds(try decoder.singleValueContainer().decode(Int.self)))
+    }
+
+    /// Encodes the interval in nanoseconds.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(magnitude)
+    }
+}

@@ -84,3 +84,18 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         return AnyCancellable {}
     }
 }
+
+extension ImmediateScheduler.SchedulerTimeType: Codable {}
+
+extension ImmediateScheduler.SchedulerTimeType.Stride: Codable {
+    /// Decodes the count.
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(Int.self))
+    }
+
+    /// Encodes the count.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(magnitude)
+    }
+}

@@ -59,3 +59,47 @@ import Testing
         subscriber.cancel()
     }
 }
+
+@Suite struct MixedFailureFlatteningTests {
+    @Test func flatMapOfAFailingUpstreamIntoChildrenThatCannotFail() {
+        let upstream = PassthroughSubject<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.flatMap { Just($0 * 2) }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .failure(TestError(2)))
+        #expect(subscriber.log == ["sub", "2", "failure(E2)"])
+    }
+
+    @Test func flatMapOfAnUpstreamThatCannotFailIntoFailingChildren() {
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        Just(1).flatMap { _ in Fail<Int, TestError>(error: TestError(3)) }.subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "failure(E3)"])
+    }
+
+    @Test func flatMapWhereNeitherCanFail() {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        let flattened: Publishers.FlatMap<Just<Int>, Publishers.Sequence<[Int], Never>> = [1, 2].publisher.flatMap { Just($0) }
+        flattened.subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "1", "2", "finished"])
+    }
+
+    @Test func switchToLatestOfAnUpstreamThatCannotFailOverFailingInners() {
+        let upstream = PassthroughSubject<PassthroughSubject<Int, TestError>, Never>()
+        let inner = PassthroughSubject<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.switchToLatest().subscribe(subscriber)
+        upstream.send(inner)
+        inner.send(1)
+        inner.send(completion: .failure(TestError(5)))
+        #expect(subscriber.log == ["sub", "1", "failure(E5)"])
+    }
+
+    @Test func switchToLatestOfAFailingUpstreamOverInnersThatCannotFail() {
+        let upstream = PassthroughSubject<Just<Int>, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.switchToLatest().subscribe(subscriber)
+        upstream.send(Just(7))
+        upstream.send(completion: .failure(TestError(6)))
+        #expect(subscriber.log == ["sub", "7", "failure(E6)"])
+    }
+}

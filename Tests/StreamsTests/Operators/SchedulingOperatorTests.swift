@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Streams
 import Testing
 
@@ -87,5 +88,15 @@ import Testing
         #expect((Stride.nanoseconds(Int.max) + .nanoseconds(1)).magnitude == Int.max)
         #expect((Stride.nanoseconds(Int.min) - .nanoseconds(1)).magnitude == Int.min)
         #expect((Stride.nanoseconds(Int.max / 2) * .nanoseconds(3)).magnitude == Int.max)
+    }
+
+    @Test func dispatchAndImmediateStridesRoundTripThroughCodable() throws {
+        typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+        let stride = Stride.milliseconds(-1500)
+        #expect(try JSONDecoder().decode(Stride.self, from: JSONEncoder().encode(stride)) == stride)
+        let time = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 12_345))
+        #expect(try JSONDecoder().decode(DispatchQueue.SchedulerTimeType.self, from: JSONEncoder().encode(time)) == time)
+        let count = ImmediateScheduler.SchedulerTimeType.Stride(3)
+        #expect(try JSONDecoder().decode(ImmediateScheduler.SchedulerTimeType.Stride.self, from: JSONEncoder().encode(count)) == count)
     }
 }

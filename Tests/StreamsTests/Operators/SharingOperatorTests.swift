@@ -63,4 +63,29 @@ import Testing
         #expect(upstream.subscribeCount == 2)
         #expect(upstream.subscription?.cancelCount == 1)
     }
+
+    @Test func makeConnectableSubscribesTheUpstreamOnlyOnConnect() {
+        let upstream = TestPublisher<Int, Never>()
+        let connectable = upstream.makeConnectable()
+        let first = TrackingSubscriber<Int, Never>()
+        let second = TrackingSubscriber<Int, Never>()
+        connectable.subscribe(first)
+        connectable.subscribe(second)
+        #expect(upstream.subscribeCount == 0)
+        let connection = connectable.connect()
+        upstream.send(1)
+        #expect(upstream.subscribeCount == 1)
+        #expect(first.values == [1])
+        #expect(second.values == [1])
+        connection.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func makeConnectableAutoconnectsOnTheFirstSubscriber() {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        let cancellable = [1, 2].publisher.makeConnectable().autoconnect().sink { _ in }
+        [3].publisher.makeConnectable().autoconnect().subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "3", "finished"])
+        cancellable.cancel()
+    }
 }

@@ -72,3 +72,25 @@ import Testing
         #expect(received == [42])
     }
 }
+
+@Suite struct FutureValueTests {
+    @Test func valueAwaitsTheFulfilledValue() async {
+        let future = Future<Int, Never> { promise in
+            Task { promise(.success(42)) }
+        }
+        #expect(await future.value == 42)
+    }
+
+    @Test func throwingValueThrowsTheFailure() async {
+        let future = Future<Int, TestError> { promise in promise(.failure(TestError(8))) }
+        await #expect(throws: TestError(8)) { try await future.value }
+    }
+
+    @Test func throwingValueStopsWaitingWhenTheTaskIsCancelled() async {
+        let future = Future<Int, TestError> { _ in }
+        let task = Task { try await future.value }
+        task.cancel()
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+    }
+}

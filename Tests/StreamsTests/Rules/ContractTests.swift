@@ -177,4 +177,33 @@ import Testing
         #expect(model.value == 3)
         cancellable.cancel()
     }
+
+    /// Streams' decision on Combine's "zero demand" contract violation: `request(.none)` is
+    /// ignored in every build (Combine traps in debug builds), by publishers and operators alike.
+    @Test(arguments: ZeroDemandCase.all)
+    func requestingNoDemandIsIgnored(subject: ZeroDemandCase) {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        subject.attach(subscriber)
+        subscriber.request(.none)
+        #expect(subscriber.values.isEmpty)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1])
+    }
+
+    struct ZeroDemandCase: CustomTestStringConvertible, Sendable {
+        let name: String
+        let attach: @Sendable (TrackingSubscriber<Int, Never>) -> Void
+        var testDescription: String { name }
+
+        static let all: [ZeroDemandCase] = [
+            ZeroDemandCase(name: "sequence") { [1, 2].publisher.subscribe($0) },
+            ZeroDemandCase(name: "just") { Just(1).subscribe($0) },
+            ZeroDemandCase(name: "map") { [0, 1].publisher.map { $0 + 1 }.subscribe($0) },
+            ZeroDemandCase(name: "buffer") { [1, 2].publisher.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe($0) },
+            ZeroDemandCase(name: "merge") { Just(1).merge(with: Empty()).subscribe($0) },
+            ZeroDemandCase(name: "future") { Future<Int, Never> { $0(.success(1)) }.subscribe($0) },
+            ZeroDemandCase(name: "collect(count)") { [1, 2].publisher.collect(1).map { $0[0] }.subscribe($0) },
+            ZeroDemandCase(name: "append") { Just(1).append(2).subscribe($0) },
+        ]
+    }
 }

@@ -45,6 +45,13 @@ import Testing
             Chain(name: "subscribe(on: immediate)") { $0.subscribe(on: ImmediateScheduler.shared).subscribe($1) },
             Chain(name: "receive(on: queue)") { $0.receive(on: DispatchQueue(label: "LifetimeTests")).subscribe($1) },
             Chain(name: "eraseToAnyPublisher") { $0.eraseToAnyPublisher().subscribe($1) },
+            Chain(name: "buffer") { $0.buffer(size: 4, prefetch: .keepFull, whenFull: .dropOldest).subscribe($1) },
+            Chain(name: "delay(immediate)") { $0.delay(for: 1, scheduler: ImmediateScheduler.shared).subscribe($1) },
+            Chain(name: "debounce(immediate)") { $0.debounce(for: 1, scheduler: ImmediateScheduler.shared).subscribe($1) },
+            Chain(name: "throttle(immediate)") { $0.throttle(for: 1, scheduler: ImmediateScheduler.shared, latest: true).subscribe($1) },
+            Chain(name: "timeout(immediate)") { $0.timeout(1, scheduler: ImmediateScheduler.shared).subscribe($1) },
+            Chain(name: "measureInterval(immediate)") { $0.measureInterval(using: ImmediateScheduler.shared).map { $0.magnitude }.subscribe($1) },
+            Chain(name: "collect(byTime immediate)") { $0.collect(.byTime(ImmediateScheduler.shared, 1)).map { $0.count }.subscribe($1) },
         ]
     }
 

@@ -55,3 +55,16 @@ final class TestSubscription: Subscription, @unchecked Sendable {
     var cancelCount: Int { state.withLock { $0.cancels } }
     var isCancelled: Bool { cancelCount > 0 }
 }
+
+/// Runs `body` with a fresh ``Probe`` that only `body` (and the streams it joins) may keep, and
+/// reports whether the probe is gone once `body` returned: for synchronous and virtual-time
+/// pipelines, which must let go of their subscriber at once when the stream ends.
+func probeIsReleasedAtOnce(_ body: (Probe) -> Void) -> Bool {
+    weak var weakProbe: Probe?
+    do {
+        let probe = Probe()
+        weakProbe = probe
+        body(probe)
+    }
+    return weakProbe == nil
+}

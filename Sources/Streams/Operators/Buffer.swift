@@ -1,0 +1,231 @@
+import Locking
+
+extension Publishers {
+    /// A strategy for filling a buffer.
+    public enum PrefetchStrategy: Equatable, Hashable, Sendable {
+        /// Asks the upstream for enough values to fill the buffer at subscription, and for one
+        /// more each time a value leaves it.
+        case keepFull
+        /// Asks the upstream for `.unlimited` at subscription and buffers what arrives.
+        case byRequest
+    }
+
+    /// A strategy that handles a value arriving when the buffer is full.
+    public enum BufferingStrategy<Failure: Error> {
+        /// Drops the value that just arrived.
+        case dropNewest
+        /// Drops the oldest value in the buffer to make room.
+        case dropOldest
+        /// Cancels the upstream and fails with the error the closure makes (after the buffered
+        /// values, if the downstream asks for them).
+        case customError(() -> Failure)
+    }
+
+    /// A publisher that buffers elements from an upstream publisher until the downstream asks
+    /// for them.
+    ///
+    /// Demand is honoured exactly: values leave the buffer only as the downstream requests them.
+    /// `.finished` is delivered once the buffer is empty; a failure is delivered after the
+    /// buffered values while the downstream has demand, or at once (the buffer discarded) when it
+    /// has none. Thread-safety: the buffer and demand live in a lock that is never held while
+    /// calling out; one thread at a time delivers, so a downstream may request or cancel from
+    /// inside `receive(_:)`.
+    public struct Buffer<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of elements to store.
+        public let size: Int
+        /// The strategy for initially populating the buffer.
+        public let prefetch: PrefetchStrategy
+        /// The action to take when a value arrives while the buffer is full.
+        public let whenFull: BufferingStrategy<Failure>
+
+        /// Creates a buffering publisher; `size` must be positive.
+        public init(upstream: Upstream, size: Int, prefetch: PrefetchStrategy, whenFull: BufferingStrategy<Failure>) {
+            precondition(size > 0, "buffer(size:): size must be positive")
+            self.upstream = upstream
+            self.size = size
+            self.prefetch = prefetch
+            self.whenFull = whenFull
+        }
+
+        /// Subscribes a buffering subscriber to the upstream.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+        }
+
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+            @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            private struct State {
+                var upstream: Subscription?
+                var downstream: Downstream?
+                var demand = Subscribers.Demand.none
+                var values: [Output] = []
+                var head = 0
+                var terminal: Subscribers.Completion<Failure>?
+                var draining = false
+
+                var count: Int { values.count - head }
+
+                mutating func popFirst() -> Output {
+                    let value = values[head]
+                    head += 1
+                    if head == values.count {
+                        values.removeAll(keepingCapacity: true)
+                        head = 0
+                    } else if head >= 32 && head * 2 >= values.count {
+                        values.removeFirst(head)
+                        head = 0
+                    }
+                    return value
+                }
+            }
+
+            private enum Step {
+                case deliver(Downstream, Output)
+                case complete(Downstream, Subscribers.Completion<Failure>)
+                case stop
+            }
+
+            private let state: Locked<State>
+            private let publisher: Buffer
+
+            init(downstream: Downstream, publisher: Buffer) {
+                self.state = Locked(State(downstream: downstream))
+                self.publisher = publisher
+            }
+
+            var description: String { "Buffer" }
+
+            func receive(subscription: Subscription) {
+                let downstream = state.withLock { state -> Downstream? in
+                    guard state.upstream == nil, let downstream = state.downstream else { return nil }
+                    state.upstream = subscription
+                    return downstream
+                }
+                guard let downstream else {
+                    subscription.cancel()
+                    return
+                }
+                downstream.receive(subscription: self)
+                subscription.request(publisher.prefetch == .keepFull ? .max(publisher.size) : .unlimited)
+            }
+
+            func receive(_ input: Output) -> Subscribers.Demand {
+                let toCancel = state.withLock { state -> Subscription? in
+                    guard state.downstream != nil, state.terminal == nil else { return nil }
+                    if state.count >= publisher.size {
+                        switch publisher.whenFull {
+                        case .dropNewest:
+                            return nil
+                        case .dropOldest:
+                            _ = state.popFirst()
+                        case .customError(let makeError):
+                            state.terminal = .failure(makeError())
+                            return state.upstream
+                        }
+                    }
+                    state.values.append(input)
+                    return nil
+                }
+                toCancel?.cancel()
+                drain()
+                return .none
+            }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                state.withLock { state in
+                    if state.downstream != nil, state.terminal == nil { state.terminal = completion }
+                }
+                drain()
+            }
+
+            func request(_ demand: Subscribers.Demand) {
+                guard demand > 0 else { return }
+                state.withLock { state in
+                    if state.downstream != nil { state.demand += demand }
+                }
+                drain()
+            }
+
+            func cancel() {
+                let ended = state.withLock { state -> (Subscription?, Downstream?, [Output]) in
+                    defer { state = State() }
+                    return (state.downstream == nil ? nil : state.upstream, state.downstream, state.values)
+                }
+                ended.0?.cancel()
+            }
+
+            /// Delivers while there is demand and something to deliver, from one thread at a
+            /// time; with `.keepFull`, asks the upstream for as many values as left the buffer.
+            private func drain() {
+                let claimed = state.withLock { state -> Bool in
+                    guard !state.draining, state.downstream != nil else { return false }
+                    state.draining = true
+                    return true
+                }
+                guard claimed else { return }
+                var delivered = 0
+                loop: while true {
+                    let step = state.withLock { state -> Step in
+                        guard let downstream = state.downstream else { return .stop }
+                        if state.count > 0, state.demand > 0 {
+                            state.demand -= 1
+                            return .deliver(downstream, state.popFirst())
+                        }
+                        if let terminal = state.terminal {
+                            var failed = false
+                            if case .failure = terminal { failed = true }
+                            if state.count == 0 || (failed && state.demand == 0) {
+                                state = State()
+                                return .complete(downstream, terminal)
+                            }
+                        }
+                        state.draining = false
+                        return .stop
+                    }
+                    switch step {
+                    case .stop:
+                        break loop
+                    case .complete(let downstream, let completion):
+                        downstream.receive(completion: completion)
+                        return
+                    case .deliver(let downstream, let value):
+                        delivered += 1
+                        let extra = downstream.receive(value)
+                        if extra > 0 {
+                            state.withLock { state in
+                                if state.downstream != nil { state.demand += extra }
+                            }
+                        }
+                    }
+                }
+                guard publisher.prefetch == .keepFull, delivered > 0 else { return }
+                state.withLock { state in
+                    state.downstream == nil || state.terminal != nil ? nil : state.upstream
+                }?.request(.max(delivered))
+            }
+        }
+    }
+}
+
+extension Publisher {
+    /// Buffers elements received from an upstream publisher until the downstream asks for them.
+    ///
+    /// - Parameters:
+    ///   - size: The maximum number of elements to store (positive).
+    ///   - prefetch: `.keepFull` (ask the upstream for `size` values, then one per value taken)
+    ///     or `.byRequest` (ask the upstream for `.unlimited`).
+    ///   - whenFull: What to do with a value arriving while the buffer is full.
+    public func buffer(size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>)
+        -> Publishers.Buffer<Self>
+    {
+        Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)
+    }
+}

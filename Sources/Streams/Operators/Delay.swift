@@ -1,0 +1,128 @@
+extension Publishers {
+    /// A publisher that delays delivery of elements and completion to the downstream receiver.
+    ///
+    /// Each value and the completion (a failure too) is scheduled on `scheduler` for `interval`
+    /// after it arrived, so the spacing between events is kept. The subscription is handed over
+    /// at once, and demand goes straight to the upstream: demand the downstream returns from a
+    /// delayed `receive(_:)` is requested from the upstream then. After cancellation, actions
+    /// already scheduled deliver nothing, and they hold no reference to the downstream.
+    public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The amount of time to delay.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The allowed tolerance in firing delayed events.
+        public let tolerance: Context.SchedulerTimeType.Stride
+        /// The scheduler to deliver the delayed events.
+        public let scheduler: Context
+        /// Scheduler options used for every action.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a delaying publisher.
+        public init(
+            upstream: Upstream,
+            interval: Context.SchedulerTimeType.Stride,
+            tolerance: Context.SchedulerTimeType.Stride,
+            scheduler: Context,
+            options: Context.SchedulerOptions? = nil
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.tolerance = tolerance
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Subscribes a delaying subscriber to the upstream.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+        }
+
+        /// Subscriber to the upstream, subscription for the downstream; both ends live in a
+        /// ``Link`` that each scheduled action checks.
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+            @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            private let link: Link<Downstream>
+            private let publisher: Delay
+
+            init(downstream: Downstream, publisher: Delay) {
+                self.link = Link(downstream: downstream)
+                self.publisher = publisher
+            }
+
+            var description: String { "Delay" }
+
+            private func schedule(_ action: @escaping () -> Void) {
+                let scheduler = publisher.scheduler
+                scheduler.schedule(
+                    after: scheduler.now.advanced(by: publisher.interval),
+                    tolerance: publisher.tolerance,
+                    options: publisher.options,
+                    action
+                )
+            }
+
+            func receive(subscription: Subscription) {
+                if let downstream = link.attach(subscription) {
+                    downstream.receive(subscription: self)
+                } else {
+                    subscription.cancel()
+                }
+            }
+
+            func receive(_ input: Output) -> Subscribers.Demand {
+                schedule { [link] in
+                    guard let (upstream, downstream) = link.ends else { return }
+                    let extra = downstream.receive(input)
+                    if extra > 0 { upstream.request(extra) }
+                }
+                return .none
+            }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                schedule { [link] in
+                    link.complete()?.receive(completion: completion)
+                }
+            }
+
+            func request(_ demand: Subscribers.Demand) {
+                link.upstream?.request(demand)
+            }
+
+            func cancel() {
+                link.cancel()?.cancel()
+            }
+        }
+    }
+}
+
+extension Publisher {
+    /// Delays delivery of all output and the completion to the downstream receiver by
+    /// `interval`, on `scheduler`.
+    ///
+    /// - Parameters:
+    ///   - interval: The amount of time to delay.
+    ///   - tolerance: The allowed tolerance (default: the scheduler's minimum tolerance).
+    ///   - scheduler: The scheduler to deliver the delayed events.
+    ///   - options: Options for every scheduled action (default `nil`).
+    public func delay<S: Scheduler>(
+        for interval: S.SchedulerTimeType.Stride,
+        tolerance: S.SchedulerTimeType.Stride? = nil,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.Delay<Self, S> {
+        Publishers.Delay(
+            upstream: self,
+            interval: interval,
+            tolerance: tolerance ?? scheduler.minimumTolerance,
+            scheduler: scheduler,
+            options: options
+        )
+    }
+}

@@ -1,0 +1,89 @@
+import Locking
+
+extension Publishers {
+    /// A publisher that measures and emits the time interval between events received from an
+    /// upstream publisher.
+    ///
+    /// The first value is measured from the moment the subscription arrived. Values are emitted
+    /// synchronously, demand and cancellation go straight to the upstream, and the completion
+    /// passes through. Thread-safety: as thread-safe as the upstream's serialised calls; the
+    /// last time lives in a lock.
+    public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The interval between the previous event and this value, in the scheduler's units.
+        public typealias Output = Context.SchedulerTimeType.Stride
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The scheduler whose clock measures the intervals.
+        public let scheduler: Context
+
+        /// Creates a measuring publisher.
+        public init(upstream: Upstream, scheduler: Context) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+        }
+
+        /// Subscribes a measuring subscriber to the upstream.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
+        }
+
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+            @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            private let link: Link<Downstream>
+            private let scheduler: Context
+            private let last: Locked<Context.SchedulerTimeType>
+
+            init(downstream: Downstream, scheduler: Context) {
+                self.link = Link(downstream: downstream)
+                self.scheduler = scheduler
+                self.last = Locked(scheduler.now)
+            }
+
+            var description: String { "MeasureInterval" }
+
+            func receive(subscription: Subscription) {
+                guard let downstream = link.attach(subscription) else {
+                    subscription.cancel()
+                    return
+                }
+                let now = scheduler.now
+                last.withLock { $0 = now }
+                downstream.receive(subscription: self)
+            }
+
+            func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+                guard let downstream = link.downstream else { return .none }
+                let now = scheduler.now
+                let interval = last.withLock { last -> Output in
+                    defer { last = now }
+                    return last.distance(to: now)
+                }
+                return downstream.receive(interval)
+            }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                link.complete()?.receive(completion: completion)
+            }
+
+            func request(_ demand: Subscribers.Demand) {
+                link.upstream?.request(demand)
+            }
+
+            func cancel() {
+                link.cancel()?.cancel()
+            }
+        }
+    }
+}
+
+extension Publisher {
+    /// Measures and emits the time interval between events received from an upstream
+    /// publisher, using `scheduler`'s clock.
+    public func measureInterval<S: Scheduler>(using scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.MeasureInterval<Self, S> {
+        Publishers.MeasureInterval(upstream: self, scheduler: scheduler)
+    }
+}

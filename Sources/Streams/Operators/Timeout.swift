@@ -1,0 +1,180 @@
+import Locking
+
+extension Publishers {
+    /// A publisher that terminates publishing if the upstream doesn't publish an element within
+    /// a specified interval.
+    ///
+    /// The wait starts when the subscription arrives and restarts with every value. When it runs
+    /// out, the upstream is cancelled and the downstream receives `.failure(customError())`, or
+    /// `.finished` without a `customError`. As in Combine, values and the upstream's completion
+    /// are delivered on `scheduler`; demand goes straight to the upstream (demand returned from a
+    /// scheduled delivery is requested then). Thread-safety: the state lives in a lock that is
+    /// never held while calling out; deliveries happen in scheduled actions.
+    public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The longest wait for a value.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler on which to deliver events.
+        public let scheduler: Context
+        /// Scheduler options used for every action.
+        public let options: Context.SchedulerOptions?
+        /// Makes the failure sent when the time runs out; `nil` finishes instead.
+        public let customError: (() -> Upstream.Failure)?
+
+        /// Creates a timing-out publisher.
+        public init(
+            upstream: Upstream,
+            interval: Context.SchedulerTimeType.Stride,
+            scheduler: Context,
+            options: Context.SchedulerOptions?,
+            customError: (() -> Upstream.Failure)?
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.options = options
+            self.customError = customError
+        }
+
+        /// Subscribes a timing subscriber to the upstream.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+        }
+
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+            @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            private struct State {
+                var upstream: Subscription?
+                var downstream: Downstream?
+                var generation: UInt64 = 0
+                var upstreamDone = false
+            }
+
+            private let state: Locked<State>
+            private let publisher: Timeout
+
+            init(downstream: Downstream, publisher: Timeout) {
+                self.state = Locked(State(downstream: downstream))
+                self.publisher = publisher
+            }
+
+            var description: String { "Timeout" }
+
+            func receive(subscription: Subscription) {
+                let downstream = state.withLock { state -> Downstream? in
+                    guard state.upstream == nil, let downstream = state.downstream else { return nil }
+                    state.upstream = subscription
+                    return downstream
+                }
+                guard let downstream else {
+                    subscription.cancel()
+                    return
+                }
+                startTimer(generation: 0)
+                downstream.receive(subscription: self)
+            }
+
+            private func startTimer(generation: UInt64) {
+                let scheduler = publisher.scheduler
+                scheduler.schedule(
+                    after: scheduler.now.advanced(by: publisher.interval),
+                    tolerance: scheduler.minimumTolerance,
+                    options: publisher.options
+                ) { [weak self] in
+                    self?.timedOut(generation)
+                }
+            }
+
+            private func timedOut(_ generation: UInt64) {
+                let ended = state.withLock { state -> (Subscription?, Downstream)? in
+                    guard let downstream = state.downstream, !state.upstreamDone, state.generation == generation else {
+                        return nil
+                    }
+                    defer { state = State() }
+                    return (state.upstream, downstream)
+                }
+                guard let (upstream, downstream) = ended else { return }
+                upstream?.cancel()
+                downstream.receive(completion: publisher.customError.map { .failure($0()) } ?? .finished)
+            }
+
+            func receive(_ input: Output) -> Subscribers.Demand {
+                let generation = state.withLock { state -> UInt64? in
+                    guard state.downstream != nil, !state.upstreamDone else { return nil }
+                    state.generation += 1
+                    return state.generation
+                }
+                guard let generation else { return .none }
+                publisher.scheduler.schedule(options: publisher.options) { [weak self] in
+                    self?.deliver(input)
+                }
+                startTimer(generation: generation)
+                return .none
+            }
+
+            private func deliver(_ input: Output) {
+                guard let (upstream, downstream) = state.withLock({ state -> (Subscription?, Downstream)? in
+                    state.downstream.map { (state.upstream, $0) }
+                }) else { return }
+                let extra = downstream.receive(input)
+                if extra > 0 { upstream?.request(extra) }
+            }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                let live = state.withLock { state -> Bool in
+                    guard state.downstream != nil, !state.upstreamDone else { return false }
+                    state.upstreamDone = true
+                    return true
+                }
+                guard live else { return }
+                publisher.scheduler.schedule(options: publisher.options) { [weak self] in
+                    guard let self else { return }
+                    let downstream = self.state.withLock { state -> Downstream? in
+                        defer { state = State() }
+                        return state.downstream
+                    }
+                    downstream?.receive(completion: completion)
+                }
+            }
+
+            func request(_ demand: Subscribers.Demand) {
+                guard demand > 0 else { return }
+                state.withLock { $0.downstream == nil ? nil : $0.upstream }?.request(demand)
+            }
+
+            func cancel() {
+                let ended = state.withLock { state -> (Subscription?, Downstream?) in
+                    defer { state = State() }
+                    return (state.upstream, state.downstream)
+                }
+                ended.0?.cancel()
+            }
+        }
+    }
+}
+
+extension Publisher {
+    /// Terminates publishing if the upstream publisher exceeds `interval` without producing an
+    /// element (measured on `scheduler`).
+    ///
+    /// - Parameters:
+    ///   - interval: The maximum time to wait for the next value.
+    ///   - scheduler: The scheduler to deliver events on.
+    ///   - options: Options for every scheduled action (default `nil`).
+    ///   - customError: Makes the failure to end with; `nil` (the default) finishes normally.
+    public func timeout<S: Scheduler>(
+        _ interval: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil,
+        customError: (() -> Failure)? = nil
+    ) -> Publishers.Timeout<Self, S> {
+        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+    }
+}
