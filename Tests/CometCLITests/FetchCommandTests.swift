@@ -14,7 +14,7 @@ final class FetchCommandTests: XCTestCase {
         await server.appendRoute("GET /tall.png") { _ in HTTPResponse(statusCode: .ok, body: png) }
         let runTask = Task { try await server.run() }
         defer { runTask.cancel() }
-        try await server.waitUntilListening()
+        try await server.waitUntilListening(timeout: 30)
         guard case .ip4(_, let port)? = await server.listeningAddress else { return XCTFail("no port") }
         let base = "http://127.0.0.1:\(port)"
 

@@ -28,7 +28,9 @@ public final class TestServer: @unchecked Sendable {
     public static func start() async throws -> TestServer {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         let runTask = Task { try await server.run() }
-        try await server.waitUntilListening()
+        // FlyingFox's default wait is 5 s: too short when the whole suite runs in parallel on
+        // two loaded cores (a start took longer than that in a full run). Still bounded.
+        try await server.waitUntilListening(timeout: 30)
         guard case .ip4(_, let port)? = await server.listeningAddress else { throw TestServerError.noPort }
         let testServer = TestServer(server: server, port: port, runTask: runTask)
         await server.appendRoute("GET *") { [weak testServer] request in
