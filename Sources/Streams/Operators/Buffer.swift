@@ -94,11 +94,17 @@ extension Publishers {
             }
 
             private let state: Locked<State>
-            private let publisher: Buffer
+            // The publisher's settings, not the publisher: it holds its upstream, which may hold
+            // this subscription (a cycle that would outlive the stream).
+            private let size: Int
+            private let prefetch: PrefetchStrategy
+            private let whenFull: BufferingStrategy<Failure>
 
             init(downstream: Downstream, publisher: Buffer) {
                 self.state = Locked(State(downstream: downstream))
-                self.publisher = publisher
+                self.size = publisher.size
+                self.prefetch = publisher.prefetch
+                self.whenFull = publisher.whenFull
             }
 
             var description: String { "Buffer" }
@@ -114,14 +120,14 @@ extension Publishers {
                     return
                 }
                 downstream.receive(subscription: self)
-                subscription.request(publisher.prefetch == .keepFull ? .max(publisher.size) : .unlimited)
+                subscription.request(self.prefetch == .keepFull ? .max(self.size) : .unlimited)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
                 let toCancel = state.withLock { state -> Subscription? in
                     guard state.downstream != nil, state.terminal == nil else { return nil }
-                    if state.count >= publisher.size {
-                        switch publisher.whenFull {
+                    if state.count >= self.size {
+                        switch self.whenFull {
                         case .dropNewest:
                             return nil
                         case .dropOldest:
@@ -206,7 +212,7 @@ extension Publishers {
                         }
                     }
                 }
-                guard publisher.prefetch == .keepFull, delivered > 0 else { return }
+                guard self.prefetch == .keepFull, delivered > 0 else { return }
                 state.withLock { state in
                     state.downstream == nil || state.terminal != nil ? nil : state.upstream
                 }?.request(.max(delivered))

@@ -63,14 +63,18 @@ extension Publishers {
             private let state = Locked(State())
             private let outbox: Outbox<Downstream>
             private let downstream: Locked<Downstream?>
-            private let publisher: CollectByTime
+            // The publisher's settings, not the publisher: it holds its upstream, which may hold
+            // this subscription (a cycle that would outlive the stream).
+            private let strategy: TimeGroupingStrategy<Context>
+            private let options: Context.SchedulerOptions?
             private let scheduler: Context
             private let stride: Context.SchedulerTimeType.Stride
             private let count: Int?
 
             init(downstream: Downstream, publisher: CollectByTime) {
-                self.publisher = publisher
-                switch publisher.strategy {
+                self.strategy = publisher.strategy
+                self.options = publisher.options
+                switch self.strategy {
                 case .byTime(let scheduler, let stride):
                     (self.scheduler, self.stride, self.count) = (scheduler, stride, nil)
                 case .byTimeOrCount(let scheduler, let stride, let count):
@@ -101,7 +105,7 @@ extension Publishers {
                     after: scheduler.now.advanced(by: stride),
                     interval: stride,
                     tolerance: scheduler.minimumTolerance,
-                    options: publisher.options
+                    options: self.options
                 ) { [weak self] in
                     self?.tick()
                 }

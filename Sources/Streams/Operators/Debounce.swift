@@ -51,11 +51,17 @@ extension Publishers {
             }
 
             private let state: Locked<State>
-            private let publisher: Debounce
+            // The publisher's settings, not the publisher: it holds its upstream, which may hold
+            // this subscription (a cycle that would outlive the stream).
+            private let dueTime: Context.SchedulerTimeType.Stride
+            private let scheduler: Context
+            private let options: Context.SchedulerOptions?
 
             init(downstream: Downstream, publisher: Debounce) {
                 self.state = Locked(State(downstream: downstream))
-                self.publisher = publisher
+                self.dueTime = publisher.dueTime
+                self.scheduler = publisher.scheduler
+                self.options = publisher.options
             }
 
             var description: String { "Debounce" }
@@ -82,11 +88,11 @@ extension Publishers {
                     return state.generation
                 }
                 guard let generation else { return .none }
-                let scheduler = publisher.scheduler
+                let scheduler = self.scheduler
                 scheduler.schedule(
-                    after: scheduler.now.advanced(by: publisher.dueTime),
+                    after: scheduler.now.advanced(by: self.dueTime),
                     tolerance: scheduler.minimumTolerance,
-                    options: publisher.options
+                    options: self.options
                 ) { [weak self] in
                     self?.due(generation)
                 }
@@ -114,7 +120,7 @@ extension Publishers {
                     return state.downstream
                 }
                 guard let downstream else { return }
-                publisher.scheduler.schedule(options: publisher.options) {
+                self.scheduler.schedule(options: self.options) {
                     downstream.receive(completion: completion)
                 }
             }

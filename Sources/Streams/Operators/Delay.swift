@@ -49,21 +49,29 @@ extension Publishers {
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let link: Link<Downstream>
-            private let publisher: Delay
+            // The publisher's settings, not the publisher: it holds its upstream, which may hold
+            // this subscription (a cycle that would outlive the stream).
+            private let interval: Context.SchedulerTimeType.Stride
+            private let tolerance: Context.SchedulerTimeType.Stride
+            private let scheduler: Context
+            private let options: Context.SchedulerOptions?
 
             init(downstream: Downstream, publisher: Delay) {
                 self.link = Link(downstream: downstream)
-                self.publisher = publisher
+                self.interval = publisher.interval
+                self.tolerance = publisher.tolerance
+                self.scheduler = publisher.scheduler
+                self.options = publisher.options
             }
 
             var description: String { "Delay" }
 
             private func schedule(_ action: @escaping () -> Void) {
-                let scheduler = publisher.scheduler
+                let scheduler = self.scheduler
                 scheduler.schedule(
-                    after: scheduler.now.advanced(by: publisher.interval),
-                    tolerance: publisher.tolerance,
-                    options: publisher.options,
+                    after: scheduler.now.advanced(by: self.interval),
+                    tolerance: self.tolerance,
+                    options: self.options,
                     action
                 )
             }

@@ -54,11 +54,17 @@ extension Publishers {
             }
 
             private let state: Locked<State>
-            private let publisher: Throttle
+            // The publisher's settings, not the publisher: it holds its upstream, which may hold
+            // this subscription (a cycle that would outlive the stream).
+            private let interval: Context.SchedulerTimeType.Stride
+            private let scheduler: Context
+            private let latest: Bool
 
             init(downstream: Downstream, publisher: Throttle) {
                 self.state = Locked(State(downstream: downstream))
-                self.publisher = publisher
+                self.interval = publisher.interval
+                self.scheduler = publisher.scheduler
+                self.latest = publisher.latest
             }
 
             var description: String { "Throttle" }
@@ -78,18 +84,18 @@ extension Publishers {
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
-                let scheduler = publisher.scheduler
+                let scheduler = self.scheduler
                 let now = scheduler.now
                 let emitAt = state.withLock { state -> Context.SchedulerTimeType?? in
                     guard state.downstream != nil, !state.upstreamDone, state.demand > 0 else { return nil }
                     if state.emissionScheduled {
-                        if publisher.latest { state.pendingValue = input }
+                        if self.latest { state.pendingValue = input }
                         return nil
                     }
                     state.demand -= 1
                     state.pendingValue = input
                     guard let last = state.lastEmission else { return .some(nil) }
-                    let earliest = last.advanced(by: publisher.interval)
+                    let earliest = last.advanced(by: self.interval)
                     return .some(earliest > now ? earliest : nil)
                 }
                 guard let emitAt else { return .none }
@@ -110,12 +116,12 @@ extension Publishers {
                     return !alreadyScheduled
                 }
                 if scheduleNow {
-                    publisher.scheduler.schedule { [weak self] in self?.emit() }
+                    self.scheduler.schedule { [weak self] in self?.emit() }
                 }
             }
 
             private func emit() {
-                let now = publisher.scheduler.now
+                let now = self.scheduler.now
                 let taken = state.withLock { state -> (Downstream, Output?, Subscribers.Completion<Failure>?)? in
                     guard let downstream = state.downstream else { return nil }
                     let value = state.pendingValue

@@ -58,11 +58,19 @@ extension Publishers {
             }
 
             private let state: Locked<State>
-            private let publisher: Timeout
+            // The publisher's settings, not the publisher: it holds its upstream, which may hold
+            // this subscription (a cycle that would outlive the stream).
+            private let interval: Context.SchedulerTimeType.Stride
+            private let scheduler: Context
+            private let options: Context.SchedulerOptions?
+            private let customError: (() -> Upstream.Failure)?
 
             init(downstream: Downstream, publisher: Timeout) {
                 self.state = Locked(State(downstream: downstream))
-                self.publisher = publisher
+                self.interval = publisher.interval
+                self.scheduler = publisher.scheduler
+                self.options = publisher.options
+                self.customError = publisher.customError
             }
 
             var description: String { "Timeout" }
@@ -82,11 +90,11 @@ extension Publishers {
             }
 
             private func startTimer(generation: UInt64) {
-                let scheduler = publisher.scheduler
+                let scheduler = self.scheduler
                 scheduler.schedule(
-                    after: scheduler.now.advanced(by: publisher.interval),
+                    after: scheduler.now.advanced(by: self.interval),
                     tolerance: scheduler.minimumTolerance,
-                    options: publisher.options
+                    options: self.options
                 ) { [weak self] in
                     self?.timedOut(generation)
                 }
@@ -102,7 +110,7 @@ extension Publishers {
                 }
                 guard let (upstream, downstream) = ended else { return }
                 upstream?.cancel()
-                downstream.receive(completion: publisher.customError.map { .failure($0()) } ?? .finished)
+                downstream.receive(completion: self.customError.map { .failure($0()) } ?? .finished)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
@@ -112,7 +120,7 @@ extension Publishers {
                     return state.generation
                 }
                 guard let generation else { return .none }
-                publisher.scheduler.schedule(options: publisher.options) { [weak self] in
+                self.scheduler.schedule(options: self.options) { [weak self] in
                     self?.deliver(input)
                 }
                 startTimer(generation: generation)
@@ -134,7 +142,7 @@ extension Publishers {
                     return true
                 }
                 guard live else { return }
-                publisher.scheduler.schedule(options: publisher.options) { [weak self] in
+                self.scheduler.schedule(options: self.options) { [weak self] in
                     guard let self else { return }
                     let downstream = self.state.withLock { state -> Downstream? in
                         defer { state = State() }

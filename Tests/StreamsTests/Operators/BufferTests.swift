@@ -5,6 +5,7 @@ import Testing
     @Test func keepFullAsksForTheSizeThenOneMorePerValueTaken() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
         #expect(upstream.subscription?.requests == [.max(3)])
         upstream.send(1)
@@ -18,6 +19,7 @@ import Testing
     @Test func byRequestAsksForEverything() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
         #expect(upstream.subscription?.requests == [.unlimited])
         for value in 1...3 { upstream.send(value) }
@@ -28,6 +30,7 @@ import Testing
     @Test func valuesLeaveOnlyAsTheDownstreamAsks() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         subject.buffer(size: 10, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
         for value in 1...5 { subject.send(value) }
         subscriber.request(.max(2))
@@ -39,6 +42,7 @@ import Testing
     @Test func dropNewestKeepsTheFirstValues() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         subject.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
         for value in 1...5 { subject.send(value) }
         subscriber.request(.unlimited)
@@ -48,6 +52,7 @@ import Testing
     @Test func dropOldestKeepsTheLastValues() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         subject.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
         for value in 1...5 { subject.send(value) }
         subscriber.request(.unlimited)
@@ -57,6 +62,7 @@ import Testing
     @Test func customErrorCancelsTheUpstreamAndFailsAfterTheBufferedValues() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .none)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .customError { TestError(5) }).subscribe(subscriber)
         for value in 1...3 { upstream.send(value) }
         #expect(upstream.subscription?.cancelCount == 1)
@@ -74,6 +80,7 @@ import Testing
     @Test func aFailureWithDemandComesAfterTheBufferedValues() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .none)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)
@@ -87,6 +94,7 @@ import Testing
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none) { subscriber, _ in
             subscriber.request(.max(1))
         }
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         subject.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
         for value in 1...3 { subject.send(value) }
         subscriber.request(.max(1))

@@ -49,6 +49,7 @@ import Testing
     @Test func theUpstreamIsAskedForEverythingAfterTheDownstreamHasItsSubscription() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         upstream.debounce(for: .seconds(1), scheduler: TestScheduler()).subscribe(subscriber)
         #expect(upstream.subscription?.requests == [.unlimited])
         #expect(subscriber.log == ["sub"])

@@ -7,6 +7,7 @@ import Testing
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>()
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         subject.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         subject.send(1)
         scheduler.advance(by: .milliseconds(500))
@@ -33,6 +34,7 @@ import Testing
         let scheduler = TestScheduler()
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TrackingSubscriber<Int, TestError>()
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         upstream.send(1)
         upstream.fail(TestError(3))
@@ -45,6 +47,7 @@ import Testing
         let scheduler = TestScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
         #expect(upstream.subscription?.requests == [.max(1)])
         #expect(upstream.send(1) == .none)

@@ -188,6 +188,7 @@ import Testing
         #expect(subscriber.values.isEmpty)
         subscriber.request(.max(1))
         #expect(subscriber.values == [1])
+        subscriber.cancel()  // the stream is still open: end it, so nothing outlives the test
     }
 
     struct ZeroDemandCase: CustomTestStringConvertible, Sendable {
