@@ -70,9 +70,11 @@ tsan: setup
 	COMET_STRESS_OPERATIONS=12000 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --no-parallel
 
 ## The test suite under AddressSanitizer and LeakSanitizer; .ci/lsan.supp lists the toolchain's
-## own leaks (and nothing of Comet's).
+## own leaks (and nothing of Comet's). One test at a time, as under TSan: in parallel, the whole
+## suite under ASan held the cooperative threads long enough for server-based tests to take
+## 100 s and time out.
 asan: setup
-	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan --no-parallel
 
 ## The benchmark suite (Benchmarks/, ordo-one's package-benchmark, release build in .build-bench):
 ## each Comet figure beside a reference measured in the same run, printed as a ratio table.
