@@ -16,7 +16,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup demo test serve serve-test corpus tsan asan bench fuzz clean loadtest demo-screenshot
+.PHONY: setup demo test serve serve-test serve-tsan corpus tsan asan bench fuzz clean loadtest demo-screenshot
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -46,6 +46,12 @@ test: setup
 serve-test: setup
 	cd Server && $(SWIFT) build --build-tests
 	@mkdir -p .build; set -o pipefail; cd Server && $(SWIFT) test --skip-build 2>&1 | tee ../.build/server-test-output.log
+
+## The thumbnail service's tests under ThreadSanitizer, one at a time (its locks are Comet's
+## pthread-based `Locking`, which TSan understands; Synchronization's Mutex waits on futexes it
+## does not see).
+serve-tsan: setup
+	cd Server && $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --no-parallel
 
 ## Builds `comet-server` (release) and runs it; SERVE_ARGS replaces the arguments, e.g.
 ## `make serve SERVE_ARGS='--port 9000 --insecure-unsigned --allow-private-networks'`. It prints

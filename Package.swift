@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "HanekeCompat", targets: ["HanekeCompat"]),
         .library(name: "NukeCompat", targets: ["NukeCompat"]),
         .library(name: "AlamofireImageCompat", targets: ["AlamofireImageCompat"]),
+        // The pthread-based lock ThreadSanitizer understands, for the Server/ package (comet-server).
+        .library(name: "Locking", targets: ["Locking"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -57,7 +59,7 @@ let package = Package(
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs", "Locking"]),
         // The one lock type (a pthread mutex ThreadSanitizer understands) of Streams, Comet, the
-        // tool and the tests. Not a product.
+        // tool, the tests and the server (a product only for Server/).
         .target(name: "Locking"),
         .target(name: "Streams", dependencies: ["Locking"]),
         // A virtual-time scheduler for testing time-based pipelines (no Foundation).

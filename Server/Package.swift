@@ -38,6 +38,7 @@ let package = Package(
             name: "CometRedis",
             dependencies: [
                 "CHiredis",
+                .product(name: "Locking", package: "Comet"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -49,6 +50,7 @@ let package = Package(
             dependencies: [
                 "CometRedis",
                 .product(name: "Comet", package: "Comet"),
+                .product(name: "Locking", package: "Comet"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -72,6 +74,7 @@ let package = Package(
             dependencies: [
                 "CometServer",
                 "ServerTestSupport",
+                .product(name: "Locking", package: "Comet"),
                 // Built for the tests that run it as a process (SIGTERM during a request; two
                 // instances sharing one Redis).
                 "comet-server",
@@ -88,6 +91,7 @@ let package = Package(
             dependencies: [
                 "CometRedis",
                 "ServerTestSupport",
+                .product(name: "Locking", package: "Comet"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),

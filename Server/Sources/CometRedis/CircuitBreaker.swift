@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Decides whether a call may touch Redis. Closed: every call may. After an availability
 /// failure it opens for a backoff, during which calls fail at once; when the backoff ends, one
@@ -27,14 +27,14 @@ final class CircuitBreaker: Sendable {
         var probing = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let initialBackoff: Duration
     private let maximumBackoff: Duration
 
     init(initialBackoff: Duration, maximumBackoff: Duration) {
         self.initialBackoff = initialBackoff
         self.maximumBackoff = max(initialBackoff, maximumBackoff)
-        state = Mutex(State(backoff: initialBackoff))
+        state = Locked(State(backoff: initialBackoff))
     }
 
     /// Whether a call may go to Redis now.

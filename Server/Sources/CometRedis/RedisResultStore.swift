@@ -1,6 +1,6 @@
 import Logging
 import Metrics
-import Synchronization
+import Locking
 
 /// Processed results shared through Redis by every instance behind a load balancer, made at most
 /// once across them while a lease holds (a cross-instance single-flight).
@@ -30,7 +30,7 @@ public final class RedisResultStore: Sendable {
     private let leaseWaits: Counter
     private let fallbacks: Counter
     private let errors: Counter
-    private let lastWarning = Mutex<ContinuousClock.Instant?>(nil)
+    private let lastWarning = Locked<ContinuousClock.Instant?>(nil)
 
     // Stores the result and releases the lease in one round trip, the lease only if the token
     // still matches (it may have expired and been taken by another instance).

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The in-process ``SharedResultStoring``: results in memory, least recently used evicted past
 /// ``costLimit`` bytes, each kept for its TTL; concurrent requests for one key wait for the
@@ -15,7 +15,7 @@ public final class LocalResultStore: SharedResultStoring {
     }
 
     private final class Flight: Sendable {
-        let waiters = Mutex<[CheckedContinuation<Result<StoredResult, any Error>, Never>]>([])
+        let waiters = Locked<[CheckedContinuation<Result<StoredResult, any Error>, Never>]>([])
     }
 
     private struct State {
@@ -25,7 +25,7 @@ public final class LocalResultStore: SharedResultStoring {
         var flights: [String: Flight] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The most bytes of results kept. Default 256 MiB.
     public let costLimit: Int
 

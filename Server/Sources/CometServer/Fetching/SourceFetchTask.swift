@@ -1,6 +1,6 @@
 import Comet
 import Foundation
-import Synchronization
+import Locking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,7 +13,7 @@ final class SourceFetchTask: DataLoadingTask, Sendable {
         // URLSessionTask is thread-safe to cancel; corelibs-foundation does not mark it Sendable.
         nonisolated(unsafe) var task: URLSessionTask?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Attaches the session task; `false` (and the task is not to be started) when the fetch
     /// was cancelled already.

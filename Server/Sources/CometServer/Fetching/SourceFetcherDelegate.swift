@@ -1,6 +1,6 @@
 import Comet
 import Foundation
-import Synchronization
+import Locking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -27,7 +27,7 @@ final class SourceFetcherDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let policy: SourcePolicy
     private let limits: SourceFetchLimits
     private let validators: SourceValidators
-    private let tasks = Mutex<[Int: TaskState]>([:])
+    private let tasks = Locked<[Int: TaskState]>([:])
 
     init(policy: SourcePolicy, limits: SourceFetchLimits, validators: SourceValidators) {
         self.policy = policy

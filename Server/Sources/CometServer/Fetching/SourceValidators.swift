@@ -1,11 +1,11 @@
-import Synchronization
+import Locking
 
 /// The validators (`ETag`, else `Last-Modified`) the sources answered with, by source URL: what
 /// the service's own ETags are made from. Bounded: forgets everything past ``capacity`` entries.
 ///
 /// Thread-safe (a mutex).
 public final class SourceValidators: Sendable {
-    private let entries = Mutex<[String: String]>([:])
+    private let entries = Locked<[String: String]>([:])
     /// The most URLs remembered. Default 100 000.
     public let capacity: Int
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Bounds the service's expensive work: at most ``maximumConcurrent`` pieces of work run, at most
 /// ``maximumQueued`` more wait (first come, first served), and anything past that is refused at
@@ -19,7 +19,7 @@ public final class LoadShedder: Sendable {
     public let maximumQueued: Int
     /// The `Retry-After` seconds sent with a refusal.
     public let retryAfter: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let onChange: @Sendable (_ active: Int, _ queued: Int) -> Void
 
     /// Creates a shedder. `onChange` is called (outside the lock) with the counts after each

@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
-import Synchronization
+import Locking
 
 /// The HTTP face of ``ThumbnailService`` on Hummingbird 2.
 ///
@@ -21,7 +21,7 @@ public final class ThumbnailServer: Sendable {
     /// The demo sources, when serving the demo.
     public let demo: DemoGallery?
     private let logger: Logger
-    private let boundPort = Mutex<Int?>(nil)
+    private let boundPort = Locked<Int?>(nil)
 
     /// Creates a server for `service`.
     public init(service: ThumbnailService, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server")) {

@@ -1,12 +1,12 @@
 import CometServer
-import Synchronization
+import Locking
 import Testing
 
 @Suite("The in-process result store")
 struct LocalResultStoreTests {
     /// A thread-safe count of calls.
     final class Tally: Sendable {
-        private let value = Mutex(0)
+        private let value = Locked(0)
         func add() { value.withLock { $0 += 1 } }
         var count: Int { value.withLock { $0 } }
     }

@@ -1,12 +1,12 @@
 import CometServer
-import Synchronization
+import Locking
 import Testing
 
 @Suite("Tiered result store")
 struct TieredResultStoreTests {
     /// A shared store that counts how often it is asked.
     final class CountingStore: SharedResultStoring {
-        private let asked = Mutex(0)
+        private let asked = Locked(0)
         var calls: Int { asked.withLock { $0 } }
         func result(for key: String, ttl: Duration, produce: @Sendable () async throws -> StoredResult) async throws -> StoredResult {
             asked.withLock { $0 += 1 }
