@@ -16,10 +16,8 @@ public struct TieredResultStore: SharedResultStoring {
     }
 
     public func result(for key: String, ttl: Duration, produce: @Sendable () async throws -> StoredResult) async throws -> StoredResult {
-        try await withoutActuallyEscaping(produce) { produce in
-            try await local.result(for: key, ttl: ttl) { [shared] in
-                try await shared.result(for: key, ttl: ttl, produce: produce)
-            }
+        try await local.result(for: key, ttl: ttl) { [shared] in
+            try await shared.result(for: key, ttl: ttl, produce: produce)
         }
     }
 }
