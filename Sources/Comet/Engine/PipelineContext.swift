@@ -74,61 +74,65 @@ final class PipelineContext: @unchecked Sendable {
     func fetchDataJob(for request: ImageRequest) -> FetchDataJob {
         executor.assertIsCurrent()
         let key = request.imageID ?? ""
-        if configuration.isTaskCoalescingEnabled, let job = fetchJobs[key] {
-            metrics.record { $0.coalescedRequests += 1 }
+        guard configuration.isTaskCoalescingEnabled else { return FetchDataJob(request: request, key: key, context: self) }
+        if let job = fetchJobs[key] {
+            metrics.record(.coalescedRequests)
             return job
         }
         let job = FetchDataJob(request: request, key: key, context: self)
-        if configuration.isTaskCoalescingEnabled {
-            fetchJobs[key] = job
-            // The job's identity, not a weak reference to it: it is alive whenever it calls this.
-            let id = ObjectIdentifier(job)
-            job.onDone = { [weak self] in
-                if let self, let pooled = self.fetchJobs[key], ObjectIdentifier(pooled) == id { self.fetchJobs[key] = nil }
-            }
-        }
+        fetchJobs[key] = job
         return job
     }
 
     /// The job that produces `key` (a decode when it has no processors). `isDirect`: an image
-    /// task asks for exactly this result (it is then cached when it completes).
+    /// task asks for exactly this result, `request`'s own key (it is then cached when it
+    /// completes).
     func imageJob(for request: ImageRequest, key: ImageKey, isDirect: Bool) -> Job<ImageResult> {
         executor.assertIsCurrent()
+        let coalesces = configuration.isTaskCoalescingEnabled
+        // The request keeps its memory key made; another stage's is made once, with its job.
         if key.processors.isEmpty {
-            let job = pooledJob(in: \.decodeJobs, key: key) { DecodeJob(request: request, key: key, context: self) }
+            if coalesces, let job = decodeJobs[key] {
+                metrics.record(.coalescedRequests)
+                if isDirect { job.isRequestedDirectly = true }
+                return job
+            }
+            let job = DecodeJob(request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey, context: self)
+            if coalesces { decodeJobs[key] = job }
             if isDirect { job.isRequestedDirectly = true }
             return job
         }
-        let job = pooledJob(in: \.processJobs, key: key) { ProcessJob(request: request, key: key, context: self) }
+        if coalesces, let job = processJobs[key] {
+            metrics.record(.coalescedRequests)
+            if isDirect { job.isRequestedDirectly = true }
+            return job
+        }
+        let job = ProcessJob(request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey, context: self)
+        if coalesces { processJobs[key] = job }
         if isDirect { job.isRequestedDirectly = true }
         return job
     }
 
-    /// The job in flight for `key` when coalescing is on, else a new one (registered in the pool
-    /// until it is done).
-    private func pooledJob<J: Job<ImageResult>>(in pool: ReferenceWritableKeyPath<PipelineContext, [ImageKey: J]>,
-                                                key: ImageKey, make: () -> J) -> J {
-        guard configuration.isTaskCoalescingEnabled else { return make() }
-        if let job = self[keyPath: pool][key] {
-            metrics.record { $0.coalescedRequests += 1 }
-            return job
-        }
-        let job = make()
-        self[keyPath: pool][key] = job
-        let id = ObjectIdentifier(job)
-        job.onDone = { [weak self] in
-            if let self, let pooled = self[keyPath: pool][key], ObjectIdentifier(pooled) == id { self[keyPath: pool][key] = nil }
-        }
-        return job
+    /// A finished job leaves its pool (if it is the pooled one: with coalescing off, none is).
+    func removeFromPool(_ job: FetchDataJob, key: String) {
+        if let pooled = fetchJobs[key], pooled === job { fetchJobs[key] = nil }
+    }
+
+    func removeFromPool(_ job: DecodeJob, key: ImageKey) {
+        if let pooled = decodeJobs[key], pooled === job { decodeJobs[key] = nil }
+    }
+
+    func removeFromPool(_ job: ProcessJob, key: ImageKey) {
+        if let pooled = processJobs[key], pooled === job { processJobs[key] = nil }
     }
 
     // MARK: Caches
 
     /// A clean image from the memory cache, if the request may read it.
-    func cachedImage(for key: ImageKey, request: ImageRequest) -> ImageResult? {
+    func cachedImage(for memoryKey: ImageCacheKey, request: ImageRequest) -> ImageResult? {
         guard !request.options.contains(.disableMemoryCacheReads), !request.options.contains(.reloadIgnoringCachedData),
-              let cache = configuration.imageCache, let cached = cache[key.memoryKey], !cached.isPreview else { return nil }
-        metrics.record { $0.memoryCacheHits += 1 }
+              let cache = configuration.imageCache, let cached = cache[memoryKey], !cached.isPreview else { return nil }
+        metrics.record(.memoryCacheHits)
         return ImageResult(image: cached.image, isPreview: false, isClean: true, response: nil, cacheType: .memory,
                            animation: cached.animation)
     }
@@ -156,13 +160,13 @@ final class PipelineContext: @unchecked Sendable {
 
     /// Stores a final, clean result in the memory cache and, when the policy says so, encoded in
     /// the disk cache (encoded on a worker).
-    func store(_ result: ImageResult, key: ImageKey, request: ImageRequest, processed: Bool) {
+    func store(_ result: ImageResult, key: ImageKey, memoryKey: ImageCacheKey, request: ImageRequest, processed: Bool) {
         executor.assertIsCurrent()
         guard result.isClean, !result.isPreview, !isInvalidated.load(ordering: .relaxed) else { return }
         if let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites), result.cacheType != .memory,
            let image = hooks.willCacheImage.map({ $0(result.image, request) }) ?? result.image {
             // A hook's replacement becomes the still image; an animation's frames stay as decoded.
-            cache[key.memoryKey] = CachedImage(image: image, animation: result.animation)
+            cache[memoryKey] = CachedImage(image: image, animation: result.animation)
         }
         // An animation is never re-encoded (one image would lose its frames): its original data
         // is what the disk keeps.
@@ -196,7 +200,7 @@ final class PipelineContext: @unchecked Sendable {
                 return decoded.image
             }
         }, then: { [metrics] image in
-            if image != nil { metrics.record { $0.diskCacheHits += 1 } }
+            if image != nil { metrics.record(.diskCacheHits) }
             completion(image)
         })
     }

@@ -175,19 +175,25 @@ final class PipelineExecutor: @unchecked Sendable {
     }
 
     /// Runs queued work until none is left (or the executor is suspended), then lets go, then
-    /// runs the light work the drain handed out with ``performAfterLeaving(_:)``.
+    /// runs the light work the drain handed out with ``performAfterLeaving(_:)`` (taken under
+    /// the same lock that lets go of the graph).
     private func drain() {
+        // An entry from inside the after-leaving loop leaves its light work to that loop, so
+        // the stack stays flat however many light items follow each other.
+        let takesLightWork = !AfterLeavingLoop.isActiveOnThisThread
+        var light: [Work] = []
         while true {
             let next = state.withLock { state -> Work? in
                 if !state.isSuspended, let work = state.popFirst() { return work }
                 state.isRunning = false
                 state.owner = nil
+                if takesLightWork && !state.afterLeaving.isEmpty { swap(&state.afterLeaving, &light) }
                 return nil
             }
             guard let next else { break }
             next.run()
         }
-        runWorkAfterLeaving()
+        if !light.isEmpty { runAfterLeavingLoop(startingWith: light) }
     }
 
     /// Queues `work` to run on the thread draining the graph, right after it leaves the graph
@@ -199,28 +205,13 @@ final class PipelineExecutor: @unchecked Sendable {
         state.withLock { $0.afterLeaving.append(Work(run: work)) }
     }
 
-    /// Runs the work handed out by ``performAfterLeaving(_:)``, including what that work's own
-    /// graph entries hand out, in a loop on this thread: an entry from inside this loop leaves
-    /// its light work to the loop instead of starting a nested one (so the stack stays flat
-    /// however many light items follow each other). Another thread that leaves the graph
-    /// meanwhile may take some of it; any thread may run it.
-    private func runWorkAfterLeaving() {
-        guard !AfterLeavingLoop.isActiveOnThisThread else { return }
-        let batch = takeWorkAfterLeaving()
-        guard !batch.isEmpty else { return }
-        runAfterLeavingLoop(startingWith: batch)
-    }
-
-    private func takeWorkAfterLeaving() -> [Work] {
-        state.withLock { state in
-            defer { state.afterLeaving = [] }
-            return state.afterLeaving
-        }
-    }
-
-    /// Runs `batch`, then whatever light work was handed out meanwhile, until none is left. A
-    /// batch of several items (many requests finishing together) is split with one worker, so
-    /// both cores share it for one thread wake-up rather than one per item.
+    /// Runs `batch`, then whatever light work was handed out meanwhile, until none is left, in
+    /// a loop on this thread (graph entries from inside it leave their light work to it).
+    /// Another thread that leaves the graph meanwhile may take some of it; any thread may run
+    /// it. A batch of several items (many requests finishing together) is split with one
+    /// worker, so both cores share it for one thread wake-up rather than one per item. The
+    /// batch's array goes back to the executor emptied, so handing out light work allocates
+    /// nothing in the steady state.
     private func runAfterLeavingLoop(startingWith first: [Work]) {
         AfterLeavingLoop.isActiveOnThisThread = true
         defer { AfterLeavingLoop.isActiveOnThisThread = false }
@@ -232,7 +223,8 @@ final class PipelineExecutor: @unchecked Sendable {
                 DispatchQueue.global(qos: .userInitiated).async { self.runAfterLeavingLoop(startingWith: shared) }
             }
             for work in batch { work.run() }
-            batch = takeWorkAfterLeaving()
+            batch.removeAll(keepingCapacity: true)
+            state.withLock { swap(&$0.afterLeaving, &batch) }
         }
     }
 

@@ -47,6 +47,7 @@ final class WorkQueue: @unchecked Sendable {
                 state = .cancelled
                 work = nil
                 queue?.pendingCount -= 1
+                queue?.discardStaleEntriesIfIdle()
                 queue?.onPendingRemoved?()
             case .running:
                 state = .cancelled
@@ -193,11 +194,23 @@ final class WorkQueue: @unchecked Sendable {
         }
     }
 
+    /// With nothing pending, every entry left in the buckets is stale (cancelled or moved):
+    /// they go at once, so entries never pile up behind an empty queue.
+    fileprivate func discardStaleEntriesIfIdle() {
+        guard pendingCount == 0 else { return }
+        for index in buckets.indices where !buckets[index].isEmpty {
+            buckets[index].removeAll(keepingCapacity: true)
+            heads[index] = 0
+        }
+    }
+
     /// Starts pending items while slots are free (and the admission check allows).
     func drain() {
         var started = false
         defer { if started { onPendingRemoved?() } }
-        while !isSuspended && runningCount < maxConcurrentCount, let item = peekNext() {
+        // `pendingCount` first: most calls (a slot freed, a backlog slot released) find
+        // nothing pending, and looking costs a scan of every priority's bucket.
+        while pendingCount > 0 && !isSuspended && runningCount < maxConcurrentCount, let item = peekNext() {
             if let heldBackBy, heldBackBy.queue.pendingCount >= heldBackBy.limit { return }
             if item.isAdmissionChecked, let backlog {
                 guard backlog.hasRoom else { return }
@@ -210,6 +223,7 @@ final class WorkQueue: @unchecked Sendable {
             pendingCount -= 1
             runningCount += 1
             item.state = .running
+            discardStaleEntriesIfIdle()
             let work = item.work
             item.work = nil
             work?(item)

@@ -20,6 +20,8 @@ import FoundationNetworking
 final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: ImageKey
+    /// The memory-cache key of ``key``, made once.
+    private let memoryKey: ImageCacheKey
     private let context: PipelineContext // strong: in-flight work outlives a released pipeline
     private var incremental: IncrementalDecoderBox?
     private var pendingChunks: [Data] = []
@@ -30,9 +32,10 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     /// Set when an image task subscribed to this job directly (its result is what a request asked for).
     var isRequestedDirectly = false
 
-    init(request: ImageRequest, key: ImageKey, context: PipelineContext) {
+    init(request: ImageRequest, key: ImageKey, memoryKey: ImageCacheKey, context: PipelineContext) {
         self.request = request
         self.key = key
+        self.memoryKey = memoryKey
         self.context = context
         super.init(executor: context.executor)
     }
@@ -49,14 +52,24 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     }
 
     override func start() {
-        let readsDisk = key.thumbnail != nil && context.cachePolicy.readsEncodedImage(for: request, processed: false)
-        start(from: context, key: key, request: request, readingDisk: readsDisk) { [weak self] in self?.subscribeToData() }
+        if finishFromMemoryCache(context, memoryKey: memoryKey, request: request) { return }
+        if key.thumbnail != nil && context.cachePolicy.readsEncodedImage(for: request, processed: false) {
+            finishFromDiskCache(context, key: key, request: request) { [weak self] in self?.subscribeToData() }
+        } else {
+            subscribeToData()
+        }
+    }
+
+    override func didEnd() {
+        context.removeFromPool(self, key: key)
     }
 
     private func subscribeToData() {
         let fetch = context.fetchDataJob(for: request)
-        depend(on: fetch) { [weak self] event in
-            guard let self else { return }
+        // `self` is held strongly by the handlers here (no weak reference: each would give the
+        // job a side table): the cycle through `dependency` or the work item ends when the job
+        // is done (`finishUp`) or the work starts or is cancelled.
+        depend(on: fetch) { event in
             switch event {
             case .progress(let completed, let total):
                 self.send(.progress(completed: completed, total: total))
@@ -95,8 +108,8 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             let decoded = incremental.appendAndPreview(chunks)
             let preview = decoded.map { image in thumbnail.flatMap { try? $0.resize.process(image) } ?? image }
             return PreviewOutcome(preview: preview, failed: incremental.failed)
-        }, then: { [weak self] outcome in
-            self?.didDecodePreview(outcome.preview, failed: outcome.failed)
+        }, then: { outcome in
+            self.didDecodePreview(outcome.preview, failed: outcome.failed)
         })
     }
 
@@ -127,25 +140,24 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
                                  thumbnail: key.thumbnail, decoders: context.configuration.decoders)
         pendingChunks = []
         let light: (@Sendable () -> Result<DecodedImage, ImageDecodingError>?)? = decode.mayRunWithoutWorker ? decode.runIfLight : nil
-        workItem = context.decodingQueue.runCountingBacklog(priority: priority, light: light, decode.run) { [weak self] result, ticket in
-            self?.didDecodeFinal(result, fetched: fetched, ticket: ticket)
+        workItem = context.decodingQueue.runCountingBacklog(priority: priority, light: light, decode.run) { result, ticket in
+            self.didDecodeFinal(result, ticket: ticket)
         }
     }
 
-    private func didDecodeFinal(_ result: Result<DecodedImage, ImageDecodingError>, fetched: FetchedData,
-                                ticket: DecodedImageBacklog.Ticket?) {
+    private func didDecodeFinal(_ result: Result<DecodedImage, ImageDecodingError>, ticket: DecodedImageBacklog.Ticket?) {
         isDecoding = false
-        guard !isDone else { return }
+        guard !isDone, let fetched = finalData else { return }
         switch result {
         case .success(let decoded):
-            context.metrics.record { $0.decodes += 1 }
+            context.metrics.record(.decodes)
             if decoded.isClean && fetched.cacheType == nil {
                 context.storeOriginalDataIfNeeded(fetched.data, for: request)
             }
             let value = ImageResult(image: decoded.image, isPreview: false, isClean: decoded.isClean,
                                     response: fetched.response, cacheType: fetched.cacheType, backlogTicket: ticket,
                                     animation: decoded.animation)
-            if isRequestedDirectly { context.store(value, key: key, request: request, processed: false) }
+            if isRequestedDirectly { context.store(value, key: key, memoryKey: memoryKey, request: request, processed: false) }
             send(.value(value, isCompleted: true))
         case .failure(let error):
             if case .tooLarge = error {

@@ -28,10 +28,14 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private let key: String
     private let context: PipelineContext // strong: in-flight work outlives a released pipeline
     private var buffer = Data()
+    /// Whether ``buffer`` was sized for the declared length (then chunks are appended to it).
+    private var isBufferReserved = false
     private var response: URLResponse?
     private var expectedLength: Int64 = 0
     private var loadingTask: (any DataLoadingTask)?
     private var loader: (any DataLoading)?
+    /// The data-loading queue's slot of the transfer in flight, freed when it completes.
+    private var loadingSlot: WorkQueue.Item?
     /// The kept bytes this attempt asked to continue, until its response arrives.
     private var resumable: ResumableData?
     /// The kept bytes the response continued (the first bytes of ``buffer``).
@@ -52,6 +56,10 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         super.init(executor: context.executor)
     }
 
+    override func didEnd() {
+        context.removeFromPool(self, key: key)
+    }
+
     override func start() {
         guard context.cachePolicy.readsOriginalData(for: request), let dataCache = context.dataCache(for: request) else {
             return loadData()
@@ -65,7 +73,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private func didReadDiskCache(_ data: Data?) {
         guard !isDone else { return }
         if let data, !data.isEmpty {
-            context.metrics.record { $0.diskCacheHits += 1 }
+            context.metrics.record(.diskCacheHits)
             send(.value(FetchedData(data: data, response: nil, cacheType: .disk), isCompleted: true))
         } else {
             loadData()
@@ -91,8 +99,10 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     private func enqueue() {
-        workItem = context.dataLoadingQueue.add(priority: priority) { [weak self] slot in
-            guard let self, !self.isDone else { return slot.finish() }
+        // Strong `self` (no side table for a weak one): the item drops this closure when it
+        // starts or is cancelled.
+        workItem = context.dataLoadingQueue.add(priority: priority) { slot in
+            guard !self.isDone else { return slot.finish() }
             self.startLoading(slot: slot)
         }
     }
@@ -100,7 +110,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     /// Starts the transfer; `slot` (the data-loading queue's, `nil` when the request skips the
     /// queue) is freed when it completes.
     private func startLoading(slot: WorkQueue.Item?) {
-        context.metrics.record { $0.downloadsStarted += 1 }
+        context.metrics.record(.downloadsStarted)
         context.log("start loading \(key)")
         let executor = context.executor
         switch request.resource {
@@ -132,22 +142,39 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             }
             let loader = context.dataLoader(for: request)
             self.loader = loader // a loader made by a hook for this load lives as long as the load
+            loadingSlot = slot
+            // The callbacks capture the job alone (its executor is a property), so they need no
+            // closure contexts of their own.
             let task = loader.loadData(
                 with: urlRequest,
-                didReceiveData: { data, response in
-                    let chunk = FetchedData(data: data, response: response, cacheType: nil)
-                    executor.perform { self.didReceive(chunk.data, response: chunk.response) }
-                },
-                completion: { error in
-                    let error = error.map(SendableError.init)
-                    executor.perform {
-                        slot?.finish()
-                        self.didFinish(error?.error)
-                    }
-                }
+                didReceiveData: { data, response in self.loaderDidReceive(data, response: response) },
+                completion: { error in self.loaderDidComplete(error) }
             )
             loadingTask = task // cancelled by didCancel() (once, whether or not it holds a slot)
         }
+    }
+
+    /// From the loader's thread: a chunk.
+    private func loaderDidReceive(_ data: Data, response: URLResponse) {
+        let chunk = FetchedData(data: data, response: response, cacheType: nil)
+        executor.perform { self.didReceive(chunk.data, response: chunk.response) }
+    }
+
+    /// From the loader's thread: the end of the transfer. A success enters the graph with a
+    /// closure that captures the job alone.
+    private func loaderDidComplete(_ error: (any Error)?) {
+        guard let error else {
+            return executor.perform { self.finishLoading(nil) }
+        }
+        let failure = SendableError(error)
+        executor.perform { self.finishLoading(failure.error) }
+    }
+
+    /// In the graph: frees the data-loading slot and ends the attempt.
+    private func finishLoading(_ error: (any Error)?) {
+        loadingSlot?.finish()
+        loadingSlot = nil
+        didFinish(error)
     }
 
     override func didCancel() {
@@ -165,6 +192,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         let limit = min(context.configuration.maximumResponseDataSize ?? Int.max, Self.reservedBufferLimit)
         guard expectedLength > 0, expectedLength <= Int64(limit), Int64(buffer.count) < expectedLength else { return }
         buffer.reserveCapacity(Int(expectedLength))
+        isBufferReserved = true
     }
 
     private static let reservedBufferLimit = 16 << 20
@@ -188,10 +216,16 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             }
             self.response = response
             expectedLength = resumed.map { Int64($0.totalLength) } ?? max(0, response.expectedContentLength)
-            reserveBuffer()
+            if !(buffer.isEmpty && Int64(chunk.count) >= expectedLength) { reserveBuffer() }
         }
-        buffer.append(chunk)
-        context.metrics.record { $0.bytesLoaded += chunk.count }
+        // A first chunk that is the whole body (or of a body of unknown length) becomes the
+        // buffer as it is: no allocation, no copy.
+        if buffer.isEmpty && !isBufferReserved {
+            buffer = chunk
+        } else {
+            buffer.append(chunk)
+        }
+        context.metrics.record(.bytesLoaded, chunk.count)
         if let limit = context.configuration.maximumResponseDataSize, buffer.count > limit {
             loadingTask?.cancel()
             send(.error(.responseTooLarge(request: request, limit: limit)))
@@ -242,7 +276,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         let policy = request.retryPolicy ?? context.configuration.retryPolicy
         guard policy.maximumAttempts > 1, let delay = policy.delay(afterAttempt: attempt, failedWith: error) else { return false }
         context.log("loading \(key) failed (\(error)); attempt \(attempt + 1) in \(delay)")
-        context.metrics.record { $0.retries += 1 }
+        context.metrics.record(.retries)
         attempt += 1
         if !buffer.isEmpty { sendsChunks = false }
         resetAttempt()
@@ -264,6 +298,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     /// Forgets what the last attempt received (it was kept for resuming if it could be).
     private func resetAttempt() {
         buffer = Data()
+        isBufferReserved = false
         response = nil
         expectedLength = 0
         loadingTask = nil

@@ -62,8 +62,6 @@ class Job<Value>: @unchecked Sendable {
     var workItem: WorkQueue.Item? {
         didSet { workItem?.setPriority(priority) }
     }
-    /// Called once when the job is done (finished, failed or cancelled): removes it from its pool.
-    var onDone: (() -> Void)?
     private var dependency: (any JobDependency)?
 
     var subscriberCount: Int { soleSubscription == nil ? subscriptions.count : 1 }
@@ -99,6 +97,11 @@ class Job<Value>: @unchecked Sendable {
     /// Called when the job is cancelled because nobody wants it any more. Subclasses override
     /// to stop work that is not a ``workItem``.
     func didCancel() {}
+
+    /// Called once when the job is done (finished, failed or cancelled), after its subscribers
+    /// were dropped. Subclasses override to leave their pool (a method, not a closure the pool
+    /// sets: that closure was an allocation per job).
+    func didEnd() {}
 
     /// Sends `event` to one subscriber only (for replays).
     func send(_ event: Event, to subscription: Subscription) {
@@ -171,8 +174,7 @@ class Job<Value>: @unchecked Sendable {
         let dependency = self.dependency
         self.dependency = nil
         dependency?.unsubscribe()
-        onDone?()
-        onDone = nil
+        didEnd()
     }
 
     private func raisePriority(to newPriority: ImageRequest.Priority) {
@@ -198,14 +200,18 @@ protocol JobDependency: AnyObject {
 }
 
 extension Job where Value == ImageResult {
-    /// Finishes with the memory cache's image for `key`, else (when `readingDisk`) with the disk
-    /// cache's encoded image, decoded on a worker; calls `compute` when neither has it.
-    func start(from context: PipelineContext, key: ImageKey, request: ImageRequest, readingDisk: Bool,
-               otherwise compute: @escaping () -> Void) {
-        if let cached = context.cachedImage(for: key, request: request) {
-            return send(.value(cached, isCompleted: true))
-        }
-        guard readingDisk else { return compute() }
+    /// Finishes with the memory cache's image for `memoryKey` when the request may read it;
+    /// `false` when the cache does not have it.
+    func finishFromMemoryCache(_ context: PipelineContext, memoryKey: ImageCacheKey, request: ImageRequest) -> Bool {
+        guard let cached = context.cachedImage(for: memoryKey, request: request) else { return false }
+        send(.value(cached, isCompleted: true))
+        return true
+    }
+
+    /// Finishes with the disk cache's encoded image for `key`, decoded on a worker; calls
+    /// `compute` (in the graph) when the disk does not have it.
+    func finishFromDiskCache(_ context: PipelineContext, key: ImageKey, request: ImageRequest,
+                             otherwise compute: @escaping () -> Void) {
         context.readEncodedImage(key: key, request: request, priority: priority, owner: self) { [weak self] image in
             guard let self, !self.isDone else { return }
             if let image {

@@ -8,6 +8,8 @@ import Foundation
 final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: ImageKey
+    /// The memory-cache key of ``key``, made once.
+    private let memoryKey: ImageCacheKey
     private let processor: any ImageProcessing
     private let context: PipelineContext // strong: in-flight work outlives a released pipeline
     private var isProcessing = false
@@ -15,17 +17,26 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     /// Set when an image task subscribed to this job directly.
     var isRequestedDirectly = false
 
-    init(request: ImageRequest, key: ImageKey, context: PipelineContext) {
+    init(request: ImageRequest, key: ImageKey, memoryKey: ImageCacheKey, context: PipelineContext) {
         self.request = request
         self.key = key
+        self.memoryKey = memoryKey
         self.processor = request.processors[key.processors.count - 1]
         self.context = context
         super.init(executor: context.executor)
     }
 
     override func start() {
-        let readsDisk = context.cachePolicy.readsEncodedImage(for: request, processed: true)
-        start(from: context, key: key, request: request, readingDisk: readsDisk) { [weak self] in self?.subscribeUpstream() }
+        if finishFromMemoryCache(context, memoryKey: memoryKey, request: request) { return }
+        if context.cachePolicy.readsEncodedImage(for: request, processed: true) {
+            finishFromDiskCache(context, key: key, request: request) { [weak self] in self?.subscribeUpstream() }
+        } else {
+            subscribeUpstream()
+        }
+    }
+
+    override func didEnd() {
+        context.removeFromPool(self, key: key)
     }
 
     private func subscribeUpstream() {
@@ -33,8 +44,9 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
             ? key.decodeStage(downsamplingForResize: context.configuration.isResizeDownsamplingEnabled)
             : key.prefix(key.processors.count - 1)
         let upstream = context.imageJob(for: request, key: upstreamKey, isDirect: false)
-        depend(on: upstream) { [weak self] event in
-            guard let self else { return }
+        // Strong `self` (no side table for a weak one): the cycle through `dependency` or the
+        // work item ends when the job is done or the work starts or is cancelled.
+        depend(on: upstream) { event in
             switch event {
             case .progress(let completed, let total):
                 self.send(.progress(completed: completed, total: total))
@@ -55,21 +67,21 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
         let image = input.image
         workItem = context.processingQueue.run(priority: priority, {
             Result { try processor.process(image) }.mapError(SendableError.init)
-        }, then: { [weak self] output in
-            self?.didProcess(input, output.mapError(\.error), isFinal: isFinal)
+        }, then: { output in
+            self.didProcess(input, output.mapError(\.error), isFinal: isFinal)
         })
     }
 
     private func didProcess(_ input: ImageResult, _ output: Result<Image, any Error>, isFinal: Bool) {
         isProcessing = false
         guard !isDone else { return }
-        context.metrics.record { $0.processorRuns += 1 }
+        context.metrics.record(.processorRuns)
         switch output {
         case .success(let image):
             var result = input
             result.image = image
             if isFinal {
-                if isRequestedDirectly { context.store(result, key: key, request: request, processed: true) }
+                if isRequestedDirectly { context.store(result, key: key, memoryKey: memoryKey, request: request, processed: true) }
                 send(.value(result, isCompleted: true))
             } else {
                 send(.value(result, isCompleted: false))

@@ -62,7 +62,7 @@ public final class ImagePipeline: Sendable {
     public func image(for request: ImageRequest) async throws -> Image {
         if let cached = memoryCacheHit(for: request) { return cached.image }
         // The caller suspends right after this: its thread may as well run the graph's part.
-        return try await makeTask(request, entersGraphInline: true, progress: nil, completion: nil).image
+        return try await makeTask(request, entersGraphInline: true, checksMemoryCache: false, progress: nil, completion: nil).image
     }
 
     /// Loads the image at `url`.
@@ -139,10 +139,8 @@ public final class ImagePipeline: Sendable {
     /// memory hit and a started task in the metrics when found.
     func memoryCacheHit(for request: ImageRequest) -> CachedImage? {
         guard let cached = memoryCachedImage(for: request) else { return nil }
-        context.metrics.record {
-            $0.memoryCacheHits += 1
-            $0.tasksStarted += 1
-        }
+        context.metrics.record(.memoryCacheHits)
+        context.metrics.record(.tasksStarted)
         return cached
     }
 
@@ -155,9 +153,11 @@ public final class ImagePipeline: Sendable {
         return cached
     }
 
+    /// `checksMemoryCache`: `false` when the caller has just looked (``image(for:)-(ImageRequest)``).
     private func makeTask(
         _ request: ImageRequest,
         entersGraphInline: Bool,
+        checksMemoryCache: Bool = true,
         progress: (@Sendable (ImageResponse?, ImageTask.Progress) -> Void)?,
         completion: (@Sendable (Result<ImageResponse, Error>) -> Void)?
     ) -> ImageTask {
@@ -167,11 +167,11 @@ public final class ImagePipeline: Sendable {
             task.finish(.failure(.pipelineInvalidated(request: request)))
             return task
         }
-        if let cached = memoryCacheHit(for: request) {
+        if checksMemoryCache, let cached = memoryCacheHit(for: request) {
             task.finish(.success(ImageResponse(memoryCacheHit: cached, request: request)))
             return task
         }
-        context.metrics.record { $0.tasksStarted += 1 }
+        context.metrics.record(.tasksStarted)
         configuration.logger.trace("task \(task.taskId) started: \(request)")
         activeTasks.withLock { $0[task.taskId] = task }
         let start: @Sendable () -> Void = { [context] in

@@ -1,4 +1,3 @@
-import Locking
 import Synchronization
 
 extension ImagePipeline {
@@ -29,14 +28,53 @@ extension ImagePipeline {
     }
 }
 
-/// The pipeline's counters behind a small lock (incremented in the graph and from
-/// callers' threads on memory hits).
+/// The pipeline's counters, one atomic each (incremented in the graph and from callers'
+/// threads on memory hits; a lock per increment was several per request). A snapshot reads
+/// them one by one: counters that change together may be seen one increment apart while work
+/// is in flight.
 final class MetricsRecorder: Sendable {
-    private let state = Locked(ImagePipeline.Metrics())
-
-    func record(_ update: (inout ImagePipeline.Metrics) -> Void) {
-        state.withLock { update(&$0) }
+    /// One counter of ``ImagePipeline/Metrics``.
+    enum Counter {
+        case tasksStarted, downloadsStarted, coalescedRequests, memoryCacheHits, diskCacheHits
+        case retries, bytesLoaded, decodes, processorRuns
     }
 
-    var current: ImagePipeline.Metrics { state.withLock { $0 } }
+    private let tasksStarted = Atomic<Int>(0)
+    private let downloadsStarted = Atomic<Int>(0)
+    private let coalescedRequests = Atomic<Int>(0)
+    private let memoryCacheHits = Atomic<Int>(0)
+    private let diskCacheHits = Atomic<Int>(0)
+    private let retries = Atomic<Int>(0)
+    private let bytesLoaded = Atomic<Int>(0)
+    private let decodes = Atomic<Int>(0)
+    private let processorRuns = Atomic<Int>(0)
+
+    /// Adds `amount` to `counter`.
+    func record(_ counter: Counter, _ amount: Int = 1) {
+        switch counter {
+        case .tasksStarted: tasksStarted.wrappingAdd(amount, ordering: .relaxed)
+        case .downloadsStarted: downloadsStarted.wrappingAdd(amount, ordering: .relaxed)
+        case .coalescedRequests: coalescedRequests.wrappingAdd(amount, ordering: .relaxed)
+        case .memoryCacheHits: memoryCacheHits.wrappingAdd(amount, ordering: .relaxed)
+        case .diskCacheHits: diskCacheHits.wrappingAdd(amount, ordering: .relaxed)
+        case .retries: retries.wrappingAdd(amount, ordering: .relaxed)
+        case .bytesLoaded: bytesLoaded.wrappingAdd(amount, ordering: .relaxed)
+        case .decodes: decodes.wrappingAdd(amount, ordering: .relaxed)
+        case .processorRuns: processorRuns.wrappingAdd(amount, ordering: .relaxed)
+        }
+    }
+
+    var current: ImagePipeline.Metrics {
+        var metrics = ImagePipeline.Metrics()
+        metrics.tasksStarted = tasksStarted.load(ordering: .relaxed)
+        metrics.downloadsStarted = downloadsStarted.load(ordering: .relaxed)
+        metrics.coalescedRequests = coalescedRequests.load(ordering: .relaxed)
+        metrics.memoryCacheHits = memoryCacheHits.load(ordering: .relaxed)
+        metrics.diskCacheHits = diskCacheHits.load(ordering: .relaxed)
+        metrics.retries = retries.load(ordering: .relaxed)
+        metrics.bytesLoaded = bytesLoaded.load(ordering: .relaxed)
+        metrics.decodes = decodes.load(ordering: .relaxed)
+        metrics.processorRuns = processorRuns.load(ordering: .relaxed)
+        return metrics
+    }
 }

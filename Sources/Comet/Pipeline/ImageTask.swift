@@ -55,7 +55,10 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         var priority: ImageRequest.Priority
         var progress = Progress()
         var result: Result<ImageResponse, ImagePipeline.Error>?
-        var waiters: [CheckedContinuation<Delivery, any Error>] = []
+        /// The first awaiter, kept apart from the rest: most tasks have exactly one, and an
+        /// array would be an allocation per task. Resumed once, under this lock's decision.
+        var waiter: UnsafeContinuation<Delivery, any Error>?
+        var moreWaiters: [UnsafeContinuation<Delivery, any Error>] = []
         var streams: [AsyncStream<Event>.Continuation] = []
         var progressHandler: (@Sendable (ImageResponse?, Progress) -> Void)?
         var completion: (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?
@@ -149,9 +152,11 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         get async throws {
             try await withTaskCancellationHandler {
                 // The delivery carries the result's backlog slot until this task has resumed.
-                let delivery = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Delivery, any Error>) in
+                let delivery = try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Delivery, any Error>) in
                     let result = shared.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
-                        if state.result == nil { state.waiters.append(continuation) }
+                        if state.result == nil {
+                            if state.waiter == nil { state.waiter = continuation } else { state.moreWaiters.append(continuation) }
+                        }
                         return state.result
                     }
                     if let result { continuation.resume(with: result.map { Delivery(response: $0, ticket: nil) }.mapError { $0 as any Error }) }
@@ -197,7 +202,9 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             return true
         }
         guard joins else { return }
-        subscription = makeJob().subscribe(priority: priority) { [weak self] event in self?.handle(event) }
+        // Strong `self` (a weak one would give every task a side table): the cycle through the
+        // job's subscription ends when the task leaves the job (final event, cancel, detach).
+        subscription = makeJob().subscribe(priority: priority) { event in self.handle(event) }
         if subscription == nil, shared.withLock({ $0.result == nil }) {
             finish(.failure(.cancelled(request: request)))
         }
@@ -248,7 +255,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// on the callback queue. `ticket`, the result's decoded-image backlog slot, is kept until
     /// every awaiter has resumed and the completion handler has returned. Safe from any thread.
     func finish(_ proposed: Result<ImageResponse, ImagePipeline.Error>, ticket: DecodedImageBacklog.Ticket? = nil) {
-        let taken = shared.withLock { state -> (Result<ImageResponse, ImagePipeline.Error>, [CheckedContinuation<Delivery, any Error>], [AsyncStream<Event>.Continuation], (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?)? in
+        let taken = shared.withLock { state -> (Result<ImageResponse, ImagePipeline.Error>, UnsafeContinuation<Delivery, any Error>?, [UnsafeContinuation<Delivery, any Error>], [AsyncStream<Event>.Continuation], (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?)? in
             guard state.result == nil else { return nil }
             // A result that raced with cancel() loses: the caller already saw the task cancelled.
             let result = state.isCancelled ? .failure(.cancelled(request: request)) : proposed
@@ -256,15 +263,17 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             if state.isCancelled { enqueueEvent(.cancelled) }
             enqueueEvent(.finished(result))
             defer {
-                state.waiters = []
+                state.waiter = nil
+                state.moreWaiters = []
                 state.streams = []
                 state.completion = nil
                 state.progressHandler = nil
             }
-            return (result, state.waiters, state.streams, state.completion)
+            return (result, state.waiter, state.moreWaiters, state.streams, state.completion)
         }
-        guard let (result, waiters, streams, completion) = taken else { return }
-        for waiter in waiters { waiter.resume(with: result.map { Delivery(response: $0, ticket: ticket) }.mapError { $0 as any Error }) }
+        guard let (result, waiter, moreWaiters, streams, completion) = taken else { return }
+        if let waiter { waiter.resume(with: result.map { Delivery(response: $0, ticket: ticket) }.mapError { $0 as any Error }) }
+        for waiter in moreWaiters { waiter.resume(with: result.map { Delivery(response: $0, ticket: ticket) }.mapError { $0 as any Error }) }
         for stream in streams {
             stream.yield(.finished(result))
             stream.finish()
