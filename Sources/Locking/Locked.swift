@@ -29,7 +29,18 @@ public struct Locked<Value>: @unchecked Sendable {
             let buffer = Storage.create(minimumCapacity: 1) { _ in value }
             buffer.withUnsafeMutablePointerToElements { mutex in
                 mutex.initialize(to: pthread_mutex_t())
+                #if canImport(Glibc)
+                // Adaptive: a contended lock spins briefly before sleeping in the kernel. Every
+                // Comet lock is held for a few instructions, so a waiter usually gets it within
+                // the spin instead of paying a futex sleep and wake-up.
+                var attributes = pthread_mutexattr_t()
+                pthread_mutexattr_init(&attributes)
+                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+                _ = pthread_mutex_init(mutex, &attributes)
+                pthread_mutexattr_destroy(&attributes)
+                #else
                 _ = pthread_mutex_init(mutex, nil)
+                #endif
             }
             return unsafeDowncast(buffer, to: Storage.self)
         }

@@ -264,7 +264,13 @@ private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
     }
 
     private func runLight() {
-        if let output = light?() { deliver(output) } else { runOnWorker() }
+        guard let output = light?() else { return runOnWorker() }
+        self.output = output
+        // This thread's caller is usually about to await this very result: when another
+        // thread has entered the graph meanwhile, waiting a moment for it and delivering from
+        // here lets the caller find its result, where queuing the delivery for that thread
+        // made the caller suspend and cost a thread wake-up to resume it.
+        executor.performWaitingBriefly { self.finish() }
     }
 
     private func runOnWorker() {

@@ -114,7 +114,7 @@ public final class ImagePipeline: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse?), any Swift.Error>) in
                 let resume = UncheckedSendableBox(continuation)
-                context.executor.perform { [self] in
+                context.executor.performWaitingBriefly { [self] in
                     guard !isInvalidated.load(ordering: .relaxed) else {
                         return resume.value.resume(throwing: Error.pipelineInvalidated(request: request))
                     }
@@ -177,7 +177,7 @@ public final class ImagePipeline: Sendable {
         let start: @Sendable () -> Void = { [context] in
             task.start { context.imageJob(for: request, key: request.key, isDirect: true) }
         }
-        if entersGraphInline { context.executor.perform(start) } else { context.executor.schedule(start) }
+        if entersGraphInline { context.executor.performWaitingBriefly(start) } else { context.executor.schedule(start) }
         return task
     }
 
