@@ -13,6 +13,8 @@ public struct ImageCacheKey: Hashable, Sendable {
     private enum Storage: Sendable {
         case string(String)
         case value(ValueBox)
+        /// A pipeline key: the box the request made its keys in (no allocation of its own).
+        case image(ImageRequest.KeyBox)
     }
 
     /// A non-string value behind a reference, so the key stays a small, cheaply copied value
@@ -59,11 +61,17 @@ public struct ImageCacheKey: Hashable, Sendable {
         }
     }
 
+    /// The key of a pipeline's result (what ``ImageRequest`` makes for the memory cache).
+    init(keyBox: ImageRequest.KeyBox) {
+        storage = .image(keyBox)
+    }
+
     /// The wrapped value (a `String` for string keys).
     public var base: any Hashable & Sendable {
         switch storage {
         case let .string(string): string
         case let .value(box): box.value
+        case let .image(box): box.key
         }
     }
 
@@ -72,6 +80,7 @@ public struct ImageCacheKey: Hashable, Sendable {
         switch (lhs.storage, rhs.storage) {
         case let (.string(a), .string(b)): a == b
         case let (.value(a), .value(b)): a.isEqual(to: b)
+        case let (.image(a), .image(b)): a === b || a.key == b.key
         default: false
         }
     }
@@ -81,6 +90,7 @@ public struct ImageCacheKey: Hashable, Sendable {
         switch storage {
         case let .string(string): hasher.combine(string)
         case let .value(box): hasher.combine(box.hash)
+        case let .image(box): hasher.combine(box.key.precomputedHash)
         }
     }
 }
@@ -98,6 +108,7 @@ extension ImageCacheKey: CustomStringConvertible {
         switch storage {
         case let .string(string): "ImageCacheKey(\(string.debugDescription))"
         case let .value(box): "ImageCacheKey(\(box.value))"
+        case let .image(box): "ImageCacheKey(\(box.key))"
         }
     }
 }

@@ -24,6 +24,10 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     let decodesAnimation: Bool
     /// The processors' hashable identifiers, made once: equality and hashing compare these.
     private let identifiers: [AnyHashable]
+    /// The hash of everything equality compares, made once: a key is made once per request
+    /// and hashed by several dictionaries (job pools, the memory cache), which then hash an
+    /// `Int` instead of the URL.
+    let precomputedHash: Int
 
     init(dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing],
          decodeDownsampling: ImageDecodingOptions.Downsampling? = nil, decodesAnimation: Bool = false) {
@@ -32,7 +36,15 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
         self.thumbnail = thumbnail
         self.processors = processors
         self.decodeDownsampling = decodeDownsampling
-        self.identifiers = processors.map(\.hashableIdentifier)
+        let identifiers = processors.map(\.hashableIdentifier)
+        self.identifiers = identifiers
+        var hasher = Hasher()
+        hasher.combine(dataKey)
+        hasher.combine(thumbnail)
+        hasher.combine(decodeDownsampling)
+        hasher.combine(self.decodesAnimation)
+        for identifier in identifiers { hasher.combine(identifier) }
+        precomputedHash = hasher.finalize()
     }
 
     init(_ request: ImageRequest) {
@@ -54,20 +66,16 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     }
 
     static func == (lhs: ImageKey, rhs: ImageKey) -> Bool {
-        lhs.dataKey == rhs.dataKey && lhs.thumbnail == rhs.thumbnail && lhs.identifiers == rhs.identifiers
+        lhs.precomputedHash == rhs.precomputedHash && lhs.dataKey == rhs.dataKey && lhs.thumbnail == rhs.thumbnail && lhs.identifiers == rhs.identifiers
             && lhs.decodeDownsampling == rhs.decodeDownsampling && lhs.decodesAnimation == rhs.decodesAnimation
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(dataKey)
-        hasher.combine(thumbnail)
-        hasher.combine(decodeDownsampling)
-        hasher.combine(decodesAnimation)
-        for identifier in identifiers { hasher.combine(identifier) }
+        hasher.combine(precomputedHash)
     }
 
-    /// The memory-cache key.
-    var memoryKey: ImageCacheKey { ImageCacheKey(self) }
+    /// The memory-cache key (a request keeps its own made: ``ImageRequest/memoryCacheKey``).
+    var memoryKey: ImageCacheKey { ImageCacheKey(keyBox: ImageRequest.KeyBox(self)) }
 
     /// The disk-cache key of the encoded image: the data key plus what was done to it. Equal to
     /// the data key for a plain decode (no thumbnail, no processors).

@@ -174,9 +174,8 @@ public final class ImagePipeline: Sendable {
         context.metrics.record(.tasksStarted)
         configuration.logger.trace("task \(task.taskId) started: \(request)")
         activeTasks.withLock { $0[task.taskId] = task }
-        let start: @Sendable () -> Void = { [context] in
-            task.start { context.imageJob(for: request, key: request.key, isDirect: true) }
-        }
+        // Captures the task alone: no closure context to allocate.
+        let start: @Sendable () -> Void = { task.startDirect() }
         if entersGraphInline { context.executor.performWaitingBriefly(start) } else { context.executor.schedule(start) }
         return task
     }

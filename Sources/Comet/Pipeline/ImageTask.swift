@@ -72,6 +72,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     private let shared: Locked<Shared>
     private let callbackQueue: DispatchQueue
     private let executor: PipelineExecutor
+    /// The graph's shared state (strong, as a job's: in-flight work outlives a released pipeline).
+    private let context: PipelineContext
     private weak var pipeline: ImagePipeline?
     /// ``ImagePipeline/Hooks/taskEvent``, `nil` when unset (then no event is made).
     private let eventHook: (@Sendable (ImageTask, ImagePipeline.TaskEvent) -> Void)?
@@ -86,6 +88,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         self.request = request
         self.pipeline = pipeline
         self.callbackQueue = callbackQueue
+        self.context = pipeline.context
         self.executor = pipeline.context.executor
         self.shared = Locked(Shared(priority: request.priority, progressHandler: progress, completion: completion))
         self.eventHook = pipeline.configuration.hooks.taskEvent
@@ -208,6 +211,11 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         if subscription == nil, shared.withLock({ $0.result == nil }) {
             finish(.failure(.cancelled(request: request)))
         }
+    }
+
+    /// Joins the graph as a request of its own (the job of exactly its request).
+    func startDirect() {
+        start { context.imageJob(for: request, key: request.key, isDirect: true) }
     }
 
     /// Leaves the graph after the task was finished from outside (cancel, pipeline invalidation).

@@ -167,15 +167,16 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         deinit { resetKey() }
     }
 
-    /// A request's keys, made together once: the graph key and the memory-cache key built from it.
+    /// A request's key, made once: the graph key, which the memory-cache key wraps.
     final class KeyBox: Sendable {
         let key: ImageKey
-        let memoryKey: ImageCacheKey
 
         init(_ key: ImageKey) {
             self.key = key
-            self.memoryKey = key.memoryKey
         }
+
+        /// The memory-cache key: this box, wrapped (nothing more is made).
+        var memoryKey: ImageCacheKey { ImageCacheKey(keyBox: self) }
     }
 
     private var storage: Storage
