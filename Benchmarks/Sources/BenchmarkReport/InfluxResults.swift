@@ -5,6 +5,8 @@ import Foundation
 struct InfluxResults {
     /// Benchmark name → metric name (spaces removed, as exported) → p50.
     private(set) var medians: [String: [String: Double]] = [:]
+    /// Benchmark name → metric name → p100 (the largest value over the iterations).
+    private(set) var maxima: [String: [String: Double]] = [:]
 
     init(contentsOf url: URL) throws {
         let text = try String(contentsOf: url, encoding: .utf8)
@@ -15,10 +17,15 @@ struct InfluxResults {
             guard fields.count >= 15, fields[0] != "measurement" else { continue }
             let count = fields.count
             let metric = fields[count - 9], unit = fields[count - 8], test = fields[count - 7]
-            guard Double(fields[count - 6]) == 50, let value = Double(fields[count - 5]) else { continue }
+            guard let percentile = Double(fields[count - 6]), percentile == 50 || percentile == 100,
+                  let value = Double(fields[count - 5]) else { continue }
             // Counts (memory, allocations, custom metrics) are exported raw whatever their unit
             // label says; only times carry a unit.
-            medians[test, default: [:]][metric] = value * Self.timeScale(of: unit)
+            if percentile == 50 {
+                medians[test, default: [:]][metric] = value * Self.timeScale(of: unit)
+            } else {
+                maxima[test, default: [:]][metric] = value * Self.timeScale(of: unit)
+            }
         }
         guard !medians.isEmpty else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: url.path])
@@ -30,6 +37,9 @@ struct InfluxResults {
 
     /// The median of another metric of `test`.
     func value(_ metric: String, of test: String) -> Double? { medians[test]?[metric] }
+
+    /// The largest value of `metric` over `test`'s iterations.
+    func maximum(_ metric: String, of test: String) -> Double? { maxima[test]?[metric] }
 
     private static func timeScale(of unit: String) -> Double {
         switch unit {

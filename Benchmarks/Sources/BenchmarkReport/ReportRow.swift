@@ -9,6 +9,10 @@ struct ReportRow {
     let reference: Double?
     let peakMemory: Double?
     let referencePeakMemory: Double?
+    /// The peak resident memory during a batch above the memory before it (the largest over
+    /// the iterations), where the benchmark records it.
+    let peakAboveStart: Double?
+    let referencePeakAboveStart: Double?
     let counts: [String: Double]
 
     init(figure: Figure, results: InfluxResults) {
@@ -19,6 +23,8 @@ struct ReportRow {
         reference = results.time(figure.referenceName).map { $0 / operations }
         peakMemory = results.value("Memory(residentpeak)", of: figure.name)
         referencePeakMemory = results.value("Memory(residentpeak)", of: figure.referenceName)
+        peakAboveStart = results.maximum(Figure.peakAboveStartMetric, of: figure.name)
+        referencePeakAboveStart = results.maximum(Figure.peakAboveStartMetric, of: figure.referenceName)
         var counts: [String: Double] = [:]
         for case .count(let metric, _) in figure.goals {
             counts[metric] = results.value(metric, of: figure.name)
@@ -44,6 +50,8 @@ struct ReportRow {
             case .peakMemoryAboveReference(let limit):
                 ("peak RSS above reference ≤ \(limit >> 20) MB",
                  peakMemory.flatMap { c in referencePeakMemory.map { c - $0 <= Double(limit) } })
+            case .peakMemoryAboveStart(let limit):
+                ("peak RSS above the process baseline ≤ \(limit >> 20) MB", peakAboveStart.map { $0 <= Double(limit) })
             case .count(let metric, let expected):
                 ("\(metric) = \(expected)", counts[metric].map { Int($0) == expected })
             }
@@ -56,6 +64,11 @@ struct ReportRow {
         var notes: [String] = []
         for goal in figure.goals {
             if case .overhead = goal, let comet, let reference { notes.append("overhead \(Self.duration(comet - reference))") }
+        }
+        if let peakAboveStart {
+            var note = String(format: "peak %.1f MB above the process baseline", peakAboveStart / 1_048_576)
+            if let referencePeakAboveStart { note += String(format: " (reference %.1f MB)", referencePeakAboveStart / 1_048_576) }
+            notes.append(note)
         }
         if let peakMemory, let referencePeakMemory {
             notes.append(String(format: "peak RSS %.0f MB (reference %.0f MB)", peakMemory / 1_048_576, referencePeakMemory / 1_048_576))

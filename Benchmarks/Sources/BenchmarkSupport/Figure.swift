@@ -13,6 +13,10 @@ public struct Figure: Sendable {
         /// Comet's peak resident memory minus the reference's (the same process image, harness
         /// and loaded workloads, doing the C loop's version of the job): at most this many bytes.
         case peakMemoryAboveReference(atMostBytes: Int)
+        /// Comet's peak resident memory during its measured batch minus its resident memory just
+        /// before it (the custom metric ``Figure/peakAboveStartMetric``, the largest over the
+        /// iterations): "above the process baseline". At most this many bytes.
+        case peakMemoryAboveStart(atMostBytes: Int)
         /// A custom metric Comet's benchmark records (a count): exactly this value.
         case count(String, equals: Int)
     }
@@ -41,6 +45,9 @@ public struct Figure: Sendable {
         self.goals = goals
         self.cometMetric = cometMetric
     }
+
+    /// The custom metric a benchmark records for ``Goal/peakMemoryAboveStart(atMostBytes:)``.
+    public static let peakAboveStartMetric = "peakAboveStart"
 
     /// The reference benchmark's name.
     public var referenceName: String { name + " (reference)" }

@@ -50,11 +50,14 @@ public enum Figures {
                                                reference: "C decode + 3×3 average in memory (1 core)", operations: 200,
                                                goals: [.ratio(atMost: 1 / 1.6)])
     /// Full decodes from the nginx origin, no memory cache: the decoded-image backlog keeps the
-    /// peak above the reference process (the same harness decoding in a C loop, one bitmap at a
-    /// time) within 3 bitmaps (3 MB each) per decoding worker (2 on this machine).
+    /// peak resident memory during the batch, above the process's resident memory just before
+    /// it (the process warmed up by two loads, so URLSession and the decoders are set up, as in
+    /// an application), within 3 bitmaps (3 MB each) per decoding worker (2 on this machine).
+    /// The reference does the same in a C loop, one bitmap at a time; the report also shows
+    /// both processes' whole peaks.
     public static let loopbackDecodeMemory = Figure(network, "200 full decodes from nginx (peak memory)",
                                                     reference: "libjpeg-turbo loop in memory (1 core)", operations: 200,
-                                                    goals: [.peakMemoryAboveReference(atMostBytes: 3 * 2 * 3 << 20)])
+                                                    goals: [.peakMemoryAboveStart(atMostBytes: 3 * 2 * 3 << 20)])
     /// The same run's CPU time per image (the process's user + system time over the batch)
     /// against Comet's decoder and resize called directly on one thread.
     public static let loopbackDefaultCPU = Figure(network, "CPU per thumbnail from nginx default configuration",
