@@ -194,6 +194,11 @@ final class WorkQueue: @unchecked Sendable {
         }
     }
 
+    /// Entries in the priority buckets, stale ones included (tests: they do not pile up).
+    var bucketEntryCount: Int {
+        zip(buckets, heads).reduce(0) { $0 + $1.0.count - $1.1 }
+    }
+
     /// With nothing pending, every entry left in the buckets is stale (cancelled or moved):
     /// they go at once, so entries never pile up behind an empty queue.
     fileprivate func discardStaleEntriesIfIdle() {

@@ -142,3 +142,88 @@ struct PipelineExecutorTests {
         #expect(await eventually { runs.withLock { $0 } == 2_000 })
     }
 }
+
+/// ``PipelineExecutor/performWaitingBriefly(_:)``: a caller about to await its result.
+@Suite("Pipeline executor: waiting briefly for a busy graph", .timeLimit(.minutes(1)))
+struct PipelineExecutorWaitingTests {
+    /// Another thread holds the graph for 50 ms; a caller allowed to wait 10 s runs its work on
+    /// its own thread once the graph is free, instead of leaving it to the other thread.
+    @Test func aWaitingCallerRunsItsWorkItselfOnceTheGraphIsFree() async {
+        let executor = PipelineExecutor(entryWaitNanoseconds: 10_000_000_000)
+        let ranOnCaller = await workRunOnCallerAfterBusyGraph(executor)
+        #expect(ranOnCaller == true)
+    }
+
+    /// Past its wait limit, the caller queues its work as ``PipelineExecutor/perform(_:)``
+    /// does: the thread in the graph runs it, and nothing waits longer than the limit.
+    @Test func pastTheWaitLimitTheWorkIsQueuedForTheThreadInTheGraph() async {
+        let executor = PipelineExecutor(entryWaitNanoseconds: 0)
+        let ranOnCaller = await workRunOnCallerAfterBusyGraph(executor)
+        #expect(ranOnCaller == false)
+    }
+
+    @Test func anIdleGraphRunsTheWorkAtOnceOnTheCallersThread() {
+        let executor = PipelineExecutor()
+        let ranOn = Locked<pthread_t?>(nil)
+        executor.performWaitingBriefly { ranOn.withLock { $0 = pthread_self() } }
+        #expect(ranOn.withLock { $0 }.map { pthread_equal($0, pthread_self()) != 0 } == true)
+    }
+
+    /// Light work is run by the thread that handed it out: a thread that left the graph does
+    /// not take the light work another thread hands out while that thread is still inside
+    /// (it would finish that thread's request, and resuming its caller from here costs a
+    /// thread wake-up).
+    @Test func lightWorkIsRunByTheThreadThatHandedItOut() async {
+        let executor = PipelineExecutor()
+        let firstIsRunning = DispatchSemaphore(value: 0)
+        let secondHandedOut = DispatchSemaphore(value: 0)
+        let secondDone = DispatchSemaphore(value: 0)
+        let seen = Locked<(handedOutOn: pthread_t?, ranOn: pthread_t?)>((nil, nil))
+        DispatchQueue.global().async {
+            executor.perform {
+                executor.performAfterLeaving {
+                    firstIsRunning.signal()
+                    secondHandedOut.wait() // the first thread's loop looks for more after this
+                }
+            }
+        }
+        DispatchQueue.global().async {
+            firstIsRunning.wait()
+            executor.perform {
+                seen.withLock { $0.handedOutOn = pthread_self() }
+                executor.performAfterLeaving { seen.withLock { $0.ranOn = pthread_self() } }
+                secondHandedOut.signal()
+                usleep(100_000) // still in the graph while the first thread's loop looks
+            }
+            secondDone.signal()
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                secondDone.wait()
+                continuation.resume()
+            }
+        }
+        let (handedOutOn, ranOn) = seen.withLock { $0 }
+        #expect(handedOutOn != nil && ranOn != nil && pthread_equal(handedOutOn!, ranOn!) != 0)
+    }
+
+    /// Holds the graph on one thread for 50 ms while another thread submits work with
+    /// `performWaitingBriefly`; returns whether that work ran on the submitting thread.
+    private func workRunOnCallerAfterBusyGraph(_ executor: PipelineExecutor) async -> Bool? {
+        let holderInside = DispatchSemaphore(value: 0)
+        let result = Locked<Bool?>(nil)
+        DispatchQueue.global().async {
+            executor.perform {
+                holderInside.signal()
+                usleep(50_000)
+            }
+        }
+        DispatchQueue.global().async {
+            holderInside.wait()
+            let caller = pthread_self()
+            executor.performWaitingBriefly { result.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 } }
+        }
+        _ = await eventually { result.withLock { $0 } != nil }
+        return result.withLock { $0 }
+    }
+}
