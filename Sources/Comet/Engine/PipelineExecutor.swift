@@ -356,6 +356,8 @@ private final class LightWork {
             swap(&batch, &pending)
         }
         isLooping = false
+        // Keep the buffer with room as the spare (the other, empty too, stays for the next loop).
+        if pending.capacity > batch.capacity { swap(&batch, &pending) }
         spare = batch
     }
 

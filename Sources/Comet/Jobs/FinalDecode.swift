@@ -22,6 +22,8 @@ final class FinalDecode: @unchecked Sendable {
     private let options: ImageDecodingOptions
     private let thumbnail: ImageRequest.ThumbnailOptions?
     private let decoders: ImageDecoderRegistry
+    /// The decoder of a one-shot decode, found once (`nil`: the registry reports why it has none).
+    private let decoder: (any ImageDecoding)?
 
     init(data: Data, incremental: IncrementalDecoderBox?, chunks: [Data], options: ImageDecodingOptions,
          thumbnail: ImageRequest.ThumbnailOptions?, decoders: ImageDecoderRegistry) {
@@ -31,13 +33,14 @@ final class FinalDecode: @unchecked Sendable {
         self.options = options
         self.thumbnail = thumbnail
         self.decoders = decoders
+        // The format is sniffed once, here: the light attempt and the decode both use it.
+        self.decoder = incremental == nil && !data.isEmpty ? decoders.format(of: data).flatMap(decoders.decoder(for:)) : nil
     }
 
     /// Whether a first attempt without a worker may be made: a one-shot decode of a small file
     /// whose decoder checks limits before decoding.
     var mayRunWithoutWorker: Bool {
-        guard incremental == nil, data.count <= Self.lightByteLimit, let type = decoders.format(of: data) else { return false }
-        return decoders.decoder(for: type)?.checksLimitsBeforeDecoding == true
+        incremental == nil && data.count <= Self.lightByteLimit && decoder?.checksLimitsBeforeDecoding == true
     }
 
     /// The decode with the configured limits (on a worker).
@@ -60,7 +63,10 @@ final class FinalDecode: @unchecked Sendable {
         if let incremental, !incremental.failed {
             result = incremental.finish(appending: chunks)
         } else {
-            result = Result { () throws(ImageDecodingError) in try decoders.decode(data, options: options) }
+            result = Result { () throws(ImageDecodingError) in
+                if let decoder { return try decoder.decode(data, options: options) }
+                return try decoders.decode(data, options: options) // throws the registry's error
+            }
         }
         return result.map { decoded -> DecodedImage in
             guard let thumbnail else { return decoded }
