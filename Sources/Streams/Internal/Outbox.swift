@@ -1,129 +1,180 @@
-import Locking
-import Synchronization
-
 /// Serialised, demand-respecting delivery to one downstream subscriber from many threads.
 ///
 /// Multi-source operators (merge, flatMap, switchToLatest, combineLatest, zip) and subjects push
-/// values into an outbox from whatever thread their upstreams call on. The outbox queues them,
-/// and whichever thread finds it idle drains the queue: it delivers one value at a time while
-/// demand lasts, **outside the lock**, so the downstream may request or cancel re-entrantly. At
-/// most one thread is ever inside the downstream, so calls never overlap; a value pushed from
-/// inside the downstream's own `receive(_:)` is delivered after that call returns.
+/// values into an outbox from whatever thread their upstreams call on. Whichever thread finds it
+/// idle delivers: one value at a time while demand lasts, **outside the lock**, so the
+/// downstream may request or cancel re-entrantly. At most one thread is ever inside the
+/// downstream, so calls never overlap; a value pushed from inside the downstream's own
+/// `receive(_:)` is queued and delivered after that call returns.
+///
+/// Fast path: a value pushed while nobody is delivering, nothing is queued and there is demand
+/// is handed to the downstream at once, without touching the queue (two lock round trips per
+/// value). Otherwise it is queued and the draining thread delivers it in order.
 ///
 /// The outbox is created closed: nothing (not even a completion) is delivered until ``open()``
 /// is called, which the owner does right after handing the downstream its subscription.
 ///
-/// Thread-safety: all state lives in one lock; `@unchecked Sendable` because the downstream
-/// and queued values are only touched under it or by the single draining thread.
+/// Inlinable, with its state in stored properties under a ``RawMutex``, so that an owner
+/// specialised in the caller's module delivers through specialised code, and one that is not
+/// still instantiates no generic metadata per value.
+///
+/// Thread-safety: every stored `var` is read and written only under `mutex` (dynamic
+/// exclusivity checks are off on them because the mutex, not a Swift access, guarantees
+/// exclusivity); `@unchecked Sendable` because the downstream and queued values are only touched
+/// under it or by the single delivering thread.
+@usableFromInline
 final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
-    typealias Input = Downstream.Input
-    typealias Completion = Subscribers.Completion<Downstream.Failure>
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Completion = Subscribers.Completion<Downstream.Failure>
 
     /// A queued value, with an action run after it has been delivered (typically "request one
     /// more from the upstream that produced it").
+    @usableFromInline
     struct Pending {
-        let value: Input
-        let afterDelivery: (() -> Void)?
-    }
+        @usableFromInline let value: Input
+        @usableFromInline let afterDelivery: (() -> Void)?
 
-    private struct State {
-        var downstream: Downstream?
-        var demand = Subscribers.Demand.none
-        var queue: [Pending] = []
-        var head = 0
-        var completion: Completion?
-        var draining = true  // closed until open()
-        var missedValue = false
-        var everRequested = false
-
-        var queuedCount: Int { queue.count - head }
-
-        mutating func popFirst() -> Pending {
-            let item = queue[head]
-            head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 32 && head * 2 >= queue.count {
-                queue.removeFirst(head)
-                head = 0
-            }
-            return item
+        @inlinable init(value: Input, afterDelivery: (() -> Void)?) {
+            self.value = value
+            self.afterDelivery = afterDelivery
         }
     }
 
-    private let state: Locked<State>
-    private let onReturnedDemand: ((Subscribers.Demand) -> Void)?
+    @usableFromInline let mutex = RawMutex()
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline var queue: [Pending] = []
+    @exclusivity(unchecked) @usableFromInline var head = 0
+    @exclusivity(unchecked) @usableFromInline var completion: Completion?
+    /// Someone is delivering (or the outbox is not open yet): everybody else queues.
+    @exclusivity(unchecked) @usableFromInline var draining = true
+    @exclusivity(unchecked) @usableFromInline var missedValue: Bool
+    @exclusivity(unchecked) @usableFromInline var everRequested = false
+    @usableFromInline let onReturnedDemand: ((Subscribers.Demand) -> Void)?
 
     /// - Parameter missedValue: start with the "missed" flag set, so the first request reports
     ///   a missed value (used by current-value subjects to deliver the current value).
     /// - Parameter onReturnedDemand: called (outside the lock) with each non-zero demand the
     ///   downstream returns from `receive(_:)`, after it was added to the outbox's demand; for
     ///   owners that pass demand on to their upstreams.
+    @inlinable
     init(
         _ downstream: Downstream,
         missedValue: Bool = false,
         onReturnedDemand: ((Subscribers.Demand) -> Void)? = nil
     ) {
-        state = Locked(State(downstream: downstream, missedValue: missedValue))
+        self.downstream = downstream
+        self.missedValue = missedValue
         self.onReturnedDemand = onReturnedDemand
     }
 
+    deinit {
+        mutex.destroy()
+    }
+
+    @inlinable var queuedCount: Int { queue.count - head }
+
     /// `true` once the downstream completed or cancelled.
+    @inlinable
     var isTerminated: Bool {
-        state.withLock { $0.downstream == nil }
+        mutex.lock()
+        defer { mutex.unlock() }
+        return downstream == nil
+    }
+
+    /// The downstream while the outbox is live (for handing it its subscription).
+    @inlinable
+    var downstreamIfLive: Downstream? {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return downstream
     }
 
     /// Starts delivery. Call once, after the downstream has received its subscription.
+    @inlinable
     func open() {
-        state.withLock { $0.draining = false }
+        mutex.lock()
+        draining = false
+        mutex.unlock()
         drain()
     }
 
     /// Queues a value regardless of demand; it waits until the downstream demands it.
     /// Returns `false` (dropping the value) if the outbox has terminated.
-    @discardableResult
+    @inlinable @discardableResult
     func enqueue(_ value: Input, afterDelivery: (() -> Void)? = nil) -> Bool {
-        let accepted = state.withLock { state -> Bool in
-            guard state.downstream != nil, state.completion == nil else { return false }
-            state.queue.append(Pending(value: value, afterDelivery: afterDelivery))
+        mutex.lock()
+        guard let downstream, completion == nil else {
+            mutex.unlock()
+            return false
+        }
+        if !draining && head == queue.count && demand > 0 {
+            deliverNow(downstream, value)
+            afterDelivery?()
+            drainClaimed()
             return true
         }
-        if accepted { drain() }
-        return accepted
+        queue.append(Pending(value: value, afterDelivery: afterDelivery))
+        mutex.unlock()
+        drain()
+        return true
     }
 
     /// Queues a value only if there is unreserved demand for it (subject semantics: values
     /// sent without demand are dropped). A dropped value sets the "missed" flag that
     /// ``request(_:)`` reports. Returns whether the value was accepted.
-    @discardableResult
+    @inlinable @discardableResult
     func offer(_ value: Input) -> Bool {
-        let accepted = state.withLock { state -> Bool in
-            guard state.downstream != nil, state.completion == nil else { return false }
-            guard state.demand > state.queuedCount else {
-                state.missedValue = true
-                return false
-            }
-            state.queue.append(Pending(value: value, afterDelivery: nil))
+        mutex.lock()
+        guard let downstream, completion == nil else {
+            mutex.unlock()
+            return false
+        }
+        guard demand > queuedCount else {
+            missedValue = true
+            mutex.unlock()
+            return false
+        }
+        if !draining && head == queue.count {
+            deliverNow(downstream, value)
+            drainClaimed()
             return true
         }
-        if accepted { drain() }
-        return accepted
+        queue.append(Pending(value: value, afterDelivery: nil))
+        mutex.unlock()
+        drain()
+        return true
+    }
+
+    /// The fast path. Called with the mutex held, nobody delivering, nothing queued and demand
+    /// for one value: claims delivery, releases the mutex and delivers `value`. The caller then
+    /// runs ``drainClaimed()`` to deliver whatever arrived meanwhile and release the claim.
+    @inlinable
+    func deliverNow(_ downstream: Downstream, _ value: Input) {
+        draining = true
+        if demand != .unlimited { demand -= 1 }
+        mutex.unlock()
+        deliver(value, to: downstream)
     }
 
     /// Schedules the completion after the queued values (or, with `dropPending`, instead of
     /// them). Later completions and values are ignored.
+    @inlinable
     func complete(_ completion: Completion, dropPending: Bool = false) {
-        let accepted = state.withLock { state -> Bool in
-            guard state.downstream != nil, state.completion == nil else { return false }
-            state.completion = completion
-            if dropPending {
-                state.queue.removeAll()
-                state.head = 0
-            }
-            return true
+        mutex.lock()
+        guard downstream != nil, self.completion == nil else {
+            mutex.unlock()
+            return
         }
-        if accepted { drain() }
+        self.completion = completion
+        var dropped: [Pending] = []
+        if dropPending {
+            swap(&dropped, &queue)
+            head = 0
+        }
+        mutex.unlock()
+        _ = dropped  // released outside the lock
+        drain()
     }
 
     /// Adds downstream demand and delivers what it allows.
@@ -131,81 +182,108 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     /// - Returns: `firstRequest` is `true` the first time non-zero demand arrives;
     ///   `becameUnlimited` the first time the demand becomes `.unlimited`; `missed` is `true` if
     ///   ``offer(_:)`` dropped a value since the last request (the flag is cleared).
-    @discardableResult
+    @inlinable @discardableResult
     func request(_ demand: Subscribers.Demand) -> (firstRequest: Bool, becameUnlimited: Bool, missed: Bool) {
         guard demand > 0 else { return (false, false, false) }
-        let result = state.withLock { state -> (Bool, Bool, Bool) in
-            guard state.downstream != nil else { return (false, false, false) }
-            let wasUnlimited = state.demand == .unlimited
-            state.demand += demand
-            let first = !state.everRequested
-            state.everRequested = true
-            let missed = state.missedValue
-            state.missedValue = false
-            return (first, !wasUnlimited && state.demand == .unlimited, missed)
+        mutex.lock()
+        guard downstream != nil else {
+            mutex.unlock()
+            return (false, false, false)
         }
+        let wasUnlimited = self.demand == .unlimited
+        self.demand += demand
+        let first = !everRequested
+        everRequested = true
+        let missed = missedValue
+        missedValue = false
+        let becameUnlimited = !wasUnlimited && self.demand == .unlimited
+        mutex.unlock()
         drain()
-        return result
+        return (first, becameUnlimited, missed)
     }
 
     /// Drops the downstream and everything queued. Nothing more is delivered.
+    @inlinable
     func cancel() {
-        let dropped = state.withLock { state -> (Downstream?, [Pending]) in
-            let dropped = (state.downstream, state.queue)
-            state.downstream = nil
-            state.queue = []
-            state.head = 0
-            return dropped
-        }
-        _ = dropped  // released outside the lock
-    }
-
-    private enum Step {
-        case deliver(Downstream, Pending)
-        case complete(Downstream, Completion)
-        case stop
+        mutex.lock()
+        let droppedDownstream = downstream
+        var droppedQueue: [Pending] = []
+        swap(&droppedQueue, &queue)
+        downstream = nil
+        head = 0
+        mutex.unlock()
+        // Released here, outside the lock.
+        _ = droppedDownstream
+        _ = droppedQueue
     }
 
     /// Delivers queued values while demand lasts, from at most one thread at a time.
-    private func drain() {
-        let claimed = state.withLock { state -> Bool in
-            guard !state.draining, state.downstream != nil else { return false }
-            state.draining = true
-            return true
+    @inlinable
+    func drain() {
+        mutex.lock()
+        guard !draining, downstream != nil else {
+            mutex.unlock()
+            return
         }
-        guard claimed else { return }
+        draining = true
+        mutex.unlock()
+        drainClaimed()
+    }
+
+    /// The delivery loop of the thread that set `draining`; clears it when there is nothing
+    /// more it may deliver.
+    @inlinable
+    func drainClaimed() {
         while true {
-            let step = state.withLock { state -> Step in
-                guard let downstream = state.downstream else {
-                    state.draining = false
-                    return .stop
-                }
-                if state.queuedCount > 0 && state.demand > 0 {
-                    if state.demand != .unlimited { state.demand -= 1 }
-                    return .deliver(downstream, state.popFirst())
-                }
-                if state.queuedCount == 0, let completion = state.completion {
-                    state.downstream = nil
-                    state.draining = false
-                    return .complete(downstream, completion)
-                }
-                state.draining = false
-                return .stop
+            mutex.lock()
+            // The downstream is copied out (retained) only when something is delivered.
+            if case .some = downstream, head < queue.count && demand > 0 {
+                let downstream = self.downstream.unsafelyUnwrapped
+                if demand != .unlimited { demand -= 1 }
+                let pending = popFirst()
+                mutex.unlock()
+                deliver(pending.value, to: downstream)
+                pending.afterDelivery?()
+                continue
             }
-            switch step {
-            case .stop:
-                return
-            case .complete(let downstream, let completion):
+            if case .some = downstream, head == queue.count, let completion {
+                let downstream = self.downstream.unsafelyUnwrapped
+                self.downstream = nil
+                draining = false
+                mutex.unlock()
                 downstream.receive(completion: completion)
                 return
-            case .deliver(let downstream, let pending):
-                let extra = downstream.receive(pending.value)
-                if extra > 0 {
-                    state.withLock { $0.demand += extra }
-                    onReturnedDemand?(extra)
-                }
-                pending.afterDelivery?()
             }
+            draining = false
+            mutex.unlock()
+            return
         }
+    }
+
+    /// Calls the downstream (no lock held) and adds the demand it returns.
+    @inlinable
+    func deliver(_ value: Input, to downstream: Downstream) {
+        let extra = downstream.receive(value)
+        if extra > 0 {
+            mutex.lock()
+            demand += extra
+            mutex.unlock()
+            onReturnedDemand?(extra)
+        }
+    }
+
+    /// Takes the first queued value; call with the mutex held.
+    @inlinable
+    func popFirst() -> Pending {
+        let item = queue[head]
+        head += 1
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 32 && head * 2 >= queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+        return item
     }
 }

@@ -28,6 +28,7 @@ extension Publishers {
         }
 
         /// Subscribes to the upstream and merges the children it produces.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = MergeInner<Upstream.Output, NewPublisher, S>(
                 downstream: subscriber,

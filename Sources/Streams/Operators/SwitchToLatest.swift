@@ -21,6 +21,7 @@ extension Publishers {
         }
 
         /// Subscribes to the upstream and to each inner publisher in turn.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = MergeInner<P, P, S>(
                 downstream: subscriber,

@@ -9,15 +9,22 @@ import Locking
 ///
 /// Thread-safety: `value` and `send` may be used from any thread; the value and subscriber list
 /// live in a lock, and deliveries happen outside it, serialised per subscriber.
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, @unchecked Sendable {
-    private struct State {
-        var value: Output
-        var conduits: [SubjectConduitBase<Output, Failure>] = []
-        var completion: Subscribers.Completion<Failure>?
-        var upstreams = SubjectUpstreams()
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, SubjectConduitOwner,
+    @unchecked Sendable
+{
+    @usableFromInline
+    struct State {
+        @usableFromInline var value: Output
+        @usableFromInline var conduits: [SubjectConduitBase<Output, Failure>] = []
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var upstreams = SubjectUpstreams()
+
+        @inlinable init(value: Output) {
+            self.value = value
+        }
     }
 
-    private let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
     /// Creates a current-value subject with the given initial value.
     public init(_ value: Output) {
@@ -39,28 +46,30 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
     }
 
     /// Attaches a subscriber; it receives the current value on its first demand.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(
-            downstream: subscriber,
-            name: "CurrentValueSubject",
-            currentValue: { [weak self] in self?.state.withLock { $0.completion == nil ? $0.value : nil } },
-            demanded: { [weak self] in self?.downstreamDemanded() },
-            detach: { [weak self] in self?.remove($0) }
-        )
+        // Made here, in the subscriber's (specialised) code: see `PassthroughSubject`.
+        attach(SubjectConduit(downstream: subscriber, name: "CurrentValueSubject", replaysCurrentValue: true))
+    }
+
+    /// Registers a new subscriber's conduit and starts it (or rejects it after a completion).
+    @usableFromInline
+    func attach(_ conduit: SubjectConduitBase<Output, Failure>) {
+        conduit.owner = self
+        conduit.currentValue = { [weak self] in self?.state.withLock { $0.completion == nil ? $0.value : nil } }
         let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
             if state.completion == nil { state.conduits.append(conduit) }
             return state.completion
         }
         if let completion {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
-            return
+            conduit.reject(completion)
+        } else {
+            conduit.start()
         }
-        subscriber.receive(subscription: conduit)
-        conduit.open()
     }
 
     /// Stores the value and sends it to every subscriber (as far as each has demand).
+    @inlinable
     public func send(_ input: Output) {
         let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
             guard state.completion == nil else { return [] }
@@ -68,7 +77,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
             return state.conduits
         }
         for conduit in conduits {
-            conduit.offer(input)
+            conduit.offerValue(input)
         }
     }
 
@@ -96,7 +105,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
         state.withLock { state in body(&state.upstreams, state.completion != nil) }
     }
 
-    private func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
+    @usableFromInline
+    func conduitDemanded() {
+        downstreamDemanded()
+    }
+
+    @usableFromInline
+    func detach(_ conduit: AnyObject) {
         let removed = state.withLock { state -> SubjectConduitBase<Output, Failure>? in
             guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
             return state.conduits.remove(at: index)

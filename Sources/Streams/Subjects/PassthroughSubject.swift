@@ -8,14 +8,19 @@ import Locking
 ///
 /// Thread-safety: `send` may be called from any thread. The subscriber list lives in a lock;
 /// each subscriber's deliveries are serialised by its own conduit and made outside any lock.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, @unchecked Sendable {
-    private struct State {
-        var conduits: [SubjectConduitBase<Output, Failure>] = []
-        var completion: Subscribers.Completion<Failure>?
-        var upstreams = SubjectUpstreams()
+public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, SubjectConduitOwner,
+    @unchecked Sendable
+{
+    @usableFromInline
+    struct State {
+        @usableFromInline var conduits: [SubjectConduitBase<Output, Failure>] = []
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var upstreams = SubjectUpstreams()
+
+        @inlinable init() {}
     }
 
-    private let state = Locked(State())
+    @usableFromInline let state = Locked(State())
 
     /// Creates a subject with no subscribers.
     public init() {}
@@ -29,33 +34,36 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
     }
 
     /// Attaches a subscriber; it receives values sent from now on, as far as it demands them.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(
-            downstream: subscriber,
-            name: "PassthroughSubject",
-            demanded: { [weak self] in self?.downstreamDemanded() },
-            detach: { [weak self] in self?.remove($0) }
-        )
+        // The conduit is made here, in the subscriber's (specialised) code, so that its
+        // delivery closure is specialised too.
+        attach(SubjectConduit(downstream: subscriber, name: "PassthroughSubject"))
+    }
+
+    /// Registers a new subscriber's conduit and starts it (or rejects it after a completion).
+    @usableFromInline
+    func attach(_ conduit: SubjectConduitBase<Output, Failure>) {
+        conduit.owner = self
         let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
             if state.completion == nil { state.conduits.append(conduit) }
             return state.completion
         }
         if let completion {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
-            return
+            conduit.reject(completion)
+        } else {
+            conduit.start()
         }
-        subscriber.receive(subscription: conduit)
-        conduit.open()
     }
 
     /// Sends a value to every subscriber that has outstanding demand.
+    @inlinable
     public func send(_ input: Output) {
         let conduits = state.withLock { state in
             state.completion == nil ? state.conduits : []
         }
         for conduit in conduits {
-            conduit.offer(input)
+            conduit.offerValue(input)
         }
     }
 
@@ -83,7 +91,13 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
         state.withLock { state in body(&state.upstreams, state.completion != nil) }
     }
 
-    private func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
+    @usableFromInline
+    func conduitDemanded() {
+        downstreamDemanded()
+    }
+
+    @usableFromInline
+    func detach(_ conduit: AnyObject) {
         let removed = state.withLock { state -> SubjectConduitBase<Output, Failure>? in
             guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
             return state.conduits.remove(at: index)

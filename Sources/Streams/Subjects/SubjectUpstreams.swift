@@ -4,9 +4,12 @@
 /// Like Combine's subjects, a subject asks its upstreams for `.unlimited` only once one of its
 /// own subscribers has demanded a value: an upstream attached before that waits, and the first
 /// downstream demand starts all of them. Not thread-safe by itself; the owner guards it.
+@usableFromInline
 struct SubjectUpstreams {
     private var subscriptions: [Subscription] = []
     private var demanded = false
+
+    @usableFromInline init() {}
 
     /// Keeps `subscription`; returns whether it should be asked for `.unlimited` now.
     mutating func add(_ subscription: Subscription) -> Bool {
