@@ -44,6 +44,11 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline let maxPublishers: Subscribers.Demand
     @usableFromInline let switchToLatest: Bool
     @usableFromInline let description: String
+    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
+    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
+    /// subscriber's specialised code) and forward to the specialised bodies.
+    @usableFromInline let specializedRequest: (MergeInner, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (MergeInner) -> Void
 
     @inlinable
     init(
@@ -58,6 +63,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         self.maxPublishers = switchToLatest ? .unlimited : maxPublishers
         self.switchToLatest = switchToLatest
         self.transform = transform
+        self.specializedRequest = { $0.requestNow($1) }
+        self.specializedCancel = { $0.cancelNow() }
     }
 
     deinit {
@@ -79,6 +86,16 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
+        specializedRequest(self, demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        specializedCancel(self)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         let (_, becameUnlimited, _) = outbox.request(demand)
         guard becameUnlimited else { return }
         var children: [Subscription] = []
@@ -97,8 +114,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         }
     }
 
-    @usableFromInline
-    func cancel() {
+    @inlinable
+    func cancelNow() {
         outbox.cancel()
         cancelAll()
     }

@@ -25,6 +25,7 @@ extension Publishers {
         }
 
         /// Subscribes to the upstream; on failure, subscribes to the handler's publisher.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = Relay(downstream: subscriber, name: "Catch")
             let handler = self.handler

@@ -25,6 +25,7 @@ extension Publishers {
         }
 
         /// Subscribes to the prefix; the suffix follows when the prefix finishes.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = Relay(downstream: subscriber, name: "Concatenate")
             let suffix = self.suffix

@@ -21,6 +21,7 @@ extension Publishers {
         }
 
         /// Subscribes a scanning subscriber (with its own running result) to the upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             let result = StepState(initialResult)
@@ -58,6 +59,7 @@ extension Publishers {
         }
 
         /// Subscribes a scanning subscriber (with its own running result) to the upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             let result = StepState(initialResult)

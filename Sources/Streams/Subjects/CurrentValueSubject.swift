@@ -101,7 +101,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
         if !acceptUpstream(subscription) { subscription.cancel() }
     }
 
-    func withUpstreams<R>(_ body: (inout SubjectUpstreams, _ completed: Bool) -> R) -> R {
+    func withUpstreams(_ body: (inout SubjectUpstreams, _ completed: Bool) -> Void) {
         state.withLock { state in body(&state.upstreams, state.completion != nil) }
     }
 

@@ -1,26 +1,24 @@
-import Locking
-
 /// A subject that broadcasts elements to downstream subscribers.
 ///
 /// Unlike ``CurrentValueSubject`` it has no initial value or buffer: a value sent while a
 /// subscriber has no outstanding demand is dropped for that subscriber. After a completion,
 /// later sends are ignored and new subscribers receive the completion at once.
 ///
-/// Thread-safety: `send` may be called from any thread. The subscriber list lives in a lock;
-/// each subscriber's deliveries are serialised by its own conduit and made outside any lock.
+/// Thread-safety: `send` may be called from any thread. The subscriber list, the completion and
+/// the upstreams (every stored `var`) live under one mutex; each subscriber's deliveries are
+/// serialised by its own conduit and made outside any lock. The subscriber list is an array of
+/// a non-generic class and the completion has a separate flag, so that the bookkeeping, which
+/// runs unspecialised, instantiates no generic metadata; `send` is inlinable.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, SubjectConduitOwner,
     @unchecked Sendable
 {
-    @usableFromInline
-    struct State {
-        @usableFromInline var conduits: [SubjectConduitBase<Output, Failure>] = []
-        @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var upstreams = SubjectUpstreams()
-
-        @inlinable init() {}
-    }
-
-    @usableFromInline let state = Locked(State())
+    @usableFromInline let mutex = RawMutex()
+    /// Every element is a `SubjectConduitBase<Output, Failure>`, in subscription order.
+    @exclusivity(unchecked) @usableFromInline var conduits: [SubjectConduitRoot] = []
+    @exclusivity(unchecked) @usableFromInline var completed = false
+    /// Set with `completed`; read only once it is set.
+    @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
+    @exclusivity(unchecked) var upstreams = SubjectUpstreams()
 
     /// Creates a subject with no subscribers.
     public init() {}
@@ -28,9 +26,10 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
     /// A subject that is gone can send nothing more: its subscribers are let go of (they keep
     /// their subscription, which no longer delivers anything), so none stays in a cycle with it.
     deinit {
-        for conduit in state.withLock({ $0.conduits }) {
+        for conduit in conduits {
             conduit.release()
         }
+        mutex.destroy()
     }
 
     /// Attaches a subscriber; it receives values sent from now on, as far as it demands them.
@@ -45,39 +44,45 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
     @usableFromInline
     func attach(_ conduit: SubjectConduitBase<Output, Failure>) {
         conduit.owner = self
-        let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
-            if state.completion == nil { state.conduits.append(conduit) }
-            return state.completion
-        }
-        if let completion {
-            conduit.reject(completion)
-        } else {
+        mutex.lock()
+        guard completed, let completion else {
+            conduits.append(conduit)
+            mutex.unlock()
             conduit.start()
+            return
         }
+        mutex.unlock()
+        conduit.reject(completion)
     }
 
     /// Sends a value to every subscriber that has outstanding demand.
     @inlinable
     public func send(_ input: Output) {
-        let conduits = state.withLock { state in
-            state.completion == nil ? state.conduits : []
-        }
+        mutex.lock()
+        let conduits = completed ? [] : self.conduits
+        mutex.unlock()
         for conduit in conduits {
-            conduit.offerValue(input)
+            unsafeDowncast(conduit, to: SubjectConduitBase<Output, Failure>.self).offerValue(input)
         }
     }
 
     /// Sends a completion to every subscriber; ignored if already completed.
     public func send(completion: Subscribers.Completion<Failure>) {
-        let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
-            guard state.completion == nil else { return [] }
-            state.completion = completion
-            state.upstreams.removeAll()
-            defer { state.conduits = [] }
-            return state.conduits
+        mutex.lock()
+        guard !completed else {
+            mutex.unlock()
+            return
         }
-        for conduit in conduits {
-            conduit.finish(completion)
+        completed = true
+        self.completion = completion
+        let finishing = conduits
+        conduits = []
+        var droppedUpstreams = SubjectUpstreams()
+        swap(&droppedUpstreams, &upstreams)
+        mutex.unlock()
+        _ = droppedUpstreams  // released outside the lock
+        for conduit in finishing {
+            unsafeDowncast(conduit, to: SubjectConduitBase<Output, Failure>.self).finish(completion)
         }
     }
 
@@ -87,8 +92,10 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
         if !acceptUpstream(subscription) { subscription.cancel() }
     }
 
-    func withUpstreams<R>(_ body: (inout SubjectUpstreams, _ completed: Bool) -> R) -> R {
-        state.withLock { state in body(&state.upstreams, state.completion != nil) }
+    func withUpstreams(_ body: (inout SubjectUpstreams, _ completed: Bool) -> Void) {
+        mutex.lock()
+        body(&upstreams, completed)
+        mutex.unlock()
     }
 
     @usableFromInline
@@ -98,10 +105,12 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
 
     @usableFromInline
     func detach(_ conduit: AnyObject) {
-        let removed = state.withLock { state -> SubjectConduitBase<Output, Failure>? in
-            guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-            return state.conduits.remove(at: index)
+        mutex.lock()
+        var removed: SubjectConduitRoot?
+        if let index = conduits.firstIndex(where: { $0 === conduit }) {
+            removed = conduits.remove(at: index)
         }
-        _ = removed
+        mutex.unlock()
+        _ = removed  // released outside the lock
     }
 }

@@ -8,17 +8,32 @@ protocol SubjectConduitOwner: AnyObject {
     func detach(_ conduit: AnyObject)
 }
 
+/// The untyped part of a subject's per-subscriber slot. A subject keeps its conduits as
+/// `[SubjectConduitRoot]`, an array of a non-generic class, so that its unspecialised
+/// bookkeeping (attach, detach) needs no generic metadata; `send` casts each back to its
+/// ``SubjectConduitBase``.
+@usableFromInline
+class SubjectConduitRoot: @unchecked Sendable {
+    /// Set once by the subject before the conduit is shared (published by the subject's lock).
+    @usableFromInline weak var owner: SubjectConduitOwner?
+
+    @inlinable init() {}
+
+    /// Hands the subscriber its subscription (this conduit) and opens delivery.
+    @usableFromInline func start() {}
+    /// The subject is gone: nothing can be delivered any more, so the subscriber is let go of.
+    @usableFromInline func release() {}
+}
+
 /// Type-erased per-subscriber delivery slot of a subject.
 ///
 /// The subject sends values through ``offerValue``, a closure formed where the conduit was
 /// created: when that is the subscriber's own (specialised) code, delivery runs as specialised
 /// code too, where a virtual method would always run the unspecialised generic one.
 @usableFromInline
-class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+class SubjectConduitBase<Output, Failure: Error>: SubjectConduitRoot, @unchecked Sendable {
     /// Offers a value to the subscriber (dropped without demand).
     @usableFromInline let offerValue: (Output) -> Void
-    /// Set once by the subject before the conduit is shared (published by the subject's lock).
-    @usableFromInline weak var owner: SubjectConduitOwner?
     /// For current-value subjects: reads the value to deliver when demand arrives after a drop.
     /// Set once, like `owner`.
     @usableFromInline var currentValue: (() -> Output?)?
@@ -28,14 +43,10 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
         self.offerValue = offerValue
     }
 
-    /// Hands the subscriber its subscription (this conduit) and opens delivery.
-    @usableFromInline func start() {}
     /// The subject had already completed: the subscriber gets an empty subscription and the
     /// completion, and is let go of.
     @usableFromInline func reject(_ completion: Subscribers.Completion<Failure>) {}
     @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) {}
-    /// The subject is gone: nothing can be delivered any more, so the subscriber is let go of.
-    @usableFromInline func release() {}
 }
 
 /// One subscriber of a subject: an ``Outbox`` (serialised delivery that drops values sent
@@ -47,6 +58,13 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
 {
     @usableFromInline let outbox: Outbox<Downstream>
     @usableFromInline let description: String
+    /// `request` and `cancel` arrive through the `Subscription` existential and `start` through
+    /// the subject's type-erased list, which always run the unspecialised method; these
+    /// non-capturing closures are formed in `init` (in the
+    /// subscriber's specialised code) and forward to the specialised bodies.
+    @usableFromInline let specializedRequest: (SubjectConduit, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (SubjectConduit) -> Void
+    @usableFromInline let specializedStart: (SubjectConduit) -> Void
 
     /// - Parameter replaysCurrentValue: for current-value subjects: the first demand delivers
     ///   the current value (read through ``SubjectConduitBase/currentValue``).
@@ -55,10 +73,17 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
         let outbox = Outbox(downstream, missedValue: replaysCurrentValue)
         self.outbox = outbox
         self.description = name
+        self.specializedRequest = { $0.requestNow($1) }
+        self.specializedCancel = { $0.cancelNow() }
+        self.specializedStart = { $0.startNow() }
         super.init(offerValue: { outbox.offer($0) })
     }
 
     @usableFromInline override func start() {
+        specializedStart(self)
+    }
+
+    @inlinable func startNow() {
         guard let downstream = outbox.downstreamIfLive else { return }
         downstream.receive(subscription: self)
         outbox.open()
@@ -80,6 +105,14 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     }
 
     @usableFromInline func request(_ demand: Subscribers.Demand) {
+        specializedRequest(self, demand)
+    }
+
+    @usableFromInline func cancel() {
+        specializedCancel(self)
+    }
+
+    @inlinable func requestNow(_ demand: Subscribers.Demand) {
         let (first, _, missed) = outbox.request(demand)
         if first { owner?.conduitDemanded() }
         if missed, let value = currentValue?() {
@@ -87,7 +120,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
         }
     }
 
-    @usableFromInline func cancel() {
+    @inlinable func cancelNow() {
         outbox.cancel()
         owner?.detach(self)
     }

@@ -44,21 +44,29 @@ protocol UpstreamAcceptingSubject: AnyObject {
 /// upstream bookkeeping (accepting, starting on first demand) is shared here.
 protocol SubjectUpstreamsHolder: UpstreamAcceptingSubject {
     /// Runs `body` under the subject's lock with its upstreams and whether it has completed.
-    func withUpstreams<R>(_ body: (inout SubjectUpstreams, _ completed: Bool) -> R) -> R
+    /// (Not generic: results go through captured locals, so an unspecialised subject
+    /// instantiates no metadata for them.)
+    func withUpstreams(_ body: (inout SubjectUpstreams, _ completed: Bool) -> Void)
 }
 
 extension SubjectUpstreamsHolder {
     func acceptUpstream(_ subscription: Subscription) -> Bool {
-        let outcome = withUpstreams { upstreams, completed -> (accepted: Bool, requestNow: Bool) in
-            completed ? (false, false) : (true, upstreams.add(subscription))
+        var accepted = false
+        var requestNow = false
+        withUpstreams { upstreams, completed in
+            guard !completed else { return }
+            accepted = true
+            requestNow = upstreams.add(subscription)
         }
-        if outcome.requestNow { subscription.request(.unlimited) }
-        return outcome.accepted
+        if requestNow { subscription.request(.unlimited) }
+        return accepted
     }
 
     /// A subscriber demanded values for the first time: starts every upstream (once).
     func downstreamDemanded() {
-        for subscription in withUpstreams({ upstreams, _ in upstreams.downstreamDemanded() }) {
+        var started: [Subscription] = []
+        withUpstreams { upstreams, _ in started = upstreams.downstreamDemanded() }
+        for subscription in started {
             subscription.request(.unlimited)
         }
     }
