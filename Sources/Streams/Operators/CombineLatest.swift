@@ -25,11 +25,14 @@ extension Publishers {
         }
 
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, arity: 2, zip: false) { ($0[0] as! A.Output, $0[1] as! B.Output) }
-            inner.start(subscriber)
-            a.subscribe(inner.side(0, A.Output.self))
-            b.subscribe(inner.side(1, B.Output.self))
+            let inner = ComboInner(downstream: subscriber, zip: false)
+            let aStore = inner.store(A.Output.self)
+            let bStore = inner.store(B.Output.self)
+            inner.start(subscriber) { (aStore.latest(), bStore.latest()) }
+            a.subscribe(ComboSide(inner: inner, store: aStore))
+            b.subscribe(ComboSide(inner: inner, store: bStore))
         }
     }
 
@@ -62,12 +65,16 @@ extension Publishers {
         }
 
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, arity: 3, zip: false) { ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output) }
-            inner.start(subscriber)
-            a.subscribe(inner.side(0, A.Output.self))
-            b.subscribe(inner.side(1, B.Output.self))
-            c.subscribe(inner.side(2, C.Output.self))
+            let inner = ComboInner(downstream: subscriber, zip: false)
+            let aStore = inner.store(A.Output.self)
+            let bStore = inner.store(B.Output.self)
+            let cStore = inner.store(C.Output.self)
+            inner.start(subscriber) { (aStore.latest(), bStore.latest(), cStore.latest()) }
+            a.subscribe(ComboSide(inner: inner, store: aStore))
+            b.subscribe(ComboSide(inner: inner, store: bStore))
+            c.subscribe(ComboSide(inner: inner, store: cStore))
         }
     }
 
@@ -103,13 +110,18 @@ extension Publishers {
         }
 
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, arity: 4, zip: false) { ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output) }
-            inner.start(subscriber)
-            a.subscribe(inner.side(0, A.Output.self))
-            b.subscribe(inner.side(1, B.Output.self))
-            c.subscribe(inner.side(2, C.Output.self))
-            d.subscribe(inner.side(3, D.Output.self))
+            let inner = ComboInner(downstream: subscriber, zip: false)
+            let aStore = inner.store(A.Output.self)
+            let bStore = inner.store(B.Output.self)
+            let cStore = inner.store(C.Output.self)
+            let dStore = inner.store(D.Output.self)
+            inner.start(subscriber) { (aStore.latest(), bStore.latest(), cStore.latest(), dStore.latest()) }
+            a.subscribe(ComboSide(inner: inner, store: aStore))
+            b.subscribe(ComboSide(inner: inner, store: bStore))
+            c.subscribe(ComboSide(inner: inner, store: cStore))
+            d.subscribe(ComboSide(inner: inner, store: dStore))
         }
     }
 
