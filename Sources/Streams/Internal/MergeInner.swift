@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The engine behind ``Publishers/FlatMap``, ``Publishers/SwitchToLatest``,
 /// ``Publishers/Merge`` and ``Publishers/MergeMany``: an upstream of values that are turned into
 /// child publishers, whose values are merged into one downstream.
@@ -34,6 +36,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @exclusivity(unchecked) @usableFromInline var upstream: Subscription?
     @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
     @exclusivity(unchecked) @usableFromInline var unlimited = false
+    /// `unlimited`, readable without the mutex (it only ever turns on).
+    @usableFromInline let unlimitedNow = Atomic<Bool>(false)
     @exclusivity(unchecked) @usableFromInline var terminated = false
     /// The newest active child; the others follow through `next`.
     @exclusivity(unchecked) @usableFromInline var firstChild: ChildSide?
@@ -102,6 +106,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         mutex.lock()
         if !terminated {
             unlimited = true
+            unlimitedNow.store(true, ordering: .releasing)
             var child = firstChild
             while let current = child {
                 if let subscription = current.subscription { children.append(subscription) }
@@ -242,6 +247,12 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func childReceived(_ child: ChildSide, _ value: Child.Output) {
+        // Merging without a limit needs no bookkeeping per value: a value from a finished or
+        // cancelled child cannot arrive, and one racing a failure is dropped by the outbox.
+        if !switchToLatest && unlimitedNow.load(ordering: .acquiring) {
+            outbox.enqueue(value)
+            return
+        }
         mutex.lock()
         let live = child.active && !terminated
         let unlimited = self.unlimited

@@ -46,6 +46,7 @@ extension Publishers {
 
 extension Publisher {
     /// Handles errors from an upstream publisher by replacing it with another publisher.
+    @inlinable
     public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
     where P.Output == Output {
         Publishers.Catch(upstream: self, handler: handler)

@@ -130,12 +130,14 @@ extension Publishers {
 extension Publisher {
     /// Subscribes to an additional publisher and publishes a tuple of the latest
     /// values whenever any of them produces a value.
+    @inlinable
     public func combineLatest<P: Publisher>(_ p: P) -> Publishers.CombineLatest<Self, P>
     where P.Failure == Failure {
         Publishers.CombineLatest(self, p)
     }
 
     /// Combines the latest values of this publisher and others with a transform.
+    @inlinable
     public func combineLatest<P: Publisher, T>(
         _ p: P,
         _ transform: @escaping (Output, P.Output) -> T
@@ -145,12 +147,14 @@ extension Publisher {
 
     /// Subscribes to 2 additional publishers and publishes a tuple of the latest
     /// values whenever any of them produces a value.
+    @inlinable
     public func combineLatest<P: Publisher, Q: Publisher>(_ p: P, _ q: Q) -> Publishers.CombineLatest3<Self, P, Q>
     where P.Failure == Failure, Q.Failure == Failure {
         Publishers.CombineLatest3(self, p, q)
     }
 
     /// Combines the latest values of this publisher and others with a transform.
+    @inlinable
     public func combineLatest<P: Publisher, Q: Publisher, T>(
         _ p: P, _ q: Q,
         _ transform: @escaping (Output, P.Output, Q.Output) -> T
@@ -160,12 +164,14 @@ extension Publisher {
 
     /// Subscribes to 3 additional publishers and publishes a tuple of the latest
     /// values whenever any of them produces a value.
+    @inlinable
     public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(_ p: P, _ q: Q, _ r: R) -> Publishers.CombineLatest4<Self, P, Q, R>
     where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.CombineLatest4(self, p, q, r)
     }
 
     /// Combines the latest values of this publisher and others with a transform.
+    @inlinable
     public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
         _ p: P, _ q: Q, _ r: R,
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T

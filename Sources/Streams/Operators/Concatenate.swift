@@ -49,6 +49,7 @@ extension Publisher {
     /// Appends this publisher's output with the elements emitted by the given publisher.
     ///
     /// `other` is subscribed only after this publisher finishes.
+    @inlinable
     public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
     where P.Output == Output, P.Failure == Failure {
         Publishers.Concatenate(prefix: self, suffix: publisher)
@@ -66,6 +67,7 @@ extension Publisher {
     }
 
     /// Prefixes this publisher's output with the elements emitted by the given publisher.
+    @inlinable
     public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
     where P.Output == Output, P.Failure == Failure {
         Publishers.Concatenate(prefix: publisher, suffix: self)

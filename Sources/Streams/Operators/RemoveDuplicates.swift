@@ -71,6 +71,7 @@ extension Publishers {
 
 extension Publisher where Output: Equatable {
     /// Publishes only elements that don't match the previous element (by `==`).
+    @inlinable
     public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: ==)
     }
@@ -78,6 +79,7 @@ extension Publisher where Output: Equatable {
 
 extension Publisher {
     /// Publishes only elements that don't match the previous element, as judged by `predicate`.
+    @inlinable
     public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }

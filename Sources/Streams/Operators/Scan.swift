@@ -76,6 +76,7 @@ extension Publishers {
 extension Publisher {
     /// Transforms elements by providing the current element and the previous result to a
     /// closure, publishing each result.
+    @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
         Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }

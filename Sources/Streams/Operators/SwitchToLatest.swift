@@ -38,6 +38,7 @@ extension Publishers {
 
 extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// Republishes elements sent by the most recently received publisher.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
@@ -46,6 +47,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
 extension Publisher where Output: Publisher, Failure == Never {
     /// Republishes elements of the latest inner publisher, re-typing this publisher's failure
     /// (it cannot fail) to the inner publishers'.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
         Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
     }
@@ -54,6 +56,7 @@ extension Publisher where Output: Publisher, Failure == Never {
 extension Publisher where Output: Publisher, Output.Failure == Never {
     /// Republishes elements of the latest inner publisher, re-typing the inner publishers'
     /// failure (they cannot fail) to this publisher's.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<
         Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
     > {
@@ -63,6 +66,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 
 extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
     /// Republishes elements of the latest inner publisher; neither level can fail.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }

@@ -127,12 +127,14 @@ extension Publishers {
 extension Publisher {
     /// Combines elements from this publisher and 1 other publisher, delivering tuples of
     /// elements paired by index.
+    @inlinable
     public func zip<P: Publisher>(_ p: P) -> Publishers.Zip<Self, P>
     where P.Failure == Failure {
         Publishers.Zip(self, p)
     }
 
     /// Zips this publisher with others and transforms each tuple of elements.
+    @inlinable
     public func zip<P: Publisher, T>(
         _ p: P,
         _ transform: @escaping (Output, P.Output) -> T
@@ -142,12 +144,14 @@ extension Publisher {
 
     /// Combines elements from this publisher and 2 other publishers, delivering tuples of
     /// elements paired by index.
+    @inlinable
     public func zip<P: Publisher, Q: Publisher>(_ p: P, _ q: Q) -> Publishers.Zip3<Self, P, Q>
     where P.Failure == Failure, Q.Failure == Failure {
         Publishers.Zip3(self, p, q)
     }
 
     /// Zips this publisher with others and transforms each tuple of elements.
+    @inlinable
     public func zip<P: Publisher, Q: Publisher, T>(
         _ p: P, _ q: Q,
         _ transform: @escaping (Output, P.Output, Q.Output) -> T
@@ -157,12 +161,14 @@ extension Publisher {
 
     /// Combines elements from this publisher and 3 other publishers, delivering tuples of
     /// elements paired by index.
+    @inlinable
     public func zip<P: Publisher, Q: Publisher, R: Publisher>(_ p: P, _ q: Q, _ r: R) -> Publishers.Zip4<Self, P, Q, R>
     where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.Zip4(self, p, q, r)
     }
 
     /// Zips this publisher with others and transforms each tuple of elements.
+    @inlinable
     public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
         _ p: P, _ q: Q, _ r: R,
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
