@@ -5,20 +5,13 @@
 /// later sends are ignored and new subscribers receive the completion at once.
 ///
 /// Thread-safety: `send` may be called from any thread. The subscriber list, the completion and
-/// the upstreams (every stored `var`) live under one mutex; each subscriber's deliveries are
-/// serialised by its own conduit and made outside any lock. The subscriber list is an array of
-/// a non-generic class and the completion has a separate flag, so that the bookkeeping, which
-/// runs unspecialised, instantiates no generic metadata; `send` is inlinable.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, SubjectConduitOwner,
-    @unchecked Sendable
-{
-    @usableFromInline let mutex = RawMutex()
-    /// Every element is a `SubjectConduitBase<Output, Failure>`, in subscription order.
-    @exclusivity(unchecked) @usableFromInline var conduits: [SubjectConduitRoot] = []
-    @exclusivity(unchecked) @usableFromInline var completed = false
-    /// Set with `completed`; read only once it is set.
+/// the upstreams live under one mutex (in a ``SubjectCore``, which its subscribers report to
+/// instead of holding the subject); each subscriber's deliveries are serialised by its own
+/// conduit and made outside any lock. `send` is inlinable, so it runs specialised.
+public final class PassthroughSubject<Output, Failure: Error>: Subject, UpstreamAcceptingSubject, @unchecked Sendable {
+    @usableFromInline let core = SubjectCore()
+    /// Set once the subject completes; under `core.mutex`.
     @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
-    @exclusivity(unchecked) var upstreams = SubjectUpstreams()
 
     /// Creates a subject with no subscribers.
     public init() {}
@@ -26,10 +19,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
     /// A subject that is gone can send nothing more: its subscribers are let go of (they keep
     /// their subscription, which no longer delivers anything), so none stays in a cycle with it.
     deinit {
-        for conduit in conduits {
-            conduit.release()
-        }
-        mutex.destroy()
+        core.subjectGone()
     }
 
     /// Attaches a subscriber; it receives values sent from now on, as far as it demands them.
@@ -43,24 +33,22 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
     /// Registers a new subscriber's conduit and starts it (or rejects it after a completion).
     @usableFromInline
     func attach(_ conduit: SubjectConduitBase<Output, Failure>) {
-        conduit.owner = self
-        mutex.lock()
-        guard completed, let completion else {
-            conduits.append(conduit)
-            mutex.unlock()
+        core.mutex.lock()
+        guard !core.append(conduit), let completion else {
+            core.mutex.unlock()
             conduit.start()
             return
         }
-        mutex.unlock()
+        core.mutex.unlock()
         conduit.reject(completion)
     }
 
     /// Sends a value to every subscriber that has outstanding demand.
     @inlinable
     public func send(_ input: Output) {
-        mutex.lock()
-        let conduits = completed ? [] : self.conduits
-        mutex.unlock()
+        core.mutex.lock()
+        let conduits = core.completed ? [] : core.conduits
+        core.mutex.unlock()
         for conduit in conduits {
             unsafeDowncast(conduit, to: SubjectConduitBase<Output, Failure>.self).offerValue(input)
         }
@@ -68,18 +56,14 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
 
     /// Sends a completion to every subscriber; ignored if already completed.
     public func send(completion: Subscribers.Completion<Failure>) {
-        mutex.lock()
-        guard !completed else {
-            mutex.unlock()
+        var droppedUpstreams = SubjectUpstreams()
+        core.mutex.lock()
+        guard let finishing = core.complete(dropped: &droppedUpstreams) else {
+            core.mutex.unlock()
             return
         }
-        completed = true
         self.completion = completion
-        let finishing = conduits
-        conduits = []
-        var droppedUpstreams = SubjectUpstreams()
-        swap(&droppedUpstreams, &upstreams)
-        mutex.unlock()
+        core.mutex.unlock()
         _ = droppedUpstreams  // released outside the lock
         for conduit in finishing {
             unsafeDowncast(conduit, to: SubjectConduitBase<Output, Failure>.self).finish(completion)
@@ -92,25 +76,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
         if !acceptUpstream(subscription) { subscription.cancel() }
     }
 
-    func withUpstreams(_ body: (inout SubjectUpstreams, _ completed: Bool) -> Void) {
-        mutex.lock()
-        body(&upstreams, completed)
-        mutex.unlock()
-    }
-
-    @usableFromInline
-    func conduitDemanded() {
-        downstreamDemanded()
-    }
-
-    @usableFromInline
-    func detach(_ conduit: AnyObject) {
-        mutex.lock()
-        var removed: SubjectConduitRoot?
-        if let index = conduits.firstIndex(where: { $0 === conduit }) {
-            removed = conduits.remove(at: index)
-        }
-        mutex.unlock()
-        _ = removed  // released outside the lock
+    func acceptUpstream(_ subscription: Subscription) -> Bool {
+        core.acceptUpstream(subscription)
     }
 }

@@ -1,21 +1,12 @@
-/// What a subject's conduit reports back to its subject. Held weakly, so a subscriber never keeps
-/// its subject alive.
-@usableFromInline
-protocol SubjectConduitOwner: AnyObject {
-    /// A subscriber demanded values for the first time (the subject then starts its upstreams).
-    func conduitDemanded()
-    /// The subscriber cancelled: the subject forgets `conduit`.
-    func detach(_ conduit: AnyObject)
-}
-
 /// The untyped part of a subject's per-subscriber slot. A subject keeps its conduits as
 /// `[SubjectConduitRoot]`, an array of a non-generic class, so that its unspecialised
 /// bookkeeping (attach, detach) needs no generic metadata; `send` casts each back to its
 /// ``SubjectConduitBase``.
 @usableFromInline
 class SubjectConduitRoot: @unchecked Sendable {
-    /// Set once by the subject before the conduit is shared (published by the subject's lock).
-    @usableFromInline weak var owner: SubjectConduitOwner?
+    /// The subject's core, for the first demand and the cancel. Set once, under the core's
+    /// mutex, before the conduit is shared.
+    @usableFromInline var core: SubjectCore?
 
     @inlinable init() {}
 
@@ -35,7 +26,7 @@ class SubjectConduitBase<Output, Failure: Error>: SubjectConduitRoot, @unchecked
     /// Offers a value to the subscriber (dropped without demand).
     @usableFromInline let offerValue: (Output) -> Void
     /// For current-value subjects: reads the value to deliver when demand arrives after a drop.
-    /// Set once, like `owner`.
+    /// Set once, before the conduit is shared.
     @usableFromInline var currentValue: (() -> Output?)?
 
     @inlinable
@@ -114,7 +105,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
 
     @inlinable func requestNow(_ demand: Subscribers.Demand) {
         let (first, _, missed) = outbox.request(demand)
-        if first { owner?.conduitDemanded() }
+        if first { core?.conduitDemanded() }
         if missed, let value = currentValue?() {
             outbox.offer(value)
         }
@@ -122,6 +113,6 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
 
     @inlinable func cancelNow() {
         outbox.cancel()
-        owner?.detach(self)
+        core?.detach(self)
     }
 }

@@ -39,35 +39,3 @@ protocol UpstreamAcceptingSubject: AnyObject {
     /// `false` if the subject has completed, in which case the caller cancels it.
     func acceptUpstream(_ subscription: Subscription) -> Bool
 }
-
-/// A subject of this module that keeps its ``SubjectUpstreams`` in its own locked state; the
-/// upstream bookkeeping (accepting, starting on first demand) is shared here.
-protocol SubjectUpstreamsHolder: UpstreamAcceptingSubject {
-    /// Runs `body` under the subject's lock with its upstreams and whether it has completed.
-    /// (Not generic: results go through captured locals, so an unspecialised subject
-    /// instantiates no metadata for them.)
-    func withUpstreams(_ body: (inout SubjectUpstreams, _ completed: Bool) -> Void)
-}
-
-extension SubjectUpstreamsHolder {
-    func acceptUpstream(_ subscription: Subscription) -> Bool {
-        var accepted = false
-        var requestNow = false
-        withUpstreams { upstreams, completed in
-            guard !completed else { return }
-            accepted = true
-            requestNow = upstreams.add(subscription)
-        }
-        if requestNow { subscription.request(.unlimited) }
-        return accepted
-    }
-
-    /// A subscriber demanded values for the first time: starts every upstream (once).
-    func downstreamDemanded() {
-        var started: [Subscription] = []
-        withUpstreams { upstreams, _ in started = upstreams.downstreamDemanded() }
-        for subscription in started {
-            subscription.request(.unlimited)
-        }
-    }
-}
