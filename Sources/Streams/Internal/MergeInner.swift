@@ -38,6 +38,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @exclusivity(unchecked) @usableFromInline var unlimited = false
     /// `unlimited`, readable without the mutex (it only ever turns on).
     @usableFromInline let unlimitedNow = Atomic<Bool>(false)
+    /// For switchToLatest: the identity of the newest child (0 once the stream ended), readable
+    /// without the mutex. Both children compared are alive, so their identities differ.
+    @usableFromInline let latestChild = Atomic<UInt>(0)
     @exclusivity(unchecked) @usableFromInline var terminated = false
     /// The newest active child; the others follow through `next`.
     @exclusivity(unchecked) @usableFromInline var firstChild: ChildSide?
@@ -130,6 +133,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         var subscriptions: [Subscription] = []
         mutex.lock()
         terminated = true
+        latestChild.store(0, ordering: .releasing)
         while let child = firstChild {
             if let subscription = unlink(child) { subscriptions.append(subscription) }
         }
@@ -198,6 +202,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             superseded = unlink(previous)
         }
         child.active = true
+        if switchToLatest { latestChild.store(UInt(bitPattern: ObjectIdentifier(child)), ordering: .releasing) }
         child.next = firstChild
         firstChild?.previous = child
         firstChild = child
@@ -247,16 +252,20 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func childReceived(_ child: ChildSide, _ value: Child.Output) {
-        // Merging without a limit needs no bookkeeping per value: a value from a finished or
-        // cancelled child cannot arrive, and one racing a failure is dropped by the outbox.
-        if !switchToLatest && unlimitedNow.load(ordering: .acquiring) {
+        // Without a demand limit no bookkeeping is needed per value: a value from a finished or
+        // cancelled child cannot arrive, one racing a failure or a cancel is dropped by the
+        // outbox, and for switchToLatest the newest child is known without the lock.
+        if unlimitedNow.load(ordering: .acquiring) {
+            if switchToLatest && latestChild.load(ordering: .acquiring) != UInt(bitPattern: ObjectIdentifier(child)) {
+                return
+            }
             outbox.enqueue(value)
             return
         }
         mutex.lock()
         let live = child.active && !terminated
         let unlimited = self.unlimited
-        let subscription = child.subscription
+        let subscription = unlimited ? nil : child.subscription
         mutex.unlock()
         guard live else { return }
         if unlimited {

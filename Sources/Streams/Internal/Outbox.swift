@@ -18,10 +18,16 @@
 /// specialised in the caller's module delivers through specialised code, and one that is not
 /// still instantiates no generic metadata per value.
 ///
+/// The downstream lives in its own allocation and the delivering thread calls it in place,
+/// without copying (retaining) it per value: while someone is delivering, a cancel leaves
+/// releasing the downstream to that thread, which does it once the call returns.
+///
 /// Thread-safety: every stored `var` is read and written only under `mutex` (dynamic
 /// exclusivity checks are off on them because the mutex, not a Swift access, guarantees
-/// exclusivity); `@unchecked Sendable` because the downstream and queued values are only touched
-/// under it or by the single delivering thread.
+/// exclusivity); the downstream's storage is initialised from creation until the first of a
+/// completion or a cancel, and released under the mutex by whoever holds the delivery claim (or
+/// by the canceller when nobody does). `@unchecked Sendable` because the downstream and queued
+/// values are only touched under the mutex or by the single delivering thread.
 @usableFromInline
 final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @usableFromInline typealias Input = Downstream.Input
@@ -41,12 +47,17 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     }
 
     @usableFromInline let mutex = RawMutex()
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    /// Initialised while `hasDownstream`.
+    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
+    @exclusivity(unchecked) @usableFromInline var hasDownstream = true
+    /// The downstream completed or cancelled: nothing more is accepted or delivered.
+    @exclusivity(unchecked) @usableFromInline var terminated = false
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var queue: [Pending] = []
     @exclusivity(unchecked) @usableFromInline var head = 0
     @exclusivity(unchecked) @usableFromInline var completion: Completion?
-    /// Someone is delivering (or the outbox is not open yet): everybody else queues.
+    /// Someone holds the delivery claim (or the outbox is not open yet): everybody else queues,
+    /// and a cancel leaves releasing the downstream to the claim's holder.
     @exclusivity(unchecked) @usableFromInline var draining = true
     @exclusivity(unchecked) @usableFromInline var missedValue: Bool
     @exclusivity(unchecked) @usableFromInline var everRequested = false
@@ -63,23 +74,35 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         missedValue: Bool = false,
         onReturnedDemand: ((Subscribers.Demand) -> Void)? = nil
     ) {
-        self.downstream = downstream
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: downstream)
         self.missedValue = missedValue
         self.onReturnedDemand = onReturnedDemand
     }
 
     deinit {
+        if hasDownstream { storage.deinitialize(count: 1) }
+        storage.deallocate()
         mutex.destroy()
     }
 
     @inlinable var queuedCount: Int { queue.count - head }
+
+    /// Moves the downstream out of its storage (the stream ended). Call with the mutex held,
+    /// when nobody else is delivering; release the result outside the lock.
+    @inlinable
+    func takeDownstream() -> Downstream? {
+        guard hasDownstream else { return nil }
+        hasDownstream = false
+        return storage.move()
+    }
 
     /// `true` once the downstream completed or cancelled.
     @inlinable
     var isTerminated: Bool {
         mutex.lock()
         defer { mutex.unlock() }
-        return downstream == nil
+        return terminated
     }
 
     /// The downstream while the outbox is live (for handing it its subscription).
@@ -87,7 +110,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     var downstreamIfLive: Downstream? {
         mutex.lock()
         defer { mutex.unlock() }
-        return downstream
+        return terminated || !hasDownstream ? nil : storage.pointee
     }
 
     /// Starts delivery. Call once, after the downstream has received its subscription.
@@ -95,7 +118,10 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     func open() {
         mutex.lock()
         draining = false
+        // Cancelled before opening: the release was left to whoever opens.
+        let dropped = terminated ? takeDownstream() : nil
         mutex.unlock()
+        _ = dropped
         drain()
     }
 
@@ -104,12 +130,12 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable @discardableResult
     func enqueue(_ value: Input, afterDelivery: (() -> Void)? = nil) -> Bool {
         mutex.lock()
-        guard let downstream, completion == nil else {
+        guard !terminated, completion == nil else {
             mutex.unlock()
             return false
         }
         if !draining && head == queue.count && demand > 0 {
-            deliverNow(downstream, value)
+            deliverNow(value)
             afterDelivery?()
             drainClaimed()
             return true
@@ -126,7 +152,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable @discardableResult
     func offer(_ value: Input) -> Bool {
         mutex.lock()
-        guard let downstream, completion == nil else {
+        guard !terminated, completion == nil else {
             mutex.unlock()
             return false
         }
@@ -136,7 +162,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
             return false
         }
         if !draining && head == queue.count {
-            deliverNow(downstream, value)
+            deliverNow(value)
             drainClaimed()
             return true
         }
@@ -150,11 +176,11 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     /// for one value: claims delivery, releases the mutex and delivers `value`. The caller then
     /// runs ``drainClaimed()`` to deliver whatever arrived meanwhile and release the claim.
     @inlinable
-    func deliverNow(_ downstream: Downstream, _ value: Input) {
+    func deliverNow(_ value: Input) {
         draining = true
         if demand != .unlimited { demand -= 1 }
         mutex.unlock()
-        deliver(value, to: downstream)
+        deliver(value)
     }
 
     /// Schedules the completion after the queued values (or, with `dropPending`, instead of
@@ -162,7 +188,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func complete(_ completion: Completion, dropPending: Bool = false) {
         mutex.lock()
-        guard downstream != nil, self.completion == nil else {
+        guard !terminated, self.completion == nil else {
             mutex.unlock()
             return
         }
@@ -186,7 +212,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     func request(_ demand: Subscribers.Demand) -> (firstRequest: Bool, becameUnlimited: Bool, missed: Bool) {
         guard demand > 0 else { return (false, false, false) }
         mutex.lock()
-        guard downstream != nil else {
+        guard !terminated else {
             mutex.unlock()
             return (false, false, false)
         }
@@ -202,15 +228,21 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         return (first, becameUnlimited, missed)
     }
 
-    /// Drops the downstream and everything queued. Nothing more is delivered.
+    /// Drops the downstream and everything queued. Nothing more is delivered. If a thread is
+    /// delivering (possibly this one, from inside the downstream), it releases the downstream
+    /// when its call returns.
     @inlinable
     func cancel() {
         mutex.lock()
-        let droppedDownstream = downstream
+        guard !terminated else {
+            mutex.unlock()
+            return
+        }
+        terminated = true
         var droppedQueue: [Pending] = []
         swap(&droppedQueue, &queue)
-        downstream = nil
         head = 0
+        let droppedDownstream = draining ? nil : takeDownstream()
         mutex.unlock()
         // Released here, outside the lock.
         _ = droppedDownstream
@@ -221,7 +253,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func drain() {
         mutex.lock()
-        guard !draining, downstream != nil else {
+        guard !draining, !terminated else {
             mutex.unlock()
             return
         }
@@ -230,28 +262,33 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         drainClaimed()
     }
 
-    /// The delivery loop of the thread that set `draining`; clears it when there is nothing
-    /// more it may deliver.
+    /// The delivery loop of the thread that holds the claim (`draining`); gives it up when there
+    /// is nothing more it may deliver, releasing the downstream if the stream has ended.
     @inlinable
     func drainClaimed() {
         while true {
             mutex.lock()
-            // The downstream is copied out (retained) only when something is delivered.
-            if case .some = downstream, head < queue.count && demand > 0 {
-                let downstream = self.downstream.unsafelyUnwrapped
+            if terminated {
+                draining = false
+                let dropped = takeDownstream()
+                mutex.unlock()
+                _ = dropped
+                return
+            }
+            if head < queue.count && demand > 0 {
                 if demand != .unlimited { demand -= 1 }
                 let pending = popFirst()
                 mutex.unlock()
-                deliver(pending.value, to: downstream)
+                deliver(pending.value)
                 pending.afterDelivery?()
                 continue
             }
-            if case .some = downstream, head == queue.count, let completion {
-                let downstream = self.downstream.unsafelyUnwrapped
-                self.downstream = nil
+            if head == queue.count, let completion {
+                terminated = true
                 draining = false
+                let downstream = takeDownstream()
                 mutex.unlock()
-                downstream.receive(completion: completion)
+                downstream?.receive(completion: completion)
                 return
             }
             draining = false
@@ -260,10 +297,11 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         }
     }
 
-    /// Calls the downstream (no lock held) and adds the demand it returns.
+    /// Calls the downstream in place (no lock held; only the claim's holder gets here, and the
+    /// downstream stays initialised while it holds the claim) and adds the demand it returns.
     @inlinable
-    func deliver(_ value: Input, to downstream: Downstream) {
-        let extra = downstream.receive(value)
+    func deliver(_ value: Input) {
+        let extra = storage.pointee.receive(value)
         if extra > 0 {
             mutex.lock()
             demand += extra

@@ -28,7 +28,7 @@ enum Step<Output, Failure: Error> {
 /// and `cancel`, which arrive through the `Subscription` existential, forward to specialised
 /// bodies through closures formed in `init`.
 ///
-/// Thread-safety: `step` and `completion` (and whatever state they capture) run only from the
+/// Thread-safety: `step` and `mapFailure` (and whatever state they capture) run only from the
 /// upstream's serialised calls; request and cancel may come from any thread.
 @usableFromInline
 final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
@@ -39,7 +39,7 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     @usableFromInline let link: Link<Downstream>
     @usableFromInline let step: (UpstreamOutput) -> Step<Downstream.Input, Downstream.Failure>
-    @usableFromInline let completion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+    @usableFromInline let mapFailure: (UpstreamFailure) -> Downstream.Failure
     @usableFromInline let initialRequest: Subscribers.Demand
     @usableFromInline let description: String
     @usableFromInline let specializedRequest: (Stepper, Subscribers.Demand) -> Void
@@ -55,13 +55,13 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         name: String,
         initialRequest: Subscribers.Demand = .none,
         step: @escaping (UpstreamOutput) -> Step<Downstream.Input, Downstream.Failure>,
-        completion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+        mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
     ) {
         self.link = Link(downstream: downstream)
         self.description = name
         self.initialRequest = initialRequest
         self.step = step
-        self.completion = completion
+        self.mapFailure = mapFailure
         self.specializedRequest = { $0.requestNow($1) }
         self.specializedCancel = { $0.cancelNow() }
     }
@@ -108,7 +108,7 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        link.complete()?.receive(completion: self.completion(completion))
+        link.complete()?.receive(completion: completion.mapFailure(mapFailure))
     }
 
     @usableFromInline
@@ -162,7 +162,7 @@ extension Publisher {
                 name: name,
                 initialRequest: initialRequest,
                 step: step,
-                completion: { $0.mapFailure(mapFailure) }
+                mapFailure: mapFailure
             )
         )
     }
