@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 import Streams
 import Synchronization
 import Testing
@@ -170,5 +171,55 @@ import Testing
             #expect(checker.violations.load(ordering: .acquiring) == 0)
             checker.subscription?.cancel()
         }
+    }
+
+    /// Cancels from inside its first `receive(_:)`, and counts what arrives after that.
+    final class CancelInsideReceive: Subscriber, @unchecked Sendable {
+        typealias Input = Int
+        typealias Failure = Never
+        private let subscription = Locked<UncheckedBox<Subscription?>>(UncheckedBox(nil))
+        let received = Atomic<Int>(0)
+
+        func receive(subscription: Subscription) {
+            self.subscription.withLock { $0 = UncheckedBox(subscription) }
+            subscription.request(.unlimited)
+        }
+
+        func receive(_ input: Int) -> Subscribers.Demand {
+            received.add(1, ordering: .relaxed)
+            let subscription = self.subscription.withLock { state -> UncheckedBox<Subscription?> in
+                defer { state = UncheckedBox(nil) }
+                return state
+            }
+            subscription.value?.cancel()
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Never>) {}
+    }
+
+    @Test func cancelFromInsideReceiveReleasesTheDownstreamOnceTheCallReturns() {
+        let subject = PassthroughSubject<Int, Never>()
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        weak var viaSubject: CancelInsideReceive?
+        weak var viaMerge: CancelInsideReceive?
+        do {
+            let first = CancelInsideReceive()
+            let second = CancelInsideReceive()
+            viaSubject = first
+            viaMerge = second
+            subject.map { $0 }.subscribe(first)
+            a.merge(with: b).subscribe(second)
+        }
+        #expect(viaSubject != nil)
+        #expect(viaMerge != nil)
+        subject.send(1)
+        a.send(1)
+        // The delivering thread released them when their receive returned.
+        #expect(viaSubject == nil)
+        #expect(viaMerge == nil)
+        subject.send(2)
+        b.send(2)
     }
 }
