@@ -49,8 +49,13 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Upstream
         core.mutex.lock()
         let conduits = core.completed ? [] : core.conduits
         core.mutex.unlock()
-        for conduit in conduits {
-            unsafeDowncast(conduit, to: SubjectConduitBase<Output, Failure>.self).offerValue(input)
+        // The snapshot keeps every conduit alive for the loop: each is used without a retain.
+        conduits.withUnsafeBufferPointer { conduits in
+            for conduit in conduits {
+                Unmanaged.passUnretained(conduit)._withUnsafeGuaranteedRef {
+                    unsafeDowncast($0, to: SubjectConduitBase<Output, Failure>.self).offerValue(input)
+                }
+            }
         }
     }
 
