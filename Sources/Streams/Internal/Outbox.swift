@@ -15,8 +15,9 @@
 /// is called, which the owner does right after handing the downstream its subscription.
 ///
 /// Inlinable, with its state in stored properties under a ``RawMutex``, so that an owner
-/// specialised in the caller's module delivers through specialised code, and one that is not
-/// still instantiates no generic metadata per value.
+/// specialised in the caller's module delivers through specialised code; unspecialised, it no
+/// longer pays for `Locked.withLock` closures with generic results (enums, tuples, arrays), each
+/// of which instantiated generic metadata at run time.
 ///
 /// The downstream lives in its own allocation and the delivering thread calls it in place,
 /// without copying (retaining) it per value: while someone is delivering, a cancel leaves
@@ -25,8 +26,8 @@
 /// Thread-safety: every stored `var` is read and written only under `mutex` (dynamic
 /// exclusivity checks are off on them because the mutex, not a Swift access, guarantees
 /// exclusivity); the downstream's storage is initialised from creation until the first of a
-/// completion or a cancel, and released under the mutex by whoever holds the delivery claim (or
-/// by the canceller when nobody does). `@unchecked Sendable` because the downstream and queued
+/// completion or a cancel, then moved out under the mutex (and released outside it) by whoever
+/// holds the delivery claim, or by the canceller when nobody does. `@unchecked Sendable` because the downstream and queued
 /// values are only touched under the mutex or by the single delivering thread.
 @usableFromInline
 final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
