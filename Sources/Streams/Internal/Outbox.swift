@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Serialised, demand-respecting delivery to one downstream subscriber from many threads.
 ///
 /// Multi-source operators (merge, flatMap, switchToLatest, combineLatest, zip) and subjects push
@@ -8,8 +10,10 @@
 /// `receive(_:)` is queued and delivered after that call returns.
 ///
 /// Fast path: a value pushed while nobody is delivering, nothing is queued and there is demand
-/// is handed to the downstream at once, without touching the queue (two lock round trips per
-/// value). Otherwise it is queued and the draining thread delivers it in order.
+/// is handed to the downstream at once, without touching the queue: one lock round trip, and a
+/// compare-and-swap on an atomic flag word to give the delivery claim up afterwards (a second
+/// round trip only if something changed meanwhile). Otherwise it is queued and the thread
+/// holding the claim delivers it in order.
 ///
 /// The outbox is created closed: nothing (not even a completion) is delivered until ``open()``
 /// is called, which the owner does right after handing the downstream its subscription.
@@ -57,9 +61,13 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var queue: [Pending] = []
     @exclusivity(unchecked) @usableFromInline var head = 0
     @exclusivity(unchecked) @usableFromInline var completion: Completion?
-    /// Someone holds the delivery claim (or the outbox is not open yet): everybody else queues,
-    /// and a cancel leaves releasing the downstream to the claim's holder.
-    @exclusivity(unchecked) @usableFromInline var draining = true
+    /// `claimed`: someone holds the delivery claim (or the outbox is not open yet); everybody
+    /// else queues, and a cancel leaves releasing the downstream to the claim's holder.
+    /// `dirty`: something changed while it was held (a value queued, demand, a completion or
+    /// a cancel), so the holder must look under the mutex before giving the claim up. Changed
+    /// only under the mutex, except that the holder gives the claim up with a compare-and-swap
+    /// when nothing changed: after a fast-path delivery that takes no second lock round trip.
+    @usableFromInline let flags = Atomic<Int>(OutboxFlags.claimed)
     @exclusivity(unchecked) @usableFromInline var missedValue: Bool
     @exclusivity(unchecked) @usableFromInline var everRequested = false
     @usableFromInline let onReturnedDemand: ((Subscribers.Demand) -> Void)?
@@ -118,7 +126,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func open() {
         mutex.lock()
-        draining = false
+        flags.store(0, ordering: .releasing)
         // Cancelled before opening: the release was left to whoever opens.
         let dropped = terminated ? takeDownstream() : nil
         mutex.unlock()
@@ -135,15 +143,14 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
             mutex.unlock()
             return false
         }
-        if !draining && head == queue.count && demand > 0 {
+        if head == queue.count && demand > 0 && flags.load(ordering: .acquiring) & OutboxFlags.claimed == 0 {
             deliverNow(value)
             afterDelivery?()
-            drainClaimed()
+            finishDelivery()
             return true
         }
         queue.append(Pending(value: value, afterDelivery: afterDelivery))
-        mutex.unlock()
-        drain()
+        claimOrMarkDirty()
         return true
     }
 
@@ -162,26 +169,50 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
             mutex.unlock()
             return false
         }
-        if !draining && head == queue.count {
+        if head == queue.count && flags.load(ordering: .acquiring) & OutboxFlags.claimed == 0 {
             deliverNow(value)
-            drainClaimed()
+            finishDelivery()
             return true
         }
         queue.append(Pending(value: value, afterDelivery: nil))
-        mutex.unlock()
-        drain()
+        claimOrMarkDirty()
         return true
     }
 
     /// The fast path. Called with the mutex held, nobody delivering, nothing queued and demand
     /// for one value: claims delivery, releases the mutex and delivers `value`. The caller then
-    /// runs ``drainClaimed()`` to deliver whatever arrived meanwhile and release the claim.
+    /// runs ``finishDelivery()``.
     @inlinable
     func deliverNow(_ value: Input) {
-        draining = true
+        flags.store(OutboxFlags.claimed, ordering: .relaxed)  // nobody else changes it while unclaimed
         if demand != .unlimited { demand -= 1 }
         mutex.unlock()
         deliver(value)
+    }
+
+    /// The claim's holder is done with a delivery: gives the claim up at once if nothing
+    /// changed meanwhile, and otherwise goes on under the mutex.
+    @inlinable
+    func finishDelivery() {
+        if flags.compareExchange(expected: OutboxFlags.claimed, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            return
+        }
+        drainClaimed()
+    }
+
+    /// Called with the mutex held after a change the claim's holder must see; releases the
+    /// mutex. Marks the change for the holder, or, when nobody holds the claim (possibly
+    /// because the holder just gave it up), takes it and delivers.
+    @inlinable
+    func claimOrMarkDirty() {
+        let old = flags.bitwiseOr(OutboxFlags.dirty, ordering: .acquiringAndReleasing).oldValue
+        if old & OutboxFlags.claimed != 0 {
+            mutex.unlock()
+            return
+        }
+        flags.store(OutboxFlags.claimed, ordering: .relaxed)
+        mutex.unlock()
+        drainClaimed()
     }
 
     /// Schedules the completion after the queued values (or, with `dropPending`, instead of
@@ -243,7 +274,8 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         var droppedQueue: [Pending] = []
         swap(&droppedQueue, &queue)
         head = 0
-        let droppedDownstream = draining ? nil : takeDownstream()
+        let old = flags.bitwiseOr(OutboxFlags.dirty, ordering: .acquiringAndReleasing).oldValue
+        let droppedDownstream = old & OutboxFlags.claimed != 0 ? nil : takeDownstream()
         mutex.unlock()
         // Released here, outside the lock.
         _ = droppedDownstream
@@ -254,23 +286,24 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func drain() {
         mutex.lock()
-        guard !draining, !terminated else {
+        guard !terminated else {
             mutex.unlock()
             return
         }
-        draining = true
-        mutex.unlock()
-        drainClaimed()
+        claimOrMarkDirty()
     }
 
-    /// The delivery loop of the thread that holds the claim (`draining`); gives it up when there
-    /// is nothing more it may deliver, releasing the downstream if the stream has ended.
+    /// The delivery loop of the thread that holds the claim; gives it up when there is nothing
+    /// more it may deliver, releasing the downstream if the stream has ended.
     @inlinable
     func drainClaimed() {
         while true {
             mutex.lock()
+            // Everything is looked at now: clear `dirty` (only the holder changes `flags`
+            // outside the mutex, and that is this thread).
+            flags.store(OutboxFlags.claimed, ordering: .relaxed)
             if terminated {
-                draining = false
+                flags.store(0, ordering: .releasing)
                 let dropped = takeDownstream()
                 mutex.unlock()
                 _ = dropped
@@ -286,13 +319,13 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
             }
             if head == queue.count, let completion {
                 terminated = true
-                draining = false
+                flags.store(0, ordering: .releasing)
                 let downstream = takeDownstream()
                 mutex.unlock()
                 downstream?.receive(completion: completion)
                 return
             }
-            draining = false
+            flags.store(0, ordering: .releasing)
             mutex.unlock()
             return
         }
@@ -325,4 +358,13 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         }
         return item
     }
+}
+
+/// The bits of ``Outbox``'s `flags` word (not generic, so no metadata is needed to read them).
+@usableFromInline
+enum OutboxFlags {
+    /// Someone holds the delivery claim, or the outbox is not open yet.
+    @inlinable static var claimed: Int { 1 }
+    /// Something changed while the claim was held: its holder must look under the mutex.
+    @inlinable static var dirty: Int { 2 }
 }

@@ -222,4 +222,27 @@ import Testing
         subject.send(2)
         b.send(2)
     }
+
+    /// Values queued by other threads while one delivers on the fast path are never stranded:
+    /// the delivering thread gives its claim up only if nothing was queued meanwhile.
+    @Test func valuesQueuedDuringAFastPathDeliveryAreAllDelivered() {
+        for _ in 0..<20 {
+            let subject = PassthroughSubject<Int, Never>()
+            let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+            let direct = ConcurrencyStressTests.ContractChecker<Int>()
+            let merged = ConcurrencyStressTests.ContractChecker<Int>()
+            subject.subscribe(direct)
+            Publishers.MergeMany(subjects).subscribe(merged)
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                for value in 0..<250 {
+                    subject.send(value)
+                    subjects[index].send(value)
+                }
+            }
+            #expect(direct.values.load(ordering: .acquiring) == 1000)
+            #expect(merged.values.load(ordering: .acquiring) == 1000)
+            #expect(direct.violations.load(ordering: .acquiring) == 0)
+            #expect(merged.violations.load(ordering: .acquiring) == 0)
+        }
+    }
 }
