@@ -42,6 +42,20 @@ enum OpenCombineBenchmarks {
             }
             blackHole(sum)
         }
+        // No merge in OpenCombine 0.14: its users flat-map a sequence of the publishers.
+        Benchmark(Figures.openCombineMerge.referenceName, configuration: .suite()) { _ in
+            let subjects = (0..<10).map { _ in PassthroughSubject<Int, Never>() }
+            var sum = 0
+            let cancellable = Publishers.Sequence<[PassthroughSubject<Int, Never>], Never>(sequence: subjects)
+                .flatMap { $0 }
+                .sink { sum &+= $0 }
+            for value in 0..<(operations / 10) {
+                for subject in subjects { subject.send(value) }
+            }
+            blackHole(sum)
+            blackHole(cancellable)
+        }
+        // No combineLatest in OpenCombine 0.14, and nothing that does its work: no reference.
         Benchmark(Figures.openCombineZip.referenceName, configuration: .suite()) { _ in
             let left = PassthroughSubject<Int, Never>()
             let right = PassthroughSubject<Int, Never>()

@@ -42,6 +42,28 @@ enum StreamsVsOpenCombineBenchmarks {
             }
             blackHole(sum)
         }
+        Benchmark(Figures.openCombineMerge.name, configuration: .suite()) { _ in
+            let subjects = (0..<10).map { _ in PassthroughSubject<Int, Never>() }
+            var sum = 0
+            let cancellable = Publishers.MergeMany(subjects).sink { sum &+= $0 }
+            for value in 0..<(operations / 10) {
+                for subject in subjects { subject.send(value) }
+            }
+            blackHole(sum)
+            blackHole(cancellable)
+        }
+        Benchmark(Figures.openCombineCombineLatest.name, configuration: .suite()) { _ in
+            let left = PassthroughSubject<Int, Never>()
+            let right = PassthroughSubject<Int, Never>()
+            var sum = 0
+            let cancellable = left.combineLatest(right).sink { sum &+= $0 &+ $1 }
+            for value in 0..<operations {
+                left.send(value)
+                right.send(value)
+            }
+            blackHole(sum)
+            blackHole(cancellable)
+        }
         Benchmark(Figures.openCombineZip.name, configuration: .suite()) { _ in
             let left = PassthroughSubject<Int, Never>()
             let right = PassthroughSubject<Int, Never>()

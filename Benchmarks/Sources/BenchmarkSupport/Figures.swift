@@ -101,7 +101,15 @@ public enum Figures {
                                                   operations: 1000, goals: [.ratio(atMost: 0.5)])
     public static let openCombineImageStreamSetup = Figure(streamsVsOpenCombine, "Streams setup Just.append(Just).map.catch.sink",
                                                            reference: "OpenCombine", operations: 1000, goals: [.ratio(atMost: 0.5)])
-    // No merge or combineLatest rows: OpenCombine 0.14 has neither.
+    /// OpenCombine 0.14 has no `merge`: the reference is how its users merge subjects,
+    /// `Publishers.Sequence(sequence: subjects).flatMap { $0 }`.
+    public static let openCombineMerge = Figure(streamsVsOpenCombine, "Streams merge of 10 subjects per value",
+                                                reference: "OpenCombine Sequence(subjects).flatMap { $0 }", operations: 1000,
+                                                goals: [.ratio(atMost: 0.5)])
+    /// OpenCombine 0.14 has no `combineLatest` and no operator that does its work, so no
+    /// reference is measured: Streams' time only.
+    public static let openCombineCombineLatest = Figure(streamsVsOpenCombine, "Streams combineLatest of 2 subjects per pair",
+                                                        reference: "none (OpenCombine 0.14 has no combineLatest)", operations: 1000)
     public static let openCombineZip = Figure(streamsVsOpenCombine, "Streams zip of 2 subjects per pair", reference: "OpenCombine",
                                               operations: 1000, goals: [.ratio(atMost: 0.5)])
     public static let openCombineSwitchToLatest = Figure(streamsVsOpenCombine, "Streams switchToLatest over Just per value",
@@ -111,7 +119,7 @@ public enum Figures {
     public static let openCombineSetup = Figure(streamsVsOpenCombine, "Streams setup subject 5-operator chain + sink + cancel",
                                                 reference: "OpenCombine", operations: 1000, goals: [.ratio(atMost: 0.5)])
     public static let openCombine: [Figure] = [openCombineChain] + openCombineFanOut + [
-        openCombineFlatMap, openCombineImageStreamSetup, openCombineZip,
+        openCombineFlatMap, openCombineImageStreamSetup, openCombineMerge, openCombineCombineLatest, openCombineZip,
         openCombineSwitchToLatest, openCombineReceiveOn, openCombineSetup,
     ]
 

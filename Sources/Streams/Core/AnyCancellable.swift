@@ -1,23 +1,27 @@
-import Locking
 import Synchronization
 
 /// A type-erasing cancellable object that executes a provided closure when cancelled.
 ///
 /// An `AnyCancellable` automatically calls ``cancel()`` when deinitialised, so keeping it alive
 /// keeps a subscription alive. The closure runs at most once. Equality and hashing are by
-/// identity. Thread-safety: `cancel()` may be called from any thread; the closure is taken out
-/// under a lock and run outside it.
+/// identity. Thread-safety: `cancel()` may be called from any thread; an atomic flag decides
+/// which call runs the closure (that thread alone then takes it out), and it runs outside any
+/// lock. (Dynamic exclusivity checks are off on the two stored actions because the flag, not a
+/// Swift access, guarantees exclusivity.)
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-    private let action: Locked<(() -> Void)?>
+    private let cancelled = Atomic<Bool>(false)
+    @exclusivity(unchecked) private var action: (() -> Void)?  // owned by whoever sets `cancelled`
+    /// A wrapped cancellable is kept as is (no closure allocated around it).
+    @exclusivity(unchecked) private var canceller: (any Cancellable)?  // same
 
     /// Creates a cancellable object that runs the given closure on cancellation or deinit.
     public init(_ cancel: @escaping () -> Void) {
-        action = Locked(cancel)
+        action = cancel
     }
 
     /// Creates a cancellable object that forwards cancellation to the given cancellable.
     public init<C: Cancellable>(_ canceller: C) {
-        action = Locked({ canceller.cancel() })
+        self.canceller = canceller
     }
 
     deinit {
@@ -26,12 +30,13 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Cancels the activity. Runs the closure the first time; later calls do nothing.
     public func cancel() {
-        let body = action.withLock { state -> (() -> Void)? in
-            let body = state
-            state = nil
-            return body
-        }
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let body = action
+        let canceller = self.canceller
+        action = nil
+        self.canceller = nil
         body?()
+        canceller?.cancel()
     }
 
     /// Stores this instance in the specified collection.

@@ -1,5 +1,3 @@
-import Locking
-
 /// The engine behind ``Publishers/Zip`` and ``Publishers/CombineLatest`` (and their 3- and
 /// 4-publisher forms): several upstreams whose values are combined into one downstream.
 ///
@@ -14,89 +12,121 @@ import Locking
 /// finishes when every upstream has finished, or when one finishes without ever having produced
 /// a value. A failure cancels the other upstreams and is delivered ahead of queued tuples.
 ///
-/// Values are held type-erased; `combine` (built by the typed publisher) turns one value per
-/// upstream into the downstream's tuple. Thread-safety: bookkeeping lives in a lock never held
-/// while calling out.
+/// Each upstream's values wait, typed, in its own ``ComboStore``; `combine` (built by the typed
+/// publisher from its stores) takes one value from each into the downstream's tuple. Inlinable,
+/// so the publishers that build it in the subscriber's code run specialised, with no boxing or
+/// casts per value.
+///
+/// Thread-safety: every stored `var` here and in the stores lives under `mutex`, which is never
+/// held while calling out (`combine`, called under it, only takes values from the stores).
+@usableFromInline
 final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    private struct State {
-        var subscriptions: [Subscription?]
-        var queues: [[Any]]
-        var finished: [Bool]
-        var everProduced: [Bool]
-        var demandSoFar = Subscribers.Demand.none
-        var terminated = false
-        /// Dropped when the stream ends, with whatever the closure captured.
-        var combine: (([Any]) -> Downstream.Input)?
-    }
+    @usableFromInline let mutex = RawMutex()
+    @exclusivity(unchecked) @usableFromInline var stores: [ComboSlot] = []
+    @exclusivity(unchecked) @usableFromInline var demandSoFar = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline var terminated = false
+    /// Dropped when the stream ends, with the stores it captured.
+    @exclusivity(unchecked) @usableFromInline var combine: (() -> Downstream.Input)?
+    @exclusivity(unchecked) @usableFromInline var outbox: Outbox<Downstream>!  // set once in init
+    @usableFromInline let zip: Bool
+    @usableFromInline let description: String
+    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
+    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
+    /// subscriber's specialised code) and forward to the specialised bodies.
+    @usableFromInline let specializedRequest: (ComboInner, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (ComboInner) -> Void
 
-    private let state: Locked<State>
-    private var outbox: Outbox<Downstream>!  // set once in init
-    private let zip: Bool
-    let description: String
-
-    init(downstream: Downstream, arity: Int, zip: Bool, combine: @escaping ([Any]) -> Downstream.Input) {
+    @inlinable
+    init(downstream: Downstream, zip: Bool) {
         self.zip = zip
         self.description = zip ? "Zip" : "CombineLatest"
-        self.state = Locked(
-            State(
-                subscriptions: Array(repeating: nil, count: arity),
-                queues: Array(repeating: [], count: arity),
-                finished: Array(repeating: false, count: arity),
-                everProduced: Array(repeating: false, count: arity),
-                combine: combine
-            )
-        )
+        self.specializedRequest = { $0.requestNow($1) }
+        self.specializedCancel = { $0.cancelNow() }
         self.outbox = Outbox(downstream) { [unowned self] extra in self.forwardDemand(extra) }
     }
 
-    /// Hands the downstream its subscription and opens delivery; then subscribe each upstream
-    /// with ``side(_:)``.
-    func start(_ downstream: Downstream) {
+    deinit {
+        mutex.destroy()
+    }
+
+    /// Adds the store of the next upstream (call once per upstream, in order, before `start`).
+    @inlinable
+    func store<Value>(_ type: Value.Type) -> ComboStore<Value> {
+        let store = ComboStore<Value>()
+        stores.append(store)
+        return store
+    }
+
+    /// Hands the downstream its subscription and opens delivery, combining with `combine`;
+    /// then subscribe each upstream with a ``ComboSide`` on its store.
+    @inlinable
+    func start(_ downstream: Downstream, combine: @escaping () -> Downstream.Input) {
+        self.combine = combine
         downstream.receive(subscription: self)
         outbox.open()
     }
 
-    /// The subscriber for upstream number `index`.
-    func side<Input>(_ index: Int, _ input: Input.Type) -> ComboSide<Input, Downstream> {
-        ComboSide(inner: self, index: index)
-    }
-
     // MARK: Subscription
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
+        specializedRequest(self, demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        specializedCancel(self)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         outbox.request(demand)
         forwardDemand(demand)
     }
 
-    func cancel() {
+    @inlinable
+    func cancelNow() {
         outbox.cancel()
         cancelUpstreams()
     }
 
-    private func forwardDemand(_ demand: Subscribers.Demand) {
-        let subscriptions = state.withLock { state -> [Subscription] in
-            guard !state.terminated else { return [] }
-            state.demandSoFar += demand
-            return state.subscriptions.compactMap { $0 }
+    @inlinable
+    func forwardDemand(_ demand: Subscribers.Demand) {
+        var subscriptions: [Subscription] = []
+        mutex.lock()
+        if !terminated {
+            demandSoFar += demand
+            for store in stores {
+                if let subscription = store.subscription { subscriptions.append(subscription) }
+            }
         }
+        mutex.unlock()
         for subscription in subscriptions {
             subscription.request(demand)
         }
     }
 
-    private func cancelUpstreams() {
-        let subscriptions = state.withLock { state -> [Subscription] in
-            state.terminated = true
-            defer {
-                state.subscriptions = state.subscriptions.map { _ in nil }
-                state.queues = state.queues.map { _ in [] }
-                state.combine = nil
-            }
-            return state.subscriptions.compactMap { $0 }
+    @inlinable
+    func cancelUpstreams() {
+        var subscriptions: [Subscription] = []
+        mutex.lock()
+        let first = !terminated
+        terminated = true
+        for store in stores {
+            if let subscription = store.subscription { subscriptions.append(subscription) }
+            store.subscription = nil
         }
+        let stores = first ? self.stores : []
+        let droppedCombine = combine
+        combine = nil
+        mutex.unlock()
+        // Queued values and the closure are released outside the lock, by the first caller
+        // only (once terminated, nobody else touches the stores).
+        for store in stores { store.clear() }
+        _ = droppedCombine
         for subscription in subscriptions {
             subscription.cancel()
         }
@@ -104,14 +134,13 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
 
     // MARK: Upstream events
 
-    fileprivate func subscribed(_ subscription: Subscription, at index: Int) {
-        let (accepted, demand) = state.withLock { state -> (Bool, Subscribers.Demand) in
-            guard !state.terminated, state.subscriptions[index] == nil, !state.finished[index] else {
-                return (false, .none)
-            }
-            state.subscriptions[index] = subscription
-            return (true, state.demandSoFar)
-        }
+    @inlinable
+    func subscribed(_ subscription: Subscription, to store: ComboSlot) {
+        mutex.lock()
+        let accepted = !terminated && store.subscription == nil && !store.finished
+        if accepted { store.subscription = subscription }
+        let demand = demandSoFar
+        mutex.unlock()
         if !accepted {
             subscription.cancel()
         } else if demand > 0 {
@@ -119,28 +148,27 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
         }
     }
 
-    private enum Outcome {
-        case none
-        case combination(Downstream.Input, finish: Bool)
-    }
-
-    fileprivate func received(_ value: Any, at index: Int) {
-        let outcome = state.withLock { state -> Outcome in
-            guard !state.terminated, let combine = state.combine else { return .none }
-            state.everProduced[index] = true
-            if zip {
-                state.queues[index].append(value)
-            } else {
-                state.queues[index] = [value]
-            }
-            guard state.queues.allSatisfy({ !$0.isEmpty }) else { return .none }
-            let values = state.queues.map { $0[0] }
-            guard zip else { return .combination(combine(values), finish: false) }
-            for side in state.queues.indices { state.queues[side].removeFirst() }
-            let finish = state.queues.indices.contains { state.finished[$0] && state.queues[$0].isEmpty }
-            return .combination(combine(values), finish: finish)
+    @inlinable
+    func received<Value>(_ value: Value, in store: ComboStore<Value>) {
+        mutex.lock()
+        guard !terminated, let combine else {
+            mutex.unlock()
+            return
         }
-        guard case .combination(let combination, let finish) = outcome else { return }
+        store.everProduced = true
+        store.push(value, keepingAll: zip)
+        for other in stores where other.count == 0 {
+            mutex.unlock()
+            return
+        }
+        let combination = combine()
+        var finish = false
+        if zip {
+            for other in stores where other.finished && other.count == 0 {
+                finish = true
+            }
+        }
+        mutex.unlock()
         if zip {
             outbox.enqueue(combination)
         } else {
@@ -149,43 +177,131 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
         if finish { finishAll() }
     }
 
-    fileprivate func completed(_ completion: Subscribers.Completion<Failure>, at index: Int) {
+    @inlinable
+    func completed(_ completion: Subscribers.Completion<Failure>, in store: ComboSlot) {
         switch completion {
         case .failure(let error):
-            let live = state.withLock { !$0.terminated }
+            mutex.lock()
+            let live = !terminated
+            mutex.unlock()
             guard live else { return }
             cancelUpstreams()
             outbox.complete(.failure(error), dropPending: true)
         case .finished:
-            let done = state.withLock { state -> Bool in
-                guard !state.terminated, !state.finished[index] else { return false }
-                state.finished[index] = true
-                state.subscriptions[index] = nil
-                if zip { return state.queues[index].isEmpty }
-                return !state.everProduced[index] || !state.finished.contains(false)
+            mutex.lock()
+            guard !terminated, !store.finished else {
+                mutex.unlock()
+                return
             }
+            store.finished = true
+            store.subscription = nil
+            var done: Bool
+            if zip {
+                done = store.count == 0
+            } else {
+                done = !store.everProduced
+                if !done {
+                    done = true
+                    for other in stores where !other.finished { done = false }
+                }
+            }
+            mutex.unlock()
             if done { finishAll() }
         }
     }
 
-    private func finishAll() {
+    @inlinable
+    func finishAll() {
         cancelUpstreams()
         outbox.complete(.finished)
     }
 }
 
-/// The subscriber ``ComboInner`` puts in front of one of its upstreams.
-struct ComboSide<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-    typealias Failure = Downstream.Failure
-    let inner: ComboInner<Downstream>
-    let index: Int
-    let combineIdentifier = CombineIdentifier()
-    var description: String { inner.description }
+/// One upstream's bookkeeping in a ``ComboInner``, without its values' type (so the inner can
+/// keep all of them in one array). Its stored `var`s belong to the inner's mutex.
+@usableFromInline
+class ComboSlot: @unchecked Sendable {
+    @exclusivity(unchecked) @usableFromInline var subscription: Subscription?
+    @exclusivity(unchecked) @usableFromInline var finished = false
+    @exclusivity(unchecked) @usableFromInline var everProduced = false
+    /// The number of values waiting.
+    @exclusivity(unchecked) @usableFromInline var count = 0
 
-    func receive(subscription: Subscription) { inner.subscribed(subscription, at: index) }
-    func receive(_ input: Input) -> Subscribers.Demand {
-        inner.received(input, at: index)
+    @inlinable init() {}
+
+    /// Drops the waiting values (the stream ended).
+    @usableFromInline func clear() {}
+}
+
+/// The values one upstream of a ``ComboInner`` has produced and not yet combined: a queue for
+/// zip, the latest value for combineLatest.
+@usableFromInline
+final class ComboStore<Value>: ComboSlot, @unchecked Sendable {
+    @exclusivity(unchecked) @usableFromInline var values: [Value] = []
+    @exclusivity(unchecked) @usableFromInline var head = 0
+
+    @inlinable override init() {}
+
+    /// Keeps `value`: after the others (`keepingAll`, zip) or instead of them (combineLatest).
+    @inlinable
+    func push(_ value: Value, keepingAll: Bool) {
+        if keepingAll || values.isEmpty {
+            values.append(value)
+            count += 1
+        } else {
+            values[head] = value
+        }
+    }
+
+    /// The next value for zip: removed from the queue.
+    @inlinable
+    func take() -> Value {
+        let value = values[head]
+        head += 1
+        count -= 1
+        if head == values.count {
+            values.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 32 && head * 2 >= values.count {
+            values.removeFirst(head)
+            head = 0
+        }
+        return value
+    }
+
+    /// The latest value for combineLatest: kept for later combinations.
+    @inlinable
+    func latest() -> Value {
+        values[head]
+    }
+
+    @usableFromInline override func clear() {
+        values = []
+        head = 0
+        count = 0
+    }
+}
+
+/// The subscriber ``ComboInner`` puts in front of one of its upstreams.
+@usableFromInline
+struct ComboSide<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline let inner: ComboInner<Downstream>
+    @usableFromInline let store: ComboStore<Input>
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(inner: ComboInner<Downstream>, store: ComboStore<Input>) {
+        self.inner = inner
+        self.store = store
+    }
+
+    @usableFromInline var description: String { inner.description }
+
+    @inlinable func receive(subscription: Subscription) { inner.subscribed(subscription, to: store) }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+        inner.received(input, in: store)
         return .none
     }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.completed(completion, at: index) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) { inner.completed(completion, in: store) }
 }

@@ -15,14 +15,22 @@ import Locking
 ///
 /// Thread-safety: both ends live in one lock that is never held while calling out; the link is
 /// live from creation until the first of ``complete()`` and ``cancel()``.
+@usableFromInline
 struct Link<Downstream>: @unchecked Sendable {
-    private struct State {
-        var upstream: Subscription?
-        var downstream: Downstream?
+    @usableFromInline
+    struct State {
+        @usableFromInline var upstream: Subscription?
+        @usableFromInline var downstream: Downstream?
+
+        @inlinable init(upstream: Subscription? = nil, downstream: Downstream? = nil) {
+            self.upstream = upstream
+            self.downstream = downstream
+        }
     }
 
-    private let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
+    @inlinable
     init(downstream: Downstream) {
         state = Locked(State(downstream: downstream))
     }
@@ -30,6 +38,7 @@ struct Link<Downstream>: @unchecked Sendable {
     /// Stores the upstream subscription and returns the downstream to hand a subscription to;
     /// `nil` (and the caller must cancel `upstream`) when the link has ended or already has an
     /// upstream.
+    @inlinable
     func attach(_ upstream: Subscription) -> Downstream? {
         state.withLock { state -> Downstream? in
             guard let downstream = state.downstream, state.upstream == nil else { return nil }
@@ -39,16 +48,19 @@ struct Link<Downstream>: @unchecked Sendable {
     }
 
     /// The downstream while the link is live.
+    @inlinable
     var downstream: Downstream? {
         state.withLock { $0.downstream }
     }
 
     /// The upstream subscription while the link is live (and attached).
+    @inlinable
     var upstream: Subscription? {
         state.withLock { $0.downstream == nil ? nil : $0.upstream }
     }
 
     /// Both ends while the link is live and attached.
+    @inlinable
     var ends: (upstream: Subscription, downstream: Downstream)? {
         state.withLock { state in
             guard let upstream = state.upstream, let downstream = state.downstream else { return nil }
@@ -58,6 +70,7 @@ struct Link<Downstream>: @unchecked Sendable {
 
     /// The upstream ended: drops both ends and returns the downstream to deliver the
     /// completion to (`nil` if the link had already ended).
+    @inlinable
     func complete() -> Downstream? {
         state.withLock { state in
             defer { state = State() }
@@ -67,6 +80,7 @@ struct Link<Downstream>: @unchecked Sendable {
 
     /// The downstream cancelled: drops both ends and returns the upstream to cancel (`nil` if
     /// the link had already ended or was never attached).
+    @inlinable
     func cancel() -> Subscription? {
         let ended = state.withLock { state -> (Subscription?, Downstream?) in
             defer { state = State() }

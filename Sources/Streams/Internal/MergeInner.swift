@@ -1,4 +1,4 @@
-import Locking
+import Synchronization
 
 /// The engine behind ``Publishers/FlatMap``, ``Publishers/SwitchToLatest``,
 /// ``Publishers/Merge`` and ``Publishers/MergeMany``: an upstream of values that are turned into
@@ -18,32 +18,46 @@ import Locking
 /// Completion: `.finished` once the upstream has finished and every child has finished; the first
 /// failure (upstream or child) cancels everything else and is delivered ahead of queued values.
 ///
-/// Thread-safety: subscriptions and bookkeeping live in a lock that is never held while calling
-/// out; delivery goes through the outbox, which serialises it.
+/// The active children form an intrusive list (each ``ChildSide`` links to the next), so adding
+/// and removing one costs no hashing; a child that is no longer in the list is superseded,
+/// finished or cancelled, and its values are dropped. Inlinable, so the operators that build it
+/// in the subscriber's code run specialised.
+///
+/// Thread-safety: every stored `var` here and the list fields of every ``ChildSide`` are read
+/// and written only under `mutex`, which is never held while calling out; delivery goes through
+/// the outbox, which serialises it.
+@usableFromInline
 final class MergeInner<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    private struct State {
-        var upstream: Subscription?
-        var upstreamFinished = false
-        var unlimited = false
-        var terminated = false
-        var nextChildID = 0
-        var latestChildID = -1
-        var activeChildren: Set<Int> = []
-        var childSubscriptions: [Int: Subscription] = [:]
-        /// Dropped when the stream ends, with whatever the closure captured.
-        var transform: ((UpstreamOutput) -> Child)?
-    }
+    @usableFromInline let mutex = RawMutex()
+    @exclusivity(unchecked) @usableFromInline var upstream: Subscription?
+    @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
+    @exclusivity(unchecked) @usableFromInline var unlimited = false
+    /// `unlimited`, readable without the mutex (it only ever turns on).
+    @usableFromInline let unlimitedNow = Atomic<Bool>(false)
+    /// For switchToLatest: the identity of the newest child (0 once the stream ended), readable
+    /// without the mutex. Both children compared are alive, so their identities differ.
+    @usableFromInline let latestChild = Atomic<UInt>(0)
+    @exclusivity(unchecked) @usableFromInline var terminated = false
+    /// The newest active child; the others follow through `next`.
+    @exclusivity(unchecked) @usableFromInline var firstChild: ChildSide?
+    @exclusivity(unchecked) @usableFromInline var activeCount = 0
+    /// Dropped when the stream ends, with whatever the closure captured.
+    @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> Child)?
+    @usableFromInline let outbox: Outbox<Downstream>
+    @usableFromInline let maxPublishers: Subscribers.Demand
+    @usableFromInline let switchToLatest: Bool
+    @usableFromInline let description: String
+    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
+    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
+    /// subscriber's specialised code) and forward to the specialised bodies.
+    @usableFromInline let specializedRequest: (MergeInner, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (MergeInner) -> Void
 
-    private let state: Locked<State>
-    private let outbox: Outbox<Downstream>
-    private let maxPublishers: Subscribers.Demand
-    private let switchToLatest: Bool
-    let description: String
-
+    @inlinable
     init(
         downstream: Downstream,
         name: String,
@@ -55,67 +69,119 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         self.description = name
         self.maxPublishers = switchToLatest ? .unlimited : maxPublishers
         self.switchToLatest = switchToLatest
-        self.state = Locked(State(transform: transform))
+        self.transform = transform
+        self.specializedRequest = { $0.requestNow($1) }
+        self.specializedCancel = { $0.cancelNow() }
+    }
+
+    deinit {
+        mutex.destroy()
     }
 
     /// Hands the downstream its subscription, then opens delivery. Call before subscribing
     /// upstream.
+    @inlinable
     func start(_ downstream: Downstream) {
         downstream.receive(subscription: self)
         outbox.open()
     }
 
+    @inlinable
     var upstreamSubscriber: UpstreamSide { UpstreamSide(inner: self) }
 
     // MARK: Subscription
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
+        specializedRequest(self, demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        specializedCancel(self)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         let (_, becameUnlimited, _) = outbox.request(demand)
         guard becameUnlimited else { return }
-        let children = state.withLock { state -> [Subscription] in
-            guard !state.terminated else { return [] }
-            state.unlimited = true
-            return Array(state.childSubscriptions.values)
+        var children: [Subscription] = []
+        mutex.lock()
+        if !terminated {
+            unlimited = true
+            unlimitedNow.store(true, ordering: .releasing)
+            var child = firstChild
+            while let current = child {
+                if let subscription = current.subscription { children.append(subscription) }
+                child = current.next
+            }
         }
+        mutex.unlock()
         for child in children {
             child.request(.unlimited)
         }
     }
 
-    func cancel() {
+    @inlinable
+    func cancelNow() {
         outbox.cancel()
         cancelAll()
     }
 
-    private func cancelAll() {
-        let subscriptions = state.withLock { state -> [Subscription] in
-            state.terminated = true
-            var all = Array(state.childSubscriptions.values)
-            if let upstream = state.upstream { all.append(upstream) }
-            state.upstream = nil
-            state.childSubscriptions = [:]
-            state.activeChildren = []
-            state.transform = nil
-            return all
+    @inlinable
+    func cancelAll() {
+        var subscriptions: [Subscription] = []
+        mutex.lock()
+        terminated = true
+        latestChild.store(0, ordering: .releasing)
+        while let child = firstChild {
+            if let subscription = unlink(child) { subscriptions.append(subscription) }
         }
+        if let upstream { subscriptions.append(upstream) }
+        upstream = nil
+        let droppedTransform = transform
+        transform = nil
+        mutex.unlock()
+        _ = droppedTransform  // released outside the lock
         for subscription in subscriptions {
             subscription.cancel()
         }
     }
 
-    private func fail(_ error: Failure) {
+    @inlinable
+    func fail(_ error: Failure) {
         cancelAll()
         outbox.complete(.failure(error), dropPending: true)
     }
 
+    /// Takes `child` out of the active list; returns its subscription (to release or cancel
+    /// outside the lock). Call with the mutex held.
+    @inlinable
+    func unlink(_ child: ChildSide) -> Subscription? {
+        let subscription = child.subscription
+        child.subscription = nil
+        child.active = false
+        let next = child.next
+        if let previous = child.previous {
+            previous.next = next
+        } else {
+            firstChild = next
+        }
+        next?.previous = child.previous
+        child.next = nil
+        child.previous = nil
+        activeCount -= 1
+        return subscription
+    }
+
     // MARK: Upstream events
 
-    private func upstreamSubscribed(_ subscription: Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.terminated, state.upstream == nil else { return false }
-            state.upstream = subscription
-            return true
-        }
+    @inlinable
+    func upstreamSubscribed(_ subscription: Subscription) {
+        mutex.lock()
+        let accepted = !terminated && upstream == nil
+        if accepted { upstream = subscription }
+        mutex.unlock()
         if !accepted {
             subscription.cancel()
         } else if maxPublishers > 0 {
@@ -123,81 +189,111 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         }
     }
 
-    private func upstreamReceived(_ value: UpstreamOutput) {
-        let (next, superseded) = state.withLock { state -> ((id: Int, transform: (UpstreamOutput) -> Child)?, Subscription?) in
-            guard !state.terminated, let transform = state.transform else { return (nil, nil) }
-            let id = state.nextChildID
-            state.nextChildID += 1
-            var superseded: Subscription?
-            if switchToLatest, state.latestChildID >= 0 {
-                state.activeChildren.remove(state.latestChildID)
-                superseded = state.childSubscriptions.removeValue(forKey: state.latestChildID)
-            }
-            state.latestChildID = id
-            state.activeChildren.insert(id)
-            return ((id, transform), superseded)
+    @inlinable
+    func upstreamReceived(_ value: UpstreamOutput) {
+        let child = ChildSide(inner: self)
+        mutex.lock()
+        guard !terminated, let transform else {
+            mutex.unlock()
+            return
         }
+        var superseded: Subscription?
+        if switchToLatest, let previous = firstChild {
+            superseded = unlink(previous)
+        }
+        child.active = true
+        if switchToLatest { latestChild.store(UInt(bitPattern: ObjectIdentifier(child)), ordering: .releasing) }
+        child.next = firstChild
+        firstChild?.previous = child
+        firstChild = child
+        activeCount += 1
+        mutex.unlock()
         superseded?.cancel()
-        guard let next else { return }
-        next.transform(value).subscribe(ChildSide(inner: self, id: next.id))
+        transform(value).subscribe(child)
     }
 
-    private func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .failure(let error):
             fail(error)
         case .finished:
-            let done = state.withLock { state -> Bool in
-                guard !state.terminated else { return false }
-                state.upstreamFinished = true
-                state.upstream = nil
-                state.transform = nil
-                return state.activeChildren.isEmpty
+            mutex.lock()
+            guard !terminated else {
+                mutex.unlock()
+                return
             }
+            upstreamFinished = true
+            upstream = nil
+            let droppedTransform = transform
+            transform = nil
+            let done = activeCount == 0
+            mutex.unlock()
+            _ = droppedTransform
             if done { outbox.complete(.finished) }
         }
     }
 
     // MARK: Child events
 
-    private func childSubscribed(_ id: Int, _ subscription: Subscription) -> Bool {
-        let (accepted, unlimited) = state.withLock { state -> (Bool, Bool) in
-            guard !state.terminated, state.activeChildren.contains(id) else { return (false, false) }
-            state.childSubscriptions[id] = subscription
-            return (true, state.unlimited)
-        }
+    @inlinable
+    func childSubscribed(_ child: ChildSide, _ subscription: Subscription) {
+        mutex.lock()
+        let accepted = !terminated && child.active && child.subscription == nil
+        if accepted { child.subscription = subscription }
+        let unlimited = self.unlimited
+        mutex.unlock()
         if accepted {
             subscription.request(unlimited ? .unlimited : .max(1))
         } else {
             subscription.cancel()
         }
-        return accepted
     }
 
-    private func childReceived(_ id: Int, _ value: Child.Output, from subscription: Subscription?) {
-        if switchToLatest {
-            let current = state.withLock { $0.latestChildID == id && !$0.terminated }
-            guard current else { return }
+    @inlinable
+    func childReceived(_ child: ChildSide, _ value: Child.Output) {
+        // Without a demand limit no bookkeeping is needed per value: a value from a finished or
+        // cancelled child cannot arrive, one racing a failure or a cancel is dropped by the
+        // outbox, and for switchToLatest the newest child is known without the lock.
+        if unlimitedNow.load(ordering: .acquiring) {
+            if switchToLatest && latestChild.load(ordering: .acquiring) != UInt(bitPattern: ObjectIdentifier(child)) {
+                return
+            }
+            outbox.enqueue(value)
+            return
         }
-        if state.withLock({ $0.unlimited }) {
+        mutex.lock()
+        let live = child.active && !terminated
+        let unlimited = self.unlimited
+        let subscription = unlimited ? nil : child.subscription
+        mutex.unlock()
+        guard live else { return }
+        if unlimited {
             outbox.enqueue(value)
         } else {
             outbox.enqueue(value) { subscription?.request(.max(1)) }
         }
     }
 
-    private func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    func childCompleted(_ child: ChildSide, _ completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .failure(let error):
-            let current = state.withLock { $0.activeChildren.contains(id) }
+            mutex.lock()
+            let current = child.active
+            mutex.unlock()
             if current { fail(error) }
         case .finished:
-            let (wasActive, done, upstream) = state.withLock { state -> (Bool, Bool, Subscription?) in
-                guard state.activeChildren.remove(id) != nil else { return (false, false, nil) }
-                state.childSubscriptions[id] = nil
-                return (true, state.upstreamFinished && state.activeChildren.isEmpty, state.upstream)
+            mutex.lock()
+            guard child.active else {
+                mutex.unlock()
+                return
             }
-            guard wasActive else { return }
+            let finished = unlink(child)
+            let done = upstreamFinished && activeCount == 0
+            let upstream = self.upstream
+            mutex.unlock()
+            _ = finished  // released outside the lock
             if done {
                 outbox.complete(.finished)
             } else if maxPublishers != .unlimited {
@@ -208,48 +304,54 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     // MARK: Sides
 
+    @usableFromInline
     struct UpstreamSide: Subscriber, CustomStringConvertible {
-        typealias Input = UpstreamOutput
-        typealias Failure = Downstream.Failure
-        let inner: MergeInner
-        let combineIdentifier = CombineIdentifier()
-        var description: String { inner.description }
+        @usableFromInline typealias Input = UpstreamOutput
+        @usableFromInline typealias Failure = Downstream.Failure
+        @usableFromInline let inner: MergeInner
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @usableFromInline var description: String { inner.description }
 
-        func receive(subscription: Subscription) { inner.upstreamSubscribed(subscription) }
-        func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
+        @inlinable init(inner: MergeInner) {
+            self.inner = inner
+        }
+
+        @inlinable func receive(subscription: Subscription) { inner.upstreamSubscribed(subscription) }
+        @inlinable func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
             inner.upstreamReceived(input)
             return .none
         }
-        func receive(completion: Subscribers.Completion<Failure>) { inner.upstreamCompleted(completion) }
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) { inner.upstreamCompleted(completion) }
     }
 
-    /// Its `subscription` is written once in `receive(subscription:)` and read in the child's
-    /// later, serialised calls.
-    final class ChildSide: Subscriber, CustomStringConvertible {
-        typealias Input = Child.Output
-        typealias Failure = Child.Failure
-        let inner: MergeInner
-        let id: Int
-        var subscription: Subscription?
+    /// One child's subscriber, and its node in the active list. Its stored `var`s belong to the
+    /// inner's mutex.
+    @usableFromInline
+    final class ChildSide: Subscriber, CustomStringConvertible, @unchecked Sendable {
+        @usableFromInline typealias Input = Child.Output
+        @usableFromInline typealias Failure = Child.Failure
+        @usableFromInline let inner: MergeInner
+        @exclusivity(unchecked) @usableFromInline var subscription: Subscription?
+        @exclusivity(unchecked) @usableFromInline var active = false
+        @exclusivity(unchecked) @usableFromInline var next: ChildSide?
+        /// The node whose `next` is this one (which keeps it alive while both are listed).
+        @exclusivity(unchecked) @usableFromInline unowned(unsafe) var previous: ChildSide?
 
-        init(inner: MergeInner, id: Int) {
+        @inlinable init(inner: MergeInner) {
             self.inner = inner
-            self.id = id
         }
 
-        var description: String { inner.description }
+        @usableFromInline var description: String { inner.description }
 
-        func receive(subscription: Subscription) {
-            self.subscription = subscription
-            if !inner.childSubscribed(id, subscription) { self.subscription = nil }
+        @inlinable func receive(subscription: Subscription) {
+            inner.childSubscribed(self, subscription)
         }
-        func receive(_ input: Child.Output) -> Subscribers.Demand {
-            inner.childReceived(id, input, from: subscription)
+        @inlinable func receive(_ input: Child.Output) -> Subscribers.Demand {
+            inner.childReceived(self, input)
             return .none
         }
-        func receive(completion: Subscribers.Completion<Failure>) {
-            subscription = nil
-            inner.childCompleted(id, completion)
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+            inner.childCompleted(self, completion)
         }
     }
 }

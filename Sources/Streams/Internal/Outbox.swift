@@ -1,129 +1,238 @@
-import Locking
 import Synchronization
 
 /// Serialised, demand-respecting delivery to one downstream subscriber from many threads.
 ///
 /// Multi-source operators (merge, flatMap, switchToLatest, combineLatest, zip) and subjects push
-/// values into an outbox from whatever thread their upstreams call on. The outbox queues them,
-/// and whichever thread finds it idle drains the queue: it delivers one value at a time while
-/// demand lasts, **outside the lock**, so the downstream may request or cancel re-entrantly. At
-/// most one thread is ever inside the downstream, so calls never overlap; a value pushed from
-/// inside the downstream's own `receive(_:)` is delivered after that call returns.
+/// values into an outbox from whatever thread their upstreams call on. Whichever thread finds it
+/// idle delivers: one value at a time while demand lasts, **outside the lock**, so the
+/// downstream may request or cancel re-entrantly. At most one thread is ever inside the
+/// downstream, so calls never overlap; a value pushed from inside the downstream's own
+/// `receive(_:)` is queued and delivered after that call returns.
+///
+/// Fast path: a value pushed while nobody is delivering, nothing is queued and there is demand
+/// is handed to the downstream at once, without touching the queue: one lock round trip, and a
+/// compare-and-swap on an atomic flag word to give the delivery claim up afterwards (a second
+/// round trip only if something changed meanwhile). Otherwise it is queued and the thread
+/// holding the claim delivers it in order.
 ///
 /// The outbox is created closed: nothing (not even a completion) is delivered until ``open()``
 /// is called, which the owner does right after handing the downstream its subscription.
 ///
-/// Thread-safety: all state lives in one lock; `@unchecked Sendable` because the downstream
-/// and queued values are only touched under it or by the single draining thread.
+/// Inlinable, with its state in stored properties under a ``RawMutex``, so that an owner
+/// specialised in the caller's module delivers through specialised code; unspecialised, it no
+/// longer pays for `Locked.withLock` closures with generic results (enums, tuples, arrays), each
+/// of which instantiated generic metadata at run time.
+///
+/// The downstream lives in its own allocation and the delivering thread calls it in place,
+/// without copying (retaining) it per value: while someone is delivering, a cancel leaves
+/// releasing the downstream to that thread, which does it once the call returns.
+///
+/// Thread-safety: every stored `var` is read and written only under `mutex` (dynamic
+/// exclusivity checks are off on them because the mutex, not a Swift access, guarantees
+/// exclusivity); the downstream's storage is initialised from creation until the first of a
+/// completion or a cancel, then moved out under the mutex (and released outside it) by whoever
+/// holds the delivery claim, or by the canceller when nobody does. `@unchecked Sendable` because the downstream and queued
+/// values are only touched under the mutex or by the single delivering thread.
+@usableFromInline
 final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
-    typealias Input = Downstream.Input
-    typealias Completion = Subscribers.Completion<Downstream.Failure>
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Completion = Subscribers.Completion<Downstream.Failure>
 
     /// A queued value, with an action run after it has been delivered (typically "request one
     /// more from the upstream that produced it").
+    @usableFromInline
     struct Pending {
-        let value: Input
-        let afterDelivery: (() -> Void)?
-    }
+        @usableFromInline let value: Input
+        @usableFromInline let afterDelivery: (() -> Void)?
 
-    private struct State {
-        var downstream: Downstream?
-        var demand = Subscribers.Demand.none
-        var queue: [Pending] = []
-        var head = 0
-        var completion: Completion?
-        var draining = true  // closed until open()
-        var missedValue = false
-        var everRequested = false
-
-        var queuedCount: Int { queue.count - head }
-
-        mutating func popFirst() -> Pending {
-            let item = queue[head]
-            head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 32 && head * 2 >= queue.count {
-                queue.removeFirst(head)
-                head = 0
-            }
-            return item
+        @inlinable init(value: Input, afterDelivery: (() -> Void)?) {
+            self.value = value
+            self.afterDelivery = afterDelivery
         }
     }
 
-    private let state: Locked<State>
-    private let onReturnedDemand: ((Subscribers.Demand) -> Void)?
+    @usableFromInline let mutex = RawMutex()
+    /// Initialised while `hasDownstream`.
+    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
+    @exclusivity(unchecked) @usableFromInline var hasDownstream = true
+    /// The downstream completed or cancelled: nothing more is accepted or delivered.
+    @exclusivity(unchecked) @usableFromInline var terminated = false
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline var queue: [Pending] = []
+    @exclusivity(unchecked) @usableFromInline var head = 0
+    @exclusivity(unchecked) @usableFromInline var completion: Completion?
+    /// `claimed`: someone holds the delivery claim (or the outbox is not open yet); everybody
+    /// else queues, and a cancel leaves releasing the downstream to the claim's holder.
+    /// `dirty`: something changed while it was held (a value queued, demand, a completion or
+    /// a cancel), so the holder must look under the mutex before giving the claim up. Changed
+    /// only under the mutex, except that the holder gives the claim up with a compare-and-swap
+    /// when nothing changed: after a fast-path delivery that takes no second lock round trip.
+    @usableFromInline let flags = Atomic<Int>(OutboxFlags.claimed)
+    @exclusivity(unchecked) @usableFromInline var missedValue: Bool
+    @exclusivity(unchecked) @usableFromInline var everRequested = false
+    @usableFromInline let onReturnedDemand: ((Subscribers.Demand) -> Void)?
 
     /// - Parameter missedValue: start with the "missed" flag set, so the first request reports
     ///   a missed value (used by current-value subjects to deliver the current value).
     /// - Parameter onReturnedDemand: called (outside the lock) with each non-zero demand the
     ///   downstream returns from `receive(_:)`, after it was added to the outbox's demand; for
     ///   owners that pass demand on to their upstreams.
+    @inlinable
     init(
         _ downstream: Downstream,
         missedValue: Bool = false,
         onReturnedDemand: ((Subscribers.Demand) -> Void)? = nil
     ) {
-        state = Locked(State(downstream: downstream, missedValue: missedValue))
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: downstream)
+        self.missedValue = missedValue
         self.onReturnedDemand = onReturnedDemand
     }
 
+    deinit {
+        if hasDownstream { storage.deinitialize(count: 1) }
+        storage.deallocate()
+        mutex.destroy()
+    }
+
+    @inlinable var queuedCount: Int { queue.count - head }
+
+    /// Moves the downstream out of its storage (the stream ended). Call with the mutex held,
+    /// when nobody else is delivering; release the result outside the lock.
+    @inlinable
+    func takeDownstream() -> Downstream? {
+        guard hasDownstream else { return nil }
+        hasDownstream = false
+        return storage.move()
+    }
+
     /// `true` once the downstream completed or cancelled.
+    @inlinable
     var isTerminated: Bool {
-        state.withLock { $0.downstream == nil }
+        mutex.lock()
+        defer { mutex.unlock() }
+        return terminated
+    }
+
+    /// The downstream while the outbox is live (for handing it its subscription).
+    @inlinable
+    var downstreamIfLive: Downstream? {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return terminated || !hasDownstream ? nil : storage.pointee
     }
 
     /// Starts delivery. Call once, after the downstream has received its subscription.
+    @inlinable
     func open() {
-        state.withLock { $0.draining = false }
+        mutex.lock()
+        flags.store(0, ordering: .releasing)
+        // Cancelled before opening: the release was left to whoever opens.
+        let dropped = terminated ? takeDownstream() : nil
+        mutex.unlock()
+        _ = dropped
         drain()
     }
 
     /// Queues a value regardless of demand; it waits until the downstream demands it.
     /// Returns `false` (dropping the value) if the outbox has terminated.
-    @discardableResult
+    @inlinable @discardableResult
     func enqueue(_ value: Input, afterDelivery: (() -> Void)? = nil) -> Bool {
-        let accepted = state.withLock { state -> Bool in
-            guard state.downstream != nil, state.completion == nil else { return false }
-            state.queue.append(Pending(value: value, afterDelivery: afterDelivery))
+        mutex.lock()
+        guard !terminated, completion == nil else {
+            mutex.unlock()
+            return false
+        }
+        if head == queue.count && demand > 0 && flags.load(ordering: .acquiring) & OutboxFlags.claimed == 0 {
+            deliverNow(value)
+            afterDelivery?()
+            finishDelivery()
             return true
         }
-        if accepted { drain() }
-        return accepted
+        queue.append(Pending(value: value, afterDelivery: afterDelivery))
+        claimOrMarkDirty()
+        return true
     }
 
     /// Queues a value only if there is unreserved demand for it (subject semantics: values
     /// sent without demand are dropped). A dropped value sets the "missed" flag that
     /// ``request(_:)`` reports. Returns whether the value was accepted.
-    @discardableResult
+    @inlinable @discardableResult
     func offer(_ value: Input) -> Bool {
-        let accepted = state.withLock { state -> Bool in
-            guard state.downstream != nil, state.completion == nil else { return false }
-            guard state.demand > state.queuedCount else {
-                state.missedValue = true
-                return false
-            }
-            state.queue.append(Pending(value: value, afterDelivery: nil))
+        mutex.lock()
+        guard !terminated, completion == nil else {
+            mutex.unlock()
+            return false
+        }
+        guard demand > queuedCount else {
+            missedValue = true
+            mutex.unlock()
+            return false
+        }
+        if head == queue.count && flags.load(ordering: .acquiring) & OutboxFlags.claimed == 0 {
+            deliverNow(value)
+            finishDelivery()
             return true
         }
-        if accepted { drain() }
-        return accepted
+        queue.append(Pending(value: value, afterDelivery: nil))
+        claimOrMarkDirty()
+        return true
+    }
+
+    /// The fast path. Called with the mutex held, nobody delivering, nothing queued and demand
+    /// for one value: claims delivery, releases the mutex and delivers `value`. The caller then
+    /// runs ``finishDelivery()``.
+    @inlinable
+    func deliverNow(_ value: Input) {
+        flags.store(OutboxFlags.claimed, ordering: .relaxed)  // nobody else changes it while unclaimed
+        if demand != .unlimited { demand -= 1 }
+        mutex.unlock()
+        deliver(value)
+    }
+
+    /// The claim's holder is done with a delivery: gives the claim up at once if nothing
+    /// changed meanwhile, and otherwise goes on under the mutex.
+    @inlinable
+    func finishDelivery() {
+        if flags.compareExchange(expected: OutboxFlags.claimed, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            return
+        }
+        drainClaimed()
+    }
+
+    /// Called with the mutex held after a change the claim's holder must see; releases the
+    /// mutex. Marks the change for the holder, or, when nobody holds the claim (possibly
+    /// because the holder just gave it up), takes it and delivers.
+    @inlinable
+    func claimOrMarkDirty() {
+        let old = flags.bitwiseOr(OutboxFlags.dirty, ordering: .acquiringAndReleasing).oldValue
+        if old & OutboxFlags.claimed != 0 {
+            mutex.unlock()
+            return
+        }
+        flags.store(OutboxFlags.claimed, ordering: .relaxed)
+        mutex.unlock()
+        drainClaimed()
     }
 
     /// Schedules the completion after the queued values (or, with `dropPending`, instead of
     /// them). Later completions and values are ignored.
+    @inlinable
     func complete(_ completion: Completion, dropPending: Bool = false) {
-        let accepted = state.withLock { state -> Bool in
-            guard state.downstream != nil, state.completion == nil else { return false }
-            state.completion = completion
-            if dropPending {
-                state.queue.removeAll()
-                state.head = 0
-            }
-            return true
+        mutex.lock()
+        guard !terminated, self.completion == nil else {
+            mutex.unlock()
+            return
         }
-        if accepted { drain() }
+        self.completion = completion
+        var dropped: [Pending] = []
+        if dropPending {
+            swap(&dropped, &queue)
+            head = 0
+        }
+        mutex.unlock()
+        _ = dropped  // released outside the lock
+        drain()
     }
 
     /// Adds downstream demand and delivers what it allows.
@@ -131,81 +240,131 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     /// - Returns: `firstRequest` is `true` the first time non-zero demand arrives;
     ///   `becameUnlimited` the first time the demand becomes `.unlimited`; `missed` is `true` if
     ///   ``offer(_:)`` dropped a value since the last request (the flag is cleared).
-    @discardableResult
+    @inlinable @discardableResult
     func request(_ demand: Subscribers.Demand) -> (firstRequest: Bool, becameUnlimited: Bool, missed: Bool) {
         guard demand > 0 else { return (false, false, false) }
-        let result = state.withLock { state -> (Bool, Bool, Bool) in
-            guard state.downstream != nil else { return (false, false, false) }
-            let wasUnlimited = state.demand == .unlimited
-            state.demand += demand
-            let first = !state.everRequested
-            state.everRequested = true
-            let missed = state.missedValue
-            state.missedValue = false
-            return (first, !wasUnlimited && state.demand == .unlimited, missed)
+        mutex.lock()
+        guard !terminated else {
+            mutex.unlock()
+            return (false, false, false)
         }
+        let wasUnlimited = self.demand == .unlimited
+        self.demand += demand
+        let first = !everRequested
+        everRequested = true
+        let missed = missedValue
+        missedValue = false
+        let becameUnlimited = !wasUnlimited && self.demand == .unlimited
+        mutex.unlock()
         drain()
-        return result
+        return (first, becameUnlimited, missed)
     }
 
-    /// Drops the downstream and everything queued. Nothing more is delivered.
+    /// Drops the downstream and everything queued. Nothing more is delivered. If a thread is
+    /// delivering (possibly this one, from inside the downstream), it releases the downstream
+    /// when its call returns.
+    @inlinable
     func cancel() {
-        let dropped = state.withLock { state -> (Downstream?, [Pending]) in
-            let dropped = (state.downstream, state.queue)
-            state.downstream = nil
-            state.queue = []
-            state.head = 0
-            return dropped
+        mutex.lock()
+        guard !terminated else {
+            mutex.unlock()
+            return
         }
-        _ = dropped  // released outside the lock
-    }
-
-    private enum Step {
-        case deliver(Downstream, Pending)
-        case complete(Downstream, Completion)
-        case stop
+        terminated = true
+        var droppedQueue: [Pending] = []
+        swap(&droppedQueue, &queue)
+        head = 0
+        let old = flags.bitwiseOr(OutboxFlags.dirty, ordering: .acquiringAndReleasing).oldValue
+        let droppedDownstream = old & OutboxFlags.claimed != 0 ? nil : takeDownstream()
+        mutex.unlock()
+        // Released here, outside the lock.
+        _ = droppedDownstream
+        _ = droppedQueue
     }
 
     /// Delivers queued values while demand lasts, from at most one thread at a time.
-    private func drain() {
-        let claimed = state.withLock { state -> Bool in
-            guard !state.draining, state.downstream != nil else { return false }
-            state.draining = true
-            return true
+    @inlinable
+    func drain() {
+        mutex.lock()
+        guard !terminated else {
+            mutex.unlock()
+            return
         }
-        guard claimed else { return }
+        claimOrMarkDirty()
+    }
+
+    /// The delivery loop of the thread that holds the claim; gives it up when there is nothing
+    /// more it may deliver, releasing the downstream if the stream has ended.
+    @inlinable
+    func drainClaimed() {
         while true {
-            let step = state.withLock { state -> Step in
-                guard let downstream = state.downstream else {
-                    state.draining = false
-                    return .stop
-                }
-                if state.queuedCount > 0 && state.demand > 0 {
-                    if state.demand != .unlimited { state.demand -= 1 }
-                    return .deliver(downstream, state.popFirst())
-                }
-                if state.queuedCount == 0, let completion = state.completion {
-                    state.downstream = nil
-                    state.draining = false
-                    return .complete(downstream, completion)
-                }
-                state.draining = false
-                return .stop
+            mutex.lock()
+            // Everything is looked at now: clear `dirty` (only the holder changes `flags`
+            // outside the mutex, and that is this thread).
+            flags.store(OutboxFlags.claimed, ordering: .relaxed)
+            if terminated {
+                flags.store(0, ordering: .releasing)
+                let dropped = takeDownstream()
+                mutex.unlock()
+                _ = dropped
+                return
             }
-            switch step {
-            case .stop:
-                return
-            case .complete(let downstream, let completion):
-                downstream.receive(completion: completion)
-                return
-            case .deliver(let downstream, let pending):
-                let extra = downstream.receive(pending.value)
-                if extra > 0 {
-                    state.withLock { $0.demand += extra }
-                    onReturnedDemand?(extra)
-                }
+            if head < queue.count && demand > 0 {
+                if demand != .unlimited { demand -= 1 }
+                let pending = popFirst()
+                mutex.unlock()
+                deliver(pending.value)
                 pending.afterDelivery?()
+                continue
             }
+            if head == queue.count, let completion {
+                terminated = true
+                flags.store(0, ordering: .releasing)
+                let downstream = takeDownstream()
+                mutex.unlock()
+                downstream?.receive(completion: completion)
+                return
+            }
+            flags.store(0, ordering: .releasing)
+            mutex.unlock()
+            return
         }
     }
+
+    /// Calls the downstream in place (no lock held; only the claim's holder gets here, and the
+    /// downstream stays initialised while it holds the claim) and adds the demand it returns.
+    @inlinable
+    func deliver(_ value: Input) {
+        let extra = storage.pointee.receive(value)
+        if extra > 0 {
+            mutex.lock()
+            demand += extra
+            mutex.unlock()
+            onReturnedDemand?(extra)
+        }
+    }
+
+    /// Takes the first queued value; call with the mutex held.
+    @inlinable
+    func popFirst() -> Pending {
+        let item = queue[head]
+        head += 1
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 32 && head * 2 >= queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+        return item
+    }
+}
+
+/// The bits of ``Outbox``'s `flags` word (not generic, so no metadata is needed to read them).
+@usableFromInline
+enum OutboxFlags {
+    /// Someone holds the delivery claim, or the outbox is not open yet.
+    @inlinable static var claimed: Int { 1 }
+    /// Something changed while the claim was held: its holder must look under the mutex.
+    @inlinable static var dirty: Int { 2 }
 }

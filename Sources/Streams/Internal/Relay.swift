@@ -1,5 +1,3 @@
-import Locking
-
 /// One downstream subscription fed by a succession of upstreams, one at a time.
 ///
 /// Used by operators that switch to a new upstream when the current one completes or fails:
@@ -9,136 +7,182 @@ import Locking
 /// relay adds to it, and the next upstream is asked for exactly what remains when it attaches.
 /// The downstream sees a single subscription (the relay) for its whole life.
 ///
+/// Inlinable with its state in stored properties under a ``RawMutex``, so that the operators
+/// built on it run specialised in the subscriber's code and instantiate no generic metadata.
+///
 /// Thread-safety: the demand, the current upstream subscription, the downstream and the
-/// terminal flag live in a lock that is never held while calling the downstream or an upstream,
+/// terminal flag (every stored `var`) live under a mutex that is never held while calling the
+/// downstream or an upstream,
 /// so the downstream may request or cancel from inside `receive`. After `cancel()` or a
 /// completion nothing more is started towards the downstream (which the relay then lets go of),
 /// and an upstream attaching after cancel is cancelled at once.
+@usableFromInline
 final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private struct State {
-        var demand = Subscribers.Demand.none
-        var current: Subscription?
-        var sentSubscription = false
-        var forwardedAny = false
-        /// Dropped when the relay terminates (completion or cancel).
-        var downstream: Downstream?
-        var terminated: Bool { downstream == nil }
+    @usableFromInline let mutex = RawMutex()
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline var current: Subscription?
+    @exclusivity(unchecked) @usableFromInline var sentSubscription = false
+    @exclusivity(unchecked) @usableFromInline var forwardedAny = false
+    /// Dropped when the relay terminates (completion or cancel).
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    @usableFromInline let description: String
+    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
+    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
+    /// subscriber's specialised code) and forward to the specialised bodies.
+    @usableFromInline let specializedRequest: (Relay, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (Relay) -> Void
+
+    @inlinable
+    init(downstream: Downstream, name: String) {
+        self.downstream = downstream
+        self.description = name
+        self.specializedRequest = { $0.requestNow($1) }
+        self.specializedCancel = { $0.cancelNow() }
     }
 
-    private enum AttachAction { case cancel, sendSubscription(Downstream), request(Subscribers.Demand) }
-
-    private let state: Locked<State>
-    let description: String
-
-    init(downstream: Downstream, name: String) {
-        self.state = Locked(State(downstream: downstream))
-        self.description = name
+    deinit {
+        mutex.destroy()
     }
 
     /// An upstream delivered its subscription. The first one makes the relay send itself to the
     /// downstream; later ones are asked for the outstanding demand.
+    @inlinable
     func attach(_ subscription: Subscription) {
-        let action = state.withLock { state -> AttachAction in
-            if state.terminated || state.current != nil { return .cancel }
-            state.current = subscription
-            if !state.sentSubscription, let downstream = state.downstream {
-                state.sentSubscription = true
-                return .sendSubscription(downstream)
-            }
-            return .request(state.demand)
-        }
-        switch action {
-        case .cancel:
+        mutex.lock()
+        guard let downstream, current == nil else {
+            mutex.unlock()
             subscription.cancel()
-        case .sendSubscription(let downstream):
-            downstream.receive(subscription: self)
-        case .request(let demand):
-            if demand > 0 { subscription.request(demand) }
+            return
         }
+        current = subscription
+        if !sentSubscription {
+            sentSubscription = true
+            mutex.unlock()
+            downstream.receive(subscription: self)
+            return
+        }
+        let demand = self.demand
+        mutex.unlock()
+        if demand > 0 { subscription.request(demand) }
     }
 
     /// Delivers a value from the current upstream, keeping the demand count.
+    @inlinable
     func forward(_ value: Downstream.Input) -> Subscribers.Demand {
-        let downstream = state.withLock { state -> Downstream? in
-            guard let downstream = state.downstream else { return nil }
-            if state.demand != .unlimited { state.demand -= 1 }
-            state.forwardedAny = true
-            return downstream
+        mutex.lock()
+        guard let downstream else {
+            mutex.unlock()
+            return .none
         }
-        guard let downstream else { return .none }
+        if demand != .unlimited { demand -= 1 }
+        forwardedAny = true
+        mutex.unlock()
         let extra = downstream.receive(value)
         if extra > 0 {
-            state.withLock { $0.demand += extra }
+            mutex.lock()
+            demand += extra
+            mutex.unlock()
         }
         return extra
     }
 
     /// Whether any value has been delivered downstream so far (from any upstream).
+    @inlinable
     var hasForwarded: Bool {
-        state.withLock { $0.forwardedAny }
+        mutex.lock()
+        defer { mutex.unlock() }
+        return forwardedAny
     }
 
     /// The current upstream completed; another one will attach. Returns `false` if the relay
     /// has been cancelled meanwhile (then no new upstream should be subscribed).
+    @inlinable
     func detach() -> Bool {
-        state.withLock { state -> Bool in
-            state.current = nil
-            return !state.terminated
-        }
+        mutex.lock()
+        let previous = current
+        current = nil
+        let live = downstream != nil
+        mutex.unlock()
+        _ = previous  // released outside the lock
+        return live
     }
 
     /// Ends the stream with `completion` (once; ignored after cancel).
+    @inlinable
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        let downstream = state.withLock { state -> Downstream? in
-            defer {
-                state.downstream = nil
-                state.current = nil
-            }
-            return state.downstream
-        }
-        downstream?.receive(completion: completion)
+        mutex.lock()
+        let ended = downstream
+        let previous = current
+        downstream = nil
+        current = nil
+        mutex.unlock()
+        _ = previous
+        ended?.receive(completion: completion)
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
+        specializedRequest(self, demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        specializedCancel(self)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
-        let current = state.withLock { state -> Subscription? in
-            guard !state.terminated else { return nil }
-            state.demand += demand
-            return state.current
+        mutex.lock()
+        guard downstream != nil else {
+            mutex.unlock()
+            return
         }
+        self.demand += demand
+        let current = self.current
+        mutex.unlock()
         current?.request(demand)
     }
 
-    func cancel() {
-        let ended = state.withLock { state -> (Subscription?, Downstream?) in
-            defer {
-                state.downstream = nil
-                state.current = nil
-            }
-            return (state.current, state.downstream)
-        }
+    @inlinable
+    func cancelNow() {
+        mutex.lock()
+        let ended = (current, downstream)
+        downstream = nil
+        current = nil
+        mutex.unlock()
         // The downstream is released when `ended` goes, outside the lock.
         ended.0?.cancel()
     }
 }
 
 /// The subscriber a ``Relay`` puts in front of each of its upstreams.
+@usableFromInline
 struct RelaySide<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible
 where Downstream.Input == Input {
-    let relay: Relay<Downstream>
-    let onCompletion: (Subscribers.Completion<Failure>) -> Void
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let relay: Relay<Downstream>
+    @usableFromInline let onCompletion: (Subscribers.Completion<Failure>) -> Void
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
-    var description: String { relay.description }
+    @inlinable
+    init(relay: Relay<Downstream>, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+        self.relay = relay
+        self.onCompletion = onCompletion
+    }
 
+    @usableFromInline var description: String { relay.description }
+
+    @inlinable
     func receive(subscription: Subscription) {
         relay.attach(subscription)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         relay.forward(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         onCompletion(completion)
     }

@@ -1,4 +1,5 @@
 /// What a ``Stepper`` does with one upstream value.
+@usableFromInline
 enum Step<Output, Failure: Error> {
     /// Deliver this value downstream.
     case emit(Output)
@@ -23,38 +24,49 @@ enum Step<Output, Failure: Error> {
 /// end, an upstream completion or a cancel nothing more reaches the downstream and neither end
 /// is kept.
 ///
-/// Thread-safety: `step` and `completion` (and whatever state they capture) run only from the
+/// Inlinable, so an operator built on it in the subscriber's code runs specialised; `request`
+/// and `cancel`, which arrive through the `Subscription` existential, forward to specialised
+/// bodies through closures formed in `init`.
+///
+/// Thread-safety: `step` and `mapFailure` (and whatever state they capture) run only from the
 /// upstream's serialised calls; request and cancel may come from any thread.
+@usableFromInline
 final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
 {
-    typealias Input = UpstreamOutput
-    typealias Failure = UpstreamFailure
+    @usableFromInline typealias Input = UpstreamOutput
+    @usableFromInline typealias Failure = UpstreamFailure
 
-    private let link: Link<Downstream>
-    private let step: (UpstreamOutput) -> Step<Downstream.Input, Downstream.Failure>
-    private let completion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
-    private let initialRequest: Subscribers.Demand
-    let description: String
+    @usableFromInline let link: Link<Downstream>
+    @usableFromInline let step: (UpstreamOutput) -> Step<Downstream.Input, Downstream.Failure>
+    @usableFromInline let mapFailure: (UpstreamFailure) -> Downstream.Failure
+    @usableFromInline let initialRequest: Subscribers.Demand
+    @usableFromInline let description: String
+    @usableFromInline let specializedRequest: (Stepper, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (Stepper) -> Void
 
     /// - Parameters:
     ///   - initialRequest: asked of the upstream as soon as it subscribes, on top of the
     ///     downstream's requests (`.unlimited` for operators that drain the upstream whatever
     ///     the downstream wants, such as ignoreOutput).
+    @inlinable
     init(
         downstream: Downstream,
         name: String,
         initialRequest: Subscribers.Demand = .none,
         step: @escaping (UpstreamOutput) -> Step<Downstream.Input, Downstream.Failure>,
-        completion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+        mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
     ) {
         self.link = Link(downstream: downstream)
         self.description = name
         self.initialRequest = initialRequest
         self.step = step
-        self.completion = completion
+        self.mapFailure = mapFailure
+        self.specializedRequest = { $0.requestNow($1) }
+        self.specializedCancel = { $0.cancelNow() }
     }
 
+    @inlinable
     func receive(subscription: Subscription) {
         guard let downstream = link.attach(subscription) else {
             subscription.cancel()
@@ -64,6 +76,7 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         if initialRequest > 0 { subscription.request(initialRequest) }
     }
 
+    @inlinable
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         guard let downstream = link.downstream else { return .none }
         switch step(input) {
@@ -86,31 +99,47 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     /// Ends the link and cancels the upstream; `false` if the stream had already ended.
-    private func endEarly() -> Bool {
+    @inlinable
+    func endEarly() -> Bool {
         guard let upstream = link.cancel() else { return false }
         upstream.cancel()
         return true
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        link.complete()?.receive(completion: self.completion(completion))
+        link.complete()?.receive(completion: completion.mapFailure(mapFailure))
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
+        specializedRequest(self, demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        specializedCancel(self)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         guard demand > 0, initialRequest != .unlimited else { return }
         link.upstream?.request(demand)
     }
 
-    func cancel() {
+    @inlinable
+    func cancelNow() {
         link.cancel()?.cancel()
     }
 }
 
 /// Per-subscription state captured by an operator's step closure; touched only from the
 /// upstream's serialised calls.
+@usableFromInline
 final class StepState<Value> {
-    var value: Value
+    @usableFromInline var value: Value
 
+    @inlinable
     init(_ value: Value) {
         self.value = value
     }
@@ -119,6 +148,7 @@ final class StepState<Value> {
 extension Publisher {
     /// Subscribes a ``Stepper`` running `step` for each value; the completion passes through with
     /// its failure mapped by `mapFailure`.
+    @inlinable
     func subscribeStepping<S: Subscriber>(
         _ subscriber: S,
         name: String,
@@ -132,13 +162,14 @@ extension Publisher {
                 name: name,
                 initialRequest: initialRequest,
                 step: step,
-                completion: { $0.mapFailure(mapFailure) }
+                mapFailure: mapFailure
             )
         )
     }
 }
 
 /// Runs a throwing closure for a ``Step``, turning a thrown error into `.fail`.
+@inlinable
 func tryStep<Output>(_ body: () throws -> Step<Output, Error>) -> Step<Output, Error> {
     do {
         return try body()

@@ -25,6 +25,7 @@ extension Publishers {
         }
 
         /// Subscribes to the upstream; on failure, subscribes to the handler's publisher.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = Relay(downstream: subscriber, name: "Catch")
             let handler = self.handler
@@ -45,6 +46,7 @@ extension Publishers {
 
 extension Publisher {
     /// Handles errors from an upstream publisher by replacing it with another publisher.
+    @inlinable
     public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
     where P.Output == Output {
         Publishers.Catch(upstream: self, handler: handler)

@@ -25,11 +25,14 @@ extension Publishers {
         }
 
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, arity: 2, zip: false) { ($0[0] as! A.Output, $0[1] as! B.Output) }
-            inner.start(subscriber)
-            a.subscribe(inner.side(0, A.Output.self))
-            b.subscribe(inner.side(1, B.Output.self))
+            let inner = ComboInner(downstream: subscriber, zip: false)
+            let aStore = inner.store(A.Output.self)
+            let bStore = inner.store(B.Output.self)
+            inner.start(subscriber) { (aStore.latest(), bStore.latest()) }
+            a.subscribe(ComboSide(inner: inner, store: aStore))
+            b.subscribe(ComboSide(inner: inner, store: bStore))
         }
     }
 
@@ -62,12 +65,16 @@ extension Publishers {
         }
 
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, arity: 3, zip: false) { ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output) }
-            inner.start(subscriber)
-            a.subscribe(inner.side(0, A.Output.self))
-            b.subscribe(inner.side(1, B.Output.self))
-            c.subscribe(inner.side(2, C.Output.self))
+            let inner = ComboInner(downstream: subscriber, zip: false)
+            let aStore = inner.store(A.Output.self)
+            let bStore = inner.store(B.Output.self)
+            let cStore = inner.store(C.Output.self)
+            inner.start(subscriber) { (aStore.latest(), bStore.latest(), cStore.latest()) }
+            a.subscribe(ComboSide(inner: inner, store: aStore))
+            b.subscribe(ComboSide(inner: inner, store: bStore))
+            c.subscribe(ComboSide(inner: inner, store: cStore))
         }
     }
 
@@ -103,13 +110,18 @@ extension Publishers {
         }
 
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, arity: 4, zip: false) { ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output) }
-            inner.start(subscriber)
-            a.subscribe(inner.side(0, A.Output.self))
-            b.subscribe(inner.side(1, B.Output.self))
-            c.subscribe(inner.side(2, C.Output.self))
-            d.subscribe(inner.side(3, D.Output.self))
+            let inner = ComboInner(downstream: subscriber, zip: false)
+            let aStore = inner.store(A.Output.self)
+            let bStore = inner.store(B.Output.self)
+            let cStore = inner.store(C.Output.self)
+            let dStore = inner.store(D.Output.self)
+            inner.start(subscriber) { (aStore.latest(), bStore.latest(), cStore.latest(), dStore.latest()) }
+            a.subscribe(ComboSide(inner: inner, store: aStore))
+            b.subscribe(ComboSide(inner: inner, store: bStore))
+            c.subscribe(ComboSide(inner: inner, store: cStore))
+            d.subscribe(ComboSide(inner: inner, store: dStore))
         }
     }
 
@@ -118,12 +130,14 @@ extension Publishers {
 extension Publisher {
     /// Subscribes to an additional publisher and publishes a tuple of the latest
     /// values whenever any of them produces a value.
+    @inlinable
     public func combineLatest<P: Publisher>(_ p: P) -> Publishers.CombineLatest<Self, P>
     where P.Failure == Failure {
         Publishers.CombineLatest(self, p)
     }
 
     /// Combines the latest values of this publisher and others with a transform.
+    @inlinable
     public func combineLatest<P: Publisher, T>(
         _ p: P,
         _ transform: @escaping (Output, P.Output) -> T
@@ -133,12 +147,14 @@ extension Publisher {
 
     /// Subscribes to 2 additional publishers and publishes a tuple of the latest
     /// values whenever any of them produces a value.
+    @inlinable
     public func combineLatest<P: Publisher, Q: Publisher>(_ p: P, _ q: Q) -> Publishers.CombineLatest3<Self, P, Q>
     where P.Failure == Failure, Q.Failure == Failure {
         Publishers.CombineLatest3(self, p, q)
     }
 
     /// Combines the latest values of this publisher and others with a transform.
+    @inlinable
     public func combineLatest<P: Publisher, Q: Publisher, T>(
         _ p: P, _ q: Q,
         _ transform: @escaping (Output, P.Output, Q.Output) -> T
@@ -148,12 +164,14 @@ extension Publisher {
 
     /// Subscribes to 3 additional publishers and publishes a tuple of the latest
     /// values whenever any of them produces a value.
+    @inlinable
     public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(_ p: P, _ q: Q, _ r: R) -> Publishers.CombineLatest4<Self, P, Q, R>
     where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.CombineLatest4(self, p, q, r)
     }
 
     /// Combines the latest values of this publisher and others with a transform.
+    @inlinable
     public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
         _ p: P, _ q: Q, _ r: R,
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T

@@ -25,6 +25,7 @@ extension Publishers {
         }
 
         /// Subscribes to the prefix; the suffix follows when the prefix finishes.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = Relay(downstream: subscriber, name: "Concatenate")
             let suffix = self.suffix
@@ -48,6 +49,7 @@ extension Publisher {
     /// Appends this publisher's output with the elements emitted by the given publisher.
     ///
     /// `other` is subscribed only after this publisher finishes.
+    @inlinable
     public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
     where P.Output == Output, P.Failure == Failure {
         Publishers.Concatenate(prefix: self, suffix: publisher)
@@ -65,6 +67,7 @@ extension Publisher {
     }
 
     /// Prefixes this publisher's output with the elements emitted by the given publisher.
+    @inlinable
     public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
     where P.Output == Output, P.Failure == Failure {
         Publishers.Concatenate(prefix: publisher, suffix: self)

@@ -28,6 +28,7 @@ extension Publishers {
         }
 
         /// Subscribes to the upstream and merges the children it produces.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = MergeInner<Upstream.Output, NewPublisher, S>(
                 downstream: subscriber,
@@ -44,6 +45,7 @@ extension Publishers {
 extension Publisher {
     /// Transforms all elements from an upstream publisher into a new publisher up to a maximum
     /// number of publishers you specify (default `.unlimited`).
+    @inlinable
     public func flatMap<T, P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
@@ -54,6 +56,7 @@ extension Publisher {
 
 extension Publisher where Failure == Never {
     /// Flat-maps a publisher that cannot fail into children that can, by re-typing its failure.
+    @inlinable
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
@@ -65,6 +68,7 @@ extension Publisher where Failure == Never {
 extension Publisher {
     /// Flat-maps into children that cannot fail, by re-typing each child's failure to this
     /// publisher's.
+    @inlinable
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
@@ -77,6 +81,7 @@ extension Publisher {
 
 extension Publisher where Failure == Never {
     /// Flat-maps a publisher that cannot fail into children that cannot fail either.
+    @inlinable
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P

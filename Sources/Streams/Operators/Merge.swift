@@ -17,6 +17,7 @@ extension Publishers {
         public let b: B
 
         /// Creates a merging publisher.
+        @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
@@ -40,16 +41,19 @@ extension Publishers {
         public let publishers: [Upstream]
 
         /// Creates a merging publisher from a variadic list of publishers.
+        @inlinable
         public init(_ upstream: Upstream...) {
             publishers = upstream
         }
 
         /// Creates a merging publisher from a sequence of publishers.
+        @inlinable
         public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
             publishers = Array(upstream)
         }
 
         /// Subscribes to every publisher and merges their values.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = MergeInner<Upstream, Upstream, S>(
                 downstream: subscriber,
@@ -71,12 +75,14 @@ extension Publishers {
 extension Publisher {
     /// Combines elements from this publisher with those from another publisher of the same type,
     /// delivering an interleaved sequence of elements.
+    @inlinable
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge<Self, P>
     where P.Output == Output, P.Failure == Failure {
         Publishers.Merge(self, other)
     }
 
     /// Combines elements from this publisher with those from other publishers of the same type.
+    @inlinable
     public func merge(with other: Self...) -> Publishers.MergeMany<Self> {
         Publishers.MergeMany([self] + other)
     }

@@ -27,27 +27,31 @@ extension Publishers {
         }
 
         /// Subscribes a rescheduling subscriber to the upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
         }
 
         /// Subscriber to the upstream, subscription for the downstream. Both ends live in a
         /// ``Link``, checked by every scheduled action and dropped when the stream ends.
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        @usableFromInline
+        final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private let link: Link<Downstream>
-            private let scheduler: Context
-            private let options: Context.SchedulerOptions?
+            @usableFromInline let link: Link<Downstream>
+            @usableFromInline let scheduler: Context
+            @usableFromInline let options: Context.SchedulerOptions?
 
+            @inlinable
             init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
                 self.link = Link(downstream: downstream)
                 self.scheduler = scheduler
                 self.options = options
             }
 
-            var description: String { "ReceiveOn" }
+            @usableFromInline var description: String { "ReceiveOn" }
 
+            @inlinable
             func receive(subscription: Subscription) {
                 if let downstream = link.attach(subscription) {
                     downstream.receive(subscription: self)
@@ -56,6 +60,7 @@ extension Publishers {
                 }
             }
 
+            @inlinable
             func receive(_ input: Output) -> Subscribers.Demand {
                 scheduler.schedule(options: options) { [link] in
                     guard let (upstream, downstream) = link.ends else { return }
@@ -65,16 +70,19 @@ extension Publishers {
                 return .none
             }
 
+            @inlinable
             func receive(completion: Subscribers.Completion<Failure>) {
                 scheduler.schedule(options: options) { [link] in
                     link.complete()?.receive(completion: completion)
                 }
             }
 
+            @inlinable
             func request(_ demand: Subscribers.Demand) {
                 link.upstream?.request(demand)
             }
 
+            @inlinable
             func cancel() {
                 link.cancel()?.cancel()
             }
@@ -84,6 +92,7 @@ extension Publishers {
 
 extension Publisher {
     /// Specifies the scheduler on which to receive elements (and completion) from the publisher.
+    @inlinable
     public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
     }

@@ -21,6 +21,7 @@ extension Publishers {
         }
 
         /// Subscribes a duplicate-removing subscriber to the upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
         }
@@ -28,24 +29,28 @@ extension Publishers {
         /// Passes the upstream subscription through. The previous element and the finished flag
         /// are only touched from the upstream's serialised calls; after the first completion
         /// nothing more is forwarded.
-        private final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+        @usableFromInline
+        final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private let downstream: Downstream
-            private let predicate: (Output, Output) -> Bool
-            private var previous: Output?
-            private var finished = false
+            @usableFromInline let downstream: Downstream
+            @usableFromInline let predicate: (Output, Output) -> Bool
+            @usableFromInline var previous: Output?
+            @usableFromInline var finished = false
 
+            @inlinable
             init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
                 self.downstream = downstream
                 self.predicate = predicate
             }
 
-            var description: String { "RemoveDuplicates" }
+            @usableFromInline var description: String { "RemoveDuplicates" }
 
+            @inlinable
             func receive(subscription: Subscription) {
                 downstream.receive(subscription: subscription)
             }
 
+            @inlinable
             func receive(_ input: Output) -> Subscribers.Demand {
                 guard !finished else { return .none }
                 if let previous, predicate(previous, input) { return .max(1) }
@@ -53,6 +58,7 @@ extension Publishers {
                 return downstream.receive(input)
             }
 
+            @inlinable
             func receive(completion: Subscribers.Completion<Failure>) {
                 guard !finished else { return }
                 finished = true
@@ -65,6 +71,7 @@ extension Publishers {
 
 extension Publisher where Output: Equatable {
     /// Publishes only elements that don't match the previous element (by `==`).
+    @inlinable
     public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: ==)
     }
@@ -72,6 +79,7 @@ extension Publisher where Output: Equatable {
 
 extension Publisher {
     /// Publishes only elements that don't match the previous element, as judged by `predicate`.
+    @inlinable
     public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }

@@ -21,6 +21,7 @@ extension Publishers {
         }
 
         /// Subscribes a scanning subscriber (with its own running result) to the upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             let result = StepState(initialResult)
@@ -58,6 +59,7 @@ extension Publishers {
         }
 
         /// Subscribes a scanning subscriber (with its own running result) to the upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             let result = StepState(initialResult)
@@ -74,6 +76,7 @@ extension Publishers {
 extension Publisher {
     /// Transforms elements by providing the current element and the previous result to a
     /// closure, publishing each result.
+    @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
         Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }

@@ -21,6 +21,7 @@ extension Publishers {
         }
 
         /// Subscribes to the upstream and to each inner publisher in turn.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = MergeInner<P, P, S>(
                 downstream: subscriber,
@@ -37,6 +38,7 @@ extension Publishers {
 
 extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// Republishes elements sent by the most recently received publisher.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
@@ -45,6 +47,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
 extension Publisher where Output: Publisher, Failure == Never {
     /// Republishes elements of the latest inner publisher, re-typing this publisher's failure
     /// (it cannot fail) to the inner publishers'.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
         Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
     }
@@ -53,6 +56,7 @@ extension Publisher where Output: Publisher, Failure == Never {
 extension Publisher where Output: Publisher, Output.Failure == Never {
     /// Republishes elements of the latest inner publisher, re-typing the inner publishers'
     /// failure (they cannot fail) to this publisher's.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<
         Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
     > {
@@ -62,6 +66,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 
 extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
     /// Republishes elements of the latest inner publisher; neither level can fail.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }

@@ -24,11 +24,14 @@ extension Publishers {
         }
 
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, arity: 2, zip: true) { ($0[0] as! A.Output, $0[1] as! B.Output) }
-            inner.start(subscriber)
-            a.subscribe(inner.side(0, A.Output.self))
-            b.subscribe(inner.side(1, B.Output.self))
+            let inner = ComboInner(downstream: subscriber, zip: true)
+            let aStore = inner.store(A.Output.self)
+            let bStore = inner.store(B.Output.self)
+            inner.start(subscriber) { (aStore.take(), bStore.take()) }
+            a.subscribe(ComboSide(inner: inner, store: aStore))
+            b.subscribe(ComboSide(inner: inner, store: bStore))
         }
     }
 
@@ -60,12 +63,16 @@ extension Publishers {
         }
 
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, arity: 3, zip: true) { ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output) }
-            inner.start(subscriber)
-            a.subscribe(inner.side(0, A.Output.self))
-            b.subscribe(inner.side(1, B.Output.self))
-            c.subscribe(inner.side(2, C.Output.self))
+            let inner = ComboInner(downstream: subscriber, zip: true)
+            let aStore = inner.store(A.Output.self)
+            let bStore = inner.store(B.Output.self)
+            let cStore = inner.store(C.Output.self)
+            inner.start(subscriber) { (aStore.take(), bStore.take(), cStore.take()) }
+            a.subscribe(ComboSide(inner: inner, store: aStore))
+            b.subscribe(ComboSide(inner: inner, store: bStore))
+            c.subscribe(ComboSide(inner: inner, store: cStore))
         }
     }
 
@@ -100,13 +107,18 @@ extension Publishers {
         }
 
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, arity: 4, zip: true) { ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output) }
-            inner.start(subscriber)
-            a.subscribe(inner.side(0, A.Output.self))
-            b.subscribe(inner.side(1, B.Output.self))
-            c.subscribe(inner.side(2, C.Output.self))
-            d.subscribe(inner.side(3, D.Output.self))
+            let inner = ComboInner(downstream: subscriber, zip: true)
+            let aStore = inner.store(A.Output.self)
+            let bStore = inner.store(B.Output.self)
+            let cStore = inner.store(C.Output.self)
+            let dStore = inner.store(D.Output.self)
+            inner.start(subscriber) { (aStore.take(), bStore.take(), cStore.take(), dStore.take()) }
+            a.subscribe(ComboSide(inner: inner, store: aStore))
+            b.subscribe(ComboSide(inner: inner, store: bStore))
+            c.subscribe(ComboSide(inner: inner, store: cStore))
+            d.subscribe(ComboSide(inner: inner, store: dStore))
         }
     }
 
@@ -115,12 +127,14 @@ extension Publishers {
 extension Publisher {
     /// Combines elements from this publisher and 1 other publisher, delivering tuples of
     /// elements paired by index.
+    @inlinable
     public func zip<P: Publisher>(_ p: P) -> Publishers.Zip<Self, P>
     where P.Failure == Failure {
         Publishers.Zip(self, p)
     }
 
     /// Zips this publisher with others and transforms each tuple of elements.
+    @inlinable
     public func zip<P: Publisher, T>(
         _ p: P,
         _ transform: @escaping (Output, P.Output) -> T
@@ -130,12 +144,14 @@ extension Publisher {
 
     /// Combines elements from this publisher and 2 other publishers, delivering tuples of
     /// elements paired by index.
+    @inlinable
     public func zip<P: Publisher, Q: Publisher>(_ p: P, _ q: Q) -> Publishers.Zip3<Self, P, Q>
     where P.Failure == Failure, Q.Failure == Failure {
         Publishers.Zip3(self, p, q)
     }
 
     /// Zips this publisher with others and transforms each tuple of elements.
+    @inlinable
     public func zip<P: Publisher, Q: Publisher, T>(
         _ p: P, _ q: Q,
         _ transform: @escaping (Output, P.Output, Q.Output) -> T
@@ -145,12 +161,14 @@ extension Publisher {
 
     /// Combines elements from this publisher and 3 other publishers, delivering tuples of
     /// elements paired by index.
+    @inlinable
     public func zip<P: Publisher, Q: Publisher, R: Publisher>(_ p: P, _ q: Q, _ r: R) -> Publishers.Zip4<Self, P, Q, R>
     where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.Zip4(self, p, q, r)
     }
 
     /// Zips this publisher with others and transforms each tuple of elements.
+    @inlinable
     public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
         _ p: P, _ q: Q, _ r: R,
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T

@@ -19,9 +19,15 @@ public struct Just<Output>: Publisher {
     /// Hands the subscriber a subscription that delivers ``output`` on the first non-zero demand.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        // The deliver closure is formed here, in the caller's specialised code (see
+        // The delivery closure is formed here, in the caller's specialised code (see
         // `Publishers.Sequence`), so delivery does not run as unspecialised generic code.
-        subscriber.receive(subscription: JustSubscription(value: output, downstream: subscriber, deliver: { $0.deliver() }))
+        let output = self.output
+        subscriber.receive(
+            subscription: JustSubscription {
+                _ = subscriber.receive(output)
+                subscriber.receive(completion: .finished)
+            }
+        )
     }
 }
 
@@ -29,19 +35,19 @@ extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
 /// Delivers one value then `.finished` on first demand. A non-generic atomic flag decides who
-/// gets to deliver (or cancel); only that thread touches the stored value and downstream.
+/// gets to deliver (or cancel); only that thread touches the delivery closure.
+///
+/// The value and the downstream live in the delivery closure rather than in generic stored
+/// properties: the class is not generic, so releasing it (its `deinit` always runs
+/// unspecialised) needs no generic metadata.
 @usableFromInline
-final class JustSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class JustSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline let done = Atomic<Bool>(false)
-    @exclusivity(unchecked) @usableFromInline var value: Downstream.Input?  // owned by whoever sets `done`
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?  // same
-    @usableFromInline let specializedDeliver: (JustSubscription) -> Void
+    @exclusivity(unchecked) @usableFromInline var delivery: (() -> Void)?  // owned by whoever sets `done`
 
     @inlinable
-    init(value: Downstream.Input, downstream: Downstream, deliver: @escaping (JustSubscription) -> Void) {
-        self.value = value
-        self.downstream = downstream
-        self.specializedDeliver = deliver
+    init(delivery: @escaping () -> Void) {
+        self.delivery = delivery
     }
 
     @usableFromInline var description: String { "Just" }
@@ -49,25 +55,14 @@ final class JustSubscription<Downstream: Subscriber>: Subscription, CustomString
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0, !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        specializedDeliver(self)
-    }
-
-    /// Runs once, on the thread that won `done`.
-    @inlinable
-    func deliver() {
-        let value = self.value
-        let downstream = self.downstream
-        self.value = nil
-        self.downstream = nil
-        guard let value, let downstream else { return }
-        _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
+        let delivery = self.delivery
+        self.delivery = nil
+        delivery?()
     }
 
     @inlinable
     func cancel() {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        value = nil
-        downstream = nil
+        delivery = nil
     }
 }

@@ -63,6 +63,7 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
     /// Runs the action immediately.
+    @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         action()
     }

@@ -1,5 +1,3 @@
-import Locking
-
 /// A subject that wraps a single value and publishes a new element whenever the value changes.
 ///
 /// A new subscriber receives the current value as soon as it demands one, then later values as
@@ -7,82 +5,96 @@ import Locking
 /// then-current value when demand arrives (intermediate values are dropped). After a
 /// completion, sends are ignored and the value no longer changes.
 ///
-/// Thread-safety: `value` and `send` may be used from any thread; the value and subscriber list
-/// live in a lock, and deliveries happen outside it, serialised per subscriber.
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, @unchecked Sendable {
-    private struct State {
-        var value: Output
-        var conduits: [SubjectConduitBase<Output, Failure>] = []
-        var completion: Subscribers.Completion<Failure>?
-        var upstreams = SubjectUpstreams()
-    }
-
-    private let state: Locked<State>
+/// Thread-safety: `value` and `send` may be used from any thread; the value, the completion and
+/// the subscriber list live under one mutex (in a ``SubjectCore``), and deliveries happen outside
+/// it, serialised per subscriber.
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, UpstreamAcceptingSubject, @unchecked Sendable {
+    @usableFromInline let core = SubjectCore()
+    /// Under `core.mutex`.
+    @exclusivity(unchecked) @usableFromInline var current: Output
+    /// Set once the subject completes; under `core.mutex`.
+    @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
 
     /// Creates a current-value subject with the given initial value.
     public init(_ value: Output) {
-        state = Locked(State(value: value))
+        current = value
     }
 
     /// A subject that is gone can send nothing more: its subscribers are let go of (they keep
     /// their subscription, which no longer delivers anything), so none stays in a cycle with it.
     deinit {
-        for conduit in state.withLock({ $0.conduits }) {
-            conduit.release()
-        }
+        core.subjectGone()
     }
 
     /// The value wrapped by this subject. Setting it is equivalent to `send(_:)`.
     public var value: Output {
-        get { state.withLock { $0.value } }
+        get {
+            core.mutex.lock()
+            defer { core.mutex.unlock() }
+            return current
+        }
         set { send(newValue) }
     }
 
     /// Attaches a subscriber; it receives the current value on its first demand.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(
-            downstream: subscriber,
-            name: "CurrentValueSubject",
-            currentValue: { [weak self] in self?.state.withLock { $0.completion == nil ? $0.value : nil } },
-            demanded: { [weak self] in self?.downstreamDemanded() },
-            detach: { [weak self] in self?.remove($0) }
-        )
-        let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
-            if state.completion == nil { state.conduits.append(conduit) }
-            return state.completion
-        }
-        if let completion {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
+        // Made here, in the subscriber's (specialised) code: see `PassthroughSubject`.
+        attach(SubjectConduit(downstream: subscriber, name: "CurrentValueSubject", replaysCurrentValue: true))
+    }
+
+    /// Registers a new subscriber's conduit and starts it (or rejects it after a completion).
+    @usableFromInline
+    func attach(_ conduit: SubjectConduitBase<Output, Failure>) {
+        conduit.currentValue = { [weak self] in self?.valueIfLive() }
+        core.mutex.lock()
+        guard !core.append(conduit), let completion else {
+            core.mutex.unlock()
+            conduit.start()
             return
         }
-        subscriber.receive(subscription: conduit)
-        conduit.open()
+        core.mutex.unlock()
+        conduit.reject(completion)
+    }
+
+    /// The current value, or `nil` once the subject has completed.
+    func valueIfLive() -> Output? {
+        core.mutex.lock()
+        defer { core.mutex.unlock() }
+        return core.completed ? nil : current
     }
 
     /// Stores the value and sends it to every subscriber (as far as each has demand).
+    @inlinable
     public func send(_ input: Output) {
-        let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
-            guard state.completion == nil else { return [] }
-            state.value = input
-            return state.conduits
+        core.mutex.lock()
+        guard !core.completed else {
+            core.mutex.unlock()
+            return
         }
+        let previous = current
+        current = input
+        let conduits = core.conduits
+        core.mutex.unlock()
+        _ = previous  // released outside the lock
         for conduit in conduits {
-            conduit.offer(input)
+            unsafeDowncast(conduit, to: SubjectConduitBase<Output, Failure>.self).offerValue(input)
         }
     }
 
     /// Sends a completion to every subscriber; ignored if already completed.
     public func send(completion: Subscribers.Completion<Failure>) {
-        let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
-            guard state.completion == nil else { return [] }
-            state.completion = completion
-            state.upstreams.removeAll()
-            defer { state.conduits = [] }
-            return state.conduits
+        var droppedUpstreams = SubjectUpstreams()
+        core.mutex.lock()
+        guard let finishing = core.complete(dropped: &droppedUpstreams) else {
+            core.mutex.unlock()
+            return
         }
-        for conduit in conduits {
-            conduit.finish(completion)
+        self.completion = completion
+        core.mutex.unlock()
+        _ = droppedUpstreams  // released outside the lock
+        for conduit in finishing {
+            unsafeDowncast(conduit, to: SubjectConduitBase<Output, Failure>.self).finish(completion)
         }
     }
 
@@ -92,15 +104,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
         if !acceptUpstream(subscription) { subscription.cancel() }
     }
 
-    func withUpstreams<R>(_ body: (inout SubjectUpstreams, _ completed: Bool) -> R) -> R {
-        state.withLock { state in body(&state.upstreams, state.completion != nil) }
-    }
-
-    private func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
-        let removed = state.withLock { state -> SubjectConduitBase<Output, Failure>? in
-            guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-            return state.conduits.remove(at: index)
-        }
-        _ = removed
+    func acceptUpstream(_ subscription: Subscription) -> Bool {
+        core.acceptUpstream(subscription)
     }
 }

@@ -1,21 +1,17 @@
-import Locking
-
 /// A subject that broadcasts elements to downstream subscribers.
 ///
 /// Unlike ``CurrentValueSubject`` it has no initial value or buffer: a value sent while a
 /// subscriber has no outstanding demand is dropped for that subscriber. After a completion,
 /// later sends are ignored and new subscribers receive the completion at once.
 ///
-/// Thread-safety: `send` may be called from any thread. The subscriber list lives in a lock;
-/// each subscriber's deliveries are serialised by its own conduit and made outside any lock.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectUpstreamsHolder, @unchecked Sendable {
-    private struct State {
-        var conduits: [SubjectConduitBase<Output, Failure>] = []
-        var completion: Subscribers.Completion<Failure>?
-        var upstreams = SubjectUpstreams()
-    }
-
-    private let state = Locked(State())
+/// Thread-safety: `send` may be called from any thread. The subscriber list, the completion and
+/// the upstreams live under one mutex (in a ``SubjectCore``, which its subscribers report to
+/// instead of holding the subject); each subscriber's deliveries are serialised by its own
+/// conduit and made outside any lock. `send` is inlinable, so it runs specialised.
+public final class PassthroughSubject<Output, Failure: Error>: Subject, UpstreamAcceptingSubject, @unchecked Sendable {
+    @usableFromInline let core = SubjectCore()
+    /// Set once the subject completes; under `core.mutex`.
+    @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
 
     /// Creates a subject with no subscribers.
     public init() {}
@@ -23,53 +19,59 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
     /// A subject that is gone can send nothing more: its subscribers are let go of (they keep
     /// their subscription, which no longer delivers anything), so none stays in a cycle with it.
     deinit {
-        for conduit in state.withLock({ $0.conduits }) {
-            conduit.release()
-        }
+        core.subjectGone()
     }
 
     /// Attaches a subscriber; it receives values sent from now on, as far as it demands them.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(
-            downstream: subscriber,
-            name: "PassthroughSubject",
-            demanded: { [weak self] in self?.downstreamDemanded() },
-            detach: { [weak self] in self?.remove($0) }
-        )
-        let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
-            if state.completion == nil { state.conduits.append(conduit) }
-            return state.completion
-        }
-        if let completion {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
+        // The conduit is made here, in the subscriber's (specialised) code, so that its
+        // delivery closure is specialised too.
+        attach(SubjectConduit(downstream: subscriber, name: "PassthroughSubject"))
+    }
+
+    /// Registers a new subscriber's conduit and starts it (or rejects it after a completion).
+    @usableFromInline
+    func attach(_ conduit: SubjectConduitBase<Output, Failure>) {
+        core.mutex.lock()
+        guard !core.append(conduit), let completion else {
+            core.mutex.unlock()
+            conduit.start()
             return
         }
-        subscriber.receive(subscription: conduit)
-        conduit.open()
+        core.mutex.unlock()
+        conduit.reject(completion)
     }
 
     /// Sends a value to every subscriber that has outstanding demand.
+    @inlinable
     public func send(_ input: Output) {
-        let conduits = state.withLock { state in
-            state.completion == nil ? state.conduits : []
-        }
-        for conduit in conduits {
-            conduit.offer(input)
+        core.mutex.lock()
+        let conduits = core.completed ? [] : core.conduits
+        core.mutex.unlock()
+        // The snapshot keeps every conduit alive for the loop: each is used without a retain.
+        conduits.withUnsafeBufferPointer { conduits in
+            for conduit in conduits {
+                Unmanaged.passUnretained(conduit)._withUnsafeGuaranteedRef {
+                    unsafeDowncast($0, to: SubjectConduitBase<Output, Failure>.self).offerValue(input)
+                }
+            }
         }
     }
 
     /// Sends a completion to every subscriber; ignored if already completed.
     public func send(completion: Subscribers.Completion<Failure>) {
-        let conduits = state.withLock { state -> [SubjectConduitBase<Output, Failure>] in
-            guard state.completion == nil else { return [] }
-            state.completion = completion
-            state.upstreams.removeAll()
-            defer { state.conduits = [] }
-            return state.conduits
+        var droppedUpstreams = SubjectUpstreams()
+        core.mutex.lock()
+        guard let finishing = core.complete(dropped: &droppedUpstreams) else {
+            core.mutex.unlock()
+            return
         }
-        for conduit in conduits {
-            conduit.finish(completion)
+        self.completion = completion
+        core.mutex.unlock()
+        _ = droppedUpstreams  // released outside the lock
+        for conduit in finishing {
+            unsafeDowncast(conduit, to: SubjectConduitBase<Output, Failure>.self).finish(completion)
         }
     }
 
@@ -79,15 +81,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectU
         if !acceptUpstream(subscription) { subscription.cancel() }
     }
 
-    func withUpstreams<R>(_ body: (inout SubjectUpstreams, _ completed: Bool) -> R) -> R {
-        state.withLock { state in body(&state.upstreams, state.completion != nil) }
-    }
-
-    private func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
-        let removed = state.withLock { state -> SubjectConduitBase<Output, Failure>? in
-            guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-            return state.conduits.remove(at: index)
-        }
-        _ = removed
+    func acceptUpstream(_ subscription: Subscription) -> Bool {
+        core.acceptUpstream(subscription)
     }
 }

@@ -1,67 +1,118 @@
-/// Type-erased per-subscriber delivery slot of a subject.
-class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
-    func offer(_ value: Output) {}
-    func finish(_ completion: Subscribers.Completion<Failure>) {}
+/// The untyped part of a subject's per-subscriber slot. A subject keeps its conduits as
+/// `[SubjectConduitRoot]`, an array of a non-generic class, so that its unspecialised
+/// bookkeeping (attach, detach) needs no generic metadata; `send` casts each back to its
+/// ``SubjectConduitBase``.
+@usableFromInline
+class SubjectConduitRoot: @unchecked Sendable {
+    /// The subject's core, for the first demand and the cancel. Set once, under the core's
+    /// mutex, before the conduit is shared.
+    @usableFromInline var core: SubjectCore?
+
+    @inlinable init() {}
+
+    /// Hands the subscriber its subscription (this conduit) and opens delivery.
+    @usableFromInline func start() {}
     /// The subject is gone: nothing can be delivered any more, so the subscriber is let go of.
-    func release() {}
+    @usableFromInline func release() {}
+}
+
+/// Type-erased per-subscriber delivery slot of a subject.
+///
+/// The subject sends values through ``offerValue``, a closure formed where the conduit was
+/// created: when that is the subscriber's own (specialised) code, delivery runs as specialised
+/// code too, where a virtual method would always run the unspecialised generic one.
+@usableFromInline
+class SubjectConduitBase<Output, Failure: Error>: SubjectConduitRoot, @unchecked Sendable {
+    /// Offers a value to the subscriber (dropped without demand).
+    @usableFromInline let offerValue: (Output) -> Void
+    /// For current-value subjects: reads the value to deliver when demand arrives after a drop.
+    /// Set once, before the conduit is shared.
+    @usableFromInline var currentValue: (() -> Output?)?
+
+    @inlinable
+    init(offerValue: @escaping (Output) -> Void) {
+        self.offerValue = offerValue
+    }
+
+    /// The subject had already completed: the subscriber gets an empty subscription and the
+    /// completion, and is let go of.
+    @usableFromInline func reject(_ completion: Subscribers.Completion<Failure>) {}
+    @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) {}
 }
 
 /// One subscriber of a subject: an ``Outbox`` (serialised delivery that drops values sent
 /// without demand) plus the hooks to detach from the subject on cancel and, for
 /// ``CurrentValueSubject``, to re-offer the current value when demand arrives after a drop.
+@usableFromInline
 final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
-    private let outbox: Outbox<Downstream>
-    private let detach: (SubjectConduitBase<Downstream.Input, Downstream.Failure>) -> Void
-    private let currentValue: (() -> Downstream.Input?)?
-    private let demanded: () -> Void
-    let description: String
+    @usableFromInline let outbox: Outbox<Downstream>
+    @usableFromInline let description: String
+    /// `request` and `cancel` arrive through the `Subscription` existential and `start` through
+    /// the subject's type-erased list, which always run the unspecialised method; these
+    /// non-capturing closures are formed in `init` (in the
+    /// subscriber's specialised code) and forward to the specialised bodies.
+    @usableFromInline let specializedRequest: (SubjectConduit, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (SubjectConduit) -> Void
+    @usableFromInline let specializedStart: (SubjectConduit) -> Void
 
-    /// - Parameter currentValue: for current-value subjects, reads the value to deliver when
-    ///   demand arrives and the latest value has not been delivered.
-    /// - Parameter demanded: called once, on the subscriber's first non-zero request (the subject
-    ///   then starts its upstreams).
-    init(
-        downstream: Downstream,
-        name: String,
-        currentValue: (() -> Downstream.Input?)? = nil,
-        demanded: @escaping () -> Void,
-        detach: @escaping (SubjectConduitBase<Downstream.Input, Downstream.Failure>) -> Void
-    ) {
-        outbox = Outbox(downstream, missedValue: currentValue != nil)
-        self.detach = detach
-        self.currentValue = currentValue
-        self.demanded = demanded
+    /// - Parameter replaysCurrentValue: for current-value subjects: the first demand delivers
+    ///   the current value (read through ``SubjectConduitBase/currentValue``).
+    @inlinable
+    init(downstream: Downstream, name: String, replaysCurrentValue: Bool = false) {
+        let outbox = Outbox(downstream, missedValue: replaysCurrentValue)
+        self.outbox = outbox
         self.description = name
+        self.specializedRequest = { $0.requestNow($1) }
+        self.specializedCancel = { $0.cancelNow() }
+        self.specializedStart = { $0.startNow() }
+        super.init(offerValue: { outbox.offer($0) })
     }
 
-    func open() {
+    @usableFromInline override func start() {
+        specializedStart(self)
+    }
+
+    @inlinable func startNow() {
+        guard let downstream = outbox.downstreamIfLive else { return }
+        downstream.receive(subscription: self)
         outbox.open()
     }
 
-    override func offer(_ value: Downstream.Input) {
-        outbox.offer(value)
+    @usableFromInline override func reject(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        guard let downstream = outbox.downstreamIfLive else { return }
+        outbox.cancel()
+        downstream.receive(subscription: Subscriptions.empty)
+        downstream.receive(completion: completion)
     }
 
-    override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    @usableFromInline override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
         outbox.complete(completion)
     }
 
-    override func release() {
+    @usableFromInline override func release() {
         outbox.cancel()
     }
 
-    func request(_ demand: Subscribers.Demand) {
+    @usableFromInline func request(_ demand: Subscribers.Demand) {
+        specializedRequest(self, demand)
+    }
+
+    @usableFromInline func cancel() {
+        specializedCancel(self)
+    }
+
+    @inlinable func requestNow(_ demand: Subscribers.Demand) {
         let (first, _, missed) = outbox.request(demand)
-        if first { demanded() }
+        if first { core?.conduitDemanded() }
         if missed, let value = currentValue?() {
             outbox.offer(value)
         }
     }
 
-    func cancel() {
+    @inlinable func cancelNow() {
         outbox.cancel()
-        detach(self)
+        core?.detach(self)
     }
 }
