@@ -89,26 +89,30 @@ final class PipelineContext: @unchecked Sendable {
     /// completes).
     func imageJob(for request: ImageRequest, key: ImageKey, isDirect: Bool) -> Job<ImageResult> {
         executor.assertIsCurrent()
-        let coalesces = configuration.isTaskCoalescingEnabled
         // The request keeps its memory key made; another stage's is made once, with its job.
         if key.processors.isEmpty {
-            if coalesces, let job = decodeJobs[key] {
-                metrics.record(.coalescedRequests)
-                if isDirect { job.isRequestedDirectly = true }
-                return job
+            return pooledJob(&decodeJobs, key: key, isDirect: isDirect) {
+                DecodeJob(request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey, context: self)
             }
-            let job = DecodeJob(request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey, context: self)
-            if coalesces { decodeJobs[key] = job }
-            if isDirect { job.isRequestedDirectly = true }
-            return job
         }
-        if coalesces, let job = processJobs[key] {
+        return pooledJob(&processJobs, key: key, isDirect: isDirect) {
+            ProcessJob(request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey, context: self)
+        }
+    }
+
+    /// The job in flight for `key` when coalescing is on, else a new one (kept in `pool` until
+    /// it is done).
+    private func pooledJob<J: Job<ImageResult> & DirectlyRequestable>(_ pool: inout [ImageKey: J], key: ImageKey, isDirect: Bool,
+                                                                     make: () -> J) -> J {
+        let coalesces = configuration.isTaskCoalescingEnabled
+        let job: J
+        if coalesces, let pooled = pool[key] {
             metrics.record(.coalescedRequests)
-            if isDirect { job.isRequestedDirectly = true }
-            return job
+            job = pooled
+        } else {
+            job = make()
+            if coalesces { pool[key] = job }
         }
-        let job = ProcessJob(request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey, context: self)
-        if coalesces { processJobs[key] = job }
         if isDirect { job.isRequestedDirectly = true }
         return job
     }
@@ -205,3 +209,12 @@ final class PipelineContext: @unchecked Sendable {
         })
     }
 }
+
+/// A job an image task may subscribe to directly: its final result is what a request asked
+/// for, and is then cached.
+protocol DirectlyRequestable: AnyObject {
+    var isRequestedDirectly: Bool { get set }
+}
+
+extension DecodeJob: DirectlyRequestable {}
+extension ProcessJob: DirectlyRequestable {}
