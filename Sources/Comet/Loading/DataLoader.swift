@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -46,29 +47,43 @@ public final class DataLoader: DataLoading, Sendable {
 
     /// The loader's settings.
     public let configuration: Configuration
-    private let session: URLSession
+    /// The `URLSession`, made by the first http(s) load: a loader that is replaced before use
+    /// (a pipeline configured with another loader) or that only reads `file:` and `data:` URLs
+    /// never makes one. Making a session reads the environment and the file system, and
+    /// invalidating one leaves work on its queues, about 0.2 ms per pipeline in all.
+    private let lazySession = Locked<URLSession?>(nil)
     private let delegate: DataLoaderSessionDelegate
 
-    /// Creates a loader with its own `URLSession`.
+    /// Creates a loader; its `URLSession` (its own) is made when the first http(s) load starts.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeoutForRequest
-        sessionConfiguration.timeoutIntervalForResource = configuration.timeoutForResource
-        sessionConfiguration.urlCache = nil // URLCache does not cache on Linux; Comet's DataCache does.
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let delegate = DataLoaderSessionDelegate(maximumResponseDataSize: configuration.maximumResponseDataSize,
-                                                 credentialProvider: configuration.credentialProvider,
-                                                 redirectPolicy: configuration.redirectPolicy)
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "com.comet.DataLoader"
-        self.delegate = delegate
-        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
+        delegate = DataLoaderSessionDelegate(maximumResponseDataSize: configuration.maximumResponseDataSize,
+                                             credentialProvider: configuration.credentialProvider,
+                                             redirectPolicy: configuration.redirectPolicy)
     }
 
     deinit {
-        session.invalidateAndCancel()
+        lazySession.withLock { $0 }?.invalidateAndCancel()
+    }
+
+    /// Whether the loader has made its `URLSession` (tests).
+    var hasMadeSession: Bool { lazySession.withLock { $0 != nil } }
+
+    private var session: URLSession {
+        lazySession.withLock { session in
+            if let session { return session }
+            let sessionConfiguration = URLSessionConfiguration.ephemeral
+            sessionConfiguration.timeoutIntervalForRequest = configuration.timeoutForRequest
+            sessionConfiguration.timeoutIntervalForResource = configuration.timeoutForResource
+            sessionConfiguration.urlCache = nil // URLCache does not cache on Linux; Comet's DataCache does.
+            sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            queue.name = "com.comet.DataLoader"
+            let made = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
+            session = made
+            return made
+        }
     }
 
     public func loadData(
