@@ -37,6 +37,7 @@ import Testing
             }
         })
         subject.subscribe(subscriber)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         subject.send(1)
         subject.send(3)  // the fast path again, after the queue drained
         #expect(seenBeforeReturn.load(ordering: .relaxed) == 1)
@@ -53,6 +54,7 @@ import Testing
             }
         })
         subject.subscribe(subscriber)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         subject.send(1)
         subject.send(4)  // after the completion: ignored
         #expect(subscriber.log == ["sub", "1", "2", "finished"])
@@ -62,6 +64,7 @@ import Testing
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
         subject.subscribe(subscriber)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         for value in 0..<5 { subject.send(value) }
         #expect(subscriber.values == [0, 1, 2, 3, 4])
     }
@@ -70,6 +73,7 @@ import Testing
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
         subject.subscribe(subscriber)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         for value in 0..<5 { subject.send(value) }
         subscriber.request(.max(1))
         subject.send(5)
@@ -92,6 +96,7 @@ import Testing
             }
         })
         a.merge(with: b).subscribe(subscriber)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         a.send(1)
         b.send(4)
         #expect(seenBeforeReturn.load(ordering: .relaxed) == 1)
@@ -103,6 +108,7 @@ import Testing
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
         subject.flatMap { Just($0) }.subscribe(subscriber)
+        defer { subscriber.cancel() }  // ends the stream if the test left it open
         subject.send(1)
         subject.send(2)  // its child waits for demand
         #expect(subscriber.values == [1])
@@ -243,6 +249,12 @@ import Testing
             #expect(merged.values.load(ordering: .acquiring) == 1000)
             #expect(direct.violations.load(ordering: .acquiring) == 0)
             #expect(merged.violations.load(ordering: .acquiring) == 0)
+            // End the streams: a checker keeps its subscription, and a live stream its
+            // subscriber (the lifetime rule), so a stream left open would be a cycle.
+            subject.send(completion: .finished)
+            for upstream in subjects { upstream.send(completion: .finished) }
+            #expect(direct.completions.load(ordering: .acquiring) == 1)
+            #expect(merged.completions.load(ordering: .acquiring) == 1)
         }
     }
 }
