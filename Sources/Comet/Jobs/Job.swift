@@ -25,7 +25,10 @@ class Job<Value>: @unchecked Sendable {
     /// subscription when it is done, which breaks the cycle.
     final class Subscription: JobDependency {
         fileprivate var job: Job?
-        fileprivate let handler: (Event) -> Void
+        /// Dropped when the subscription ends (the job is done or it unsubscribed): a handler
+        /// holds its subscriber strongly, and the subscriber holds this subscription, so keeping
+        /// it would be a cycle when a job finishes inside `subscribe` (a cache hit, an error).
+        fileprivate var handler: ((Event) -> Void)?
         fileprivate(set) var priority: ImageRequest.Priority
 
         fileprivate init(job: Job, priority: ImageRequest.Priority, handler: @escaping (Event) -> Void) {
@@ -45,6 +48,7 @@ class Job<Value>: @unchecked Sendable {
             job?.executor.assertIsCurrent()
             job?.remove(self)
             job = nil
+            handler = nil
         }
     }
 
@@ -105,7 +109,7 @@ class Job<Value>: @unchecked Sendable {
 
     /// Sends `event` to one subscriber only (for replays).
     func send(_ event: Event, to subscription: Subscription) {
-        subscription.handler(event)
+        subscription.handler?(event)
     }
 
     /// Sends `event` to every subscriber; a final value or an error ends the job.
@@ -120,9 +124,9 @@ class Job<Value>: @unchecked Sendable {
         }
         if isFinal { isDone = true }
         if let soleSubscription {
-            soleSubscription.handler(event)
+            soleSubscription.handler?(event)
         } else {
-            for subscription in Array(subscriptions.values) { subscription.handler(event) }
+            for subscription in Array(subscriptions.values) { subscription.handler?(event) }
         }
         if isFinal { finishUp() }
     }
@@ -168,8 +172,12 @@ class Job<Value>: @unchecked Sendable {
 
     private func finishUp() {
         soleSubscription?.job = nil
+        soleSubscription?.handler = nil
         soleSubscription = nil
-        for subscription in subscriptions.values { subscription.job = nil }
+        for subscription in subscriptions.values {
+            subscription.job = nil
+            subscription.handler = nil
+        }
         subscriptions.removeAll()
         let dependency = self.dependency
         self.dependency = nil

@@ -42,6 +42,23 @@ struct PipelineLifetimeTests {
         #expect(await eventually { probe.context == nil && probe.executor == nil && probe.decodingQueue == nil && probe.backlog == nil })
     }
 
+    /// A job that finishes inside its first subscription (here a cache-only request that finds
+    /// nothing, failing at once) must not leave the task and its subscription holding each other
+    /// (found by LeakSanitizer: the task's handler was kept by the ended subscription).
+    @Test func aTaskWhoseJobEndsInsideSubscribeIsReleased() async throws {
+        final class WeakTask: @unchecked Sendable { weak var task: ImageTask? }
+        let weak = WeakTask()
+        let probe = Probe()
+        try await {
+            let pipeline = ImagePipeline.test(loader: MockDataLoader())
+            probe.context = pipeline.context
+            let task = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/missing.jpg"), options: [.returnCacheDataDontLoad]))
+            weak.task = task
+            await #expect(throws: ImagePipeline.Error.self) { _ = try await task.response }
+        }()
+        #expect(await eventually { weak.task == nil && probe.context == nil })
+    }
+
     @Test func aPipelineThatProcessedImagesIsReleasedAfterItsLoadsFinish() async throws {
         let probe = Probe()
         try await load(processors: [.resize(size: Size(width: 16, height: 16), contentMode: .aspectFill, crop: true)], into: probe)

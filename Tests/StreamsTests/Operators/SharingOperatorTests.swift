@@ -9,6 +9,7 @@ import Testing
         let second = TrackingSubscriber<Int, Never>()
         shared.subscribe(first)
         shared.subscribe(second)
+        defer { first.cancel(); second.cancel() }  // ends the streams the test leaves open
         upstream.send(1)
         #expect(upstream.subscribeCount == 1)
         #expect(first.values == [1])
