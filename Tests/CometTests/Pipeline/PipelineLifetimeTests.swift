@@ -70,7 +70,7 @@ struct PipelineLifetimeTests {
     @Test func finishedJobsReleaseTheTaskGraph() async throws {
         let probe = Probe()
         try await load(processors: [.resize(size: Size(width: 16, height: 16), contentMode: .aspectFill, crop: true)], into: probe)
-        #expect(await eventually(within: 5) { probe.context == nil })
+        #expect(await eventually { probe.context == nil })
     }
 
     /// The same through the real loader and server, with a disk cache: the URLSession task and
@@ -92,7 +92,7 @@ struct PipelineLifetimeTests {
             }
             #expect(await eventually { pipeline.activeJobCount == 0 })
         }()
-        #expect(await eventually(within: 5) { probe.context == nil })
+        #expect(await eventually { probe.context == nil })
     }
 
     @Test func aPipelineIsReleasedAfterItsLoadsAreCancelled() async throws {
@@ -110,6 +110,6 @@ struct PipelineLifetimeTests {
             for task in tasks { task.cancel() }
             #expect(await eventually { pipeline.activeJobCount == 0 })
         }()
-        #expect(await eventually(within: 5) { probe.context == nil })
+        #expect(await eventually { probe.context == nil })
     }
 }
