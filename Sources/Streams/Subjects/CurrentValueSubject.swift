@@ -84,18 +84,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
 
     /// Sends a completion to every subscriber; ignored if already completed.
     public func send(completion: Subscribers.Completion<Failure>) {
-        var droppedUpstreams = SubjectUpstreams()
-        core.mutex.lock()
-        guard let finishing = core.complete(dropped: &droppedUpstreams) else {
-            core.mutex.unlock()
-            return
-        }
-        self.completion = completion
-        core.mutex.unlock()
-        _ = droppedUpstreams  // released outside the lock
-        for conduit in finishing {
-            unsafeDowncast(conduit, to: SubjectConduitBase<Output, Failure>.self).finish(completion)
-        }
+        core.finish(completion, of: Output.self) { self.completion = completion }
     }
 
     /// Keeps the upstream subscription and asks it for `.unlimited` once a subscriber has

@@ -44,6 +44,24 @@ final class SubjectCore: @unchecked Sendable {
         return conduits
     }
 
+    /// Completes the subject once: `record` (run under the mutex) keeps the completion for
+    /// later subscribers, then every subscriber's conduit is finished outside the lock, and the
+    /// upstream subscriptions are released outside it too. Ignored if already completed.
+    func finish<Output, Failure: Error>(_ completion: Subscribers.Completion<Failure>, of _: Output.Type, record: () -> Void) {
+        var droppedUpstreams = SubjectUpstreams()
+        mutex.lock()
+        guard let finishing = complete(dropped: &droppedUpstreams) else {
+            mutex.unlock()
+            return
+        }
+        record()
+        mutex.unlock()
+        _ = droppedUpstreams  // released outside the lock
+        for conduit in finishing {
+            unsafeDowncast(conduit, to: SubjectConduitBase<Output, Failure>.self).finish(completion)
+        }
+    }
+
     /// The subject is gone: every subscriber is let go of (each keeps its subscription, which
     /// delivers nothing more).
     func subjectGone() {
