@@ -50,8 +50,16 @@ struct RequestLoadKeyTests {
         #expect(Request.loadKey(for: Request(url: url)) == Request.loadKey(for: Request(url: url)))
     }
 
-    @Test func processorsAreIgnored() {
-        #expect(Request.loadKey(for: Request(url: url)) == Request.loadKey(for: Request(url: url).processed(with: DoubleWidth())))
+    @Test func differentProcessorsAreNotEqual() {
+        let base = Request(url: url)
+        #expect(Request.loadKey(for: base) != Request.loadKey(for: base.processed(with: DoubleWidth())))
+        #expect(Request.loadKey(for: base.processed(with: Widen(columns: 1))) != Request.loadKey(for: base.processed(with: Widen(columns: 2))))
+        #expect(Request.loadKey(for: base.processed(with: Widen(columns: 1))) != Request.loadKey(for: base.processed(with: DoubleWidth())))
+    }
+
+    @Test func equalProcessorsAreEqual() {
+        #expect(Request.loadKey(for: Request(url: url).processed(with: Widen(columns: 1)))
+            == Request.loadKey(for: Request(url: url).processed(with: Widen(columns: 1))))
     }
 
     @Test func cachePolicyCounts() {

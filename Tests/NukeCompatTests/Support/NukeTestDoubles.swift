@@ -151,3 +151,47 @@ final class ObservedImageLoader: Loading, @unchecked Sendable {
 func drainCallbackQueue() async {
     await withCheckedContinuation { continuation in Nuke.callbackQueue.async { continuation.resume() } }
 }
+
+/// A `DataLoading` double that holds every load until ``open()``, then answers each with `data`
+/// (an HTTP 200). Loads started after the gate opened are answered at once.
+// Safe: the counters and the held answers are only touched under `lock`.
+final class GatedDataLoader: DataLoading, @unchecked Sendable {
+    private let lock = NSLock()
+    private let data: Data
+    private var isOpen = false
+    private var held: [() -> Void] = []
+    private var started = 0
+
+    init(data: Data) {
+        self.data = data
+    }
+
+    /// Loads waiting for the gate.
+    var pendingCount: Int { lock.withLock { held.count } }
+    /// Loads started, held or not.
+    var startedCount: Int { lock.withLock { started } }
+
+    func loadData(with request: URLRequest, token: CancellationToken?) -> Promise<(Data, URLResponse)> {
+        let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!
+        let data = self.data
+        return Promise { fulfill, _ in
+            let answer = { fulfill((data, response)) }
+            let answerNow: Bool = self.lock.withLock {
+                self.started += 1
+                if !self.isOpen { self.held.append(answer) }
+                return self.isOpen
+            }
+            if answerNow { answer() }
+        }
+    }
+
+    /// Answers the held loads and every later one.
+    func open() {
+        let answers = lock.withLock {
+            isOpen = true
+            defer { held = [] }
+            return held
+        }
+        for answer in answers { answer() }
+    }
+}

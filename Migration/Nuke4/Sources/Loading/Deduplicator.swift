@@ -35,7 +35,8 @@ public final class Deduplicator: Loading, @unchecked Sendable {
     }
 
     /// The shared promise for `request`'s load key, starting the load if none is in flight.
-    public func loadImage(with request: Request, token: CancellationToken?) -> Promise<Image> {
+    /// Without a `token` (the default) this caller keeps the shared load alive.
+    public func loadImage(with request: Request, token: CancellationToken? = nil) -> Promise<Image> {
         let key = Request.loadKey(for: request)
         let observation = CancellationObservation()
         let (task, isNew): (SharedLoad, Bool) = lock.locked {

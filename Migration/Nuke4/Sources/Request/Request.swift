@@ -38,7 +38,7 @@ public struct Request {
     public var memoryCacheOptions = MemoryCacheOptions()
 
     /// Overrides the key that makes two requests one load (see ``Deduplicator``). Default `nil`:
-    /// URL, cache policy and cellular access decide.
+    /// URL, cache policy, cellular access and processor decide.
     public var loadKey: AnyHashable?
 
     /// Overrides the memory-cache key. Default `nil`: URL and processor decide.
@@ -72,7 +72,8 @@ extension Request {
     }
 
     /// The key under which equivalent loads are shared: the custom ``loadKey``, else the URL
-    /// together with `cachePolicy` and `allowsCellularAccess`.
+    /// together with `cachePolicy`, `allowsCellularAccess` and the processor (as in Nuke 4: a
+    /// load delivers the processed image, so requests whose processors differ never share one).
     public static func loadKey(for request: Request) -> AnyHashable {
         request.loadKey ?? AnyHashable(RequestLoadKey(request))
     }
@@ -93,15 +94,25 @@ private struct RequestCacheKey: Hashable, @unchecked Sendable {
     func hash(into hasher: inout Hasher) { hasher.combine(url) }
 }
 
-/// Default load key: URL string, cache policy and cellular access.
-private struct RequestLoadKey: Hashable, Sendable {
+/// Default load key: URL string, cache policy, cellular access and processor.
+// Safe: `processor` is only compared (AnyProcessor's `==`), never run, by the key.
+private struct RequestLoadKey: Hashable, @unchecked Sendable {
     let url: String
     let cachePolicy: UInt
     let allowsCellularAccess: Bool
+    let processor: AnyProcessor?
 
     init(_ request: Request) {
         url = request.urlRequest.url?.absoluteString ?? ""
         cachePolicy = request.urlRequest.cachePolicy.rawValue
         allowsCellularAccess = request.urlRequest.allowsCellularAccess
+        processor = request.processor
+    }
+
+    // Processors are only Equatable: the other fields feed the hash.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(url)
+        hasher.combine(cachePolicy)
+        hasher.combine(allowsCellularAccess)
     }
 }
