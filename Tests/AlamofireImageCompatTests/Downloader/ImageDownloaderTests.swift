@@ -108,6 +108,25 @@ struct ImageDownloaderTests {
         #expect(server.requestCount(for: url) == 1)
     }
 
+    @Test func callersOfOneDownloadWithBlursOfDifferentRadiiGetDifferentImages() async throws {
+        let gate = Gate()
+        let url = server.serve(TestImages.png(width: 64, height: 48), at: "blurred.png", after: gate)
+        let cache = AutoPurgingImageCache()
+        let downloader = ImageDownloader(imageCache: cache)
+        downloader.downloadImage(URLRequest: url, filter: BlurFilter(blurRadius: 1), completion: recorder.handler("light"))
+        downloader.downloadImage(URLRequest: url, filter: BlurFilter(blurRadius: 6), completion: recorder.handler("heavy"))
+        gate.release()
+        #expect(await eventually { recorder.count == 2 })
+        let byTag = Dictionary(uniqueKeysWithValues: recorder.values.map { ($0.tag, $0) })
+        let light = try #require(byTag["light"]?.image)
+        let heavy = try #require(byTag["heavy"]?.image)
+        #expect(light != heavy, "each caller gets the blur it asked for")
+        let request = URLRequest(url: url)
+        #expect(cache.imageForRequest(request, withAdditionalIdentifier: BlurFilter(blurRadius: 1).identifier) == light)
+        #expect(cache.imageForRequest(request, withAdditionalIdentifier: BlurFilter(blurRadius: 6).identifier) == heavy)
+        #expect(server.requestCount(for: url) == 1)
+    }
+
     @Test func runsEachFilterIdentifierOnce() async throws {
         let gate = Gate()
         let url = server.serve(TestImages.png(), at: "dupfilter.png", after: gate)

@@ -14,7 +14,8 @@ struct ImageFilterTests {
         #expect(RoundedCornersFilter(radius: 12.5).identifier == "RoundedCornersFilter-radius:(13)-divided:(false)")
         #expect(RoundedCornersFilter(radius: 4, divideRadiusByImageScale: true).identifier == "RoundedCornersFilter-radius:(4)-divided:(true)")
         #expect(CircleFilter().identifier == "CircleFilter")
-        #expect(BlurFilter(blurRadius: 3).identifier == "BlurFilter")
+        #expect(BlurFilter(blurRadius: 3).identifier == "BlurFilter-radius:(3)")
+        #expect(BlurFilter().identifier == "BlurFilter-radius:(10)")
     }
 
     @Test func compositeIdentifiersJoinTheirFiltersWithUnderscores() {
@@ -25,7 +26,7 @@ struct ImageFilterTests {
                 == "AspectScaledToFillSizeFilter-size:(100x100)_RoundedCornersFilter-radius:(10)-divided:(false)")
         #expect(ScaledToSizeCircleFilter(size: square).identifier == "ScaledToSizeFilter-size:(100x100)_CircleFilter")
         #expect(AspectScaledToFillSizeCircleFilter(size: square).identifier == "AspectScaledToFillSizeFilter-size:(100x100)_CircleFilter")
-        #expect(DynamicCompositeImageFilter(CircleFilter(), BlurFilter()).identifier == "CircleFilter_BlurFilter")
+        #expect(DynamicCompositeImageFilter(CircleFilter(), BlurFilter()).identifier == "CircleFilter_BlurFilter-radius:(10)")
     }
 
     @Test func customFiltersGetTheTypeNameAndSizableOrRoundableSuffixes() {
@@ -71,6 +72,18 @@ struct ImageFilterTests {
         let out = BlurFilter(blurRadius: 4).filter(image)
         #expect(out.width == 60 && out.height == 40)
         #expect(out != image)
+    }
+
+    @Test func blurOfAnOpaqueImageHasNoTransparentFringe() {
+        let out = BlurFilter(blurRadius: 8).filter(TestImages.image(width: 60, height: 40))
+        for (x, y) in [(0, 0), (59, 0), (0, 39), (59, 39), (30, 0)] {
+            #expect(out.pixel(x: x, y: y).alpha == 255, "pixel (\(x), \(y)) stays opaque")
+        }
+    }
+
+    @Test func blurFiltersOfDifferentRadiiHaveDifferentIdentifiers() {
+        #expect(BlurFilter(blurRadius: 2).identifier != BlurFilter(blurRadius: 20).identifier)
+        #expect(BlurFilter(blurRadius: 8).identifier == BlurFilter(blurRadius: 8).identifier)
     }
 
     @Test func compositeFiltersApplyInOrder() {

@@ -43,8 +43,13 @@ public struct CircleFilter: ImageFilter {
 }
 
 /// Blurs the image with a Gaussian of standard deviation `blurRadius` pixels (Core Image's
-/// `CIGaussianBlur` `inputRadius`); the output keeps the input's size. Its identifier is
-/// `BlurFilter` whatever the radius, as in AlamofireImage 2.
+/// `CIGaussianBlur` `inputRadius`).
+///
+/// Two deliberate differences from AlamofireImage 2 (the migration guide gives the reasons):
+/// - The output keeps the input's size, its edges blurred against the nearest edge pixels;
+///   Core Image's output grew by the blur's reach on every side, a fringe fading to transparent.
+/// - The identifier names the radius, e.g. `BlurFilter-radius:(8)`; AlamofireImage 2's was
+///   `BlurFilter` for every radius, so two radii shared cache entries and filtered results.
 public struct BlurFilter: ImageFilter {
     /// The blur radius in pixels.
     let blurRadius: UInt
@@ -53,6 +58,9 @@ public struct BlurFilter: ImageFilter {
     public init(blurRadius: UInt = 10) {
         self.blurRadius = blurRadius
     }
+
+    /// `BlurFilter-radius:(R)`: one identifier per radius.
+    public var identifier: String { "BlurFilter-radius:(\(blurRadius))" }
 
     /// The blurred image.
     public var filter: (Image) -> Image {
