@@ -19,7 +19,7 @@ extension PipelineContext {
 
     /// The disk-cache key of `request`'s original data.
     func dataCacheKey(for request: ImageRequest) -> String? {
-        guard let hook = hooks.cacheKey, let key = hook(request) else { return request.imageID }
+        guard let hook = hooks.cacheKey, let key = hook(request) else { return request.imageID == nil ? nil : request.dataKey }
         return key
     }
 

@@ -28,7 +28,7 @@ final class PipelineContext: @unchecked Sendable {
     /// Set by ``ImagePipeline/invalidate()``: work that finishes afterwards is not cached.
     let isInvalidated = Atomic<Bool>(false)
 
-    private var fetchJobs: [String: FetchDataJob] = [:]
+    private var fetchJobs: [DataLoadKey: FetchDataJob] = [:]
     private var decodeJobs: [ImageKey: DecodeJob] = [:]
     private var processJobs: [ImageKey: ProcessJob] = [:]
 
@@ -66,14 +66,14 @@ final class PipelineContext: @unchecked Sendable {
     /// The priority of the in-flight fetch for a data key (tests and diagnostics).
     func debugFetchJobPriority(for key: String) -> ImageRequest.Priority? {
         executor.assertIsCurrent()
-        return fetchJobs[key]?.priority
+        return fetchJobs.first { $0.key.dataKey == key }?.value.priority
     }
 
     // MARK: Jobs
 
     func fetchDataJob(for request: ImageRequest) -> FetchDataJob {
         executor.assertIsCurrent()
-        let key = request.imageID ?? ""
+        let key = DataLoadKey(request)
         guard configuration.isTaskCoalescingEnabled else { return FetchDataJob(request: request, key: key, context: self) }
         if let job = fetchJobs[key] {
             metrics.record(.coalescedRequests)
@@ -118,7 +118,7 @@ final class PipelineContext: @unchecked Sendable {
     }
 
     /// A finished job leaves its pool (if it is the pooled one: with coalescing off, none is).
-    func removeFromPool(_ job: FetchDataJob, key: String) {
+    func removeFromPool(_ job: FetchDataJob, key: DataLoadKey) {
         if let pooled = fetchJobs[key], pooled === job { fetchJobs[key] = nil }
     }
 

@@ -25,7 +25,7 @@ import FoundationNetworking
 /// full. Only a complete body is ever sent as the final value.
 final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private let request: ImageRequest
-    private let key: String
+    private let key: DataLoadKey
     private let context: PipelineContext // strong: in-flight work outlives a released pipeline
     private var buffer = Data()
     /// Whether ``buffer`` was sized for the declared length (then chunks are appended to it).
@@ -48,7 +48,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     /// Whether chunks go to subscribers as they arrive (progressive decoding, until a retry).
     private var sendsChunks: Bool
 
-    init(request: ImageRequest, key: String, context: PipelineContext) {
+    init(request: ImageRequest, key: DataLoadKey, context: PipelineContext) {
         self.request = request
         self.key = key
         self.context = context
@@ -64,7 +64,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         guard context.cachePolicy.readsOriginalData(for: request), let dataCache = context.dataCache(for: request) else {
             return loadData()
         }
-        let key = context.dataCacheKey(for: request) ?? self.key
+        let key = context.dataCacheKey(for: request) ?? self.key.dataKey
         workItem = context.dataCachingQueue.run(priority: priority, { dataCache.cachedData(for: key) }, then: { [weak self] data in
             self?.didReadDiskCache(data)
         })

@@ -80,7 +80,7 @@ public struct ImageCacheKey: Hashable, Sendable {
         switch (lhs.storage, rhs.storage) {
         case let (.string(a), .string(b)): a == b
         case let (.value(a), .value(b)): a.isEqual(to: b)
-        case let (.image(a), .image(b)): a === b || a.key == b.key
+        case let (.image(a), .image(b)): a === b || a.key.isSameImage(as: b.key)
         default: false
         }
     }
@@ -90,7 +90,7 @@ public struct ImageCacheKey: Hashable, Sendable {
         switch storage {
         case let .string(string): hasher.combine(string)
         case let .value(box): hasher.combine(box.hash)
-        case let .image(box): hasher.combine(box.key.precomputedHash)
+        case let .image(box): hasher.combine(box.key.imageHash)
         }
     }
 }

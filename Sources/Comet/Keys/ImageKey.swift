@@ -3,11 +3,14 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What identifies an image in the graph and the caches: the resource, the thumbnail settings
-/// and the processors applied, in order.
+/// What identifies an image in the graph and the caches: the bytes (``ImageRequest/dataKey``),
+/// the thumbnail settings and the processors applied, in order; for a job, also where the bytes
+/// may come from (``SourcePolicy``).
 ///
-/// Equality and hashing use the processors' cheap ``ImageProcessing/hashableIdentifier`` (no
-/// string is built on the memory-cache path); ``diskKey`` spells out their stable identifiers.
+/// Equality and hashing (the job key) use the processors' cheap
+/// ``ImageProcessing/hashableIdentifier`` (no string is built on the memory-cache path);
+/// ``isSameImage(as:)`` and ``imageHash`` (the memory-cache key) leave the source policy out;
+/// ``diskKey`` spells out the processors' stable identifiers.
 struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     // Sendable: every stored processor is Sendable (ImageProcessing refines Sendable), and so is
     // what its hashableIdentifier wraps.
@@ -22,20 +25,27 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     /// Every frame of an animation is decoded (``ImageRequest/Options/decodeAnimation``, for a
     /// plain decode: no thumbnail, no processors).
     let decodesAnimation: Bool
+    /// Where the bytes may come from: part of the job key, not of the cache keys.
+    let source: SourcePolicy
     /// The processors' hashable identifiers, made once: equality and hashing compare these.
     private let identifiers: [AnyHashable]
     /// The hash of everything equality compares, made once: a key is made once per request
     /// and hashed by several dictionaries (job pools, the memory cache), which then hash an
     /// `Int` instead of the URL.
     let precomputedHash: Int
+    /// The hash of what ``isSameImage(as:)`` compares (``precomputedHash`` for the default
+    /// source policy).
+    let imageHash: Int
 
     init(dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing],
-         decodeDownsampling: ImageDecodingOptions.Downsampling? = nil, decodesAnimation: Bool = false) {
+         decodeDownsampling: ImageDecodingOptions.Downsampling? = nil, decodesAnimation: Bool = false,
+         source: SourcePolicy = .default) {
         self.decodesAnimation = decodesAnimation && thumbnail == nil && processors.isEmpty && decodeDownsampling == nil
         self.dataKey = dataKey
         self.thumbnail = thumbnail
         self.processors = processors
         self.decodeDownsampling = decodeDownsampling
+        self.source = source
         let identifiers = processors.map(\.hashableIdentifier)
         self.identifiers = identifiers
         var hasher = Hasher()
@@ -44,17 +54,25 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
         hasher.combine(decodeDownsampling)
         hasher.combine(self.decodesAnimation)
         for identifier in identifiers { hasher.combine(identifier) }
-        precomputedHash = hasher.finalize()
+        imageHash = hasher.finalize()
+        if source.isDefault {
+            precomputedHash = imageHash
+        } else {
+            var withSource = Hasher()
+            withSource.combine(imageHash)
+            withSource.combine(source)
+            precomputedHash = withSource.finalize()
+        }
     }
 
     init(_ request: ImageRequest) {
-        self.init(dataKey: request.imageID ?? "", thumbnail: request.thumbnail, processors: request.processors,
-                  decodesAnimation: request.options.contains(.decodeAnimation))
+        self.init(dataKey: request.makeDataKey(), thumbnail: request.thumbnail, processors: request.processors,
+                  decodesAnimation: request.options.contains(.decodeAnimation), source: SourcePolicy(request))
     }
 
     /// The key of the first `count` processors' result (0: the decoded image).
     func prefix(_ count: Int) -> ImageKey {
-        ImageKey(dataKey: dataKey, thumbnail: thumbnail, processors: Array(processors.prefix(count)))
+        ImageKey(dataKey: dataKey, thumbnail: thumbnail, processors: Array(processors.prefix(count)), source: source)
     }
 
     /// The key of the decode that feeds this key's processors: downsampled to what the first
@@ -62,12 +80,19 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     func decodeStage(downsamplingForResize isEnabled: Bool) -> ImageKey {
         guard isEnabled, thumbnail == nil, let resize = processors.first as? ImageProcessors.Resize,
               let downsampling = resize.decodingDownsampling else { return prefix(0) }
-        return ImageKey(dataKey: dataKey, thumbnail: nil, processors: [], decodeDownsampling: downsampling)
+        return ImageKey(dataKey: dataKey, thumbnail: nil, processors: [], decodeDownsampling: downsampling, source: source)
     }
 
+    /// The job key's equality: the same image, fetched under the same source policy.
     static func == (lhs: ImageKey, rhs: ImageKey) -> Bool {
-        lhs.precomputedHash == rhs.precomputedHash && lhs.dataKey == rhs.dataKey && lhs.thumbnail == rhs.thumbnail && lhs.identifiers == rhs.identifiers
-            && lhs.decodeDownsampling == rhs.decodeDownsampling && lhs.decodesAnimation == rhs.decodesAnimation
+        lhs.precomputedHash == rhs.precomputedHash && lhs.source == rhs.source && lhs.isSameImage(as: rhs)
+    }
+
+    /// The memory-cache key's equality: the same bytes, thumbnail, processors, downsampling and
+    /// animation, wherever the bytes came from.
+    func isSameImage(as other: ImageKey) -> Bool {
+        imageHash == other.imageHash && dataKey == other.dataKey && thumbnail == other.thumbnail && identifiers == other.identifiers
+            && decodeDownsampling == other.decodeDownsampling && decodesAnimation == other.decodesAnimation
     }
 
     func hash(into hasher: inout Hasher) {

@@ -269,6 +269,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         set { mutate { $0.imageID = newValue } }
     }
 
+    /// The ``imageID`` when it was set (or given as a closure request's `id`), else `nil`.
+    var explicitImageID: String? { storage.imageID }
+
     /// Free-form values carried with the request (not part of any key).
     public var userInfo: [UserInfoKey: any Sendable] {
         get { storage.userInfo }
