@@ -4,16 +4,19 @@ import FoundationNetworking
 #endif
 
 extension ImageRequest {
-    /// What identifies the request's bytes in every key (coalescing, memory cache, disk cache).
+    /// What identifies the request's bytes in every key Comet makes (coalescing, memory cache,
+    /// disk cache), for code that keys its own caches the same way (the migration shims do).
     ///
     /// - An explicit ``imageID`` (or a closure request's `id`) is the whole identity: the caller
     ///   declared that requests with that id are the same image.
     /// - Else the URL's absolute string; for a `URLRequest` that sets a method other than GET,
     ///   header fields or a body, followed by `#request:` and a SHA-256 digest of them, so that
     ///   two requests whose headers can change the bytes (credentials, `Accept`, cookies) never
-    ///   share a download or a cached result. The digest keeps credentials out of keys, which
-    ///   appear in logs.
-    var dataKey: String { key.dataKey }
+    ///   share a download or a cached result. Header names count case-insensitively and in any
+    ///   order. The digest keeps credentials out of keys, which appear in logs.
+    ///
+    /// Made once per request value (with its other keys); thread-safe.
+    public var dataKey: String { key.dataKey }
 
     /// Makes ``dataKey`` (kept in the request's ``ImageKey``).
     func makeDataKey() -> String {

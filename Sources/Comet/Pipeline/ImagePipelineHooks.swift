@@ -30,9 +30,10 @@ extension ImagePipeline {
         /// ``Configuration/dataCache`` for every request.
         public var dataCache: (@Sendable (ImageRequest) -> (any DataCaching)?)?
         /// The disk-cache key of a request's original data; return `nil` for the default (the
-        /// request's ``ImageRequest/imageID``). Encoded results are keyed by it plus what was
-        /// done to the image (thumbnail, processors). Coalescing and the memory cache still use
-        /// the `imageID`. Default `nil`.
+        /// request's ``ImageRequest/imageID``, with a digest of its headers when its
+        /// `URLRequest` sets any). Encoded results are keyed by it plus what was done to the
+        /// image (thumbnail, processors). Coalescing and the memory cache still use the default.
+        /// Return different keys for requests whose bytes differ. Default `nil`.
         public var cacheKey: (@Sendable (ImageRequest) -> String?)?
         /// Called before a final image enters the memory cache: return the image to store
         /// (the same or another), or `nil` to store nothing. The caller still receives the

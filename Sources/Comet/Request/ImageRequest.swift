@@ -263,7 +263,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     }
 
     /// Overrides the identity of the image in cache keys and coalescing (e.g. a URL without its
-    /// expiring signature query). Default: the URL's absolute string, or the closure's `id`.
+    /// expiring signature query): requests with equal `imageID`s are the same image, whatever
+    /// their URLs and headers. Default: the URL's absolute string, or the closure's `id`. (A
+    /// `URLRequest` that sets headers, a body or a method other than GET then also keys by a
+    /// digest of them; see docs/keys.md.)
     public var imageID: String? {
         get { storage.imageID ?? url?.absoluteString }
         set { mutate { $0.imageID = newValue } }

@@ -1,3 +1,4 @@
+import struct Comet.ImageRequest
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -40,4 +41,10 @@ extension FoundationURLRequest {
     /// The URL as a string, Alamofire's `URLString` (the key of downloads and caches); empty
     /// when the request has no URL.
     var urlString: String { url?.absoluteString ?? "" }
+
+    /// The key of this request's downloads and cached images: ``urlString`` for a plain GET
+    /// (AlamofireImage's key, byte for byte); for a request that sets headers, a body or another
+    /// method, Comet's ``Comet/ImageRequest/dataKey`` (the URL string, then a digest of those),
+    /// so that requests whose headers can change the bytes (credentials) never share an image.
+    var imageKey: String { ImageRequest(urlRequest: self).dataKey }
 }

@@ -47,9 +47,11 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
     /// The cost the cache counts for `image`: `width × height × 4` bytes.
     static func cost(of image: Image) -> UInt64 { UInt64(image.width) * UInt64(image.height) * 4 }
 
-    /// The key for `request` and `identifier`: the URL string, then `-identifier` if any.
+    /// The key for `request` and `identifier`: the URL string (with a digest of the headers
+    /// when the request sets any, see `imageKey`), then `-identifier`
+    /// if any.
     static func key(for request: URLRequest, identifier: String?) -> String {
-        request.urlString + (identifier.map { "-\($0)" } ?? "")
+        request.imageKey + (identifier.map { "-\($0)" } ?? "")
     }
 
     // MARK: ImageCache

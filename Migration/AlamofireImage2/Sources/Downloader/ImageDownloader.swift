@@ -113,6 +113,8 @@ public final class ImageDownloader: @unchecked Sendable {
     ///
     /// 1. If a download for the same URL string is queued or running, this caller joins it and
     ///    the receipt holds that same request (its progress handler stays the first caller's).
+    ///    A request that sets headers, a body or another method joins only a download of an
+    ///    equal request (see `imageKey`).
     /// 2. Else, if the request's cache policy allows cache reads (`.useProtocolCachePolicy`,
     ///    `.returnCacheDataElseLoad`, `.returnCacheDataDontLoad`) and the ``imageCache`` has the
     ///    image for the request and the filter's identifier, `completion` is called later on the
@@ -128,7 +130,7 @@ public final class ImageDownloader: @unchecked Sendable {
                               progressQueue: DispatchQueue = .main,
                               completion: CompletionHandler?) -> RequestReceipt? {
         let urlRequest = convertible.URLRequest
-        let key = urlRequest.urlString
+        let key = urlRequest.imageKey
         let operation = ResponseHandler.Operation(receiptID: receiptID, filter: filter, completion: completion)
         if let request = join(key, operation) {
             return RequestReceipt(request: request, receiptID: receiptID)
@@ -201,7 +203,7 @@ public final class ImageDownloader: @unchecked Sendable {
     /// or already-cancelled receipts are ignored.
     public func cancelRequestForRequestReceipt(_ requestReceipt: RequestReceipt) {
         guard let urlRequest = requestReceipt.request.request else { return }
-        let key = urlRequest.urlString
+        let key = urlRequest.imageKey
         let (operation, cancelRequest): (ResponseHandler.Operation?, Bool) = lock.withLock {
             guard let handler = handlers[key], handler.request === requestReceipt.request,
                   let index = handler.operations.firstIndex(where: { $0.receiptID == requestReceipt.receiptID })
@@ -213,7 +215,7 @@ public final class ImageDownloader: @unchecked Sendable {
             return (operation, true)
         }
         guard let operation else { return }
-        let reason = "ImageDownloader cancelled URL request: \(key)"
+        let reason = "ImageDownloader cancelled URL request: \(urlRequest.urlString)"
         let error = NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled,
                             userInfo: [NSLocalizedFailureReasonErrorKey: reason])
         Self.complete(operation.completion, with: Response(request: urlRequest, response: nil, data: nil, result: .Failure(error)))
@@ -261,7 +263,7 @@ public final class ImageDownloader: @unchecked Sendable {
             guard activeCount < maximumActiveDownloads, !queued.isEmpty else { return nil }
             let next = queued.removeFirst()
             activeCount += 1
-            handlers[next.request?.urlString ?? ""]?.isActive = true
+            handlers[next.request?.imageKey ?? ""]?.isActive = true
             return next
         }
         next?.resume()
