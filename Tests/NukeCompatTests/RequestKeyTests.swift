@@ -8,6 +8,13 @@ import FoundationNetworking
 
 private let url = URL(string: "http://example.com/photo.jpg")!
 
+/// A request for `url` sent with `Authorization: user` (header name spelled `name`).
+private func authorized(_ user: String, name: String = "Authorization") -> Request {
+    var urlRequest = URLRequest(url: url)
+    urlRequest.setValue(user, forHTTPHeaderField: name)
+    return Request(urlRequest: urlRequest)
+}
+
 @Suite("RequestCacheKeyTests")
 struct RequestCacheKeyTests {
     @Test func sameURLIsEqual() {
@@ -33,6 +40,12 @@ struct RequestCacheKeyTests {
     @Test func cachePolicyIsIgnored() {
         let other = Request(urlRequest: URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData))
         #expect(Request.cacheKey(for: Request(url: url)) == Request.cacheKey(for: other))
+    }
+
+    @Test func differentCredentialsAreNotEqual() {
+        #expect(Request.cacheKey(for: authorized("alice")) != Request.cacheKey(for: authorized("bob")))
+        #expect(Request.cacheKey(for: authorized("alice")) != Request.cacheKey(for: Request(url: url)))
+        #expect(Request.cacheKey(for: authorized("alice")) == Request.cacheKey(for: authorized("alice", name: "authorization")))
     }
 
     @Test func customCacheKeyWins() {
@@ -71,6 +84,11 @@ struct RequestLoadKeyTests {
         var urlRequest = URLRequest(url: url)
         urlRequest.allowsCellularAccess = false
         #expect(Request.loadKey(for: Request(url: url)) != Request.loadKey(for: Request(urlRequest: urlRequest)))
+    }
+
+    @Test func differentCredentialsAreNotEquivalent() {
+        #expect(Request.loadKey(for: authorized("alice")) != Request.loadKey(for: authorized("bob")))
+        #expect(Request.loadKey(for: authorized("alice")) == Request.loadKey(for: authorized("alice", name: "authorization")))
     }
 
     @Test func customLoadKeyWins() {

@@ -1,3 +1,4 @@
+import struct Comet.ImageRequest
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -66,27 +67,36 @@ extension Request {
     }
 
     /// The memory-cache key: the custom ``cacheKey``, else the URL's `absoluteString` together
-    /// with the processor (equal when the processors are equal).
+    /// with the processor (equal when the processors are equal). A `URLRequest` that sets
+    /// headers, a body or another method than GET also keys by a digest of them (Comet's
+    /// `ImageRequest.dataKey`), so that two users' credentials never share an image.
     public static func cacheKey(for request: Request) -> AnyHashable {
         request.cacheKey ?? AnyHashable(RequestCacheKey(request))
     }
 
     /// The key under which equivalent loads are shared: the custom ``loadKey``, else the URL
     /// together with `cachePolicy`, `allowsCellularAccess` and the processor (as in Nuke 4: a
-    /// load delivers the processed image, so requests whose processors differ never share one).
+    /// load delivers the processed image, so requests whose processors differ never share one),
+    /// and a digest of the headers, body and method when the `URLRequest` sets any (see
+    /// ``cacheKey(for:)``).
     public static func loadKey(for request: Request) -> AnyHashable {
         request.loadKey ?? AnyHashable(RequestLoadKey(request))
     }
 }
 
-/// Default cache key: URL string and processor.
+extension URLRequest {
+    /// The URL string, plus a digest of the headers, body and method when the request sets any.
+    fileprivate var dataKey: String { ImageRequest(urlRequest: self).dataKey }
+}
+
+/// Default cache key: URL string (with the headers' digest) and processor.
 // Safe: `processor` is only compared (AnyProcessor's `==`), never run, by the key.
 private struct RequestCacheKey: Hashable, @unchecked Sendable {
     let url: String
     let processor: AnyProcessor?
 
     init(_ request: Request) {
-        url = request.urlRequest.url?.absoluteString ?? ""
+        url = request.urlRequest.dataKey
         processor = request.processor
     }
 
@@ -103,7 +113,7 @@ private struct RequestLoadKey: Hashable, @unchecked Sendable {
     let processor: AnyProcessor?
 
     init(_ request: Request) {
-        url = request.urlRequest.url?.absoluteString ?? ""
+        url = request.urlRequest.dataKey
         cachePolicy = request.urlRequest.cachePolicy.rawValue
         allowsCellularAccess = request.urlRequest.allowsCellularAccess
         processor = request.processor
