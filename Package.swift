@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
+        // Property-based tests of the keys that share work and results (test targets only).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         // System libraries (Debian: libpng-dev, libjpeg62-turbo-dev, libwebp-dev, libgif-dev,
@@ -123,13 +125,24 @@ let package = Package(
             ],
             exclude: ["EndToEnd/Fixtures"]
         ),
+        // Comet's keys against a model of what a result depends on (docs/keys.md).
+        .testTarget(
+            name: "KeyPropertyTests",
+            dependencies: ["Comet", "Locking", "CometTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "HanekeCompatTests",
-            dependencies: ["HanekeCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: [
+                "HanekeCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "NukeCompatTests",
-            dependencies: ["NukeCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: [
+                "NukeCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         // Migration shim: AlamofireImage 2 (and the small part of Alamofire 3 it exposes) on Comet.
         .target(
@@ -139,7 +152,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AlamofireImageCompatTests",
-            dependencies: ["AlamofireImageCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: [
+                "AlamofireImageCompat", "Comet", "CometTestSupport", .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
