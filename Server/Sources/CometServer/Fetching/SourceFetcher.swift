@@ -62,10 +62,12 @@ public final class SourceFetcher: DataLoading, Sendable {
         let session = session
         let delegate = delegate
         let policy = policy
-        // The first request is checked as every redirect is: resolved, every address classed.
+        // The first request is checked as every redirect is: made canonical, resolved, every
+        // address classed; then the canonical URL is what is fetched.
         Task {
+            var request = request
             do {
-                try await policy.check(url)
+                request.url = try await policy.check(url)
             } catch {
                 completion(error)
                 return

@@ -106,7 +106,8 @@ final class SourceFetcherDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Follows a redirect only within ``SourceFetchLimits/maximumRedirects`` and only to a
-    /// target the policy allows (resolved and classed like the first URL).
+    /// target the policy allows (made canonical, resolved and classed like the first URL), in
+    /// its canonical form.
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         let answer = RedirectAnswer(completionHandler: completionHandler, task: task)
@@ -128,8 +129,10 @@ final class SourceFetcherDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let policy = policy
         Task {
             do {
-                try await policy.check(target)
-                answer.follow(request)
+                // The target is fetched in the canonical form the policy checked.
+                var canonical = request
+                canonical.url = try await policy.check(target)
+                answer.follow(canonical)
             } catch {
                 self.fail(task, error)
                 answer.refuse()

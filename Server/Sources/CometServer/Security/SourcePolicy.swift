@@ -3,11 +3,17 @@ import Foundation
 /// Which sources the service may fetch, checked for the source URL and again for every
 /// redirect target.
 ///
+/// - The URL is made canonical first (``CanonicalURL``): the allow-list and the address check
+///   see the spelling the fetch uses, so dot segments, escapes, user names and other spellings
+///   cannot reach outside an allowed prefix. A URL that cannot be made canonical is refused.
 /// - The scheme must be http or https.
 /// - With an allow-list (``allowedSources`` not empty), the URL must match one entry: a URL
-///   prefix (an entry with `://`; an entry naming only an origin gets a `/` appended, so
-///   `https://img.example.com` does not match `https://img.example.com.evil.net/`), a host
-///   name (exact, case-insensitive) or a host pattern `*.example.com` (any subdomain).
+///   prefix (an entry with `://`, itself made canonical; an entry naming only an origin gets a
+///   `/`, so `https://img.example.com` does not match `https://img.example.com.evil.net/`, and
+///   a prefix that does not end in `/` matches only itself or what follows it after a `/` or
+///   `?`, so `https://h/public` does not match `https://h/publicity`), a host name (exact,
+///   case-insensitive, without a trailing dot) or a host pattern `*.example.com` (any
+///   subdomain).
 /// - The host is resolved and *every* address it resolves to must be a global one: loopback,
 ///   private, link-local, multicast and reserved addresses are refused, unless
 ///   ``allowsPrivateNetworks`` is set, or the host is one of ``privateHosts`` (an internal
@@ -39,39 +45,54 @@ public struct SourcePolicy: Sendable {
         self.resolver = resolver
     }
 
-    /// Checks `url`; throws ``ServiceError`` 403 (`source_refused`) when it may not be fetched,
-    /// 502 when its host does not resolve.
-    public func check(_ url: URL) async throws(ServiceError) {
-        try checkWithoutResolving(url)
+    /// Checks `url` and returns its canonical form, the URL to fetch; throws ``ServiceError``
+    /// 403 (`source_refused`) when it cannot be made canonical or may not be fetched, 502 when
+    /// its host does not resolve.
+    @discardableResult
+    public func check(_ url: URL) async throws(ServiceError) -> URL {
+        let url = try checkWithoutResolving(url)
         guard let host = url.host?.lowercased() else { throw .sourceRefused("the source has no host") }
-        if allowsPrivateNetworks || privateHosts.contains(host) { return }
+        if allowsPrivateNetworks || privateHosts.contains(host) { return url }
         for address in try await resolver.addresses(of: host) {
             let kind = address.count == 4 ? AddressClass.of(ipv4: address) : AddressClass.of(ipv6: address)
             guard kind == .global else {
                 throw .sourceRefused("\(host) resolves to a \(kind.rawValue) address, which sources may not use")
             }
         }
+        return url
     }
 
-    /// The checks that need no resolution: scheme and allow-list.
-    public func checkWithoutResolving(_ url: URL) throws(ServiceError) {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .sourceRefused("only http and https sources are fetched")
+    /// The checks that need no resolution: the canonical form, the scheme and the allow-list.
+    /// Returns the canonical URL.
+    @discardableResult
+    public func checkWithoutResolving(_ url: URL) throws(ServiceError) -> URL {
+        let canonical: String
+        do {
+            canonical = try CanonicalURL.canonicalString(url.absoluteString)
+        } catch {
+            // A client's URL was made canonical when its path was parsed (400 there); one that
+            // reaches here is a redirect target, which the source chose: refused.
+            throw .sourceRefused(error.message)
         }
-        guard let host = url.host?.lowercased(), !host.isEmpty else { throw .sourceRefused("the source has no host") }
-        guard allowedSources.isEmpty || allowedSources.contains(where: { Self.matches($0, url: url, host: host) }) else {
-            throw .sourceRefused("\(host) is not on the source allow-list")
+        guard let url = URL(string: canonical), let host = url.host?.lowercased(), !host.isEmpty else {
+            throw .sourceRefused("the source has no host")
         }
+        guard allowedSources.isEmpty || allowedSources.contains(where: { Self.matches($0, canonical: canonical, host: host) }) else {
+            throw .sourceRefused("\(canonical) is not on the source allow-list")
+        }
+        return url
     }
 
-    private static func matches(_ entry: String, url: URL, host: String) -> Bool {
-        let entry = entry.lowercased()
+    private static func matches(_ entry: String, canonical: String, host: String) -> Bool {
         if entry.contains("://") {
-            var prefix = entry
-            if let origin = URL(string: entry), origin.path.isEmpty { prefix += "/" }
-            return url.absoluteString.lowercased().hasPrefix(prefix)
+            // An entry that cannot be made canonical matches nothing.
+            guard let prefix = try? CanonicalURL.canonicalString(entry) else { return false }
+            if prefix.hasSuffix("/") { return canonical.hasPrefix(prefix) }
+            return canonical == prefix || canonical.hasPrefix(prefix + "/") || canonical.hasPrefix(prefix + "?")
         }
-        if entry.hasPrefix("*.") { return host.hasSuffix(String(entry.dropFirst())) }
-        return host == entry
+        var name = entry.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        if name.hasPrefix("*.") { return host.hasSuffix(String(name.dropFirst())) }
+        return host == name
     }
 }

@@ -14,7 +14,8 @@ public struct ThumbnailPath: Sendable, Hashable {
     public var sourceSegment: String
     /// The extension after the source, lowercased, if any.
     public var fileExtension: String?
-    /// The decoded source URL.
+    /// The decoded source URL, in its canonical form (``CanonicalURL``): what is checked,
+    /// keyed and fetched.
     public var source: URL
 
     /// The part of the path the signature covers: `/{options}/{source}[.{ext}]`.
@@ -23,7 +24,8 @@ public struct ThumbnailPath: Sendable, Hashable {
     }
 
     /// Parses the three segments. Throws ``ServiceError`` (400) when the source is not base64url
-    /// of an absolute http(s) URL or the extension is not a known format.
+    /// of an absolute http(s) URL that can be made canonical, or the extension is not a known
+    /// format.
     public init(signature: String, options: String, source segment: String) throws(ServiceError) {
         self.signature = signature
         self.optionsSegment = options
@@ -36,14 +38,12 @@ public struct ThumbnailPath: Sendable, Hashable {
                 throw .badURL("unknown extension \".\(fileExtension!)\" (jpg, jpeg, png, webp, avif)")
             }
         }
-        guard let bytes = Base64URL.decode(encoded), let string = String(bytes: bytes, encoding: .utf8),
-              let url = URL(string: string), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty else {
+        guard let bytes = Base64URL.decode(encoded), let string = String(bytes: bytes, encoding: .utf8) else {
             throw .badURL("the source segment is not base64url of an absolute http or https URL")
         }
         self.sourceSegment = encoded
         self.fileExtension = fileExtension
-        self.source = url
+        self.source = try CanonicalURL.make(string)
     }
 
     /// The path for `options` and `source`, signed by `signer` (`"unsigned"` in place of the

@@ -70,4 +70,49 @@ struct SourceSafetyTests {
             #expect(unlisted.status == 403)
         }
     }
+
+    @Test func dotSegmentsAndEncodedDotsCannotEscapeAnAllowedPrefix() async throws {
+        try await withOriginAndServer({ configuration, origin in
+            configuration.sourcePolicy = SourcePolicy(allowedSources: [origin.base + "/img/"], allowsPrivateNetworks: true)
+        }) { origin, server in
+            for trick in ["/img/../garbage", "/img/%2e%2e/garbage", "/img/.%2E/garbage", "/img/%2E%2E/big"] {
+                let answer = try await client.get(server.url("rs:fit:32:32", URL(string: origin.base + trick)!))
+                #expect(answer.status == 403, "\(trick)")
+                #expect(answer.errorCode == "source_refused", "\(trick)")
+            }
+            let encodedSlash = try await client.get(server.url("rs:fit:32:32", URL(string: origin.base + "/img%2F..%2Fgarbage")!))
+            #expect(encodedSlash.status == 400)
+            #expect(encodedSlash.errorCode == "bad_url")
+            #expect(origin.totalRequests == 0, "nothing outside the prefix was fetched")
+        }
+    }
+
+    @Test func aSourceIsFetchedInItsCanonicalForm() async throws {
+        try await withOriginAndServer({ configuration, origin in
+            configuration.sourcePolicy = SourcePolicy(allowedSources: [origin.base + "/img/"], allowsPrivateNetworks: true)
+        }) { origin, server in
+            let answer = try await client.get(server.url("rs:fit:32:32", URL(string: origin.base + "/img/x/../%70hoto.jpg#frag")!))
+            #expect(answer.status == 200)
+            #expect(origin.requests("/img/photo.jpg") == 1)
+            let again = try await client.get(server.url("rs:fit:32:32", URL(string: origin.base + "/img/photo.jpg")!))
+            #expect(again.status == 200)
+            #expect(origin.requests("/img/photo.jpg") == 1, "both spellings are one cached result")
+        }
+    }
+
+    @Test func aRedirectTargetIsCheckedInItsCanonicalForm() async throws {
+        try await withOriginAndServer({ configuration, origin in
+            configuration.sourcePolicy = SourcePolicy(allowedSources: [origin.base + "/img/", origin.base + "/redirect"],
+                                                      allowsPrivateNetworks: true)
+        }) { origin, server in
+            let escaping = URL(string: origin.base + "/redirect?to=\(origin.base)/img/%2E%2E/garbage")!
+            let refused = try await client.get(server.url("rs:fit:32:32", escaping))
+            #expect(refused.status == 403)
+            #expect(origin.requests("/garbage") == 0)
+            let inside = URL(string: origin.base + "/redirect?to=\(origin.base)/img/./photo.jpg")!
+            let followed = try await client.get(server.url("rs:fit:32:32", inside))
+            #expect(followed.status == 200)
+            #expect(origin.requests("/img/photo.jpg") == 1)
+        }
+    }
 }
