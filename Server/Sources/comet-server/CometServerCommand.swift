@@ -44,6 +44,11 @@ struct CometServerCommand: AsyncParsableCommand {
     @Flag(help: "Never choose AVIF from Accept (AVIF only when a URL asks for it).") var noAvifNegotiation = false
     @Option(help: "Redis (host:port or redis://host:port; also COMET_REDIS_URL) shared by every instance: results made by one are served by all, and each is made once among them. Redis down or slow: served from memory and the source.")
     var redis: String?
+    @Option(help: "Seconds a client may take to send a request head (from connecting, or from the head's first byte).")
+    var headerTimeout: Double = 10
+    @Option(help: "Seconds a connection may stay open with no request in progress.") var idleTimeout: Double = 60
+    @Option(help: "Client connections open at once; at the limit a new one closes the one waiting longest for a request head.")
+    var maxConnections = 4096
     @Flag(help: "Serve a demo gallery and a page of service URLs at /.") var demo = false
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
@@ -70,6 +75,8 @@ struct CometServerCommand: AsyncParsableCommand {
         configuration.resultTTL = .seconds(resultTtl)
         configuration.negotiatesAVIF = !noAvifNegotiation
         configuration.demo = demo
+        configuration.connectionLimits = ConnectionLimits(headerReadTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout),
+                                                          maximumConnections: maxConnections)
 
         let metrics = ServerMetrics()
         let local = LocalResultStore(costLimit: resultCacheBytes)

@@ -37,6 +37,36 @@ public enum LoopbackSocket {
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
+    /// A connected socket to 127.0.0.1:`port`, or -1. Close it when done.
+    public static func connected(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        var address = loopback(port: port)
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard status == 0 else {
+            close(fd)
+            return -1
+        }
+        return fd
+    }
+
+    /// Sends all of `text` on `fd`; whether it went.
+    @discardableResult
+    public static func send(_ text: String, on fd: Int32) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// Whether the peer has closed `fd` (end of stream or reset); does not wait.
+    public static func isClosedByPeer(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let received = recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        if received == 0 { return true }
+        return received < 0 && errno != EAGAIN && errno != EWOULDBLOCK
+    }
+
     private static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

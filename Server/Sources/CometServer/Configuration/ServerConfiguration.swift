@@ -43,6 +43,8 @@ public struct ServerConfiguration: Sendable {
     public var imageCacheBytes = 64 << 20
     /// Serve the demo gallery at `/gallery/…` and its page at `/`. Default `false`.
     public var demo = false
+    /// Header-read and idle timeouts, and the most connections open at once.
+    public var connectionLimits = ConnectionLimits()
 
     /// Creates the default configuration.
     public init() {}

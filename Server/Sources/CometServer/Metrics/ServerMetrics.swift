@@ -57,6 +57,17 @@ public struct ServerMetrics: Sendable {
     /// Counts one result made.
     public func recordResultMade() { made.increment() }
 
+    /// Records the number of open connections and, when the server closed one, why
+    /// (`header_timeout`, `evicted` at the connection limit, `refused` at the limit).
+    public func recordConnections(open: Int, closedBecause reason: String?) {
+        registry.makeGauge(descriptor: .init(namespace: "comet", metricName: "connections", unitName: "open",
+                                             helpText: "Client connections open now")).set(Double(open))
+        guard let reason else { return }
+        registry.makeCounter(descriptor: .init(namespace: "comet", metricName: "connections_closed", unitName: "total",
+                                               helpText: "Client connections the server closed, by reason"),
+                             labels: [("reason", reason)]).increment()
+    }
+
     /// The Prometheus text exposition of every metric in the registry.
     public func exposition() -> String { registry.emitToString() }
 }

@@ -12,6 +12,11 @@ import Locking
 /// - with a ``DemoGallery``: `GET /` (the demo page) and `GET /gallery/{name}` (its sources)
 /// - anything else: a JSON 404
 ///
+/// Connections are guarded (``ServerConfiguration/connectionLimits``): a request head must
+/// arrive within the header-read timeout, a connection with no request in progress closes after
+/// the idle timeout, and at the connection limit a new connection closes the one that has waited
+/// longest for a head.
+///
 /// Run the application it makes as a service (`runService()`, or inside a `ServiceGroup`):
 /// on graceful shutdown (SIGTERM/SIGINT through swift-service-lifecycle) Hummingbird stops
 /// accepting connections and lets requests in flight finish. Thread-safe.
@@ -22,13 +27,21 @@ public final class ThumbnailServer: Sendable {
     public let demo: DemoGallery?
     private let logger: Logger
     private let boundPort = Locked<Int?>(nil)
+    /// The open connections, against ``ServerConfiguration/connectionLimits``.
+    let connections: ConnectionGuard
 
     /// Creates a server for `service`.
     public init(service: ThumbnailService, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server")) {
         self.service = service
         self.demo = demo
         self.logger = logger
+        connections = ConnectionGuard(limits: service.configuration.connectionLimits) { [metrics = service.metrics] open, closing in
+            metrics.recordConnections(open: open, closedBecause: closing?.rawValue)
+        }
     }
+
+    /// Client connections open now.
+    public var openConnectionCount: Int { connections.openCount }
 
     /// The Hummingbird application, listening where the service's configuration says.
     /// `onListening` gets the bound port (useful with port 0) once the server accepts
@@ -84,6 +97,7 @@ public final class ThumbnailServer: Sendable {
         let configuration = service.configuration
         return Application(
             router: router,
+            server: .guardedHTTP1(connections),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "comet-server"),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? configuration.port

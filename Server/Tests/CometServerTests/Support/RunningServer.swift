@@ -6,12 +6,14 @@ import ServiceLifecycle
 /// A `ThumbnailServer` running in this process on a free loopback port, for one test.
 final class RunningServer: Sendable {
     let service: ThumbnailService
+    let server: ThumbnailServer
     let base: String
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(service: ThumbnailService, base: String, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(service: ThumbnailService, server: ThumbnailServer, base: String, group: ServiceGroup, task: Task<Void, any Error>) {
         self.service = service
+        self.server = server
         self.base = base
         self.group = group
         self.task = task
@@ -45,7 +47,7 @@ final class RunningServer: Sendable {
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let task = Task { try await group.run() }
         let port = try await firstValue(of: ports, within: .seconds(10))
-        return RunningServer(service: service, base: "http://127.0.0.1:\(port)", group: group, task: task)
+        return RunningServer(service: service, server: server, base: "http://127.0.0.1:\(port)", group: group, task: task)
     }
 
     /// The service URL for `options` and `source`, signed with the tests' key (or with

@@ -1,0 +1,88 @@
+import Locking
+import NIOCore
+
+/// The server's open connections: counts them against ``ConnectionLimits/maximumConnections``,
+/// knows which are waiting for a request head and since when, and picks the one to close when
+/// a new connection arrives at the limit. One per server, shared by every connection's
+/// ``ConnectionGuardHandler``.
+///
+/// Thread-safe: its state is behind a lock that is never held while a channel is closed or a
+/// metric is recorded.
+final class ConnectionGuard: Sendable {
+    /// Why the guard closed a connection (a metric label).
+    enum Closing: String, Sendable {
+        case headerTimeout = "header_timeout"
+        case evicted
+        case refused
+    }
+
+    private struct State {
+        var open = 0
+        /// Connections waiting for a request head, with the time they started waiting.
+        var waiting: [ObjectIdentifier: (since: NIODeadline, channel: any Channel)] = [:]
+    }
+
+    let limits: ConnectionLimits
+    private let state = Locked(State())
+    private let onChange: @Sendable (_ open: Int, _ closing: Closing?) -> Void
+
+    /// A guard for `limits`; `onChange` hears the number of open connections after each change,
+    /// and why the guard closed one, when it did (called outside the lock, on any thread).
+    init(limits: ConnectionLimits, onChange: @escaping @Sendable (_ open: Int, _ closing: Closing?) -> Void = { _, _ in }) {
+        self.limits = limits
+        self.onChange = onChange
+    }
+
+    /// Open connections now.
+    var openCount: Int { state.withLock { $0.open } }
+
+    /// A handler for one new connection.
+    func makeHandler() -> ConnectionGuardHandler { ConnectionGuardHandler(guard: self) }
+
+    /// Counts a new connection in; at the limit, closes the connection that has waited longest
+    /// for a head to make room, or returns `false` (the caller closes the new one).
+    func admit(_ id: ObjectIdentifier) -> Bool {
+        let (admitted, victim, open): (Bool, (any Channel)?, Int) = state.withLock { state in
+            state.open += 1
+            guard state.open > limits.maximumConnections else { return (true, nil, state.open) }
+            guard let oldest = state.waiting.min(by: { $0.value.since < $1.value.since }) else {
+                state.open -= 1
+                return (false, nil, state.open)
+            }
+            state.waiting[oldest.key] = nil
+            return (true, oldest.value.channel, state.open)
+        }
+        victim?.close(promise: nil)
+        onChange(open, admitted ? (victim == nil ? nil : .evicted) : .refused)
+        return admitted
+    }
+
+    /// The connection started waiting for a request head.
+    func startsWaiting(_ id: ObjectIdentifier, channel: any Channel, since: NIODeadline) {
+        state.withLock { $0.waiting[id] = (since, channel) }
+    }
+
+    /// The connection's request head is complete.
+    func stopsWaiting(_ id: ObjectIdentifier) {
+        state.withLock { _ = $0.waiting.removeValue(forKey: id) }
+    }
+
+    /// The guard closed a connection whose head took too long.
+    func timedOut(_ id: ObjectIdentifier) {
+        let open = state.withLock { state in
+            state.waiting[id] = nil
+            return state.open
+        }
+        onChange(open, .headerTimeout)
+    }
+
+    /// An admitted connection closed.
+    func closed(_ id: ObjectIdentifier) {
+        let open = state.withLock { state in
+            state.waiting[id] = nil
+            state.open -= 1
+            return state.open
+        }
+        onChange(open, nil)
+    }
+}

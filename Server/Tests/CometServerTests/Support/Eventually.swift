@@ -1,0 +1,9 @@
+/// Polls `condition` every 20 ms until it holds or `seconds` have passed; whether it held.
+func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+}
