@@ -70,7 +70,7 @@ public final class RedisResultStore: Sendable {
     public func result(
         for key: String,
         ttl: Duration,
-        produce: @Sendable () async throws -> StoredResult
+        produce: @escaping @Sendable () async throws -> StoredResult
     ) async throws -> StoredResult {
         let resultKey = configuration.keyPrefix + "r:" + key
         let leaseKey = configuration.keyPrefix + "l:" + key
@@ -128,7 +128,7 @@ public final class RedisResultStore: Sendable {
         leaseKey: String,
         token: String,
         ttl: Duration,
-        _ produce: @Sendable () async throws -> StoredResult
+        _ produce: @escaping @Sendable () async throws -> StoredResult
     ) async throws -> StoredResult {
         let produced: StoredResult
         do {
@@ -160,7 +160,7 @@ public final class RedisResultStore: Sendable {
         }
     }
 
-    private func fallBack(_ error: any Error, _ produce: @Sendable () async throws -> StoredResult) async throws -> StoredResult {
+    private func fallBack(_ error: any Error, _ produce: @escaping @Sendable () async throws -> StoredResult) async throws -> StoredResult {
         errors.increment()
         fallbacks.increment()
         warn(error)

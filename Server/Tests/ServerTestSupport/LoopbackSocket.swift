@@ -59,6 +59,35 @@ public enum LoopbackSocket {
         return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
+    /// Waits (at most `seconds`) for a connection on `listener` and accepts it; its descriptor,
+    /// or -1. Blocks the calling thread.
+    public static func accept(on listener: Int32, within seconds: Double) -> Int32 {
+        var poll = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&poll, 1, Int32(seconds * 1000)) == 1 else { return -1 }
+        return Glibc.accept(listener, nil, nil)
+    }
+
+    /// Reads what has arrived on `fd` (waiting at most `seconds` for the first bytes).
+    public static func receive(on fd: Int32, within seconds: Double) -> String {
+        var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&poll, 1, Int32(seconds * 1000)) == 1 else { return "" }
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+    }
+
+    /// Sends all of `bytes` on `fd`; whether they went.
+    @discardableResult
+    public static func send(bytes: [UInt8], on fd: Int32) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return false }
+            sent += count
+        }
+        return true
+    }
+
     /// Whether the peer has closed `fd` (end of stream or reset); does not wait.
     public static func isClosedByPeer(_ fd: Int32) -> Bool {
         var byte: UInt8 = 0

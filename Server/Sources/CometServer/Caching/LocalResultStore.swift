@@ -1,12 +1,14 @@
 import Locking
 
 /// The in-process ``SharedResultStoring``: results in memory, least recently used evicted past
-/// ``costLimit`` bytes, each kept for its TTL; concurrent requests for one key wait for the
-/// first one's result instead of making it again.
+/// ``costLimit`` bytes, each kept for its TTL; concurrent requests for one key share one making
+/// of it instead of making it again.
 ///
-/// A waiter whose producer was cancelled (its client went away) tries again, becoming the
-/// producer itself; other failures are passed to every waiter. Thread-safe (a mutex; nothing
-/// runs under it but bookkeeping).
+/// The making runs in a task of its own, which every caller for the key awaits. A caller that
+/// is cancelled (its client went away) stops waiting at once; the making is cancelled only when
+/// no caller is left waiting for it, so one client's disconnect never fails another's request.
+/// Errors are passed to every caller and not stored. Thread-safe (a mutex; nothing runs under
+/// it but bookkeeping, and task creation and cancellation).
 public final class LocalResultStore: SharedResultStoring {
     private struct Entry {
         var result: StoredResult
@@ -14,8 +16,12 @@ public final class LocalResultStore: SharedResultStoring {
         var lastUse: UInt64
     }
 
-    private final class Flight: Sendable {
-        let waiters = Locked<[CheckedContinuation<Result<StoredResult, any Error>, Never>]>([])
+    /// One making of a result, with the number of callers waiting for it (counted under the
+    /// store's lock).
+    private final class Flight: @unchecked Sendable {
+        // Safe: both are set under the store's lock only (`work` once, right after creation).
+        var work: Task<StoredResult, any Error>?
+        var waiting = 1
     }
 
     private struct State {
@@ -37,63 +43,76 @@ public final class LocalResultStore: SharedResultStoring {
     /// The number of results stored.
     public var count: Int { state.withLock { $0.entries.count } }
 
-    public func result(for key: String, ttl: Duration, produce: @Sendable () async throws -> StoredResult) async throws -> StoredResult {
-        while true {
-            enum Step { case hit(StoredResult), wait(Flight), produce(Flight) }
-            let now = ContinuousClock.now
-            let step: Step = state.withLock { state in
-                if let entry = state.entries[key] {
-                    if entry.expiry > now {
-                        state.tick += 1
-                        state.entries[key]?.lastUse = state.tick
-                        return .hit(entry.result)
-                    }
-                    state.cost -= entry.result.bytes.count
-                    state.entries[key] = nil
+    /// Makings in flight (for tests and diagnostics).
+    public var flightCount: Int { state.withLock { $0.flights.count } }
+
+    /// Callers waiting for a making, all keys together (for tests and diagnostics).
+    public var waitingCount: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiting } } }
+
+    public func result(for key: String, ttl: Duration,
+                       produce: @escaping @Sendable () async throws -> StoredResult) async throws -> StoredResult {
+        enum Step { case hit(StoredResult), wait(Flight) }
+        let now = ContinuousClock.now
+        let step: Step = state.withLock { state in
+            if let entry = state.entries[key] {
+                if entry.expiry > now {
+                    state.tick += 1
+                    state.entries[key]?.lastUse = state.tick
+                    return .hit(entry.result)
                 }
-                if let flight = state.flights[key] { return .wait(flight) }
-                let flight = Flight()
-                state.flights[key] = flight
-                return .produce(flight)
+                state.cost -= entry.result.bytes.count
+                state.entries[key] = nil
             }
-            switch step {
-            case .hit(let result):
+            if let flight = state.flights[key] {
+                flight.waiting += 1
+                return .wait(flight)
+            }
+            let flight = Flight()
+            flight.work = Task { try await self.make(key, ttl: ttl, flight: flight, produce: produce) }
+            state.flights[key] = flight
+            return .wait(flight)
+        }
+        switch step {
+        case .hit(let result):
+            return result
+        case .wait(let flight):
+            let work = state.withLock { _ in flight.work! }
+            return try await withTaskCancellationHandler {
+                let result = try await work.value
+                try Task.checkCancellation()
                 return result
-            case .wait(let flight):
-                let outcome = await withCheckedContinuation { continuation in
-                    // The producer may have finished between the two locks: then it is gone from
-                    // `flights` and its waiters were resumed, so look again instead of waiting.
-                    let stillRunning = state.withLock { state in
-                        guard state.flights[key] === flight else { return false }
-                        flight.waiters.withLock { $0.append(continuation) }
-                        return true
-                    }
-                    if !stillRunning { continuation.resume(returning: .failure(CancellationError())) }
-                }
-                switch outcome {
-                case .success(let result): return result
-                case .failure(let error) where error is CancellationError: continue
-                case .failure(let error): throw error
-                }
-            case .produce(let flight):
-                let outcome: Result<StoredResult, any Error>
-                do {
-                    outcome = .success(try await produce())
-                } catch {
-                    outcome = .failure(error)
-                }
-                let waiters = state.withLock { state in
-                    state.flights[key] = nil
-                    if case .success(let result) = outcome { insert(result, for: key, ttl: ttl, into: &state) }
-                    return flight.waiters.withLock { waiters in
-                        defer { waiters.removeAll() }
-                        return waiters
-                    }
-                }
-                for waiter in waiters { waiter.resume(returning: outcome) }
-                return try outcome.get()
+            } onCancel: {
+                stopWaiting(for: flight, key: key)
             }
         }
+    }
+
+    /// Runs `produce` for the flight of `key`, then stores the result and retires the flight.
+    private func make(_ key: String, ttl: Duration, flight: Flight,
+                      produce: @Sendable () async throws -> StoredResult) async throws -> StoredResult {
+        let outcome: Result<StoredResult, any Error>
+        do {
+            outcome = .success(try await produce())
+        } catch {
+            outcome = .failure(error)
+        }
+        state.withLock { state in
+            if state.flights[key] === flight { state.flights[key] = nil }
+            if case .success(let result) = outcome { insert(result, for: key, ttl: ttl, into: &state) }
+        }
+        return try outcome.get()
+    }
+
+    /// A waiting caller was cancelled: the last one to leave cancels the making and retires
+    /// its flight, so the next caller starts afresh.
+    private func stopWaiting(for flight: Flight, key: String) {
+        let abandoned: Task<StoredResult, any Error>? = state.withLock { state in
+            flight.waiting -= 1
+            guard flight.waiting == 0 else { return nil }
+            if state.flights[key] === flight { state.flights[key] = nil }
+            return flight.work
+        }
+        abandoned?.cancel()
     }
 
     private func insert(_ result: StoredResult, for key: String, ttl: Duration, into state: inout State) {

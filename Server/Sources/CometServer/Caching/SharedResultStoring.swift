@@ -7,6 +7,8 @@ public protocol SharedResultStoring: Sendable {
     /// Returns the result stored for `key`, or makes it with `produce` and stores it for `ttl`.
     /// Concurrent calls for one key make it at most once among the callers that share the store
     /// (a lease). Never fails because of the store itself: a store that cannot be reached falls
-    /// back to `produce()`. Errors of `produce` are passed on (and not stored).
-    func result(for key: String, ttl: Duration, produce: @Sendable () async throws -> StoredResult) async throws -> StoredResult
+    /// back to `produce()`. Errors of `produce` are passed on (and not stored). A cancelled
+    /// caller stops waiting at once with `CancellationError`; the making goes on while another
+    /// caller waits for it.
+    func result(for key: String, ttl: Duration, produce: @escaping @Sendable () async throws -> StoredResult) async throws -> StoredResult
 }

@@ -18,6 +18,9 @@ final class ConnectionGuard: Sendable {
 
     private struct State {
         var open = 0
+        /// The cancellation of the request in progress on each connection (HTTP/1 requests of
+        /// one connection are answered one at a time).
+        var inProgress: [ObjectIdentifier: @Sendable () -> Void] = [:]
         /// Connections waiting for a request head, with the time they started waiting.
         var waiting: [ObjectIdentifier: (since: NIODeadline, channel: any Channel)] = [:]
     }
@@ -76,13 +79,40 @@ final class ConnectionGuard: Sendable {
         onChange(open, .headerTimeout)
     }
 
-    /// An admitted connection closed.
-    func closed(_ id: ObjectIdentifier) {
-        let open = state.withLock { state in
+    /// An admitted connection closed: the request in progress on `channel`, if any, is
+    /// cancelled.
+    func closed(_ id: ObjectIdentifier, channel: any Channel) {
+        let (open, cancel) = state.withLock { state in
             state.waiting[id] = nil
             state.open -= 1
-            return state.open
+            return (state.open, state.inProgress.removeValue(forKey: ObjectIdentifier(channel)))
         }
+        cancel?()
         onChange(open, nil)
+    }
+
+    /// The client closed its side of `channel` (its input): the request in progress on it, if
+    /// any, is cancelled, as nginx does for a client that closes early (no answer can be read
+    /// by a client that has gone).
+    func inputClosed(_ channel: any Channel) {
+        let cancel = state.withLock { $0.inProgress.removeValue(forKey: ObjectIdentifier(channel)) }
+        cancel?()
+    }
+
+    /// Runs `body` in a task of its own, cancelled when the client closes `channel` (or its
+    /// side of it) before it ends, or when the caller's task is cancelled.
+    func cancellingOnDisconnect<T: Sendable>(of channel: any Channel,
+                                             _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let work = Task { try await body() }
+        let id = ObjectIdentifier(channel)
+        state.withLock { $0.inProgress[id] = { work.cancel() } }
+        // Closed before the registration: nothing else will cancel it.
+        if !channel.isActive { work.cancel() }
+        defer { state.withLock { _ = $0.inProgress.removeValue(forKey: id) } }
+        return try await withTaskCancellationHandler {
+            try await work.value
+        } onCancel: {
+            work.cancel()
+        }
     }
 }

@@ -41,9 +41,17 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
         timeout = nil
         if isAdmitted {
             isAdmitted = false
-            connections.closed(id)
+            connections.closed(id, channel: context.channel)
         }
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // Hummingbird allows half-closure: a client that goes away closes our input first.
+        if let event = event as? ChannelEvent, case .inputClosed = event {
+            connections.inputClosed(context.channel)
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

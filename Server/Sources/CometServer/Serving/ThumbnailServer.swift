@@ -15,7 +15,8 @@ import Locking
 /// Connections are guarded (``ServerConfiguration/connectionLimits``): a request head must
 /// arrive within the header-read timeout, a connection with no request in progress closes after
 /// the idle timeout, and at the connection limit a new connection closes the one that has waited
-/// longest for a head.
+/// longest for a head. A client that disconnects cancels the work made for it, unless another
+/// request waits for the same result.
 ///
 /// Run the application it makes as a service (`runService()`, or inside a `ServiceGroup`):
 /// on graceful shutdown (SIGTERM/SIGINT through swift-service-lifecycle) Hummingbird stops
@@ -47,8 +48,8 @@ public final class ThumbnailServer: Sendable {
     /// `onListening` gets the bound port (useful with port 0) once the server accepts
     /// connections.
     public func makeApplication(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
-        -> Application<RouterResponder<BasicRequestContext>> {
-        let router = Router()
+        -> Application<RouterResponder<ThumbnailRequestContext>> {
+        let router = Router(context: ThumbnailRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
         router.add(middleware: JSONErrorMiddleware())
         router.get("/health") { _, _ in
@@ -75,19 +76,27 @@ public final class ThumbnailServer: Sendable {
                                 body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
             }
         }
-        let thumbnail: @Sendable (Request, BasicRequestContext) async -> Response = { [service, logger] request, context in
+        let thumbnail: @Sendable (Request, ThumbnailRequestContext) async -> Response = { [service, logger, connections] request, context in
             let parameters = context.parameters
+            let (signature, options, source) = (parameters.get("signature") ?? "", parameters.get("options") ?? "", parameters.get("source") ?? "")
+            let (accept, ifNoneMatch) = (request.headers[.accept], request.headers[.ifNoneMatch])
             let response: Response
             do {
-                let answer = try await service.answer(
-                    signature: parameters.get("signature") ?? "", options: parameters.get("options") ?? "",
-                    source: parameters.get("source") ?? "", accept: request.headers[.accept],
-                    ifNoneMatch: request.headers[.ifNoneMatch])
+                // A client that disconnects cancels its work (the result store keeps the making
+                // going while another request waits for the same result).
+                let answer = try await connections.cancellingOnDisconnect(of: context.channel) {
+                    try await service.answer(signature: signature, options: options, source: source, accept: accept,
+                                             ifNoneMatch: ifNoneMatch)
+                }
                 response = Self.response(for: answer)
             } catch {
                 let failure = ServiceError.from(error)
-                // Client mistakes are routine; failures of sources and of the service are not.
-                logger.log(level: failure.status >= 500 ? .warning : .debug, "\(request.uri.path): \(failure)")
+                if !context.channel.isActive {
+                    logger.debug("\(request.uri.path): the client went away; its work was cancelled")
+                } else {
+                    // Client mistakes are routine; failures of sources and of the service are not.
+                    logger.log(level: failure.status >= 500 ? .warning : .debug, "\(request.uri.path): \(failure)")
+                }
                 response = Self.response(for: failure)
             }
             return request.method == .head ? Self.headResponse(response) : response

@@ -46,6 +46,50 @@ struct LocalResultStoreTests {
         #expect(try await store.result(for: "k", ttl: .seconds(60)) { result(3) } == result(3))
     }
 
+    @Test func aCancelledCallerStopsWaitingButTheMakingGoesOnForAnother() async throws {
+        let store = LocalResultStore()
+        let produced = Tally(), finished = Tally()
+        let make: @Sendable () async throws -> StoredResult = {
+            produced.add()
+            try await Task.sleep(for: .milliseconds(300))
+            finished.add()
+            return result(5)
+        }
+        let leaving = Task { try await store.result(for: "k", ttl: .seconds(60), produce: make) }
+        let staying = Task { try await store.result(for: "k", ttl: .seconds(60), produce: make) }
+        try await Task.sleep(for: .milliseconds(50))
+        leaving.cancel()
+        await #expect(throws: CancellationError.self) { try await leaving.value }
+        #expect(try await staying.value == result(5))
+        #expect(produced.count == 1 && finished.count == 1)
+    }
+
+    @Test func theMakingIsCancelledWhenItsLastCallerIs() async throws {
+        let store = LocalResultStore()
+        let cancelled = Tally()
+        let callers = (0..<3).map { _ in
+            Task {
+                try await store.result(for: "k", ttl: .seconds(60)) {
+                    do {
+                        try await Task.sleep(for: .seconds(10))
+                    } catch {
+                        cancelled.add()
+                        throw error
+                    }
+                    return result(1)
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        for caller in callers { caller.cancel() }
+        for caller in callers { await #expect(throws: CancellationError.self) { try await caller.value } }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while cancelled.count == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(cancelled.count == 1, "the making saw the cancellation")
+        #expect(store.flightCount == 0)
+        #expect(try await store.result(for: "k", ttl: .seconds(60)) { result(2) } == result(2), "the next caller starts afresh")
+    }
+
     @Test func evictsLeastRecentlyUsedPastItsCostLimit() async throws {
         let store = LocalResultStore(costLimit: 4)
         for key in ["a", "b", "c", "d", "e"] { _ = try await store.result(for: key, ttl: .seconds(60)) { result(0) } }
