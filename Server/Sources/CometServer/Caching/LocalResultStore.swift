@@ -1,7 +1,8 @@
 import Locking
 
 /// The in-process ``SharedResultStoring``: results in memory, least recently used evicted past
-/// ``costLimit`` bytes, each kept for its TTL; concurrent requests for one key share one making
+/// ``costLimit`` bytes (counting what each entry really holds: its buffer as allocated, its
+/// strings and its bookkeeping), each kept for its TTL; concurrent requests for one key share one making
 /// of it instead of making it again.
 ///
 /// The making runs in a task of its own, which every caller for the key awaits. A caller that
@@ -14,6 +15,8 @@ public final class LocalResultStore: SharedResultStoring {
         var result: StoredResult
         var expiry: ContinuousClock.Instant
         var lastUse: UInt64
+        /// What the entry holds in memory (see ``LocalResultStore/cost(of:key:)``).
+        var cost: Int
     }
 
     /// One making of a result, with the number of callers waiting for it (counted under the
@@ -60,7 +63,7 @@ public final class LocalResultStore: SharedResultStoring {
                     state.entries[key]?.lastUse = state.tick
                     return .hit(entry.result)
                 }
-                state.cost -= entry.result.bytes.count
+                state.cost -= entry.cost
                 state.entries[key] = nil
             }
             if let flight = state.flights[key] {
@@ -115,12 +118,20 @@ public final class LocalResultStore: SharedResultStoring {
         abandoned?.cancel()
     }
 
+    /// The memory one entry holds: the result's byte buffer as allocated (its capacity), its
+    /// key, content type and ETag, and a fixed 160 bytes for the entry, its dictionary slot and
+    /// the array and string headers.
+    public static func cost(of result: StoredResult, key: String) -> Int {
+        result.bytes.capacity + key.utf8.count + result.contentType.utf8.count + result.etag.utf8.count + 160
+    }
+
     private func insert(_ result: StoredResult, for key: String, ttl: Duration, into state: inout State) {
-        guard result.bytes.count <= costLimit else { return }
+        let cost = Self.cost(of: result, key: key)
+        guard cost <= costLimit else { return }
         state.tick += 1
-        if let old = state.entries[key] { state.cost -= old.result.bytes.count }
-        state.entries[key] = Entry(result: result, expiry: ContinuousClock.now + ttl, lastUse: state.tick)
-        state.cost += result.bytes.count
+        if let old = state.entries[key] { state.cost -= old.cost }
+        state.entries[key] = Entry(result: result, expiry: ContinuousClock.now + ttl, lastUse: state.tick, cost: cost)
+        state.cost += cost
         guard state.cost > costLimit else { return }
         // Evict the least recently used quarter (at least enough to fit): one sort per
         // eviction round instead of one scan per entry.
@@ -128,7 +139,7 @@ public final class LocalResultStore: SharedResultStoring {
         for (key, entry) in state.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
             guard state.cost > target else { break }
             state.entries[key] = nil
-            state.cost -= entry.result.bytes.count
+            state.cost -= entry.cost
         }
     }
 }
