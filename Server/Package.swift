@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Already built for Hummingbird; the tests drive single handlers on an embedded channel.
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        // Spans for each request (already built for Hummingbird); tests use its in-memory tracer.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.6.0"),
     ],
     targets: [
         // hiredis 0.14 from Debian (libhiredis-dev), used through its synchronous API only.
@@ -59,6 +61,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // The `comet-server` command: options, environment, signals (swift-service-lifecycle).
@@ -85,6 +88,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
         // What both test targets use: a real redis-server on a free loopback port, socket helpers.

@@ -1,3 +1,4 @@
+import Tracing
 import Foundation
 
 /// Everything the service is told at start-up. Every property has a production default;
@@ -45,6 +46,9 @@ public struct ServerConfiguration: Sendable {
     public var demo = false
     /// Header-read and idle timeouts, and the most connections open at once.
     public var connectionLimits = ConnectionLimits()
+    /// The tracer of requests' spans. Default `nil`: the process's bootstrapped one
+    /// (`InstrumentationSystem.tracer`, a no-op unless the process bootstraps a tracer).
+    public var tracer: (any Tracer)?
 
     /// Creates the default configuration.
     public init() {}

@@ -13,11 +13,15 @@ public enum ThumbnailAnswer: Sendable, Hashable {
         public var cacheControl: String
         /// Whether the format came from `Accept` (then `Vary: Accept` is sent).
         public var variesOnAccept: Bool
+        /// Whether the result was stored already (`X-Cache: HIT`) or made for this request
+        /// (`X-Cache: MISS`).
+        public var isStored: Bool
 
         /// Creates headers.
-        public init(cacheControl: String, variesOnAccept: Bool) {
+        public init(cacheControl: String, variesOnAccept: Bool, isStored: Bool = false) {
             self.cacheControl = cacheControl
             self.variesOnAccept = variesOnAccept
+            self.isStored = isStored
         }
     }
 }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -27,15 +28,24 @@ public final class ThumbnailServer: Sendable {
     /// The demo sources, when serving the demo.
     public let demo: DemoGallery?
     private let logger: Logger
+    /// Writes one line per request (`comet.server.access`, at `info`).
+    private let accessLogger: Logger
     private let boundPort = Locked<Int?>(nil)
     /// The open connections, against ``ServerConfiguration/connectionLimits``.
     let connections: ConnectionGuard
 
-    /// Creates a server for `service`.
-    public init(service: ThumbnailService, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server")) {
+    /// Creates a server for `service`. `accessLogger` writes one line per request; default: a
+    /// logger labelled `comet.server.access` at `logger`'s level.
+    public init(service: ThumbnailService, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server"),
+                accessLogger: Logger? = nil) {
         self.service = service
         self.demo = demo
         self.logger = logger
+        self.accessLogger = accessLogger ?? {
+            var access = Logger(label: "comet.server.access")
+            access.logLevel = logger.logLevel
+            return access
+        }()
         connections = ConnectionGuard(limits: service.configuration.connectionLimits) { [metrics = service.metrics] open, closing in
             metrics.recordConnections(open: open, closedBecause: closing?.rawValue)
         }
@@ -50,6 +60,7 @@ public final class ThumbnailServer: Sendable {
     public func makeApplication(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
         -> Application<RouterResponder<ThumbnailRequestContext>> {
         let router = Router(context: ThumbnailRequestContext.self)
+        router.add(middleware: RequestTracingMiddleware(tracer: service.tracer, logger: accessLogger))
         router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
         router.add(middleware: JSONErrorMiddleware())
         router.get("/health") { _, _ in
@@ -148,6 +159,12 @@ public final class ThumbnailServer: Sendable {
     private static func cachingHeaders(_ caching: ThumbnailAnswer.CachingHeaders) -> HTTPFields {
         var headers: HTTPFields = [.cacheControl: caching.cacheControl]
         if caching.variesOnAccept { headers[.vary] = "Accept" }
+        headers[.xCache] = caching.isStored ? "HIT" : "MISS"
         return headers
     }
+}
+
+extension HTTPField.Name {
+    /// `X-Cache`: `HIT` for a result that was stored, `MISS` for one made for the request.
+    static let xCache = HTTPField.Name("X-Cache")!
 }

@@ -2,6 +2,8 @@ import Comet
 import Crypto
 import Foundation
 import Logging
+import Locking
+import Tracing
 
 /// The service's request path, without HTTP: checks a thumbnail URL (grammar, signature,
 /// options, format), then answers from the result store or makes the result (fetch under the
@@ -23,6 +25,8 @@ public final class ThumbnailService: Sendable {
     public let shedder: LoadShedder
     /// The metrics.
     public let metrics: ServerMetrics
+    /// The tracer of requests' spans (``ServerConfiguration/tracer``, else the bootstrapped one).
+    public let tracer: any Tracer
     private let logger: Logger
 
     /// Creates the service and its pipeline.
@@ -32,6 +36,8 @@ public final class ThumbnailService: Sendable {
         self.store = store
         self.metrics = metrics
         self.logger = logger
+        let tracer = configuration.tracer ?? InstrumentationSystem.tracer
+        self.tracer = tracer
         let fetcher = SourceFetcher(policy: configuration.sourcePolicy, limits: configuration.fetchLimits)
         self.fetcher = fetcher
         var pipelineConfiguration = ImagePipeline.Configuration(dataLoader: fetcher)
@@ -42,6 +48,11 @@ public final class ThumbnailService: Sendable {
         pipelineConfiguration.decodingOptions.limits.maxSourcePixelCount = configuration.maximumSourcePixels
         pipelineConfiguration.dataLoadingConcurrencyLimit = max(6, configuration.maximumConcurrentWork)
         pipelineConfiguration.logger = logger
+        // Each download's `fetch` span is a child of the request that started it.
+        pipelineConfiguration.hooks.dataLoader = { request in
+            guard let context = request.userInfo[.serviceContext] as? ServiceContext else { return fetcher }
+            return TracedSourceLoader(fetcher: fetcher, tracer: tracer, context: context)
+        }
         self.pipeline = ImagePipeline(configuration: pipelineConfiguration)
         self.shedder = LoadShedder(maximumConcurrent: configuration.maximumConcurrentWork,
                                    maximumQueued: configuration.maximumQueuedWork,
@@ -78,15 +89,20 @@ public final class ThumbnailService: Sendable {
         let key = Self.digest("\(parsed.canonical)\n\(choice.keyComponent)\n\(path.source.absoluteString)")
         let request = WorkItem(key: key, source: path.source, options: parsed, choice: choice)
         let result: StoredResult
+        let made = Locked(false)
         do {
-            result = try await store.result(for: "comet:v1:\(key)", ttl: configuration.resultTTL) { [self] in
-                try await shedder.run { try await make(request) }
+            result = try await tracer.withAnySpan("store") { span in
+                defer { span.attributes["comet.cache"] = made.withLock { $0 } ? "miss" : "hit" }
+                return try await store.result(for: "comet:v1:\(key)", ttl: configuration.resultTTL) { [self] in
+                    made.withLock { $0 = true }
+                    return try await shedder.run { try await make(request) }
+                }
             }
         } catch {
             throw ServiceError.from(error)
         }
         let headers = ThumbnailAnswer.CachingHeaders(cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
-                                                     variesOnAccept: variesOnAccept)
+                                                     variesOnAccept: variesOnAccept, isStored: !made.withLock { $0 })
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
             return .notModified(etag: result.etag, headers: headers)
         }
@@ -119,10 +135,17 @@ public final class ThumbnailService: Sendable {
     }
 
     private func makeWithoutDeadline(_ item: WorkItem) async throws -> StoredResult {
-        let request = Self.imageRequest(source: item.source, options: item.options)
+        var request = Self.imageRequest(source: item.source, options: item.options)
+        if !(tracer is NoOpTracer), let context = ServiceContext.current { request.userInfo[.serviceContext] = context }
         let image: Image
         do {
-            image = try await pipeline.image(for: request)
+            image = try await tracer.withAnySpan("image") { span in
+                span.attributes["server.address"] = item.source.host
+                let image = try await pipeline.image(for: request)
+                span.attributes["comet.image.width"] = image.width
+                span.attributes["comet.image.height"] = image.height
+                return image
+            }
         } catch let error as ImagePipeline.Error where error.isCancellation {
             throw CancellationError()
         }
@@ -132,8 +155,13 @@ public final class ThumbnailService: Sendable {
         }
         let quality = item.options.quality
         let background = item.options.background ?? RGBA8(red: 255, green: 255, blue: 255)
-        let bytes = try await Self.offCooperativePool {
-            try format.encode(format.keepsAlpha ? image : image.flattened(onto: background), quality: quality)
+        let bytes = try await tracer.withAnySpan("encode") { span in
+            span.attributes["comet.format"] = format.rawValue
+            let bytes = try await Self.offCooperativePool {
+                try format.encode(format.keepsAlpha ? image : image.flattened(onto: background), quality: quality)
+            }
+            span.attributes["comet.encoded.size"] = bytes.count
+            return bytes
         }
         guard bytes.count <= configuration.maximumOutputBytes else {
             throw ServiceError.tooLarge("the result is larger than \(configuration.maximumOutputBytes) bytes")

@@ -34,11 +34,11 @@ final class RunningServer: Sendable {
     /// Starts a server and returns once it accepts connections.
     static func start(_ configuration: ServerConfiguration = configuration(),
                       store: any SharedResultStoring = LocalResultStore(),
-                      demo: DemoGallery? = nil) async throws -> RunningServer {
+                      demo: DemoGallery? = nil, accessLogger: Logger? = nil) async throws -> RunningServer {
         var logger = Logger(label: "test.server")
         logger.logLevel = .warning
         let service = ThumbnailService(configuration: configuration, store: store, logger: logger)
-        let server = ThumbnailServer(service: service, demo: demo, logger: logger)
+        let server = ThumbnailServer(service: service, demo: demo, logger: logger, accessLogger: accessLogger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = server.makeApplication { port in
             continuation.yield(port)
