@@ -12,6 +12,10 @@ enum CodecBenchmarks {
                        comet: { try JPEGDecoder().decode($0) }, reference: { ref_jpeg_decode($0.baseAddress, $0.count, 1) })
         registerDecode(Figures.decodeLargeJPEG, inputs: { Workloads.largePhotos }, iterations: 30,
                        comet: { try JPEGDecoder().decode($0, options: eighth) }, reference: { ref_jpeg_decode($0.baseAddress, $0.count, 8) })
+        let fillCover = ImageDecodingOptions(downsampling: .covering(width: 256, height: 256))
+        registerDecode(Figures.thumbnailDecodeScale, inputs: { Workloads.photos }, iterations: 10_000,
+                       comet: { try JPEGDecoder().decode($0, options: fillCover) },
+                       reference: { ref_jpeg_decode_scaled($0.baseAddress, $0.count, 3, 8) })
         registerDecode(Figures.decodePNG, inputs: { Workloads.pngs }, iterations: 10_000,
                        comet: { try PNGDecoder().decode($0) }, reference: { ref_png_decode($0.baseAddress, $0.count) })
 

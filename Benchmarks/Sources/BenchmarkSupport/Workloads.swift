@@ -5,28 +5,28 @@ import Foundation
 /// the same libjpeg/libpng) and kept in `.build-bench/workloads` so that each benchmark process
 /// reads them instead of painting and encoding them again.
 public enum Workloads {
-    /// 200 photo-like JPEGs, 1024×768, quality 85.
-    public static let photos: [Data] = load("photo-1024x768-q85", count: 200) { index in
+    /// 200 photo-like JPEGs, 1024×768, quality 85, about 125 KB each.
+    public static let photos: [Data] = load("photo-grain9-1024x768-q85", count: 200) { index in
         try PhotoGenerator.image(width: 1024, height: 768, seed: UInt32(index)).jpegData(compressionQuality: 0.85)
     }
 
     /// 3 photo-like JPEGs, 8000×6000, quality 85.
-    public static let largePhotos: [Data] = load("photo-8000x6000-q85", count: 3) { index in
+    public static let largePhotos: [Data] = load("photo-grain9-8000x6000-q85", count: 3) { index in
         try PhotoGenerator.image(width: 8000, height: 6000, seed: UInt32(500 + index)).jpegData(compressionQuality: 0.85)
     }
 
     /// 200 photo-like PNGs, 512×512 RGBA with a varying alpha.
-    public static let pngs: [Data] = load("png-512x512-rgba", count: 200) { index in
+    public static let pngs: [Data] = load("png-grain9-512x512-rgba", count: 200) { index in
         try PhotoGenerator.image(width: 512, height: 512, seed: UInt32(1000 + index), alpha: true).pngData()
     }
 
     /// 20 photo-like lossy WebPs, 1024×768, quality 80 (libwebp's default).
-    public static let webpPhotos: [Data] = load("photo-1024x768-webp-q80", count: 20) { index in
+    public static let webpPhotos: [Data] = load("photo-grain9-1024x768-webp-q80", count: 20) { index in
         try PhotoGenerator.image(width: 1024, height: 768, seed: UInt32(index)).webpData(quality: 0.8)
     }
 
     /// 10 photo-like AVIFs, 1024×768, quality 0.6, speed 8 (Comet's defaults).
-    public static let avifPhotos: [Data] = load("photo-1024x768-avif-q60", count: 10) { index in
+    public static let avifPhotos: [Data] = load("photo-grain9-1024x768-avif-q60", count: 10) { index in
         try PhotoGenerator.image(width: 1024, height: 768, seed: UInt32(index)).avifData(quality: 0.6)
     }
 

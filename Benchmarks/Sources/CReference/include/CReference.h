@@ -9,11 +9,21 @@
 /// output, or 0 on error.
 uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom);
 
-/// Decodes a JPEG in memory at full size to RGBA8, then averages the centred square in
-/// `side`×`side` whole blocks (the thumbnail an aspect-fill + crop to side² is when the shorter
-/// side is a multiple of `side`) into `destination` (side * side * 4 bytes). Returns side * side,
-/// or 0 on error or when the shorter side is not a multiple of `side`.
+/// The thumbnail an aspect-fill + crop to `side`² makes, the way Comet's pipeline makes it:
+/// decodes the JPEG in memory to RGBA8 at the cheapest DCT scale that covers side² (1/2, 1/4 or
+/// 1/8, else full size), then area-resamples the centred square to `side`×`side` into
+/// `destination` (side * side * 4 bytes). Returns side * side, or 0 on error.
 uint64_t ref_jpeg_thumbnail(const uint8_t *data, size_t length, uint32_t side, uint8_t *destination);
+
+/// Area resampling (a box filter with fractional coverage, separable, 16.16 fixed point) of the
+/// `source_width`×`source_height` RGBA8 rectangle at (`x0`, `y0`) to `out_width`×`out_height`,
+/// for reductions of at most 7× per axis.
+void ref_area_resample(const uint8_t *source, size_t source_stride, uint32_t x0, uint32_t y0, uint32_t source_width,
+                       uint32_t source_height, uint32_t out_width, uint32_t out_height, uint8_t *destination);
+
+/// Decodes a JPEG in memory to RGBA8 at scale_num/scale_denom (libjpeg-turbo accepts M/8).
+/// Returns width * height of the output, or 0 on error.
+uint64_t ref_jpeg_decode_scaled(const uint8_t *data, size_t length, unsigned scale_num, unsigned scale_denom);
 
 /// Decodes a PNG in memory to RGBA8 with libpng's simplified API. Returns width * height, or 0.
 uint64_t ref_png_decode(const uint8_t *data, size_t length);
