@@ -2,7 +2,7 @@ import Foundation
 
 /// An nginx (Debian's `nginx-light`, installed by `make bench`) serving the workload files on
 /// 127.0.0.1 from its own process, as an image origin would be: its CPU time is not the
-/// measured process's. `/photo-1024x768-q85/NNN` are the 1024×768 JPEGs.
+/// measured process's. `/<Workloads.photosFolder>/NNN` are the 1024×768 JPEGs.
 public final class NginxOrigin: @unchecked Sendable {
     // Sendable: every stored property is immutable; `running` is guarded by `lock`.
     private static let lock = NSLock()
@@ -79,7 +79,7 @@ public final class NginxOrigin: @unchecked Sendable {
 
     /// The URL of photo `index`.
     public func url(photo index: Int) -> URL {
-        URL(string: String(format: "http://127.0.0.1:%d/photo-1024x768-q85/%03d", port, index))!
+        URL(string: "http://127.0.0.1:\(port)/\(Workloads.photosFolder)/" + String(format: "%03d", index))!
     }
 
     /// Stops every origin this process started (a benchmark's teardown).

@@ -5,8 +5,11 @@ import Foundation
 /// the same libjpeg/libpng) and kept in `.build-bench/workloads` so that each benchmark process
 /// reads them instead of painting and encoding them again.
 public enum Workloads {
+    /// The folder of ``photos`` under ``directory`` (their files are `000` … `199`).
+    public static let photosFolder = "photo-grain9-1024x768-q85"
+
     /// 200 photo-like JPEGs, 1024×768, quality 85, about 125 KB each.
-    public static let photos: [Data] = load("photo-grain9-1024x768-q85", count: 200) { index in
+    public static let photos: [Data] = load(photosFolder, count: 200) { index in
         try PhotoGenerator.image(width: 1024, height: 768, seed: UInt32(index)).jpegData(compressionQuality: 0.85)
     }
 

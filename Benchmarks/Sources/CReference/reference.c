@@ -22,10 +22,11 @@ static int covering_denominator(uint32_t width, uint32_t height, uint32_t side) 
     return 1;
 }
 
-/// Decodes a JPEG in memory to RGBA8 into a malloc'd buffer (NULL on error): at 1/scale_denom,
-/// or, when `cover_side` is not 0, at the cheapest scale that covers `cover_side`².
-static uint8_t *decode_rgba(const uint8_t *data, size_t length, int scale_denom, uint32_t cover_side,
-                            uint32_t *width, uint32_t *height) {
+/// Decodes a JPEG in memory to RGBA8 into a malloc'd buffer (NULL on error): at
+/// scale_num/scale_denom, or, when `cover_side` is not 0, at the cheapest scale that covers
+/// `cover_side`².
+static uint8_t *decode_rgba(const uint8_t *data, size_t length, unsigned scale_num, unsigned scale_denom,
+                            uint32_t cover_side, uint32_t *width, uint32_t *height) {
     struct jpeg_decompress_struct cinfo;
     ref_errors errors;
     uint8_t *volatile pixels = NULL;
@@ -36,8 +37,8 @@ static uint8_t *decode_rgba(const uint8_t *data, size_t length, int scale_denom,
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
     cinfo.out_color_space = JCS_EXT_RGBA;
-    cinfo.scale_num = 1;
-    cinfo.scale_denom = (unsigned)(cover_side ? covering_denominator(cinfo.image_width, cinfo.image_height, cover_side) : scale_denom);
+    cinfo.scale_num = cover_side ? 1 : scale_num;
+    cinfo.scale_denom = cover_side ? (unsigned)covering_denominator(cinfo.image_width, cinfo.image_height, cover_side) : scale_denom;
     jpeg_start_decompress(&cinfo);
     size_t stride = (size_t)cinfo.output_width * 4;
     pixels = malloc(stride * cinfo.output_height);
@@ -53,43 +54,20 @@ static uint8_t *decode_rgba(const uint8_t *data, size_t length, int scale_denom,
 }
 
 uint64_t ref_jpeg_decode_scaled(const uint8_t *data, size_t length, unsigned scale_num, unsigned scale_denom) {
-    struct jpeg_decompress_struct cinfo;
-    ref_errors errors;
-    uint8_t *volatile pixels = NULL;
-    cinfo.err = jpeg_std_error(&errors.manager);
-    errors.manager.error_exit = ref_error_exit;
-    if (setjmp(errors.jump)) { jpeg_destroy_decompress(&cinfo); free(pixels); return 0; }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)length);
-    jpeg_read_header(&cinfo, TRUE);
-    cinfo.out_color_space = JCS_EXT_RGBA;
-    cinfo.scale_num = scale_num;
-    cinfo.scale_denom = scale_denom;
-    jpeg_start_decompress(&cinfo);
-    size_t stride = (size_t)cinfo.output_width * 4;
-    pixels = malloc(stride * cinfo.output_height);
-    while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
-        jpeg_read_scanlines(&cinfo, &row, 1);
-    }
-    uint64_t count = (uint64_t)cinfo.output_width * cinfo.output_height;
-    jpeg_finish_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
-    free(pixels);
-    return count;
-}
-
-uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom) {
     uint32_t width = 0, height = 0;
-    uint8_t *pixels = decode_rgba(data, length, scale_denom, 0, &width, &height);
+    uint8_t *pixels = decode_rgba(data, length, scale_num, scale_denom, 0, &width, &height);
     if (!pixels) return 0;
     free(pixels);
     return (uint64_t)width * height;
 }
 
+uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom) {
+    return ref_jpeg_decode_scaled(data, length, 1, (unsigned)scale_denom);
+}
+
 uint64_t ref_jpeg_thumbnail(const uint8_t *data, size_t length, uint32_t side, uint8_t *destination) {
     uint32_t width = 0, height = 0;
-    uint8_t *pixels = decode_rgba(data, length, 1, side, &width, &height);
+    uint8_t *pixels = decode_rgba(data, length, 1, 1, side, &width, &height);
     if (!pixels) return 0;
     uint32_t shorter = width < height ? width : height;
     uint64_t count = 0;
