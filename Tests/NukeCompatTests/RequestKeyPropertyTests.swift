@@ -87,7 +87,7 @@ struct RequestKeyPropertyTests {
     /// answers each request with its own image.
     @Test func concurrentLoadsEachGetTheirOwnImage() async {
         await propertyCheck(count: 100, input: NukeRequestSpec.pair) { a, b in
-            let data = ModelNukeDataLoader()
+            let data = makeModelDataLoader()
             let cache = Cache(costLimit: 1 << 24)
             let deduplicator = Deduplicator(loader: Loader(loader: data, decoder: DataDecoder(), cache: cache))
             let first = deduplicator.loadImage(with: a.request)
@@ -110,46 +110,18 @@ struct RequestKeyPropertyTests {
     }
 
     static func reference(_ spec: NukeRequestSpec) async -> Image? {
-        let loader = ModelNukeDataLoader()
+        let loader = makeModelDataLoader()
         loader.open()
         return await resolution(of: Loader(loader: loader, decoder: DataDecoder(), cache: nil).loadImage(with: spec.request))?.value
     }
 }
 
-/// A Nuke `DataLoading` whose bytes depend on the URL's path and the `Authorization` header,
-/// holding every load until ``open()``.
-// Safe: the counters and the held answers are only touched under `lock`.
-final class ModelNukeDataLoader: DataLoading, @unchecked Sendable {
-    private let lock = NSLock()
-    private var isOpen = false
-    private var held: [() -> Void] = []
-    private var started = 0
-
-    var startedCount: Int { lock.withLock { started } }
-
-    func loadData(with request: URLRequest, token: CancellationToken?) -> Promise<(Data, URLResponse)> {
-        let url = request.url!
-        let path = Int(url.deletingPathExtension().lastPathComponent) ?? 0
+/// A gated Nuke `DataLoading` whose bytes depend on the URL's path and the `Authorization`
+/// header: a distinct image for each pair.
+func makeModelDataLoader() -> GatedDataLoader {
+    GatedDataLoader { request in
+        let path = Int(request.url!.deletingPathExtension().lastPathComponent) ?? 0
         let userIndex = ["alice": 1, "bob": 2][request.value(forHTTPHeaderField: "Authorization") ?? ""] ?? 0
-        let data = TestImages.png(width: 16 + 3 * path + userIndex, height: 12)
-        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!
-        return Promise { fulfill, _ in
-            let answer = { fulfill((data, response)) }
-            let now: Bool = self.lock.withLock {
-                self.started += 1
-                if !self.isOpen { self.held.append(answer) }
-                return self.isOpen
-            }
-            if now { answer() }
-        }
-    }
-
-    func open() {
-        let answers = lock.withLock {
-            isOpen = true
-            defer { held = [] }
-            return held
-        }
-        for answer in answers { answer() }
+        return TestImages.png(width: 16 + 3 * path + userIndex, height: 12)
     }
 }

@@ -152,18 +152,24 @@ func drainCallbackQueue() async {
     await withCheckedContinuation { continuation in Nuke.callbackQueue.async { continuation.resume() } }
 }
 
-/// A `DataLoading` double that holds every load until ``open()``, then answers each with `data`
-/// (an HTTP 200). Loads started after the gate opened are answered at once.
+/// A `DataLoading` double that holds every load until ``open()``, then answers each with the
+/// bytes `answer` gives for its request (an HTTP 200). Loads started after the gate opened are
+/// answered at once.
 // Safe: the counters and the held answers are only touched under `lock`.
 final class GatedDataLoader: DataLoading, @unchecked Sendable {
     private let lock = NSLock()
-    private let data: Data
+    private let answer: @Sendable (URLRequest) -> Data
     private var isOpen = false
     private var held: [() -> Void] = []
     private var started = 0
 
-    init(data: Data) {
-        self.data = data
+    /// Answers every request with `data`.
+    convenience init(data: Data) {
+        self.init { _ in data }
+    }
+
+    init(answer: @escaping @Sendable (URLRequest) -> Data) {
+        self.answer = answer
     }
 
     /// Loads waiting for the gate.
@@ -173,7 +179,7 @@ final class GatedDataLoader: DataLoading, @unchecked Sendable {
 
     func loadData(with request: URLRequest, token: CancellationToken?) -> Promise<(Data, URLResponse)> {
         let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!
-        let data = self.data
+        let data = answer(request)
         return Promise { fulfill, _ in
             let answer = { fulfill((data, response)) }
             let answerNow: Bool = self.lock.withLock {
