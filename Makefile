@@ -16,7 +16,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup demo test serve serve-test serve-tsan corpus tsan asan bench fuzz clean loadtest demo-screenshot
+.PHONY: setup demo test serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest demo-screenshot
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -52,6 +52,11 @@ serve-test: setup
 ## does not see).
 serve-tsan: setup
 	cd Server && $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --no-parallel
+
+## The thumbnail service's tests under AddressSanitizer and LeakSanitizer, one at a time (as
+## `make asan`; .ci/lsan.supp lists the toolchain's own leaks).
+serve-asan: setup
+	cd Server && LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan --no-parallel
 
 ## Builds `comet-server` (release) and runs it; SERVE_ARGS replaces the arguments, e.g.
 ## `make serve SERVE_ARGS='--port 9000 --insecure-unsigned --allow-private-networks'`. It prints
