@@ -27,7 +27,10 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
 
     func channelActive(context: ChannelHandlerContext) {
         guard connections.admit(id) else {
-            context.close(promise: nil)
+            // Closed once the activation has run its course: closing a channel from inside the
+            // event that activates it leaves an embedded channel's pipeline in place.
+            let channel = context.channel
+            context.eventLoop.execute { channel.close(promise: nil) }
             return
         }
         isAdmitted = true
@@ -82,9 +85,12 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
         matched = 0
         connections.startsWaiting(id, channel: context.channel, since: .now())
         let loop = context.eventLoop.assumeIsolatedUnsafeUnchecked()
-        timeout = loop.scheduleTask(in: connections.limits.headerReadTimeout.timeAmount) { [connections, id] in
+        // The event loop keeps the task until it runs or is cancelled: it holds the channel
+        // weakly, so a closed connection is never kept alive by its timer.
+        timeout = loop.scheduleTask(in: connections.limits.headerReadTimeout.timeAmount) { [connections, id, weak channel = context.channel] in
+            guard let channel else { return }
             connections.timedOut(id)
-            context.close(promise: nil)
+            channel.close(promise: nil)
         }
     }
 

@@ -14,6 +14,7 @@ struct ConnectionGuardTests {
         let loop = EmbeddedEventLoop()
         let channel = EmbeddedChannel(handler: connections.makeHandler(), loop: loop)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        loop.run()
         return (channel, loop)
     }
 
