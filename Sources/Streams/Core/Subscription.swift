@@ -22,9 +22,10 @@ public enum Subscriptions {
 }
 
 /// The shared, stateless subscription behind ``Subscriptions/empty``.
-final class EmptySubscription: Subscription, Sendable {
+final class EmptySubscription: Subscription, CombineReflectable, Sendable {
     static let shared = EmptySubscription()
     let combineIdentifier = CombineIdentifier()
+    var description: String { "Empty" }
     func request(_ demand: Subscribers.Demand) {}
     func cancel() {}
 }

@@ -28,7 +28,7 @@ import Synchronization
 /// the outbox, which serialises it.
 @usableFromInline
 final class MergeInner<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CombineReflectable, @unchecked Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Downstream.Failure
 

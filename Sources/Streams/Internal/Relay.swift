@@ -17,7 +17,7 @@
 /// completion nothing more is started towards the downstream (which the relay then lets go of),
 /// and an upstream attaching after cancel is cancelled at once.
 @usableFromInline
-final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @unchecked Sendable {
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var current: Subscription?
@@ -26,6 +26,9 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
     /// Dropped when the relay terminates (completion or cancel).
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     @usableFromInline let description: String
+    /// Whether the mirror shows the downstream and the outstanding demand, as Combine's
+    /// catch operators do (the others show nothing).
+    @usableFromInline let reflectsDemand: Bool
     /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
     /// the unspecialised method; these non-capturing closures are formed in `init` (in the
     /// subscriber's specialised code) and forward to the specialised bodies.
@@ -33,15 +36,24 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
     @usableFromInline let specializedCancel: (Relay) -> Void
 
     @inlinable
-    init(downstream: Downstream, name: String) {
+    init(downstream: Downstream, name: String, reflectsDemand: Bool = false) {
         self.downstream = downstream
         self.description = name
+        self.reflectsDemand = reflectsDemand
         self.specializedRequest = { $0.requestNow($1) }
         self.specializedCancel = { $0.cancelNow() }
     }
 
     deinit {
         mutex.destroy()
+    }
+
+    @usableFromInline var customMirror: Mirror {
+        guard reflectsDemand else { return Mirror(self, children: [:]) }
+        mutex.lock()
+        let (downstream, demand) = (self.downstream, self.demand)
+        mutex.unlock()
+        return Mirror(self, children: [downstreamChild(downstream), ("demand", demand)])
     }
 
     /// An upstream delivered its subscription. The first one makes the relay send itself to the
@@ -156,9 +168,11 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
     }
 }
 
-/// The subscriber a ``Relay`` puts in front of each of its upstreams.
+/// The subscriber a ``Relay`` puts in front of each of its upstreams. As in Combine, it is
+/// also the relay's subscription (requests and cancels go to the relay), so code that holds
+/// the subscriber it was given can request and cancel through it.
 @usableFromInline
-struct RelaySide<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+struct RelaySide<Input, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
 where Downstream.Input == Input {
     @usableFromInline let relay: Relay<Downstream>
     @usableFromInline let onCompletion: (Subscribers.Completion<Failure>) -> Void
@@ -185,5 +199,17 @@ where Downstream.Input == Input {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         onCompletion(completion)
+    }
+
+    @usableFromInline var customMirror: Mirror { relay.customMirror }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        relay.request(demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        relay.cancel()
     }
 }

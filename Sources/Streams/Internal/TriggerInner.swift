@@ -12,7 +12,7 @@ import Locking
 ///
 /// Thread-safety: the flags and the trigger's subscription live in a lock never held while
 /// calling out; both ends of the main stream live in a ``Link``.
-final class TriggerInner<Input, Failure: Error, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+final class TriggerInner<Input, Failure: Error, Downstream: Subscriber>: Subscription, CombineReflectable,
     @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == Failure {
     private struct State {

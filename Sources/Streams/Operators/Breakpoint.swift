@@ -46,7 +46,7 @@ extension Publishers {
                 receiveSubscription: { if onSubscription?($0) == true { raise(SIGTRAP) } },
                 receiveOutput: { if onOutput?($0) == true { raise(SIGTRAP) } },
                 receiveCompletion: { if onCompletion?($0) == true { raise(SIGTRAP) } }
-            ).receive(subscriber: subscriber)
+            ).receive(subscriber: subscriber, name: "Breakpoint")
         }
     }
 }

@@ -19,8 +19,13 @@ extension Publishers {
         /// Subscribes a collecting subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                Reducer<Upstream.Output, Failure, S>(downstream: subscriber, name: "Collect", initial: [], mapFailure: { $0 }) {
-                    result, value in
+                Reducer<Upstream.Output, Failure, S>(
+                    downstream: subscriber,
+                    name: "Collect",
+                    initial: [],
+                    mapFailure: { $0 },
+                    reflect: { result in [("count", result?.count ?? 0)] }
+                ) { result, value in
                     result?.append(value)
                     return false
                 }

@@ -45,8 +45,9 @@ extension Publishers {
 
         /// Subscriber to the upstream, subscription for the downstream; both ends live in a
         /// ``Link`` that each scheduled action checks.
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-            @unchecked Sendable
+        ///
+        /// Like Combine's, it has no description or custom mirror of its own.
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let link: Link<Downstream>
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
@@ -63,8 +64,6 @@ extension Publishers {
                 self.scheduler = publisher.scheduler
                 self.options = publisher.options
             }
-
-            var description: String { "Delay" }
 
             private func schedule(_ action: @escaping () -> Void) {
                 let scheduler = self.scheduler

@@ -30,7 +30,7 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
         }
 
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let link: Link<Downstream>

@@ -22,7 +22,7 @@ extension Publishers {
         /// Subscribes a prefix subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribeStepping(subscriber, name: "PrefixWhile", mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(subscriber, name: "PrefixWhile", reflect: { [downstreamChild($0)] }, mapFailure: { $0 }) { input in
                 predicate(input) ? .emit(input) : .finish
             }
         }
@@ -51,7 +51,7 @@ extension Publishers {
         /// Subscribes a prefix subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribeStepping(subscriber, name: "TryPrefixWhile", mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(subscriber, name: "TryPrefixWhile", reflect: { [downstreamChild($0)] }, mapFailure: { $0 }) { input in
                 tryStep { try predicate(input) ? .emit(input) : .finish }
             }
         }

@@ -25,7 +25,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             let result = StepState(initialResult)
-            upstream.subscribeStepping(subscriber, name: "Scan", mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(subscriber, name: "Scan", reflect: { [downstreamChild($0), ("result", result.value)] }, mapFailure: { $0 }) { input in
                 result.value = next(result.value, input)
                 return .emit(result.value)
             }
@@ -63,7 +63,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             let result = StepState(initialResult)
-            upstream.subscribeStepping(subscriber, name: "TryScan", mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(subscriber, name: "TryScan",
+                reflect: { [downstreamChild($0), ("status", $0 == nil ? "terminal" : "subscribed"), ("result", result.value)] },
+                mapFailure: { $0 }) { input in
                 tryStep {
                     result.value = try next(result.value, input)
                     return .emit(result.value)

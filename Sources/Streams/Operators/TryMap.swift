@@ -27,7 +27,7 @@ extension Publishers {
         /// Stands between the upstream and the downstream: both ends live in a ``Link``, so
         /// after a throw, an upstream completion or a cancel nothing more reaches the downstream
         /// and neither end is kept.
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Error {
             private let link: Link<Downstream>

@@ -18,7 +18,12 @@ extension Optional {
         /// Delivers the value (on demand, like `Just`) or finishes at once.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
-                Just(output).receive(subscriber: subscriber)
+                subscriber.receive(
+                    subscription: JustSubscription(name: .optional, output: output) {
+                        _ = subscriber.receive(output)
+                        subscriber.receive(completion: .finished)
+                    }
+                )
             } else {
                 Empty<Wrapped, Never>().receive(subscriber: subscriber)
             }

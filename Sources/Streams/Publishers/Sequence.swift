@@ -33,6 +33,7 @@ extension Publishers {
             // (specialised) code, so the per-value loop does not run as unspecialised generic
             // code even though `request(_:)` is reached through the `Subscription` existential.
             let subscription = SequenceSubscription<S, Elements>(
+                sequence: sequence,
                 first: first,
                 iterator: iterator,
                 downstream: subscriber,
@@ -62,7 +63,7 @@ extension Swift.Sequence {
 /// atomic flag, so an unlimited stream costs no lock per value.
 @usableFromInline
 final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
-    CustomStringConvertible, @unchecked Sendable where Downstream.Input == Elements.Element
+    CombineReflectable, @unchecked Sendable where Downstream.Input == Elements.Element
 {
     @usableFromInline
     struct State {
@@ -81,18 +82,28 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
 
     @inlinable
     init(
+        sequence: Elements,
         first: Elements.Element,
         iterator: Elements.Iterator,
         downstream: Downstream,
         emit: @escaping (SequenceSubscription) -> Void
     ) {
+        self.sequence = sequence
         self.upcoming = first
         self.iterator = iterator
         self.downstream = downstream
         self.specializedEmit = emit
     }
 
-    @usableFromInline var description: String { "Sequence" }
+    /// Kept for the description only (a copy of the publisher's value, not its iterator).
+    @usableFromInline let sequence: Elements
+
+    /// The sequence's own description, as Combine names this subscription.
+    @usableFromInline var description: String { String(describing: sequence) }
+
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: [("sequence", description)])
+    }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {

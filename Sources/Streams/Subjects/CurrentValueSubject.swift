@@ -10,6 +10,10 @@
 /// it, serialised per subscriber.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, UpstreamAcceptingSubject, @unchecked Sendable {
     @usableFromInline let core = SubjectCore()
+    /// The name of each subscriber's subscription: Combine's subjects name theirs after the
+    /// subject, and the publishers built on a subject (`@Published`, an observable object's
+    /// publisher) after themselves. Set before the subject is shared.
+    @usableFromInline var conduitName = "CurrentValueSubject"
     /// Under `core.mutex`.
     @exclusivity(unchecked) @usableFromInline var current: Output
     /// Set once the subject completes; under `core.mutex`.
@@ -40,7 +44,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         // Made here, in the subscriber's (specialised) code: see `PassthroughSubject`.
-        attach(SubjectConduit(downstream: subscriber, name: "CurrentValueSubject", replaysCurrentValue: true))
+        attach(SubjectConduit(downstream: subscriber, name: conduitName, replaysCurrentValue: true))
     }
 
     /// Registers a new subscriber's conduit and starts it (or rejects it after a completion).

@@ -43,6 +43,12 @@ import Testing
         #expect(subscriber.log == ["sub", "1", "2", "failure(E3)"])
     }
 
+    @Test func dropFirstAcceptsANegativeCountUntilSubscribed() {
+        // As in Combine, only subscribing traps on a negative count.
+        let publisher = Publishers.Drop(upstream: PassthroughSubject<Int, Never>(), count: -1)
+        #expect(publisher.count == -1)
+    }
+
     @Test func dropFirstSkipsTheCountAndReplacesTheirDemand() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
