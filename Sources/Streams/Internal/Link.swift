@@ -47,10 +47,28 @@ struct Link<Downstream>: @unchecked Sendable {
         }
     }
 
-    /// The downstream while the link is live.
+    /// Takes the upstream's subscription and returns the downstream to hand a subscription to.
+    /// `nil` when there is nothing to start: a second subscription is cancelled; one that
+    /// arrives after the link ended (the downstream cancelled first, which only a caller
+    /// breaking the contract can do) is left alone, neither asked for values nor cancelled,
+    /// as Combine leaves it.
+    @inlinable
+    func adopt(_ upstream: Subscription) -> Downstream? {
+        let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
+            guard let downstream = state.downstream else { return (nil, false) }
+            guard state.upstream == nil else { return (nil, true) }
+            state.upstream = upstream
+            return (downstream, false)
+        }
+        if duplicate { upstream.cancel() }
+        return downstream
+    }
+
+    /// The downstream while the link is live and attached: events that arrive before the
+    /// upstream's subscription break the contract and find none.
     @inlinable
     var downstream: Downstream? {
-        state.withLock { $0.downstream }
+        state.withLock { $0.upstream == nil ? nil : $0.downstream }
     }
 
     /// The upstream subscription while the link is live (and attached).
@@ -69,10 +87,12 @@ struct Link<Downstream>: @unchecked Sendable {
     }
 
     /// The upstream ended: drops both ends and returns the downstream to deliver the
-    /// completion to (`nil` if the link had already ended).
+    /// completion to (`nil` if the link had already ended). A completion before the upstream's
+    /// subscription breaks the contract: it is ignored, and the link stays as it was.
     @inlinable
     func complete() -> Downstream? {
         state.withLock { state in
+            guard state.upstream != nil else { return nil }
             defer { state = State() }
             return state.downstream
         }

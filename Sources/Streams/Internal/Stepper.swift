@@ -80,10 +80,7 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     func receive(subscription: Subscription) {
-        guard let downstream = link.attach(subscription) else {
-            subscription.cancel()
-            return
-        }
+        guard let downstream = link.adopt(subscription) else { return }
         downstream.receive(subscription: self)
         if initialRequest > 0 { subscription.request(initialRequest) }
     }

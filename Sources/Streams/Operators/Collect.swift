@@ -81,10 +81,7 @@ where Downstream.Input == [Element], Downstream.Failure == Failure {
     var description: String { "CollectByCount" }
 
     func receive(subscription: Subscription) {
-        guard let downstream = link.attach(subscription) else {
-            subscription.cancel()
-            return
-        }
+        guard let downstream = link.adopt(subscription) else { return }
         downstream.receive(subscription: self)
     }
 

@@ -83,10 +83,7 @@ extension Publishers {
             }
 
             func receive(subscription: Subscription) {
-                guard let downstream = link.attach(subscription) else {
-                    subscription.cancel()
-                    return
-                }
+                guard let downstream = link.adopt(subscription) else { return }
                 handlers.receiveSubscription?(subscription)
                 downstream.receive(subscription: self)
             }

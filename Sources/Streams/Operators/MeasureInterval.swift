@@ -46,10 +46,7 @@ extension Publishers {
             var description: String { "MeasureInterval" }
 
             func receive(subscription: Subscription) {
-                guard let downstream = link.attach(subscription) else {
-                    subscription.cancel()
-                    return
-                }
+                guard let downstream = link.adopt(subscription) else { return }
                 let now = scheduler.now
                 last.withLock { $0 = now }
                 downstream.receive(subscription: self)

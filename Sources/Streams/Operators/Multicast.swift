@@ -75,11 +75,7 @@ extension Publishers {
             var description: String { "Multicast" }
 
             func receive(subscription: Subscription) {
-                if let downstream = link.attach(subscription) {
-                    downstream.receive(subscription: self)
-                } else {
-                    subscription.cancel()
-                }
+                link.adopt(subscription)?.receive(subscription: self)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {

@@ -41,10 +41,7 @@ extension Publishers {
             var description: String { "TryMap" }
 
             func receive(subscription: Subscription) {
-                guard let downstream = link.attach(subscription) else {
-                    subscription.cancel()
-                    return
-                }
+                guard let downstream = link.adopt(subscription) else { return }
                 downstream.receive(subscription: self)
             }
 

@@ -98,11 +98,14 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
     /// Kept for the description only (a copy of the publisher's value, not its iterator).
     @usableFromInline let sequence: Elements
 
-    /// The sequence's own description, as Combine names this subscription.
-    @usableFromInline var description: String { String(describing: sequence) }
+    /// As Combine names this subscription: after the sequence's own description while the
+    /// stream is live, `"Sequence"` once it has ended.
+    @usableFromInline var description: String {
+        state.withLock { $0.done } ? "Sequence" : String(describing: sequence)
+    }
 
     @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: [("sequence", description)])
+        Mirror(self, children: [("sequence", sequence)])
     }
 
     @inlinable

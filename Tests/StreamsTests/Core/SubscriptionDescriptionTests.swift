@@ -76,8 +76,19 @@ import Testing
         #expect(name(subscription(Result<Int, TestError>.success(1).publisher)) == "Once")
         #expect(name(subscription(Empty<Int, Never>())) == "Empty")
         #expect(name(subscription(Fail<Int, TestError>(error: TestError(1)))) == "Empty")
-        #expect(name(subscription([1, 2].publisher)) == "[1, 2]")
-        #expect(name(subscription((1...5).publisher)) == "1...5")
+    }
+
+    @Test func aSequenceSubscriptionIsNamedAfterItsSequenceUntilTheStreamEnds() {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        (1...5).publisher.subscribe(subscriber)
+        #expect(name(subscriber.subscription) == "1...5")
+        #expect(childLabels(subscriber.subscription) == ["sequence"])
+        subscriber.cancel()
+        #expect(name(subscriber.subscription) == "Sequence")
+
+        let finished = TrackingSubscriber<Int, Never>()
+        [1, 2].publisher.subscribe(finished)
+        #expect(name(finished.subscription) == "Sequence")
     }
 
     @Test func subjectsBuiltIntoPublishersNameTheirSubscriptionsAfterThePublisher() {
