@@ -23,6 +23,9 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     @exclusivity(unchecked) @usableFromInline var current: Subscription?
     @exclusivity(unchecked) @usableFromInline var sentSubscription = false
     @exclusivity(unchecked) @usableFromInline var forwardedAny = false
+    /// Which upstream is current: each ``RelaySide`` is made for one generation, and events
+    /// from an earlier one (a second completion, a value after its completion) are ignored.
+    @exclusivity(unchecked) @usableFromInline var generation = 0
     /// Dropped when the relay terminates (completion or cancel).
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     @usableFromInline let description: String
@@ -56,12 +59,28 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         return Mirror(self, children: [downstreamChild(downstream), ("demand", demand)])
     }
 
+    /// The generation a new upstream's side belongs to.
+    @inlinable
+    var currentGeneration: Int {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return generation
+    }
+
+    /// Whether `generation`'s upstream is still the current one of a live relay.
+    @inlinable
+    func isCurrent(_ generation: Int) -> Bool {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return downstream != nil && generation == self.generation
+    }
+
     /// An upstream delivered its subscription. The first one makes the relay send itself to the
     /// downstream; later ones are asked for the outstanding demand.
     @inlinable
-    func attach(_ subscription: Subscription) {
+    func attach(_ subscription: Subscription, generation: Int) {
         mutex.lock()
-        guard let downstream, current == nil else {
+        guard let downstream, current == nil, generation == self.generation else {
             mutex.unlock()
             subscription.cancel()
             return
@@ -80,9 +99,9 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
 
     /// Delivers a value from the current upstream, keeping the demand count.
     @inlinable
-    func forward(_ value: Downstream.Input) -> Subscribers.Demand {
+    func forward(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand {
         mutex.lock()
-        guard let downstream else {
+        guard let downstream, generation == self.generation else {
             mutex.unlock()
             return .none
         }
@@ -113,6 +132,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         mutex.lock()
         let previous = current
         current = nil
+        generation &+= 1
         let live = downstream != nil
         mutex.unlock()
         _ = previous  // released outside the lock
@@ -175,12 +195,15 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
 struct RelaySide<Input, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
 where Downstream.Input == Input {
     @usableFromInline let relay: Relay<Downstream>
+    @usableFromInline let generation: Int
     @usableFromInline let onCompletion: (Subscribers.Completion<Failure>) -> Void
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
+    /// A side for the relay's current upstream (made before subscribing to it).
     @inlinable
     init(relay: Relay<Downstream>, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
         self.relay = relay
+        self.generation = relay.currentGeneration
         self.onCompletion = onCompletion
     }
 
@@ -188,16 +211,18 @@ where Downstream.Input == Input {
 
     @inlinable
     func receive(subscription: Subscription) {
-        relay.attach(subscription)
+        relay.attach(subscription, generation: generation)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        relay.forward(input)
+        relay.forward(input, generation: generation)
     }
 
+    /// Only the current upstream's first completion counts.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+        guard relay.isCurrent(generation) else { return }
         onCompletion(completion)
     }
 

@@ -28,7 +28,8 @@ extension Publishers {
             func attempt(remaining: Int?) {
                 upstream.subscribe(
                     RelaySide<Output, Failure, S>(relay: relay) { completion in
-                        guard case .failure = completion, remaining.map({ $0 > 0 }) ?? true else {
+                        // As in Combine, a negative count never runs out.
+                        guard case .failure = completion, remaining.map({ $0 != 0 }) ?? true else {
                             relay.complete(completion)
                             return
                         }

@@ -67,4 +67,31 @@ import Testing
         #expect(values.log == ["sub", "1", "2", "finished"])
         #expect(failure.log == ["sub", "failure(E1)"])
     }
+
+    @Test func retryEndsAsTheLastAttemptEndsEvenWhenAttemptsFailInsideSubscribe() {
+        let upstream = TestPublisher<Int, TestError>()
+        var attempts = 0
+        upstream.onSubscribe = { publisher in
+            attempts += 1
+            guard attempts > 1 else { return }
+            if attempts < 6 { publisher.fail(TestError(attempts)) } else { publisher.finish() }
+        }
+        let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .max(1))
+        upstream.retry(5).subscribe(subscriber)
+        upstream.fail(TestError(0))
+        #expect(attempts == 6)
+        #expect(subscriber.log == ["sub", "finished"])
+        upstream.releaseSubscribers()
+    }
+
+    @Test func retryWithANegativeCountNeverRunsOut() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.retry(-1).subscribe(subscriber)
+        for attempt in 0..<20 { upstream.fail(TestError(attempt)) }
+        #expect(upstream.subscribeCount == 21)
+        #expect(subscriber.log == ["sub"])
+        subscriber.cancel()
+        upstream.releaseSubscribers()
+    }
 }
