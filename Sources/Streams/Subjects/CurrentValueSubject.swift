@@ -22,6 +22,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
     /// Creates a current-value subject with the given initial value.
     public init(_ value: Output) {
         current = value
+        core.startUpstreamsAtOnce()
     }
 
     /// A subject that is gone can send nothing more: its subscribers are let go of (they keep
@@ -91,8 +92,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
         core.finish(completion, of: Output.self) { self.completion = completion }
     }
 
-    /// Keeps the upstream subscription and asks it for `.unlimited` once a subscriber has
-    /// demanded values (at once if one already has); cancels it if the subject has completed.
+    /// Keeps the upstream subscription and asks it for `.unlimited` at once, as Combine's
+    /// current-value subject does; cancels it if the subject has completed.
     public func send(subscription: Subscription) {
         if !acceptUpstream(subscription) { subscription.cancel() }
     }
