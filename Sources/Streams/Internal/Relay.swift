@@ -32,6 +32,9 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     /// Whether the mirror shows the downstream and the outstanding demand, as Combine's
     /// catch operators do (the others show nothing).
     @usableFromInline let reflectsDemand: Bool
+    /// Whether demand the downstream returns from `receive(_:)` is requested from the current
+    /// upstream instead of being returned to it, as Combine's retry does.
+    @usableFromInline let requestsReturnedDemand: Bool
     /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
     /// the unspecialised method; these non-capturing closures are formed in `init` (in the
     /// subscriber's specialised code) and forward to the specialised bodies.
@@ -39,10 +42,11 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     @usableFromInline let specializedCancel: (Relay) -> Void
 
     @inlinable
-    init(downstream: Downstream, name: String, reflectsDemand: Bool = false) {
+    init(downstream: Downstream, name: String, reflectsDemand: Bool = false, requestsReturnedDemand: Bool = false) {
         self.downstream = downstream
         self.description = name
         self.reflectsDemand = reflectsDemand
+        self.requestsReturnedDemand = requestsReturnedDemand
         self.specializedRequest = { $0.requestNow($1) }
         self.specializedCancel = { $0.cancelNow() }
     }
@@ -109,12 +113,14 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         forwardedAny = true
         mutex.unlock()
         let extra = downstream.receive(value)
-        if extra > 0 {
-            mutex.lock()
-            demand += extra
-            mutex.unlock()
-        }
-        return extra
+        guard extra > 0 else { return .none }
+        mutex.lock()
+        demand += extra
+        let current = requestsReturnedDemand && self.downstream != nil ? self.current : nil
+        mutex.unlock()
+        guard requestsReturnedDemand else { return extra }
+        current?.request(extra)
+        return .none
     }
 
     /// Whether any value has been delivered downstream so far (from any upstream).

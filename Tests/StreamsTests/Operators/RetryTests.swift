@@ -94,4 +94,14 @@ import Testing
         subscriber.cancel()
         upstream.releaseSubscribers()
     }
+
+    @Test func retryRequestsTheDemandItsSubscriberReturnsFromTheUpstream() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .max(3), demandPerValue: .max(5))
+        upstream.retry(1).subscribe(subscriber)
+        #expect(upstream.send(1) == Subscribers.Demand.none)
+        #expect(upstream.subscription?.requests == [.max(3), .max(5)])
+        subscriber.cancel()
+        upstream.releaseSubscribers()
+    }
 }
