@@ -29,10 +29,14 @@ struct Link<Downstream>: @unchecked Sendable {
     }
 
     @usableFromInline let state: Locked<State>
+    @usableFromInline let early: EarlyEvents
 
+    /// - Parameter early: what to do with events that break the contract (see
+    ///   ``EarlyEvents``); by default they reach no one.
     @inlinable
-    init(downstream: Downstream) {
+    init(downstream: Downstream, early: EarlyEvents = []) {
         state = Locked(State(downstream: downstream))
+        self.early = early
     }
 
     /// Stores the upstream subscription and returns the downstream to hand a subscription to;
@@ -55,7 +59,7 @@ struct Link<Downstream>: @unchecked Sendable {
     @inlinable
     func adopt(_ upstream: Subscription) -> Downstream? {
         let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
-            guard let downstream = state.downstream else { return (nil, false) }
+            guard let downstream = state.downstream else { return (nil, early.contains(.cancelLateSubscription)) }
             guard state.upstream == nil else { return (nil, true) }
             state.upstream = upstream
             return (downstream, false)
@@ -64,11 +68,18 @@ struct Link<Downstream>: @unchecked Sendable {
         return downstream
     }
 
-    /// The downstream while the link is live and attached: events that arrive before the
-    /// upstream's subscription break the contract and find none.
+    /// The downstream while the link is live and attached. Before the upstream's subscription
+    /// a value breaks the contract and finds none, unless the operator forwards such values
+    /// (``EarlyEvents/forwardValues``) or traps on them (``EarlyEvents/trap``).
     @inlinable
     var downstream: Downstream? {
-        state.withLock { $0.upstream == nil ? nil : $0.downstream }
+        let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
+            state.upstream == nil && state.downstream != nil ? (self.early.contains(.forwardValues) ? state.downstream : nil, true) : (state.downstream, false)
+        }
+        if early, self.early.contains(.trap) {
+            assertionFailure("A value arrived before the subscription, which breaks the contract")
+        }
+        return downstream
     }
 
     /// The upstream subscription while the link is live (and attached).
@@ -88,14 +99,21 @@ struct Link<Downstream>: @unchecked Sendable {
 
     /// The upstream ended: drops both ends and returns the downstream to deliver the
     /// completion to (`nil` if the link had already ended). A completion before the upstream's
-    /// subscription breaks the contract: it is ignored, and the link stays as it was.
+    /// subscription breaks the contract: it is ignored and the link stays as it was, unless the
+    /// operator forwards it (``EarlyEvents/forwardCompletion``) or traps on it
+    /// (``EarlyEvents/trap``).
     @inlinable
     func complete() -> Downstream? {
-        state.withLock { state in
-            guard state.upstream != nil else { return nil }
+        let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
+            let early = state.upstream == nil && state.downstream != nil
+            guard !early || self.early.contains(.forwardCompletion) else { return (nil, true) }
             defer { state = State() }
-            return state.downstream
+            return (state.downstream, early)
         }
+        if early, self.early.contains(.trap) {
+            assertionFailure("A completion arrived before the subscription, which breaks the contract")
+        }
+        return downstream
     }
 
     /// The downstream cancelled: drops both ends and returns the upstream to cancel (`nil` if
@@ -109,4 +127,26 @@ struct Link<Downstream>: @unchecked Sendable {
         // The downstream is released here, outside the lock.
         return ended.0
     }
+}
+
+/// How an operator treats an upstream that breaks the contract, by sending a value or a
+/// completion before its subscription, and a subscription that arrives after its downstream
+/// cancelled. Combine's operators each treat these in their own way; each of ours says which
+/// it follows. With none of the options, such events reach no one and a late subscription is
+/// left alone (neither asked for values nor cancelled).
+@usableFromInline
+struct EarlyEvents: OptionSet, Sendable {
+    @usableFromInline let rawValue: UInt8
+
+    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Values before the subscription go downstream.
+    @inlinable static var forwardValues: EarlyEvents { EarlyEvents(rawValue: 1 << 0) }
+    /// A completion before the subscription goes downstream and ends the link.
+    @inlinable static var forwardCompletion: EarlyEvents { EarlyEvents(rawValue: 1 << 1) }
+    /// Debug builds trap on a value or completion before the subscription, as Combine's do;
+    /// release builds ignore it.
+    @inlinable static var trap: EarlyEvents { EarlyEvents(rawValue: 1 << 2) }
+    /// A subscription that arrives after the downstream cancelled is cancelled.
+    @inlinable static var cancelLateSubscription: EarlyEvents { EarlyEvents(rawValue: 1 << 3) }
 }

@@ -103,6 +103,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         let (_, becameUnlimited, _) = outbox.request(demand)
         guard becameUnlimited else { return }
         var children: [Subscription] = []

@@ -58,11 +58,12 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         downstream: Downstream,
         name: String,
         initialRequest: Subscribers.Demand = .none,
+        early: EarlyEvents = [],
         reflect: ((Downstream?) -> [Mirror.Child])? = nil,
         step: @escaping (UpstreamOutput) -> Step<Downstream.Input, Downstream.Failure>,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
     ) {
-        self.link = Link(downstream: downstream)
+        self.link = Link(downstream: downstream, early: early)
         self.description = name
         self.reflect = reflect
         self.initialRequest = initialRequest
@@ -132,6 +133,7 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         guard demand > 0, initialRequest != .unlimited else { return }
         link.upstream?.request(demand)
     }
@@ -162,6 +164,7 @@ extension Publisher {
         _ subscriber: S,
         name: String,
         initialRequest: Subscribers.Demand = .none,
+        early: EarlyEvents = [],
         reflect: ((S?) -> [Mirror.Child])? = nil,
         mapFailure: @escaping (Failure) -> S.Failure,
         step: @escaping (Output) -> Step<S.Input, S.Failure>
@@ -171,6 +174,7 @@ extension Publisher {
                 downstream: subscriber,
                 name: name,
                 initialRequest: initialRequest,
+                early: early,
                 reflect: reflect,
                 step: step,
                 mapFailure: mapFailure

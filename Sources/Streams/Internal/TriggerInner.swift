@@ -29,7 +29,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     let description: String
 
     init(downstream: Downstream, prefixMode: Bool) {
-        self.link = Link(downstream: downstream)
+        self.link = Link(downstream: downstream, early: [.forwardValues, .forwardCompletion, .cancelLateSubscription])
         self.prefixMode = prefixMode
         self.description = prefixMode ? "PrefixUntilOutput" : "DropUntilOutput"
     }

@@ -69,7 +69,7 @@ extension Publishers {
             private let parent: Autoconnect
 
             init(downstream: Downstream, parent: Autoconnect) {
-                self.link = Link(downstream: downstream)
+                self.link = Link(downstream: downstream, early: [.forwardValues, .forwardCompletion])
                 self.parent = parent
             }
 

@@ -40,7 +40,7 @@ extension Publishers {
         /// Subscribes an encoding subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = self.encoder
-            upstream.subscribeStepping(subscriber, name: "Encode", reflect: codingMirror, mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(subscriber, name: "Encode", early: [.forwardValues, .forwardCompletion], reflect: codingMirror, mapFailure: { $0 }) { input in
                 tryStep { .emit(try encoder.encode(input)) }
             }
         }
@@ -67,7 +67,7 @@ extension Publishers {
         /// Subscribes a decoding subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = self.decoder
-            upstream.subscribeStepping(subscriber, name: "Decode", reflect: codingMirror, mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(subscriber, name: "Decode", early: [.forwardValues, .forwardCompletion], reflect: codingMirror, mapFailure: { $0 }) { input in
                 tryStep { .emit(try decoder.decode(Output.self, from: input)) }
             }
         }

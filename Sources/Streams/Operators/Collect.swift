@@ -74,7 +74,8 @@ where Downstream.Input == [Element], Downstream.Failure == Failure {
     private var buffer: [Element] = []
 
     init(downstream: Downstream, count: Int) {
-        self.link = Link(downstream: downstream)
+        // As Combine's, a completion before the subscription goes through.
+        self.link = Link(downstream: downstream, early: [.forwardCompletion])
         self.count = count
     }
 
@@ -103,6 +104,7 @@ where Downstream.Input == [Element], Downstream.Failure == Failure {
     }
 
     func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         guard demand > 0 else { return }
         link.upstream?.request(demand * count)
     }

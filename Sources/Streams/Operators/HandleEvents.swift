@@ -77,7 +77,8 @@ extension Publishers {
             let description: String
 
             init(downstream: Downstream, handlers: Handlers, name: String) {
-                self.link = Link(downstream: downstream)
+                // As Combine's, events before the subscription go through.
+                self.link = Link(downstream: downstream, early: [.forwardValues, .forwardCompletion])
                 self.handlers = handlers
                 self.description = name
             }

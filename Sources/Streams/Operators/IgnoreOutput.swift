@@ -20,7 +20,7 @@ extension Publishers {
 
         /// Subscribes an ignoring subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribeStepping(subscriber, name: "IgnoreOutput", initialRequest: .unlimited, mapFailure: { $0 }) { _ in
+            upstream.subscribeStepping(subscriber, name: "IgnoreOutput", initialRequest: .unlimited, early: [.forwardCompletion], mapFailure: { $0 }) { _ in
                 .skip
             }
         }

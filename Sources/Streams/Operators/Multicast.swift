@@ -69,7 +69,7 @@ extension Publishers {
             private let link: Link<Downstream>
 
             init(downstream: Downstream) {
-                self.link = Link(downstream: downstream)
+                self.link = Link(downstream: downstream, early: [.forwardValues, .forwardCompletion])
             }
 
             var description: String { "Multicast" }

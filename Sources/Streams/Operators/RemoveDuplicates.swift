@@ -30,6 +30,7 @@ extension Publishers {
             upstream.subscribeStepping(
                 subscriber,
                 name: "RemoveDuplicates",
+                early: [.trap, .cancelLateSubscription],
                 reflect: { [downstreamChild($0), ("last", previous.value as Any)] },
                 mapFailure: { $0 }
             ) { input in

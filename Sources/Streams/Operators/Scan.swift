@@ -73,7 +73,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             let result = StepState(initialResult)
-            upstream.subscribeStepping(subscriber, name: "TryScan",
+            upstream.subscribeStepping(subscriber, name: "TryScan", early: [.forwardValues],
                 reflect: { [downstreamChild($0), ("status", $0 == nil ? "terminal" : "subscribed"), ("result", result.value)] },
                 mapFailure: { $0 }) { input in
                 tryStep {

@@ -34,7 +34,8 @@ extension Publishers {
             private let transform: (Upstream.Output) throws -> Output
 
             init(downstream: Downstream, transform: @escaping (Upstream.Output) throws -> Output) {
-                self.link = Link(downstream: downstream)
+                // As Combine's, values before the subscription go through.
+                self.link = Link(downstream: downstream, early: [.forwardValues])
                 self.transform = transform
             }
 

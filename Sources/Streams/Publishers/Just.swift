@@ -76,6 +76,7 @@ final class JustSubscription: Subscription, CombineReflectable, @unchecked Senda
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         guard demand > 0, !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let delivery = self.delivery
         self.delivery = nil

@@ -3,19 +3,26 @@ import Testing
 
 /// What the operators with a subscription of their own do when their upstream breaks the
 /// contract (events before its subscription, two subscriptions) or the downstream cancels
-/// before the upstream has subscribed: as Combine does, nothing reaches the downstream before
-/// the subscription, and a subscription that arrives after a cancel is left alone.
+/// before the upstream has subscribed. Each does what Combine's counterpart does: some pass
+/// early values or an early completion on, the others let them reach no one; a subscription
+/// that arrives after a cancel is left alone.
 @Suite struct ContractViolationTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String
+        var forwardsValues = false
+        var forwardsCompletion = false
         let make: @Sendable (ManualPublisher<Int, Never>) -> AnyPublisher<Int, Error>
         var testDescription: String { name }
 
         static let all: [Case] = [
-            Case(name: "tryMap") { $0.tryMap { $0 }.eraseToAnyPublisher() },
-            Case(name: "handleEvents") { $0.handleEvents().setFailureType(to: Error.self).eraseToAnyPublisher() },
+            Case(name: "tryMap", forwardsValues: true) { $0.tryMap { $0 }.eraseToAnyPublisher() },
+            Case(name: "handleEvents", forwardsValues: true, forwardsCompletion: true) {
+                $0.handleEvents().setFailureType(to: Error.self).eraseToAnyPublisher()
+            },
             Case(name: "drop(while:)") { $0.drop { _ in false }.setFailureType(to: Error.self).eraseToAnyPublisher() },
-            Case(name: "encode") { $0.encode(encoder: IntCoder()).eraseToAnyPublisher() },
+            Case(name: "encode", forwardsValues: true, forwardsCompletion: true) {
+                $0.encode(encoder: IntCoder()).eraseToAnyPublisher()
+            },
             Case(name: "measureInterval") {
                 $0.measureInterval(using: ImmediateScheduler.shared).map { _ in 0 }.setFailureType(to: Error.self)
                     .eraseToAnyPublisher()
@@ -40,18 +47,28 @@ import Testing
     }
 
     @Test(arguments: Case.all)
-    func eventsBeforeTheSubscriptionReachNoOne(subject: Case) {
+    func valuesBeforeTheSubscriptionGoOnOnlyWhereCombinesDo(subject: Case) {
         let upstream = ManualPublisher<Int, Never>()
-        let subscriber = TrackingSubscriber<Int, Error>()
+        let subscriber = TrackingSubscriber<Int, Error>(demandPerValue: .max(3))
         subject.make(upstream).subscribe(subscriber)
-        #expect(upstream.subscriber?.receive(1) == Subscribers.Demand.none)
-        upstream.subscriber?.receive(completion: .finished)
-        #expect(subscriber.log.isEmpty)
+        let demand = upstream.subscriber?.receive(1)
+        #expect(subscriber.log.count == (subject.forwardsValues ? 1 : 0))
+        #expect(demand == (subject.forwardsValues ? .max(3) : Subscribers.Demand.none))
         // The stream is still waiting for its subscription and works once it arrives.
         upstream.subscriber?.receive(subscription: TestSubscription())
         _ = upstream.subscriber?.receive(2)
-        #expect(subscriber.log.count == 2)
+        #expect(subscriber.log.count == (subject.forwardsValues ? 3 : 2))
         subscriber.cancel()
+    }
+
+    @Test(arguments: Case.all)
+    func aCompletionBeforeTheSubscriptionGoesOnOnlyWhereCombinesDoes(subject: Case) {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Error>()
+        subject.make(upstream).subscribe(subscriber)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(subscriber.log == (subject.forwardsCompletion ? ["finished"] : []))
+        if !subject.forwardsCompletion { subscriber.cancel() }
     }
 
     @Test(arguments: Case.all)
@@ -67,6 +84,52 @@ import Testing
         subscriber.cancel()
     }
 }
+
+#if DEBUG
+/// Where Combine's debug builds trap on a contract violation, so do Streams' (release builds
+/// carry on, the event ignored).
+@Suite struct ContractTrapTests {
+    @Test func aValueBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            upstream.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, Error>())
+            _ = upstream.subscriber?.receive(1)
+        }
+    }
+
+    @Test func aCompletionBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            upstream.removeDuplicates().subscribe(TrackingSubscriber<Int, Never>())
+            upstream.subscriber?.receive(completion: .finished)
+        }
+    }
+
+    @Test func askingJustForNoValuesTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+            Just(1).subscribe(subscriber)
+            subscriber.request(.none)
+        }
+    }
+
+    @Test func askingASubjectForNoValuesTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+            PassthroughSubject<Int, Never>().subscribe(subscriber)
+            subscriber.request(.none)
+        }
+    }
+
+    @Test func askingFlatMapForNoValuesTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+            Just(1).flatMap { Just($0) }.subscribe(subscriber)
+            subscriber.request(.none)
+        }
+    }
+}
+#endif
 
 /// Encodes an `Int` as itself.
 private struct IntCoder: TopLevelEncoder {
