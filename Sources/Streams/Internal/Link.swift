@@ -82,6 +82,13 @@ struct Link<Downstream>: @unchecked Sendable {
         return downstream
     }
 
+    /// The downstream while the link is live, attached or not; for views such as mirrors,
+    /// never for delivery.
+    @inlinable
+    var shownDownstream: Downstream? {
+        state.withLock { $0.downstream }
+    }
+
     /// The upstream subscription while the link is live (and attached).
     @inlinable
     var upstream: Subscription? {

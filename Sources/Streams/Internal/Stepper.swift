@@ -76,7 +76,7 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline var playgroundDescription: Any { description }
 
     @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: reflect?(link.downstream) ?? [])
+        Mirror(self, children: reflect?(link.shownDownstream) ?? [])
     }
 
     @inlinable

@@ -73,13 +73,14 @@ func probeIsReleasedAtOnce(_ body: (Probe) -> Void) -> Bool {
 /// operator behind it) and lets the test deliver the subscription and events by hand, in any
 /// order: for the paths where an upstream breaks the contract.
 final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
-    private(set) var subscriber: AnySubscriber<Output, Failure>?
+    private let kept = Locked<(erased: AnySubscriber<Output, Failure>?, raw: Any?)>((nil, nil))
+
+    var subscriber: AnySubscriber<Output, Failure>? { kept.withLock { $0.erased } }
     /// The subscriber exactly as given.
-    private(set) var rawSubscriber: Any?
+    var rawSubscriber: Any? { kept.withLock { $0.raw } }
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        self.subscriber = AnySubscriber(subscriber)
-        rawSubscriber = subscriber
+        kept.withLock { $0 = (AnySubscriber(subscriber), subscriber) }
     }
 
     /// The operator's side as a subscription (the operators that own one are both).
