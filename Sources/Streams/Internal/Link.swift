@@ -76,7 +76,7 @@ struct Link<Downstream>: @unchecked Sendable {
         let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
             state.upstream == nil && state.downstream != nil ? (self.early.contains(.forwardValues) ? state.downstream : nil, true) : (state.downstream, false)
         }
-        if early, self.early.contains(.trap) {
+        if early, self.early.contains(.trapValues) {
             assertionFailure("A value arrived before the subscription, which breaks the contract")
         }
         return downstream
@@ -89,10 +89,18 @@ struct Link<Downstream>: @unchecked Sendable {
         state.withLock { $0.downstream }
     }
 
-    /// The upstream subscription while the link is live (and attached).
+    /// The upstream subscription while the link is live (and attached). Asking for it before
+    /// the subscription arrived (to pass on a request) traps in debug builds where the operator
+    /// traps on early events (``EarlyEvents/trapCompletion``), as Combine's do.
     @inlinable
     var upstream: Subscription? {
-        state.withLock { $0.downstream == nil ? nil : $0.upstream }
+        let (upstream, early) = state.withLock { state -> (Subscription?, Bool) in
+            state.downstream == nil ? (nil, false) : (state.upstream, state.upstream == nil)
+        }
+        if early, self.early.contains(.trapCompletion) {
+            assertionFailure("A request arrived before the subscription, which breaks the contract")
+        }
+        return upstream
     }
 
     /// Both ends while the link is live and attached.
@@ -117,7 +125,7 @@ struct Link<Downstream>: @unchecked Sendable {
             defer { state = State() }
             return (state.downstream, early)
         }
-        if early, self.early.contains(.trap) {
+        if early, self.early.contains(.trapCompletion) {
             assertionFailure("A completion arrived before the subscription, which breaks the contract")
         }
         return downstream
@@ -151,9 +159,14 @@ struct EarlyEvents: OptionSet, Sendable {
     @inlinable static var forwardValues: EarlyEvents { EarlyEvents(rawValue: 1 << 0) }
     /// A completion before the subscription goes downstream and ends the link.
     @inlinable static var forwardCompletion: EarlyEvents { EarlyEvents(rawValue: 1 << 1) }
-    /// Debug builds trap on a value or completion before the subscription, as Combine's do;
-    /// release builds ignore it.
-    @inlinable static var trap: EarlyEvents { EarlyEvents(rawValue: 1 << 2) }
+    /// Debug builds trap on a value before the subscription, as Combine's do; release builds
+    /// ignore it.
+    @inlinable static var trapValues: EarlyEvents { EarlyEvents(rawValue: 1 << 2) }
+    /// Debug builds trap on a completion, or a request from the downstream, before the
+    /// subscription, as Combine's do; release builds ignore it.
+    @inlinable static var trapCompletion: EarlyEvents { EarlyEvents(rawValue: 1 << 4) }
+    /// Both traps.
+    @inlinable static var trap: EarlyEvents { [.trapValues, .trapCompletion] }
     /// A subscription that arrives after the downstream cancelled is cancelled.
     @inlinable static var cancelLateSubscription: EarlyEvents { EarlyEvents(rawValue: 1 << 3) }
 }

@@ -35,6 +35,9 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     /// Whether demand the downstream returns from `receive(_:)` is requested from the current
     /// upstream instead of being returned to it, as Combine's retry does.
     @usableFromInline let requestsReturnedDemand: Bool
+    /// What to do with events from an upstream before its subscription, and with a
+    /// subscription that arrives after the downstream cancelled (see ``EarlyEvents``).
+    @usableFromInline let early: EarlyEvents
     /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
     /// the unspecialised method; these non-capturing closures are formed in `init` (in the
     /// subscriber's specialised code) and forward to the specialised bodies.
@@ -42,9 +45,16 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     @usableFromInline let specializedCancel: (Relay) -> Void
 
     @inlinable
-    init(downstream: Downstream, name: String, reflectsDemand: Bool = false, requestsReturnedDemand: Bool = false) {
+    init(
+        downstream: Downstream,
+        name: String,
+        early: EarlyEvents = .cancelLateSubscription,
+        reflectsDemand: Bool = false,
+        requestsReturnedDemand: Bool = false
+    ) {
         self.downstream = downstream
         self.description = name
+        self.early = early
         self.reflectsDemand = reflectsDemand
         self.requestsReturnedDemand = requestsReturnedDemand
         self.specializedRequest = { $0.requestNow($1) }
@@ -71,12 +81,21 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         return generation
     }
 
-    /// Whether `generation`'s upstream is still the current one of a live relay.
+    /// Whether `generation`'s upstream is still the current one of a live relay, for its
+    /// completion. A completion before that upstream's subscription breaks the contract:
+    /// it counts only where the operator forwards it (and traps in debug builds where it
+    /// traps, as Combine's do).
     @inlinable
     func isCurrent(_ generation: Int) -> Bool {
         mutex.lock()
-        defer { mutex.unlock() }
-        return downstream != nil && generation == self.generation
+        let current = downstream != nil && generation == self.generation
+        let early = current && self.current == nil
+        mutex.unlock()
+        guard early else { return current }
+        if self.early.contains(.trapCompletion) {
+            assertionFailure("A completion arrived before the subscription, which breaks the contract")
+        }
+        return self.early.contains(.forwardCompletion)
     }
 
     /// An upstream delivered its subscription. The first one makes the relay send itself to the
@@ -85,8 +104,11 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     func attach(_ subscription: Subscription, generation: Int) {
         mutex.lock()
         guard let downstream, current == nil, generation == self.generation else {
+            // One that arrives after a cancel is cancelled only where the operator's Combine
+            // counterpart does; a second or stale one always is.
+            let leaveAlone = self.downstream == nil && !early.contains(.cancelLateSubscription)
             mutex.unlock()
-            subscription.cancel()
+            if !leaveAlone { subscription.cancel() }
             return
         }
         current = subscription
@@ -107,6 +129,14 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         mutex.lock()
         guard let downstream, generation == self.generation else {
             mutex.unlock()
+            return .none
+        }
+        guard current != nil || early.contains(.forwardValues) else {
+            // A value before this upstream's subscription breaks the contract.
+            mutex.unlock()
+            if early.contains(.trapValues) {
+                assertionFailure("A value arrived before the subscription, which breaks the contract")
+            }
             return .none
         }
         if demand != .unlimited { demand -= 1 }

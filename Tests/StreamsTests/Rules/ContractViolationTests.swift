@@ -11,6 +11,7 @@ import Testing
         let name: String
         var forwardsValues = false
         var forwardsCompletion = false
+        var cancelsLateSubscription = false
         let make: @Sendable (ManualPublisher<Int, Never>) -> AnyPublisher<Int, Error>
         var testDescription: String { name }
 
@@ -30,11 +31,17 @@ import Testing
             Case(name: "receive(on:)") {
                 $0.receive(on: ImmediateScheduler.shared).setFailureType(to: Error.self).eraseToAnyPublisher()
             },
+            Case(name: "replaceError") {
+                $0.replaceError(with: 0).setFailureType(to: Error.self).eraseToAnyPublisher()
+            },
+            Case(name: "append", cancelsLateSubscription: true) {
+                $0.append(Empty()).setFailureType(to: Error.self).eraseToAnyPublisher()
+            },
         ]
     }
 
     @Test(arguments: Case.all)
-    func aSubscriptionArrivingAfterACancelIsNeitherAskedNorCancelled(subject: Case) throws {
+    func aSubscriptionArrivingAfterACancelIsLeftAloneOrCancelledAsCombinesIs(subject: Case) throws {
         let upstream = ManualPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Error>()
         subject.make(upstream).subscribe(subscriber)
@@ -42,7 +49,7 @@ import Testing
         let late = TestSubscription()
         upstream.subscriber?.receive(subscription: late)
         #expect(late.requests.isEmpty)
-        #expect(late.cancelCount == 0)
+        #expect(late.cancelCount == (subject.cancelsLateSubscription ? 1 : 0))
         #expect(subscriber.log.isEmpty)
     }
 
@@ -102,6 +109,22 @@ import Testing
             let upstream = ManualPublisher<Int, Never>()
             upstream.removeDuplicates().subscribe(TrackingSubscriber<Int, Never>())
             upstream.subscriber?.receive(completion: .finished)
+        }
+    }
+
+    @Test func aValueBeforeCatchsSubscriptionTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, TestError>()
+            upstream.catch { _ in Just(0) }.subscribe(TrackingSubscriber<Int, Never>())
+            _ = upstream.subscriber?.receive(1)
+        }
+    }
+
+    @Test func aRequestBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            upstream.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, Error>(initialDemand: .none))
+            upstream.operatorSubscription?.request(.max(1))
         }
     }
 
