@@ -169,4 +169,7 @@ struct EarlyEvents: OptionSet, Sendable {
     @inlinable static var trap: EarlyEvents { [.trapValues, .trapCompletion] }
     /// A subscription that arrives after the downstream cancelled is cancelled.
     @inlinable static var cancelLateSubscription: EarlyEvents { EarlyEvents(rawValue: 1 << 3) }
+    /// For operators that move from one upstream to the next (``Relay``): values that a later
+    /// upstream sends before its subscription go downstream (the stream has started).
+    @inlinable static var forwardLaterUpstreamsValues: EarlyEvents { EarlyEvents(rawValue: 1 << 5) }
 }

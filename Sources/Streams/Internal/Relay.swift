@@ -131,13 +131,17 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
             mutex.unlock()
             return .none
         }
-        guard current != nil || early.contains(.forwardValues) else {
+        if current == nil {
             // A value before this upstream's subscription breaks the contract.
-            mutex.unlock()
-            if early.contains(.trapValues) {
-                assertionFailure("A value arrived before the subscription, which breaks the contract")
+            let first = !sentSubscription
+            let forwards = early.contains(first ? .forwardValues : .forwardLaterUpstreamsValues)
+            if !forwards {
+                mutex.unlock()
+                if first, early.contains(.trapValues) {
+                    assertionFailure("A value arrived before the subscription, which breaks the contract")
+                }
+                return .none
             }
-            return .none
         }
         if demand != .unlimited { demand -= 1 }
         forwardedAny = true

@@ -29,7 +29,12 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     let description: String
 
     init(downstream: Downstream, prefixMode: Bool) {
-        self.link = Link(downstream: downstream, early: [.forwardValues, .forwardCompletion, .cancelLateSubscription])
+        // As Combine's: drop mode traps on an early value and passes an early completion on;
+        // prefix mode lets early events reach no one.
+        self.link = Link(
+            downstream: downstream,
+            early: prefixMode ? [.cancelLateSubscription] : [.trapValues, .forwardCompletion, .cancelLateSubscription]
+        )
         self.prefixMode = prefixMode
         self.description = prefixMode ? "PrefixUntilOutput" : "DropUntilOutput"
     }
@@ -53,6 +58,12 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     }
 
     func triggerSubscriber<Other>(_ type: Other.Type) -> AnySubscriber<Other, Failure> {
+        triggerSubscriber(type, failing: Failure.self)
+    }
+
+    /// The trigger's subscriber for any failure type: in prefix mode the trigger's completion is
+    /// ignored, so its failure need not be the stream's. (In drop mode it is always `Failure`.)
+    func triggerSubscriber<Other, OtherFailure: Error>(_ type: Other.Type, failing: OtherFailure.Type) -> AnySubscriber<Other, OtherFailure> {
         AnySubscriber(
             receiveSubscription: { [self] subscription in
                 let accepted = state.withLock { state -> Bool in
@@ -68,7 +79,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
             },
             receiveCompletion: { [self] completion in
                 _ = takeTrigger()
-                guard !prefixMode, case .failure(let error) = completion else { return }
+                guard !prefixMode, case .failure(let error) = completion, let error = error as? Failure else { return }
                 end(with: .failure(error))
             }
         )

@@ -104,4 +104,28 @@ import Testing
         subscriber.cancel()
         upstream.releaseSubscribers()
     }
+
+    @Test func retryPassesOnAValueALaterAttemptSendsBeforeItsSubscription() {
+        /// Fails its first subscriber at once; sends 7 to later ones before their subscription.
+        final class EagerSecondAttempt: Publisher, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = TestError
+            var attempts = 0
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+                attempts += 1
+                if attempts == 1 {
+                    subscriber.receive(subscription: TestSubscription())
+                    subscriber.receive(completion: .failure(TestError(1)))
+                } else {
+                    _ = subscriber.receive(7)
+                    subscriber.receive(subscription: TestSubscription())
+                }
+            }
+        }
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        EagerSecondAttempt().retry(1).subscribe(subscriber)
+        #expect(subscriber.log == ["sub", "7"])
+        subscriber.cancel()
+    }
 }
+
