@@ -21,6 +21,9 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         var delivering = false
         var finishPending = false
         var ended = false
+        /// The trigger completed: whatever it sends afterwards breaks the contract and is
+        /// ignored.
+        var triggerDone = false
     }
 
     private let link: Link<Downstream>
@@ -78,6 +81,11 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
                 return .none
             },
             receiveCompletion: { [self] completion in
+                let first = state.withLock { state -> Bool in
+                    defer { state.triggerDone = true }
+                    return !state.triggerDone
+                }
+                guard first else { return }
                 _ = takeTrigger()
                 guard !prefixMode, case .failure(let error) = completion, let error = error as? Failure else { return }
                 end(with: .failure(error))
@@ -106,7 +114,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     private func fired() {
         let (trigger, finishNow) = state.withLock { state -> (Subscription?, Bool) in
-            guard !state.triggered else { return (nil, false) }
+            guard !state.triggered, !state.triggerDone else { return (nil, false) }
             state.triggered = true
             defer { state.trigger = nil }
             guard prefixMode else { return (state.trigger, false) }

@@ -35,3 +35,6 @@ extension Optional {
         Publisher(self)
     }
 }
+
+/// Two optional publishers are equal when their values are.
+extension Optional.Publisher: Equatable where Wrapped: Equatable {}

@@ -70,3 +70,49 @@ public struct Record<Output, Failure: Error>: Publisher {
         }
     }
 }
+
+extension Record: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case recording
+    }
+
+    /// Decodes `{"recording": …}` (Combine's shape).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(recording: try container.decode(Recording.self, forKey: .recording))
+    }
+
+    /// Encodes `{"recording": …}` (Combine's shape).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recording, forKey: .recording)
+    }
+}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case output
+        case completion
+    }
+
+    /// Decodes `{"output": […], "completion": …}`; the recording is complete (recording more
+    /// traps).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let output = try container.decode([Output].self, forKey: .output)
+        let completion = try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion)
+        self.init(output: output, completion: completion)
+    }
+
+    /// Encodes `{"output": […], "completion": …}` (Combine's shape).
+    public func encode(to encoder: any Encoder) throws {
+        try encode(into: encoder)
+    }
+
+    /// Encodes the recording into `encoder`, as ``encode(to:)`` does.
+    public func encode(into encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(output, forKey: .output)
+        try container.encode(completion, forKey: .completion)
+    }
+}

@@ -45,3 +45,6 @@ extension Result {
         Publisher(self)
     }
 }
+
+/// Two result publishers are equal when their results are.
+extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {}

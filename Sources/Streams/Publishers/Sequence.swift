@@ -46,6 +46,9 @@ extension Publishers {
 
 extension Publishers.Sequence: Sendable where Elements: Sendable {}
 
+/// Two sequence publishers are equal when their sequences are.
+extension Publishers.Sequence: Equatable where Elements: Equatable {}
+
 extension Swift.Sequence {
     /// A publisher that publishes this sequence's elements; it never fails.
     @inlinable

@@ -204,6 +204,19 @@ import Testing
         #expect(subscriber.log == ["sub", "1", "finished"])
     }
 
+    @Test func prefixUntilOutputFromIgnoresWhatTheTriggerSendsAfterItsCompletion() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.fail(TestError(1))
+        trigger.send(42)
+        upstream.send(1)
+        #expect(subscriber.log == ["sub", "1"])
+        #expect(upstream.subscription?.cancelCount == 0)
+        subscriber.cancel()
+    }
+
     @Test func cancellingUntilOutputOperatorsCancelsTheTriggerToo() {
         let upstream = TestPublisher<Int, Never>()
         let trigger = TestPublisher<Void, Never>()

@@ -90,6 +90,13 @@ import Testing
         #expect((Stride.seconds(4_000_000_000) * .seconds(4_000_000_000)).magnitude == Int.max)
     }
 
+    @Test func immediateStridesTakeFloatLiteralsRoundedTowardsZero() {
+        let forward: ImmediateScheduler.SchedulerTimeType.Stride = 14.6
+        let backward: ImmediateScheduler.SchedulerTimeType.Stride = -4.1
+        #expect(forward == ImmediateScheduler.SchedulerTimeType.Stride(14))
+        #expect(backward == ImmediateScheduler.SchedulerTimeType.Stride(-4))
+    }
+
     @Test func dispatchStridesMultiplyAsNumbersOfSeconds() {
         typealias Stride = DispatchQueue.SchedulerTimeType.Stride
         #expect(Stride.seconds(2) * .seconds(3) == .seconds(6))
