@@ -24,14 +24,26 @@ public struct Record<Output, Failure: Error>: Publisher {
         self.recording = Recording(output: output, completion: completion)
     }
 
-    /// Plays the recording to the subscriber: values on demand, then the completion.
+    /// Plays the recording to the subscriber: values on demand, then the completion (at once,
+    /// with an empty subscription, when there are no values).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let ending: AnyPublisher<Output, Failure>
-        switch recording.completion {
-        case .finished: ending = Empty().eraseToAnyPublisher()
-        case .failure(let error): ending = Fail(error: error).eraseToAnyPublisher()
+        var iterator = recording.output.makeIterator()
+        guard let first = iterator.next() else {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: recording.completion)
+            return
         }
-        Publishers.Sequence<[Output], Failure>(sequence: recording.output).append(ending).receive(subscriber: subscriber)
+        subscriber.receive(
+            subscription: SequenceSubscription<S, [Output]>(
+                sequence: recording.output,
+                first: first,
+                iterator: iterator,
+                downstream: subscriber,
+                completion: recording.completion,
+                isRecording: true,
+                emit: { $0.emit() }
+            )
+        )
     }
 
     /// A recorded sequence of outputs, followed by a completion.

@@ -89,9 +89,13 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
         first: Elements.Element,
         iterator: Elements.Iterator,
         downstream: Downstream,
+        completion: Subscribers.Completion<Downstream.Failure> = .finished,
+        isRecording: Bool = false,
         emit: @escaping (SequenceSubscription) -> Void
     ) {
         self.sequence = sequence
+        self.completion = completion
+        self.isRecording = isRecording
         self.upcoming = first
         self.iterator = iterator
         self.downstream = downstream
@@ -100,15 +104,24 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
 
     /// Kept for the description only (a copy of the publisher's value, not its iterator).
     @usableFromInline let sequence: Elements
+    /// Sent after the last element: `.finished` for a sequence, the recorded completion for a
+    /// ``Record``.
+    @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
+    /// Whether this plays a ``Record`` (named and mirrored as Combine's record subscription).
+    @usableFromInline let isRecording: Bool
 
     /// As Combine names this subscription: after the sequence's own description while the
-    /// stream is live, `"Sequence"` once it has ended.
+    /// stream is live; once it has ended, `"Sequence"` (`"Cancelled Events"` for a record).
     @usableFromInline var description: String {
-        state.withLock { $0.done } ? "Sequence" : String(describing: sequence)
+        guard state.withLock({ $0.done }) else { return String(describing: sequence) }
+        return isRecording ? "Cancelled Events" : "Sequence"
     }
 
     @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: [("sequence", sequence)])
+        let children: [Mirror.Child] = isRecording
+            ? [("sequence", sequence), ("completion", completion)]
+            : [("sequence", sequence)]
+        return Mirror(self, children: children)
     }
 
     @inlinable
@@ -212,7 +225,7 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
         }
         release()
         if shouldComplete && !cancelled.load(ordering: .acquiring) {
-            downstream.receive(completion: .finished)
+            downstream.receive(completion: completion)
         }
     }
 }
