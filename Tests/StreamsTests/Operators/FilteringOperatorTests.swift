@@ -112,6 +112,15 @@ import Testing
         #expect(subscriber.log == ["sub", "11", "12", "finished"])
     }
 
+    @Test func ignoreOutputPassesTheUpstreamsSubscriptionThroughAndAsksForEverything() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Never, Never>(initialDemand: .max(1))
+        upstream.ignoreOutput().subscribe(subscriber)
+        #expect(subscriber.subscription as? TestSubscription === upstream.subscription)
+        #expect(upstream.subscription?.requests == [.max(1), .unlimited])
+        subscriber.cancel()
+    }
+
     @Test func ignoreOutputDrainsTheUpstreamAndPassesTheCompletion() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TrackingSubscriber<Never, TestError>(initialDemand: .none)
