@@ -29,12 +29,12 @@ struct Link<Downstream>: @unchecked Sendable {
     }
 
     @usableFromInline let state: Locked<State>
-    @usableFromInline let early: EarlyEvents
+    @usableFromInline let early: ContractPolicy
 
     /// - Parameter early: what to do with events that break the contract (see
-    ///   ``EarlyEvents``); by default they reach no one.
+    ///   ``ContractPolicy``); by default they reach no one.
     @inlinable
-    init(downstream: Downstream, early: EarlyEvents = []) {
+    init(downstream: Downstream, early: ContractPolicy = []) {
         state = Locked(State(downstream: downstream))
         self.early = early
     }
@@ -70,7 +70,7 @@ struct Link<Downstream>: @unchecked Sendable {
 
     /// The downstream while the link is live and attached. Before the upstream's subscription
     /// a value breaks the contract and finds none, unless the operator forwards such values
-    /// (``EarlyEvents/forwardValues``) or traps on them (``EarlyEvents/trap``).
+    /// (``ContractPolicy/forwardValues``) or traps on them (``ContractPolicy/trap``).
     @inlinable
     var downstream: Downstream? {
         let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
@@ -91,7 +91,7 @@ struct Link<Downstream>: @unchecked Sendable {
 
     /// The upstream subscription while the link is live (and attached). Asking for it before
     /// the subscription arrived (to pass on a request) traps in debug builds where the operator
-    /// traps on early events (``EarlyEvents/trapCompletion``), as Combine's do.
+    /// traps on early events (``ContractPolicy/trapCompletion``), as Combine's do.
     @inlinable
     var upstream: Subscription? {
         let (upstream, early) = state.withLock { state -> (Subscription?, Bool) in
@@ -115,8 +115,8 @@ struct Link<Downstream>: @unchecked Sendable {
     /// The upstream ended: drops both ends and returns the downstream to deliver the
     /// completion to (`nil` if the link had already ended). A completion before the upstream's
     /// subscription breaks the contract: it is ignored and the link stays as it was, unless the
-    /// operator forwards it (``EarlyEvents/forwardCompletion``) or traps on it
-    /// (``EarlyEvents/trap``).
+    /// operator forwards it (``ContractPolicy/forwardCompletion``) or traps on it
+    /// (``ContractPolicy/trap``).
     @inlinable
     func complete() -> Downstream? {
         let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
@@ -144,32 +144,39 @@ struct Link<Downstream>: @unchecked Sendable {
     }
 }
 
-/// How an operator treats an upstream that breaks the contract, by sending a value or a
-/// completion before its subscription, and a subscription that arrives after its downstream
-/// cancelled. Combine's operators each treat these in their own way; each of ours says which
-/// it follows. With none of the options, such events reach no one and a late subscription is
-/// left alone (neither asked for values nor cancelled).
+/// How an operator treats an upstream or a downstream that breaks the contract: a value or a
+/// completion before the subscription, a subscription that arrives after the downstream
+/// cancelled, a value beyond the demand, a second completion. Combine's operators each treat
+/// these in their own way; each of ours says which it follows. With none of the options, such
+/// events reach no one and a late subscription is left alone (neither asked for values nor
+/// cancelled).
 @usableFromInline
-struct EarlyEvents: OptionSet, Sendable {
+struct ContractPolicy: OptionSet, Sendable {
     @usableFromInline let rawValue: UInt8
 
     @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Values before the subscription go downstream.
-    @inlinable static var forwardValues: EarlyEvents { EarlyEvents(rawValue: 1 << 0) }
+    @inlinable static var forwardValues: ContractPolicy { ContractPolicy(rawValue: 1 << 0) }
     /// A completion before the subscription goes downstream and ends the link.
-    @inlinable static var forwardCompletion: EarlyEvents { EarlyEvents(rawValue: 1 << 1) }
+    @inlinable static var forwardCompletion: ContractPolicy { ContractPolicy(rawValue: 1 << 1) }
     /// Debug builds trap on a value before the subscription, as Combine's do; release builds
     /// ignore it.
-    @inlinable static var trapValues: EarlyEvents { EarlyEvents(rawValue: 1 << 2) }
+    @inlinable static var trapValues: ContractPolicy { ContractPolicy(rawValue: 1 << 2) }
     /// Debug builds trap on a completion, or a request from the downstream, before the
     /// subscription, as Combine's do; release builds ignore it.
-    @inlinable static var trapCompletion: EarlyEvents { EarlyEvents(rawValue: 1 << 4) }
+    @inlinable static var trapCompletion: ContractPolicy { ContractPolicy(rawValue: 1 << 4) }
     /// Both traps.
-    @inlinable static var trap: EarlyEvents { [.trapValues, .trapCompletion] }
+    @inlinable static var trap: ContractPolicy { [.trapValues, .trapCompletion] }
     /// A subscription that arrives after the downstream cancelled is cancelled.
-    @inlinable static var cancelLateSubscription: EarlyEvents { EarlyEvents(rawValue: 1 << 3) }
+    @inlinable static var cancelLateSubscription: ContractPolicy { ContractPolicy(rawValue: 1 << 3) }
     /// For operators that move from one upstream to the next (``Relay``): values that a later
     /// upstream sends before its subscription go downstream (the stream has started).
-    @inlinable static var forwardLaterUpstreamsValues: EarlyEvents { EarlyEvents(rawValue: 1 << 5) }
+    @inlinable static var forwardLaterUpstreamsValues: ContractPolicy { ContractPolicy(rawValue: 1 << 5) }
+    /// Debug builds trap on a value the downstream has not demanded, as Combine's do; release
+    /// builds deliver it (the operators that check it keep the count).
+    @inlinable static var trapExcessValues: ContractPolicy { ContractPolicy(rawValue: 1 << 6) }
+    /// Debug builds trap when an upstream that has completed completes again, as Combine's do;
+    /// release builds ignore it.
+    @inlinable static var trapRepeatedCompletion: ContractPolicy { ContractPolicy(rawValue: 1 << 7) }
 }

@@ -36,8 +36,8 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     /// upstream instead of being returned to it, as Combine's retry does.
     @usableFromInline let requestsReturnedDemand: Bool
     /// What to do with events from an upstream before its subscription, and with a
-    /// subscription that arrives after the downstream cancelled (see ``EarlyEvents``).
-    @usableFromInline let early: EarlyEvents
+    /// subscription that arrives after the downstream cancelled (see ``ContractPolicy``).
+    @usableFromInline let early: ContractPolicy
     /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
     /// the unspecialised method; these non-capturing closures are formed in `init` (in the
     /// subscriber's specialised code) and forward to the specialised bodies.
@@ -48,7 +48,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     init(
         downstream: Downstream,
         name: String,
-        early: EarlyEvents = .cancelLateSubscription,
+        early: ContractPolicy = .cancelLateSubscription,
         reflectsDemand: Bool = false,
         requestsReturnedDemand: Bool = false
     ) {
@@ -90,7 +90,11 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         mutex.lock()
         let current = downstream != nil && generation == self.generation
         let early = current && self.current == nil
+        let repeated = downstream != nil && generation != self.generation
         mutex.unlock()
+        if repeated, self.early.contains(.trapRepeatedCompletion) {
+            assertionFailure("An upstream completed twice, which breaks the contract")
+        }
         guard early else { return current }
         if self.early.contains(.trapCompletion) {
             assertionFailure("A completion arrived before the subscription, which breaks the contract")
@@ -143,7 +147,14 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
                 return .none
             }
         }
-        if demand != .unlimited { demand -= 1 }
+        if demand != .unlimited {
+            if demand == .none, early.contains(.trapExcessValues) {
+                mutex.unlock()
+                assertionFailure("A value arrived that was not demanded, which breaks the contract")
+                mutex.lock()
+            }
+            demand -= 1
+        }
         forwardedAny = true
         mutex.unlock()
         let extra = downstream.receive(value)

@@ -58,7 +58,7 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         downstream: Downstream,
         name: String,
         initialRequest: Subscribers.Demand = .none,
-        early: EarlyEvents = [],
+        early: ContractPolicy = [],
         reflect: ((Downstream?) -> [Mirror.Child])? = nil,
         step: @escaping (UpstreamOutput) -> Step<Downstream.Input, Downstream.Failure>,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
@@ -164,7 +164,7 @@ extension Publisher {
         _ subscriber: S,
         name: String,
         initialRequest: Subscribers.Demand = .none,
-        early: EarlyEvents = [],
+        early: ContractPolicy = [],
         reflect: ((S?) -> [Mirror.Child])? = nil,
         mapFailure: @escaping (Failure) -> S.Failure,
         step: @escaping (Output) -> Step<S.Input, S.Failure>

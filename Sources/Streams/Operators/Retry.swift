@@ -23,7 +23,7 @@ extension Publishers {
 
         /// Subscribes to the upstream, and again after each failure while retries remain.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = Relay(downstream: subscriber, name: "Retry", early: [.trapValues, .forwardCompletion, .forwardLaterUpstreamsValues, .cancelLateSubscription], requestsReturnedDemand: true)
+            let relay = Relay(downstream: subscriber, name: "Retry", early: [.trapValues, .trapExcessValues, .forwardCompletion, .forwardLaterUpstreamsValues, .cancelLateSubscription], requestsReturnedDemand: true)
             let upstream = self.upstream
             func attempt(remaining: Int?) {
                 upstream.subscribe(

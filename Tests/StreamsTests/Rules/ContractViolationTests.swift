@@ -128,6 +128,25 @@ import Testing
         }
     }
 
+    @Test func aValueBeyondTheDemandTrapsInCatch() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = TestPublisher<Int, TestError>()
+            upstream.catch { _ in Just(0) }.subscribe(TrackingSubscriber<Int, Never>(initialDemand: .max(1)))
+            upstream.send(1)
+            upstream.send(2)
+        }
+    }
+
+    @Test func anUpstreamFailingTwiceTrapsInCatch() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, TestError>()
+            upstream.catch { _ in Empty<Int, Never>(completeImmediately: false) }.subscribe(TrackingSubscriber<Int, Never>())
+            upstream.subscriber?.receive(subscription: TestSubscription())
+            upstream.subscriber?.receive(completion: .failure(TestError(1)))
+            upstream.subscriber?.receive(completion: .failure(TestError(2)))
+        }
+    }
+
     @Test func askingJustForNoValuesTraps() async {
         await #expect(processExitsWith: .failure) {
             let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
