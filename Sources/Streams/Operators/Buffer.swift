@@ -171,8 +171,10 @@ extension Publishers {
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
+                // A completion before the subscription breaks the contract: as Combine's buffer
+                // does, it is ignored.
                 state.withLock { state in
-                    if state.downstream != nil, state.terminal == nil { state.terminal = completion }
+                    if state.downstream != nil, state.upstream != nil, state.terminal == nil { state.terminal = completion }
                 }
                 drain()
             }
@@ -187,6 +189,10 @@ extension Publishers {
 
             func cancel() {
                 let ended = state.withLock { state -> (Subscription?, Downstream?, [Output]) in
+                    // Before the upstream's subscription there is nothing to cancel: as Combine's
+                    // buffer does, the cancel is ignored (only a caller breaking the contract
+                    // holds this subscription then).
+                    guard state.upstream != nil || state.downstream == nil else { return (nil, nil, []) }
                     defer { state = State() }
                     return (state.downstream == nil ? nil : state.upstream, state.downstream, state.values)
                 }

@@ -155,4 +155,20 @@ import Testing
         // Without demand the failure goes at once, the buffer discarded.
         #expect(subscriber.log == ["sub", "failure(E7)"])
     }
+
+    @Test func aCancelOrACompletionBeforeTheSubscriptionIsIgnored() throws {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        try #require(upstream.operatorSubscription).cancel()
+        upstream.subscriber?.receive(completion: .finished)
+        let subscription = TestSubscription()
+        upstream.subscriber?.receive(subscription: subscription)
+        #expect(subscription.requests == [.max(2)])
+        #expect(subscription.cancelCount == 0)
+        #expect(subscriber.log == ["sub"])
+        subscriber.cancel()
+        #expect(subscription.cancelCount == 1)
+    }
 }
+
