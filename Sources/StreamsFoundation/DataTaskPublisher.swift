@@ -68,6 +68,9 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     var description: String { "DataTaskPublisher" }
 
     func request(_ demand: Subscribers.Demand) {
+        // Combine's contract: never `.none`. Debug builds trap, as Combine's do; release
+        // builds ignore the request.
+        assert(demand > 0, "A subscription was asked for no values (.none), which breaks the contract")
         guard demand > 0 else { return }
         let start = state.withLock { state -> Bool in
             guard state.downstream != nil, !state.started else { return false }

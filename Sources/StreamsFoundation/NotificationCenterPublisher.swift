@@ -107,3 +107,11 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         if let observer = ended.0 { center.removeObserver(observer) }
     }
 }
+
+extension NotificationCenter.Publisher: Equatable {
+    /// Two publishers are equal when they observe the same center for the same name from the
+    /// same object (by identity).
+    public static func == (lhs: NotificationCenter.Publisher, rhs: NotificationCenter.Publisher) -> Bool {
+        lhs.center === rhs.center && lhs.name == rhs.name && lhs.object === rhs.object
+    }
+}

@@ -133,4 +133,13 @@ import FoundationNetworking
         idle.subscription?.cancel()
         await server.stop()
     }
+
+    @Test func notificationPublishersAreEqualForTheSameCenterNameAndObject() {
+        let center = NotificationCenter()
+        let object = NSObject()
+        let name = Notification.Name("streams.test")
+        #expect(center.publisher(for: name, object: object) == center.publisher(for: name, object: object))
+        #expect(center.publisher(for: name, object: object) != center.publisher(for: name, object: NSObject()))
+        #expect(center.publisher(for: name) != NotificationCenter().publisher(for: name))
+    }
 }

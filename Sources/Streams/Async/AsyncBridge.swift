@@ -53,15 +53,25 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-        let waiting = state.withLock { state -> Continuation? in
-            guard !state.cancelled else { return nil }
+        let (waiting, early) = state.withLock { state -> ([Continuation], Bool) in
+            guard !state.cancelled else { return ([], false) }
+            if state.subscription == nil, state.terminal == nil {
+                // A value before the subscription breaks the contract. As Combine does, it is
+                // dropped and every caller waiting on `next()` gets `nil` (none is left waiting
+                // on an upstream that broke the rules); their requests still go to the
+                // subscription if it comes.
+                defer { state.waiting = [] }
+                return (state.waiting, true)
+            }
             guard !state.waiting.isEmpty else {
                 state.buffered.append(input)
-                return nil
+                return ([], false)
             }
-            return state.waiting.removeFirst()
+            return ([state.waiting.removeFirst()], false)
         }
-        waiting?.resume(returning: UnsafeTransfer(value: .success(input)))
+        for continuation in waiting {
+            continuation.resume(returning: UnsafeTransfer(value: early ? .success(nil) : .success(input)))
+        }
         return .none
     }
 

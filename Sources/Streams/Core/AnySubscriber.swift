@@ -3,10 +3,16 @@
 /// Forwards every call to the wrapped subscriber (or to the closures it was created with) and
 /// keeps the wrapped subscriber's ``combineIdentifier``.
 @frozen
-public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline let receiveSubscriptionBody: ((Subscription) -> Void)?
     @usableFromInline let receiveValueBody: ((Input) -> Subscribers.Demand)?
     @usableFromInline let receiveCompletionBody: ((Subscribers.Completion<Failure>) -> Void)?
+
+    /// What the eraser shows in descriptions and mirrors: the wrapped subscriber (or the
+    /// subject's forwarder), or a name for closure-based instances.
+    @usableFromInline let shown: Any
 
     /// The identifier of the wrapped subscriber, or a fresh one for closure-based instances.
     public let combineIdentifier: CombineIdentifier
@@ -18,6 +24,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
             return
         }
         combineIdentifier = s.combineIdentifier
+        shown = s
         receiveSubscriptionBody = { s.receive(subscription: $0) }
         receiveValueBody = { s.receive($0) }
         receiveCompletionBody = { s.receive(completion: $0) }
@@ -30,7 +37,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// cancelled, and nothing is forwarded after the completion. Thread-safe.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
         let forwarder = SubjectSubscriber(subject: s)
-        combineIdentifier = CombineIdentifier()
+        combineIdentifier = forwarder.combineIdentifier
+        shown = forwarder
         receiveSubscriptionBody = { forwarder.receive(subscription: $0) }
         receiveValueBody = { forwarder.receive($0) }
         receiveCompletionBody = { forwarder.receive(completion: $0) }
@@ -44,13 +52,21 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
     ) {
         combineIdentifier = CombineIdentifier()
+        shown = "Anonymous AnySubscriber"
         receiveSubscriptionBody = receiveSubscription
         receiveValueBody = receiveValue
         receiveCompletionBody = receiveCompletion
     }
 
-    /// `"Anonymous AnySubscriber"`.
-    public var description: String { "AnySubscriber" }
+    /// The wrapped subscriber's description, or `"Anonymous AnySubscriber"` for closure-based
+    /// instances.
+    public var description: String { String(describing: shown) }
+
+    /// The wrapped subscriber's mirror (a closure-based instance mirrors its description).
+    public var customMirror: Mirror { Mirror(reflecting: shown) }
+
+    /// The same as ``description``.
+    public var playgroundDescription: Any { description }
 
     /// Forwards the subscription.
     @inlinable

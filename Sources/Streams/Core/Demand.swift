@@ -76,10 +76,14 @@ extension Subscribers {
             return Demand(rawValue: lhs.rawValue - rhs.rawValue)
         }
 
-        /// Subtracts a number of elements from a demand; a negative number adds.
+        /// Subtracts a number of elements from a demand; a negative number adds. `.unlimited`
+        /// stays `.unlimited`; as in Combine, a result below zero or past `Int.max` (subtracting
+        /// a negative number) is `.none`.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
-            rhs < 0 ? lhs + Demand(rawValue: rhs.magnitude) : lhs - Demand(rawValue: UInt(rhs))
+            guard let max = lhs.max else { return .unlimited }
+            let (difference, overflow) = max.subtractingReportingOverflow(rhs)
+            return overflow || difference < 0 ? .none : Demand(rawValue: UInt(difference))
         }
 
         /// Subtracts in place.

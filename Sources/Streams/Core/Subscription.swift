@@ -6,10 +6,12 @@
 public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
     /// Tells the publisher that it may send more values to the subscriber.
     ///
-    /// The demand adds to any demand still outstanding. Requesting `.none` has no effect, in
-    /// every build and for every publisher and operator of this module: where Combine traps on
-    /// this contract violation (in debug builds), Streams tolerates it. (A negative
-    /// `Demand.max(_:)` still traps: that value cannot exist.)
+    /// The demand adds to any demand still outstanding. Requesting `.none` breaks the contract:
+    /// the subscriptions for which Combine checks it (`Just`, `Optional` and `Result`
+    /// publishers, `Future`, subjects, `flatMap`, `zip`, `combineLatest`, `collect(_:)` and the
+    /// operators that may drop values, such as `dropFirst`) trap in debug builds, as Combine's
+    /// do; in release builds the request has no effect. Elsewhere, as in Combine, it has no
+    /// effect in any build. (A negative `Demand.max(_:)` always traps: that value cannot exist.)
     func request(_ demand: Subscribers.Demand)
 }
 
@@ -22,9 +24,10 @@ public enum Subscriptions {
 }
 
 /// The shared, stateless subscription behind ``Subscriptions/empty``.
-final class EmptySubscription: Subscription, Sendable {
+final class EmptySubscription: Subscription, CombineReflectable, Sendable {
     static let shared = EmptySubscription()
     let combineIdentifier = CombineIdentifier()
+    var description: String { "Empty" }
     func request(_ demand: Subscribers.Demand) {}
     func cancel() {}
 }

@@ -82,6 +82,7 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         guard demand > 0 else { return }
         outbox.request(demand)
         forwardDemand(demand)

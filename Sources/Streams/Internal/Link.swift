@@ -29,10 +29,14 @@ struct Link<Downstream>: @unchecked Sendable {
     }
 
     @usableFromInline let state: Locked<State>
+    @usableFromInline let early: ContractPolicy
 
+    /// - Parameter early: what to do with events that break the contract (see
+    ///   ``ContractPolicy``); by default they reach no one.
     @inlinable
-    init(downstream: Downstream) {
+    init(downstream: Downstream, early: ContractPolicy = []) {
         state = Locked(State(downstream: downstream))
+        self.early = early
     }
 
     /// Stores the upstream subscription and returns the downstream to hand a subscription to;
@@ -47,16 +51,56 @@ struct Link<Downstream>: @unchecked Sendable {
         }
     }
 
-    /// The downstream while the link is live.
+    /// Takes the upstream's subscription and returns the downstream to hand a subscription to.
+    /// `nil` when there is nothing to start: a second subscription is cancelled; one that
+    /// arrives after the link ended (the downstream cancelled first, which only a caller
+    /// breaking the contract can do) is left alone, neither asked for values nor cancelled,
+    /// as Combine leaves it.
+    @inlinable
+    func adopt(_ upstream: Subscription) -> Downstream? {
+        let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
+            guard let downstream = state.downstream else { return (nil, early.contains(.cancelLateSubscription)) }
+            guard state.upstream == nil else { return (nil, true) }
+            state.upstream = upstream
+            return (downstream, false)
+        }
+        if duplicate { upstream.cancel() }
+        return downstream
+    }
+
+    /// The downstream while the link is live and attached. Before the upstream's subscription
+    /// a value breaks the contract and finds none, unless the operator forwards such values
+    /// (``ContractPolicy/forwardValues``) or traps on them (``ContractPolicy/trap``).
     @inlinable
     var downstream: Downstream? {
+        let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
+            state.upstream == nil && state.downstream != nil ? (self.early.contains(.forwardValues) ? state.downstream : nil, true) : (state.downstream, false)
+        }
+        if early, self.early.contains(.trapValues) {
+            assertionFailure("A value arrived before the subscription, which breaks the contract")
+        }
+        return downstream
+    }
+
+    /// The downstream while the link is live, attached or not; for views such as mirrors,
+    /// never for delivery.
+    @inlinable
+    var shownDownstream: Downstream? {
         state.withLock { $0.downstream }
     }
 
-    /// The upstream subscription while the link is live (and attached).
+    /// The upstream subscription while the link is live (and attached). Asking for it before
+    /// the subscription arrived (to pass on a request) traps in debug builds where the operator
+    /// traps on early events (``ContractPolicy/trapCompletion``), as Combine's do.
     @inlinable
     var upstream: Subscription? {
-        state.withLock { $0.downstream == nil ? nil : $0.upstream }
+        let (upstream, early) = state.withLock { state -> (Subscription?, Bool) in
+            state.downstream == nil ? (nil, false) : (state.upstream, state.upstream == nil)
+        }
+        if early, self.early.contains(.trapCompletion) {
+            assertionFailure("A request arrived before the subscription, which breaks the contract")
+        }
+        return upstream
     }
 
     /// Both ends while the link is live and attached.
@@ -69,13 +113,22 @@ struct Link<Downstream>: @unchecked Sendable {
     }
 
     /// The upstream ended: drops both ends and returns the downstream to deliver the
-    /// completion to (`nil` if the link had already ended).
+    /// completion to (`nil` if the link had already ended). A completion before the upstream's
+    /// subscription breaks the contract: it is ignored and the link stays as it was, unless the
+    /// operator forwards it (``ContractPolicy/forwardCompletion``) or traps on it
+    /// (``ContractPolicy/trap``).
     @inlinable
     func complete() -> Downstream? {
-        state.withLock { state in
+        let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
+            let early = state.upstream == nil && state.downstream != nil
+            guard !early || self.early.contains(.forwardCompletion) else { return (nil, true) }
             defer { state = State() }
-            return state.downstream
+            return (state.downstream, early)
         }
+        if early, self.early.contains(.trapCompletion) {
+            assertionFailure("A completion arrived before the subscription, which breaks the contract")
+        }
+        return downstream
     }
 
     /// The downstream cancelled: drops both ends and returns the upstream to cancel (`nil` if
@@ -89,4 +142,41 @@ struct Link<Downstream>: @unchecked Sendable {
         // The downstream is released here, outside the lock.
         return ended.0
     }
+}
+
+/// How an operator treats an upstream or a downstream that breaks the contract: a value or a
+/// completion before the subscription, a subscription that arrives after the downstream
+/// cancelled, a value beyond the demand, a second completion. Combine's operators each treat
+/// these in their own way; each of ours says which it follows. With none of the options, such
+/// events reach no one and a late subscription is left alone (neither asked for values nor
+/// cancelled).
+@usableFromInline
+struct ContractPolicy: OptionSet, Sendable {
+    @usableFromInline let rawValue: UInt8
+
+    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Values before the subscription go downstream.
+    @inlinable static var forwardValues: ContractPolicy { ContractPolicy(rawValue: 1 << 0) }
+    /// A completion before the subscription goes downstream and ends the link.
+    @inlinable static var forwardCompletion: ContractPolicy { ContractPolicy(rawValue: 1 << 1) }
+    /// Debug builds trap on a value before the subscription, as Combine's do; release builds
+    /// ignore it.
+    @inlinable static var trapValues: ContractPolicy { ContractPolicy(rawValue: 1 << 2) }
+    /// Debug builds trap on a completion, or a request from the downstream, before the
+    /// subscription, as Combine's do; release builds ignore it.
+    @inlinable static var trapCompletion: ContractPolicy { ContractPolicy(rawValue: 1 << 4) }
+    /// Both traps.
+    @inlinable static var trap: ContractPolicy { [.trapValues, .trapCompletion] }
+    /// A subscription that arrives after the downstream cancelled is cancelled.
+    @inlinable static var cancelLateSubscription: ContractPolicy { ContractPolicy(rawValue: 1 << 3) }
+    /// For operators that move from one upstream to the next (``Relay``): values that a later
+    /// upstream sends before its subscription go downstream (the stream has started).
+    @inlinable static var forwardLaterUpstreamsValues: ContractPolicy { ContractPolicy(rawValue: 1 << 5) }
+    /// Debug builds trap on a value the downstream has not demanded, as Combine's do; release
+    /// builds deliver it (the operators that check it keep the count).
+    @inlinable static var trapExcessValues: ContractPolicy { ContractPolicy(rawValue: 1 << 6) }
+    /// Debug builds trap when an upstream that has completed completes again, as Combine's do;
+    /// release builds ignore it.
+    @inlinable static var trapRepeatedCompletion: ContractPolicy { ContractPolicy(rawValue: 1 << 7) }
 }

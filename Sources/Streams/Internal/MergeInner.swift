@@ -28,7 +28,7 @@ import Synchronization
 /// the outbox, which serialises it.
 @usableFromInline
 final class MergeInner<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CombineReflectable, @unchecked Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -103,6 +103,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         let (_, becameUnlimited, _) = outbox.request(demand)
         guard becameUnlimited else { return }
         var children: [Subscription] = []

@@ -4,7 +4,7 @@
 /// adds no state of its own (closures that keep state rely on the upstream's serialised calls).
 /// Inlinable, so a chain through it is specialised in the caller's module.
 @usableFromInline
-struct PassThrough<UpstreamInput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+struct PassThrough<UpstreamInput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CombineReflectable {
     @usableFromInline typealias Input = UpstreamInput
     @usableFromInline typealias Failure = UpstreamFailure
 
@@ -13,21 +13,27 @@ struct PassThrough<UpstreamInput, UpstreamFailure: Error, Downstream: Subscriber
     @usableFromInline let value: (UpstreamInput, Downstream) -> Subscribers.Demand
     @usableFromInline let completion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
     @usableFromInline let combineIdentifier = CombineIdentifier()
+    /// The mirror's children, for the operators Combine shows settings for; `nil` shows none.
+    @usableFromInline let reflect: (() -> [Mirror.Child])?
 
     @inlinable
     init(
         downstream: Downstream,
         name: String,
+        reflect: (() -> [Mirror.Child])? = nil,
         value: @escaping (UpstreamInput, Downstream) -> Subscribers.Demand,
         completion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
     ) {
         self.downstream = downstream
+        self.reflect = reflect
         self.name = name
         self.value = value
         self.completion = completion
     }
 
     @usableFromInline var description: String { name }
+
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: reflect?() ?? []) }
 
     @inlinable func receive(subscription: Subscription) {
         downstream.receive(subscription: subscription)

@@ -13,7 +13,7 @@ import Locking
 /// Thread-safety: the upstream subscription, the downstream, the result and the demand flag live
 /// in a lock that is never held while calling out. Both ends are dropped when the stream ends.
 final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     typealias Input = UpstreamOutput
     typealias Failure = UpstreamFailure
@@ -24,6 +24,8 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         var result: Output?
         var resultReady = false
         var demanded = false
+        /// Set once the upstream's subscription has arrived (it stays set after the end).
+        var subscribed = false
         /// Dropped when the stream ends (result delivered, failure, or cancel).
         var downstream: Downstream?
         var terminated: Bool { downstream == nil }
@@ -34,6 +36,10 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
     private var accumulator: Output?  // upstream's serialised calls only
     private var reducing = true  // upstream's serialised calls only
+    private let initial: Output?
+    /// The mirror's children for operators whose debugger view Combine shapes differently
+    /// (collect shows only a count); `nil` gives the reduce-like view.
+    private let reflect: ((Output?) -> [Mirror.Child])?
     let description: String
 
     init(
@@ -41,10 +47,13 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         name: String,
         initial: Output?,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        reflect: ((Output?) -> [Mirror.Child])? = nil,
         reduce: @escaping (inout Output?, UpstreamOutput) throws(Downstream.Failure) -> Bool
     ) {
         self.state = Locked(State(downstream: downstream))
         self.description = name
+        self.initial = initial
+        self.reflect = reflect
         self.accumulator = initial
         self.mapFailure = mapFailure
         self.reduce = reduce
@@ -52,8 +61,9 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     func receive(subscription: Subscription) {
         let downstream = state.withLock { state -> Downstream? in
-            guard !state.terminated, state.upstream == nil else { return nil }
+            guard !state.terminated, !state.subscribed else { return nil }
             state.upstream = subscription
+            state.subscribed = true
             return state.downstream
         }
         guard let downstream else {
@@ -64,8 +74,29 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         subscription.request(.unlimited)
     }
 
+    var playgroundDescription: Any { description }
+
+    /// Combine's view of a reducing subscription: the downstream, the result so far (known here
+    /// once the reduction has ended: the accumulator belongs to the upstream's calls), the
+    /// initial value and where the subscription stands.
+    var customMirror: Mirror {
+        let (downstream, result, status) = state.withLock { state -> (Downstream?, Output?, String) in
+            let status = state.terminated ? "terminal" : state.subscribed ? "subscribed" : "awaitingSubscription"
+            return (state.downstream, state.result, status)
+        }
+        if let reflect { return Mirror(self, children: reflect(result)) }
+        let children: [Mirror.Child] = [
+            ("downstream", downstream.map { $0 as Any } ?? "nil"),
+            ("result", result as Any),
+            ("initial", initial as Any),
+            ("status", status),
+        ]
+        return Mirror(self, children: children)
+    }
+
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
-        guard reducing else { return .none }
+        // Values before the subscription break the contract; Combine ignores them here.
+        guard reducing, state.withLock({ $0.subscribed }) else { return .none }
         let done: Bool
         do {
             done = try reduce(&accumulator, input)
@@ -147,6 +178,9 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     func cancel() {
         let ended = state.withLock { state -> (Subscription?, Downstream?) in
+            // A cancel before the upstream's subscription has nothing to cancel yet: Combine
+            // ignores it, and the upstream is then subscribed as usual.
+            if !state.subscribed { return (nil, nil) }
             defer {
                 state.downstream = nil
                 state.upstream = nil

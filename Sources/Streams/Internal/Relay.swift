@@ -17,15 +17,27 @@
 /// completion nothing more is started towards the downstream (which the relay then lets go of),
 /// and an upstream attaching after cancel is cancelled at once.
 @usableFromInline
-final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @unchecked Sendable {
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var current: Subscription?
     @exclusivity(unchecked) @usableFromInline var sentSubscription = false
     @exclusivity(unchecked) @usableFromInline var forwardedAny = false
+    /// Which upstream is current: each ``RelaySide`` is made for one generation, and events
+    /// from an earlier one (a second completion, a value after its completion) are ignored.
+    @exclusivity(unchecked) @usableFromInline var generation = 0
     /// Dropped when the relay terminates (completion or cancel).
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     @usableFromInline let description: String
+    /// Whether the mirror shows the downstream and the outstanding demand, as Combine's
+    /// catch operators do (the others show nothing).
+    @usableFromInline let reflectsDemand: Bool
+    /// Whether demand the downstream returns from `receive(_:)` is requested from the current
+    /// upstream instead of being returned to it, as Combine's retry does.
+    @usableFromInline let requestsReturnedDemand: Bool
+    /// What to do with events from an upstream before its subscription, and with a
+    /// subscription that arrives after the downstream cancelled (see ``ContractPolicy``).
+    @usableFromInline let early: ContractPolicy
     /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
     /// the unspecialised method; these non-capturing closures are formed in `init` (in the
     /// subscriber's specialised code) and forward to the specialised bodies.
@@ -33,9 +45,18 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
     @usableFromInline let specializedCancel: (Relay) -> Void
 
     @inlinable
-    init(downstream: Downstream, name: String) {
+    init(
+        downstream: Downstream,
+        name: String,
+        early: ContractPolicy = .cancelLateSubscription,
+        reflectsDemand: Bool = false,
+        requestsReturnedDemand: Bool = false
+    ) {
         self.downstream = downstream
         self.description = name
+        self.early = early
+        self.reflectsDemand = reflectsDemand
+        self.requestsReturnedDemand = requestsReturnedDemand
         self.specializedRequest = { $0.requestNow($1) }
         self.specializedCancel = { $0.cancelNow() }
     }
@@ -44,14 +65,54 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
         mutex.destroy()
     }
 
+    @usableFromInline var customMirror: Mirror {
+        guard reflectsDemand else { return Mirror(self, children: [:]) }
+        mutex.lock()
+        let (downstream, demand) = (self.downstream, self.demand)
+        mutex.unlock()
+        return Mirror(self, children: [downstreamChild(downstream), ("demand", demand)])
+    }
+
+    /// The generation a new upstream's side belongs to.
+    @inlinable
+    var currentGeneration: Int {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return generation
+    }
+
+    /// Whether `generation`'s upstream is still the current one of a live relay, for its
+    /// completion. A completion before that upstream's subscription breaks the contract:
+    /// it counts only where the operator forwards it (and traps in debug builds where it
+    /// traps, as Combine's do).
+    @inlinable
+    func isCurrent(_ generation: Int) -> Bool {
+        mutex.lock()
+        let current = downstream != nil && generation == self.generation
+        let early = current && self.current == nil
+        let repeated = downstream != nil && generation != self.generation
+        mutex.unlock()
+        if repeated, self.early.contains(.trapRepeatedCompletion) {
+            assertionFailure("An upstream completed twice, which breaks the contract")
+        }
+        guard early else { return current }
+        if self.early.contains(.trapCompletion) {
+            assertionFailure("A completion arrived before the subscription, which breaks the contract")
+        }
+        return self.early.contains(.forwardCompletion)
+    }
+
     /// An upstream delivered its subscription. The first one makes the relay send itself to the
     /// downstream; later ones are asked for the outstanding demand.
     @inlinable
-    func attach(_ subscription: Subscription) {
+    func attach(_ subscription: Subscription, generation: Int) {
         mutex.lock()
-        guard let downstream, current == nil else {
+        guard let downstream, current == nil, generation == self.generation else {
+            // One that arrives after a cancel is cancelled only where the operator's Combine
+            // counterpart does; a second or stale one always is.
+            let leaveAlone = self.downstream == nil && !early.contains(.cancelLateSubscription)
             mutex.unlock()
-            subscription.cancel()
+            if !leaveAlone { subscription.cancel() }
             return
         }
         current = subscription
@@ -68,22 +129,43 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
 
     /// Delivers a value from the current upstream, keeping the demand count.
     @inlinable
-    func forward(_ value: Downstream.Input) -> Subscribers.Demand {
+    func forward(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand {
         mutex.lock()
-        guard let downstream else {
+        guard let downstream, generation == self.generation else {
             mutex.unlock()
             return .none
         }
-        if demand != .unlimited { demand -= 1 }
+        if current == nil {
+            // A value before this upstream's subscription breaks the contract.
+            let first = !sentSubscription
+            let forwards = early.contains(first ? .forwardValues : .forwardLaterUpstreamsValues)
+            if !forwards {
+                mutex.unlock()
+                if first, early.contains(.trapValues) {
+                    assertionFailure("A value arrived before the subscription, which breaks the contract")
+                }
+                return .none
+            }
+        }
+        if demand != .unlimited {
+            if demand == .none, early.contains(.trapExcessValues) {
+                mutex.unlock()
+                assertionFailure("A value arrived that was not demanded, which breaks the contract")
+                mutex.lock()
+            }
+            demand -= 1
+        }
         forwardedAny = true
         mutex.unlock()
         let extra = downstream.receive(value)
-        if extra > 0 {
-            mutex.lock()
-            demand += extra
-            mutex.unlock()
-        }
-        return extra
+        guard extra > 0 else { return .none }
+        mutex.lock()
+        demand += extra
+        let current = requestsReturnedDemand && self.downstream != nil ? self.current : nil
+        mutex.unlock()
+        guard requestsReturnedDemand else { return extra }
+        current?.request(extra)
+        return .none
     }
 
     /// Whether any value has been delivered downstream so far (from any upstream).
@@ -101,6 +183,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
         mutex.lock()
         let previous = current
         current = nil
+        generation &+= 1
         let live = downstream != nil
         mutex.unlock()
         _ = previous  // released outside the lock
@@ -156,17 +239,22 @@ final class Relay<Downstream: Subscriber>: Subscription, CustomStringConvertible
     }
 }
 
-/// The subscriber a ``Relay`` puts in front of each of its upstreams.
+/// The subscriber a ``Relay`` puts in front of each of its upstreams. As in Combine, it is
+/// also the relay's subscription (requests and cancels go to the relay), so code that holds
+/// the subscriber it was given can request and cancel through it.
 @usableFromInline
-struct RelaySide<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+struct RelaySide<Input, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
 where Downstream.Input == Input {
     @usableFromInline let relay: Relay<Downstream>
+    @usableFromInline let generation: Int
     @usableFromInline let onCompletion: (Subscribers.Completion<Failure>) -> Void
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
+    /// A side for the relay's current upstream (made before subscribing to it).
     @inlinable
     init(relay: Relay<Downstream>, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
         self.relay = relay
+        self.generation = relay.currentGeneration
         self.onCompletion = onCompletion
     }
 
@@ -174,16 +262,30 @@ where Downstream.Input == Input {
 
     @inlinable
     func receive(subscription: Subscription) {
-        relay.attach(subscription)
+        relay.attach(subscription, generation: generation)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        relay.forward(input)
+        relay.forward(input, generation: generation)
     }
 
+    /// Only the current upstream's first completion counts.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+        guard relay.isCurrent(generation) else { return }
         onCompletion(completion)
+    }
+
+    @usableFromInline var customMirror: Mirror { relay.customMirror }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        relay.request(demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        relay.cancel()
     }
 }

@@ -32,7 +32,7 @@ enum Step<Output, Failure: Error> {
 /// upstream's serialised calls; request and cancel may come from any thread.
 @usableFromInline
 final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline typealias Input = UpstreamOutput
     @usableFromInline typealias Failure = UpstreamFailure
@@ -42,6 +42,10 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline let mapFailure: (UpstreamFailure) -> Downstream.Failure
     @usableFromInline let initialRequest: Subscribers.Demand
     @usableFromInline let description: String
+    /// The mirror's children given the downstream (while live); `nil` shows none. Combine shows
+    /// some operators' state here: the closures read it without synchronisation, so a mirror is
+    /// a view for a debugger, taken while the stream is quiet.
+    @usableFromInline let reflect: ((Downstream?) -> [Mirror.Child])?
     @usableFromInline let specializedRequest: (Stepper, Subscribers.Demand) -> Void
     @usableFromInline let specializedCancel: (Stepper) -> Void
 
@@ -54,11 +58,14 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         downstream: Downstream,
         name: String,
         initialRequest: Subscribers.Demand = .none,
+        early: ContractPolicy = [],
+        reflect: ((Downstream?) -> [Mirror.Child])? = nil,
         step: @escaping (UpstreamOutput) -> Step<Downstream.Input, Downstream.Failure>,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
     ) {
-        self.link = Link(downstream: downstream)
+        self.link = Link(downstream: downstream, early: early)
         self.description = name
+        self.reflect = reflect
         self.initialRequest = initialRequest
         self.step = step
         self.mapFailure = mapFailure
@@ -66,12 +73,15 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         self.specializedCancel = { $0.cancelNow() }
     }
 
+    @usableFromInline var playgroundDescription: Any { description }
+
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: reflect?(link.shownDownstream) ?? [])
+    }
+
     @inlinable
     func receive(subscription: Subscription) {
-        guard let downstream = link.attach(subscription) else {
-            subscription.cancel()
-            return
-        }
+        guard let downstream = link.adopt(subscription) else { return }
         downstream.receive(subscription: self)
         if initialRequest > 0 { subscription.request(initialRequest) }
     }
@@ -123,6 +133,7 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         guard demand > 0, initialRequest != .unlimited else { return }
         link.upstream?.request(demand)
     }
@@ -153,6 +164,8 @@ extension Publisher {
         _ subscriber: S,
         name: String,
         initialRequest: Subscribers.Demand = .none,
+        early: ContractPolicy = [],
+        reflect: ((S?) -> [Mirror.Child])? = nil,
         mapFailure: @escaping (Failure) -> S.Failure,
         step: @escaping (Output) -> Step<S.Input, S.Failure>
     ) {
@@ -161,6 +174,8 @@ extension Publisher {
                 downstream: subscriber,
                 name: name,
                 initialRequest: initialRequest,
+                early: early,
+                reflect: reflect,
                 step: step,
                 mapFailure: mapFailure
             )
@@ -176,4 +191,11 @@ func tryStep<Output>(_ body: () throws -> Step<Output, Error>) -> Step<Output, E
     } catch {
         return .fail(error)
     }
+}
+
+/// The mirror child Combine shows for an operator's downstream: the subscriber while the stream
+/// is live, `nil` after.
+@inlinable
+func downstreamChild<Downstream>(_ downstream: Downstream?) -> Mirror.Child {
+    ("downstream", downstream.map { $0 as Any } ?? "nil")
 }

@@ -12,7 +12,7 @@ import Locking
 ///
 /// Thread-safety: the flags and the trigger's subscription live in a lock never held while
 /// calling out; both ends of the main stream live in a ``Link``.
-final class TriggerInner<Input, Failure: Error, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+final class TriggerInner<Input, Failure: Error, Downstream: Subscriber>: Subscription, CombineReflectable,
     @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == Failure {
     private struct State {
@@ -21,6 +21,9 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         var delivering = false
         var finishPending = false
         var ended = false
+        /// The trigger completed: whatever it sends afterwards breaks the contract and is
+        /// ignored.
+        var triggerDone = false
     }
 
     private let link: Link<Downstream>
@@ -29,7 +32,12 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     let description: String
 
     init(downstream: Downstream, prefixMode: Bool) {
-        self.link = Link(downstream: downstream)
+        // As Combine's: drop mode traps on an early value and passes an early completion on;
+        // prefix mode lets early events reach no one.
+        self.link = Link(
+            downstream: downstream,
+            early: prefixMode ? [.cancelLateSubscription] : [.trapValues, .forwardCompletion, .cancelLateSubscription]
+        )
         self.prefixMode = prefixMode
         self.description = prefixMode ? "PrefixUntilOutput" : "DropUntilOutput"
     }
@@ -53,6 +61,12 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     }
 
     func triggerSubscriber<Other>(_ type: Other.Type) -> AnySubscriber<Other, Failure> {
+        triggerSubscriber(type, failing: Failure.self)
+    }
+
+    /// The trigger's subscriber for any failure type: in prefix mode the trigger's completion is
+    /// ignored, so its failure need not be the stream's. (In drop mode it is always `Failure`.)
+    func triggerSubscriber<Other, OtherFailure: Error>(_ type: Other.Type, failing: OtherFailure.Type) -> AnySubscriber<Other, OtherFailure> {
         AnySubscriber(
             receiveSubscription: { [self] subscription in
                 let accepted = state.withLock { state -> Bool in
@@ -67,8 +81,13 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
                 return .none
             },
             receiveCompletion: { [self] completion in
+                let first = state.withLock { state -> Bool in
+                    defer { state.triggerDone = true }
+                    return !state.triggerDone
+                }
+                guard first else { return }
                 _ = takeTrigger()
-                guard !prefixMode, case .failure(let error) = completion else { return }
+                guard !prefixMode, case .failure(let error) = completion, let error = error as? Failure else { return }
                 end(with: .failure(error))
             }
         )
@@ -95,7 +114,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     private func fired() {
         let (trigger, finishNow) = state.withLock { state -> (Subscription?, Bool) in
-            guard !state.triggered else { return (nil, false) }
+            guard !state.triggered, !state.triggerDone else { return (nil, false) }
             state.triggered = true
             defer { state.trigger = nil }
             guard prefixMode else { return (state.trigger, false) }

@@ -44,7 +44,9 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     private let subject = PassthroughSubject<Void, Never>()
 
     /// Creates an observable object publisher.
-    public init() {}
+    public init() {
+        subject.conduitName = "ObservableObjectPublisher"
+    }
 
     /// Attaches a subscriber.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {

@@ -97,6 +97,7 @@ final class PublishedBox<Value>: @unchecked Sendable {
     init(_ value: Value) {
         state = Locked(State(value: value))
         subject = CurrentValueSubject(value)
+        subject.conduitName = "PublishedSubject"
     }
 
     var value: Value { state.withLock { $0.value } }

@@ -29,7 +29,12 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (prefix, file, line) = (self.prefix, self.file, self.line)
             upstream.subscribe(
-                PassThrough(downstream: subscriber, name: "AssertNoFailure", value: { $1.receive($0) }) { completion in
+                PassThrough(
+                    downstream: subscriber,
+                    name: "AssertNoFailure",
+                    reflect: { [("file", file), ("line", line), ("prefix", prefix)] },
+                    value: { $1.receive($0) }
+                ) { completion in
                     if case .failure(let error) = completion {
                         fatalError("\(prefix.isEmpty ? "" : prefix + ": ")\(error)", file: file, line: line)
                     }

@@ -69,18 +69,14 @@ extension Publishers {
             private let parent: Autoconnect
 
             init(downstream: Downstream, parent: Autoconnect) {
-                self.link = Link(downstream: downstream)
+                self.link = Link(downstream: downstream, early: [.forwardValues, .forwardCompletion])
                 self.parent = parent
             }
 
             var description: String { "Autoconnect" }
 
             func receive(subscription: Subscription) {
-                if let downstream = link.attach(subscription) {
-                    downstream.receive(subscription: self)
-                } else {
-                    subscription.cancel()
-                }
+                link.adopt(subscription)?.receive(subscription: self)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {

@@ -39,14 +39,44 @@ extension Publishers {
             self.receiveCompletion = receiveCompletion
         }
 
-        /// Subscribes to the upstream through a layer that evaluates the closures.
+        /// Subscribes to the upstream through a layer that evaluates the closures. As in
+        /// Combine, it passes the upstream's subscription through and every event on.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
-            upstream.handleEvents(
-                receiveSubscription: { if onSubscription?($0) == true { raise(SIGTRAP) } },
-                receiveOutput: { if onOutput?($0) == true { raise(SIGTRAP) } },
-                receiveCompletion: { if onCompletion?($0) == true { raise(SIGTRAP) } }
-            ).receive(subscriber: subscriber)
+            upstream.subscribe(
+                Inner(
+                    downstream: subscriber,
+                    receiveSubscription: receiveSubscription,
+                    receiveOutput: receiveOutput,
+                    receiveCompletion: receiveCompletion
+                )
+            )
+        }
+
+        /// Stateless: it checks each event, then passes it on.
+        private struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            let downstream: Downstream
+            let receiveSubscription: ((Subscription) -> Bool)?
+            let receiveOutput: ((Upstream.Output) -> Bool)?
+            let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
+            let combineIdentifier = CombineIdentifier()
+
+            var description: String { "Breakpoint" }
+
+            func receive(subscription: Subscription) {
+                if receiveSubscription?(subscription) == true { raise(SIGTRAP) }
+                downstream.receive(subscription: subscription)
+            }
+
+            func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+                if receiveOutput?(input) == true { raise(SIGTRAP) }
+                return downstream.receive(input)
+            }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                if receiveCompletion?(completion) == true { raise(SIGTRAP) }
+                downstream.receive(completion: completion)
+            }
         }
     }
 }

@@ -45,9 +45,9 @@ extension Publishers {
         /// The action to take when a value arrives while the buffer is full.
         public let whenFull: BufferingStrategy<Failure>
 
-        /// Creates a buffering publisher; `size` must be positive.
+        /// Creates a buffering publisher. A `size` of zero or less (accepted, as in Combine) makes
+        /// a buffer that is always full.
         public init(upstream: Upstream, size: Int, prefetch: PrefetchStrategy, whenFull: BufferingStrategy<Failure>) {
-            precondition(size > 0, "buffer(size:): size must be positive")
             self.upstream = upstream
             self.size = size
             self.prefetch = prefetch
@@ -59,7 +59,7 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
 
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private struct State {
@@ -109,6 +109,21 @@ extension Publishers {
 
             var description: String { "Buffer" }
 
+            /// Combine's view: the buffered values, where the subscription stands, the
+            /// downstream's outstanding demand and the pending completion.
+            var customMirror: Mirror {
+                let children: [Mirror.Child] = state.withLock { state in
+                    let stage = state.downstream == nil ? "terminal" : state.upstream == nil ? "awaitingSubscription" : "subscribed"
+                    return [
+                        ("values", Array(state.values[state.head...])),
+                        ("state", stage),
+                        ("downstreamDemand", state.demand),
+                        ("terminal", state.terminal as Any),
+                    ]
+                }
+                return Mirror(self, children: children)
+            }
+
             func receive(subscription: Subscription) {
                 let downstream = state.withLock { state -> Downstream? in
                     guard state.upstream == nil, let downstream = state.downstream else { return nil }
@@ -120,34 +135,46 @@ extension Publishers {
                     return
                 }
                 downstream.receive(subscription: self)
-                subscription.request(self.prefetch == .keepFull ? .max(self.size) : .unlimited)
+                    // A buffer of no size asks for nothing ahead (`.max` of a negative count traps).
+                let ahead: Subscribers.Demand = self.prefetch == .keepFull ? .max(Swift.max(self.size, 0)) : .unlimited
+                if ahead > 0 { subscription.request(ahead) }
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
-                let toCancel = state.withLock { state -> Subscription? in
+                let overflow = state.withLock { state -> (() -> Failure)? in
                     guard state.downstream != nil, state.terminal == nil else { return nil }
                     if state.count >= self.size {
                         switch self.whenFull {
                         case .dropNewest:
                             return nil
                         case .dropOldest:
-                            _ = state.popFirst()
+                            if state.count > 0 { _ = state.popFirst() } else { return nil }
                         case .customError(let makeError):
-                            state.terminal = .failure(makeError())
-                            return state.upstream
+                            return makeError
                         }
                     }
                     state.values.append(input)
                     return nil
                 }
-                toCancel?.cancel()
+                if let overflow {
+                    // The caller's closure runs outside the lock.
+                    let failure = overflow()
+                    let toCancel = state.withLock { state -> Subscription? in
+                        guard state.downstream != nil, state.terminal == nil else { return nil }
+                        state.terminal = .failure(failure)
+                        return state.upstream
+                    }
+                    toCancel?.cancel()
+                }
                 drain()
                 return .none
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
+                // A completion before the subscription breaks the contract: as Combine's buffer
+                // does, it is ignored.
                 state.withLock { state in
-                    if state.downstream != nil, state.terminal == nil { state.terminal = completion }
+                    if state.downstream != nil, state.upstream != nil, state.terminal == nil { state.terminal = completion }
                 }
                 drain()
             }
@@ -162,6 +189,10 @@ extension Publishers {
 
             func cancel() {
                 let ended = state.withLock { state -> (Subscription?, Downstream?, [Output]) in
+                    // Before the upstream's subscription there is nothing to cancel: as Combine's
+                    // buffer does, the cancel is ignored (only a caller breaking the contract
+                    // holds this subscription then).
+                    guard state.upstream != nil || state.downstream == nil else { return (nil, nil, []) }
                     defer { state = State() }
                     return (state.downstream == nil ? nil : state.upstream, state.downstream, state.values)
                 }

@@ -27,7 +27,7 @@ extension Publishers {
         /// Subscribes to the upstream; on failure, subscribes to the handler's publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = Relay(downstream: subscriber, name: "Catch")
+            let relay = Relay(downstream: subscriber, name: "Catch", early: [.trapValues, .trapExcessValues, .trapRepeatedCompletion, .cancelLateSubscription], reflectsDemand: true)
             let handler = self.handler
             upstream.subscribe(
                 RelaySide<Output, Upstream.Failure, S>(relay: relay) { completion in

@@ -40,7 +40,9 @@ extension Publishers {
         /// Subscribes an encoding subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = self.encoder
-            upstream.tryMap { try encoder.encode($0) }.receive(subscriber: subscriber)
+            upstream.subscribeStepping(subscriber, name: "Encode", early: [.forwardValues, .forwardCompletion], reflect: codingMirror, mapFailure: { $0 }) { input in
+                tryStep { .emit(try encoder.encode(input)) }
+            }
         }
     }
 
@@ -65,7 +67,9 @@ extension Publishers {
         /// Subscribes a decoding subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = self.decoder
-            upstream.tryMap { try decoder.decode(Output.self, from: $0) }.receive(subscriber: subscriber)
+            upstream.subscribeStepping(subscriber, name: "Decode", early: [.forwardValues, .forwardCompletion], reflect: codingMirror, mapFailure: { $0 }) { input in
+                tryStep { .emit(try decoder.decode(Output.self, from: input)) }
+            }
         }
     }
 }
@@ -83,4 +87,10 @@ extension Publisher {
     where Output == Coder.Input {
         Publishers.Decode(upstream: self, decoder: decoder)
     }
+}
+
+/// Combine's view of an encoding or decoding subscription: the downstream, whether the stream
+/// has ended, and the upstream while it is live.
+private func codingMirror<Downstream>(_ downstream: Downstream?) -> [Mirror.Child] {
+    [downstreamChild(downstream), ("finished", downstream == nil), ("upstreamSubscription", downstream == nil ? "nil" : "live")]
 }

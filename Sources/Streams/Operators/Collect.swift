@@ -19,8 +19,13 @@ extension Publishers {
         /// Subscribes a collecting subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                Reducer<Upstream.Output, Failure, S>(downstream: subscriber, name: "Collect", initial: [], mapFailure: { $0 }) {
-                    result, value in
+                Reducer<Upstream.Output, Failure, S>(
+                    downstream: subscriber,
+                    name: "Collect",
+                    initial: [],
+                    mapFailure: { $0 },
+                    reflect: { result in [("count", result?.count ?? 0)] }
+                ) { result, value in
                     result?.append(value)
                     return false
                 }
@@ -69,17 +74,15 @@ where Downstream.Input == [Element], Downstream.Failure == Failure {
     private var buffer: [Element] = []
 
     init(downstream: Downstream, count: Int) {
-        self.link = Link(downstream: downstream)
+        // As Combine's, a completion before the subscription goes through.
+        self.link = Link(downstream: downstream, early: [.forwardCompletion])
         self.count = count
     }
 
     var description: String { "CollectByCount" }
 
     func receive(subscription: Subscription) {
-        guard let downstream = link.attach(subscription) else {
-            subscription.cancel()
-            return
-        }
+        guard let downstream = link.adopt(subscription) else { return }
         downstream.receive(subscription: self)
     }
 
@@ -101,6 +104,7 @@ where Downstream.Input == [Element], Downstream.Failure == Failure {
     }
 
     func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         guard demand > 0 else { return }
         link.upstream?.request(demand * count)
     }

@@ -26,7 +26,7 @@ extension Publishers {
         /// Inlinable like ``Map``'s, so a chain through `compactMap` is specialised in the
         /// caller's module instead of running every later stage as unspecialised generic code.
         @usableFromInline
-        struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+        struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
         where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
             @usableFromInline let downstream: Downstream
             @usableFromInline let transform: (Upstream.Output) -> Output?

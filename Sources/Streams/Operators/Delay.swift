@@ -45,8 +45,9 @@ extension Publishers {
 
         /// Subscriber to the upstream, subscription for the downstream; both ends live in a
         /// ``Link`` that each scheduled action checks.
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-            @unchecked Sendable
+        ///
+        /// Like Combine's, it has no description or custom mirror of its own.
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let link: Link<Downstream>
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
@@ -64,8 +65,6 @@ extension Publishers {
                 self.options = publisher.options
             }
 
-            var description: String { "Delay" }
-
             private func schedule(_ action: @escaping () -> Void) {
                 let scheduler = self.scheduler
                 scheduler.schedule(
@@ -77,11 +76,7 @@ extension Publishers {
             }
 
             func receive(subscription: Subscription) {
-                if let downstream = link.attach(subscription) {
-                    downstream.receive(subscription: self)
-                } else {
-                    subscription.cancel()
-                }
+                link.adopt(subscription)?.receive(subscription: self)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {

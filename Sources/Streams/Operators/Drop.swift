@@ -14,15 +14,16 @@ extension Publishers {
         /// The number of elements to drop.
         public let count: Int
 
-        /// Creates a publisher that drops the first `count` elements (`count` ≥ 0).
+        /// Creates a publisher that drops the first `count` elements. A negative `count` is
+        /// accepted here, as in Combine, and traps when the publisher is subscribed to.
         public init(upstream: Upstream, count: Int) {
-            precondition(count >= 0, "dropFirst: count must not be negative")
             self.upstream = upstream
             self.count = count
         }
 
         /// Subscribes a dropping subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            precondition(count >= 0, "dropFirst: count must not be negative")
             let remaining = StepState(count)
             upstream.subscribeStepping(subscriber, name: "Drop", mapFailure: { $0 }) { input in
                 guard remaining.value > 0 else { return .emit(input) }

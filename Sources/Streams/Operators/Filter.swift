@@ -29,7 +29,7 @@ extension Publishers {
         }
 
         @usableFromInline
-        struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+        struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             @usableFromInline let downstream: Downstream
             @usableFromInline let isIncluded: (Output) -> Bool

@@ -30,6 +30,8 @@ extension Publishers {
     }
 
     /// A publisher that only publishes the first element of a stream to satisfy a predicate.
+    ///
+    /// Its subscription is named "TryFirst", the name Combine gives it.
     public struct FirstWhere<Upstream: Publisher>: Publisher {
         /// The upstream's output type.
         public typealias Output = Upstream.Output
@@ -51,7 +53,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.subscribe(
-                Reducer<Output, Failure, S>(downstream: subscriber, name: "FirstWhere", initial: nil, mapFailure: { $0 }) { result, value in
+                Reducer<Output, Failure, S>(downstream: subscriber, name: "TryFirst", initial: nil, mapFailure: { $0 }) { result, value in
                     guard predicate(value) else { return false }
                     result = value
                     return true

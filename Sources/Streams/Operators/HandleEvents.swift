@@ -42,6 +42,12 @@ extension Publishers {
 
         /// Subscribes an event-reporting subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            receive(subscriber: subscriber, name: "HandleEvents")
+        }
+
+        /// Subscribes an event-reporting subscriber named `name` (print and breakpoint are
+        /// built on this one and carry their own names, as in Combine).
+        func receive<S: Subscriber>(subscriber: S, name: String) where S.Input == Output, S.Failure == Failure {
             let handlers = Handlers(
                 receiveSubscription: receiveSubscription,
                 receiveOutput: receiveOutput,
@@ -49,7 +55,7 @@ extension Publishers {
                 receiveCancel: receiveCancel,
                 receiveRequest: receiveRequest
             )
-            upstream.subscribe(Inner(downstream: subscriber, handlers: handlers))
+            upstream.subscribe(Inner(downstream: subscriber, handlers: handlers, name: name))
         }
 
         /// The closures alone: a subscription must not keep its upstream publisher alive.
@@ -63,24 +69,22 @@ extension Publishers {
 
         /// Both subscriber and (for the downstream) subscription. Both ends live in a ``Link``,
         /// so request/cancel from any thread are safe and neither is kept after the end.
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let link: Link<Downstream>
             private let handlers: Handlers
+            let description: String
 
-            init(downstream: Downstream, handlers: Handlers) {
-                self.link = Link(downstream: downstream)
+            init(downstream: Downstream, handlers: Handlers, name: String) {
+                // As Combine's, events before the subscription go through.
+                self.link = Link(downstream: downstream, early: [.forwardValues, .forwardCompletion])
                 self.handlers = handlers
+                self.description = name
             }
 
-            var description: String { "HandleEvents" }
-
             func receive(subscription: Subscription) {
-                guard let downstream = link.attach(subscription) else {
-                    subscription.cancel()
-                    return
-                }
+                guard let downstream = link.adopt(subscription) else { return }
                 handlers.receiveSubscription?(subscription)
                 downstream.receive(subscription: self)
             }

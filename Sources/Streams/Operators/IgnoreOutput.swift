@@ -18,10 +18,30 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Subscribes an ignoring subscriber to the upstream.
+        /// Subscribes an ignoring subscriber to the upstream. As in Combine, it passes the
+        /// upstream's subscription through (the downstream's requests and cancel go straight to
+        /// it) and asks it for `.unlimited` at once.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribeStepping(subscriber, name: "IgnoreOutput", initialRequest: .unlimited, mapFailure: { $0 }) { _ in
-                .skip
+            upstream.subscribe(Inner(downstream: subscriber))
+        }
+
+        /// Stateless: everything it does is pass the subscription and the completion on.
+        private struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
+        where Downstream.Input == Never, Downstream.Failure == Failure {
+            let downstream: Downstream
+            let combineIdentifier = CombineIdentifier()
+
+            var description: String { "IgnoreOutput" }
+
+            func receive(subscription: Subscription) {
+                downstream.receive(subscription: subscription)
+                subscription.request(.unlimited)
+            }
+
+            func receive(_ input: Upstream.Output) -> Subscribers.Demand { .none }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                downstream.receive(completion: completion)
             }
         }
     }

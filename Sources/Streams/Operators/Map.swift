@@ -27,7 +27,7 @@ extension Publishers {
         }
 
         @usableFromInline
-        struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+        struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
         where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
             @usableFromInline let downstream: Downstream
             @usableFromInline let transform: (Upstream.Output) -> Output

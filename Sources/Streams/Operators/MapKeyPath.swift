@@ -18,7 +18,15 @@ extension Publishers {
         /// Subscribes a mapping subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = self.keyPath
-            upstream.map { $0[keyPath: keyPath] }.receive(subscriber: subscriber)
+            upstream.subscribe(
+                PassThrough(
+                    downstream: subscriber,
+                    name: "ValueForKey",
+                    reflect: { [("keyPath", keyPath)] },
+                    value: { input, downstream in downstream.receive(input[keyPath: keyPath]) },
+                    completion: { $0 }
+                )
+            )
         }
     }
 
@@ -47,7 +55,15 @@ extension Publishers {
         /// Subscribes a mapping subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
-            upstream.map { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) }.receive(subscriber: subscriber)
+            upstream.subscribe(
+                PassThrough(
+                    downstream: subscriber,
+                    name: "ValueForKeys",
+                    reflect: { [("keyPath0", keyPath0), ("keyPath1", keyPath1)] },
+                    value: { input, downstream in downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1])) },
+                    completion: { $0 }
+                )
+            )
         }
     }
 
@@ -84,7 +100,17 @@ extension Publishers {
         /// Subscribes a mapping subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
-            upstream.map { ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]) }.receive(subscriber: subscriber)
+            upstream.subscribe(
+                PassThrough(
+                    downstream: subscriber,
+                    name: "ValueForKeys",
+                    reflect: { [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] },
+                    value: { input, downstream in
+                        downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
+                    },
+                    completion: { $0 }
+                )
+            )
         }
     }
 }

@@ -30,7 +30,7 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
         }
 
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let link: Link<Downstream>
@@ -46,10 +46,7 @@ extension Publishers {
             var description: String { "MeasureInterval" }
 
             func receive(subscription: Subscription) {
-                guard let downstream = link.attach(subscription) else {
-                    subscription.cancel()
-                    return
-                }
+                guard let downstream = link.adopt(subscription) else { return }
                 let now = scheduler.now
                 last.withLock { $0 = now }
                 downstream.receive(subscription: self)

@@ -55,9 +55,44 @@ extension Publishers {
             }
         }
 
-        /// Attaches the subscriber to the subject.
+        /// Attaches the subscriber to the subject, through a subscription of the multicast's
+        /// own (Combine's "Multicast").
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subject.subscribe(subscriber)
+            subject.subscribe(Inner(downstream: subscriber))
+        }
+
+        /// Stands between the subject and one subscriber, which sees it as its subscription.
+        /// Both ends live in a ``Link`` and are dropped when the stream ends.
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
+            @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            private let link: Link<Downstream>
+
+            init(downstream: Downstream) {
+                self.link = Link(downstream: downstream, early: [.forwardValues, .forwardCompletion])
+            }
+
+            var description: String { "Multicast" }
+
+            func receive(subscription: Subscription) {
+                link.adopt(subscription)?.receive(subscription: self)
+            }
+
+            func receive(_ input: Output) -> Subscribers.Demand {
+                link.downstream?.receive(input) ?? .none
+            }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                link.complete()?.receive(completion: completion)
+            }
+
+            func request(_ demand: Subscribers.Demand) {
+                link.upstream?.request(demand)
+            }
+
+            func cancel() {
+                link.cancel()?.cancel()
+            }
         }
 
         /// Subscribes the subject to the upstream; cancelling the result cancels that subscription.

@@ -22,7 +22,14 @@ extension Publishers {
         /// Subscribes a prefix subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribeStepping(subscriber, name: "PrefixWhile", mapFailure: { $0 }) { input in
+            // As Combine's, debug builds trap on events before the subscription.
+            upstream.subscribeStepping(
+                subscriber,
+                name: "PrefixWhile",
+                early: [.trap, .cancelLateSubscription],
+                reflect: { [downstreamChild($0)] },
+                mapFailure: { $0 }
+            ) { input in
                 predicate(input) ? .emit(input) : .finish
             }
         }
@@ -51,7 +58,14 @@ extension Publishers {
         /// Subscribes a prefix subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribeStepping(subscriber, name: "TryPrefixWhile", mapFailure: { $0 }) { input in
+            // As Combine's, debug builds trap on events before the subscription.
+            upstream.subscribeStepping(
+                subscriber,
+                name: "TryPrefixWhile",
+                early: [.trap, .cancelLateSubscription],
+                reflect: { [downstreamChild($0)] },
+                mapFailure: { $0 }
+            ) { input in
                 tryStep { try predicate(input) ? .emit(input) : .finish }
             }
         }

@@ -47,7 +47,7 @@ extension Publishers {
                 },
                 receiveCancel: { write("\(lead)receive cancel") },
                 receiveRequest: { write("\(lead)request \($0)") }
-            ).receive(subscriber: subscriber)
+            ).receive(subscriber: subscriber, name: "Print")
         }
     }
 }

@@ -35,7 +35,7 @@ extension Publishers {
         /// Subscriber to the upstream, subscription for the downstream. Both ends live in a
         /// ``Link``, checked by every scheduled action and dropped when the stream ends.
         @usableFromInline
-        final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             @usableFromInline let link: Link<Downstream>
@@ -53,11 +53,7 @@ extension Publishers {
 
             @inlinable
             func receive(subscription: Subscription) {
-                if let downstream = link.attach(subscription) {
-                    downstream.receive(subscription: self)
-                } else {
-                    subscription.cancel()
-                }
+                link.adopt(subscription)?.receive(subscription: self)
             }
 
             @inlinable

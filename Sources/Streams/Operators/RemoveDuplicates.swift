@@ -20,50 +20,23 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        /// Subscribes a duplicate-removing subscriber to the upstream.
+        /// Subscribes a duplicate-removing subscription to the upstream: the downstream sees a
+        /// subscription of its own (Combine's "RemoveDuplicates"), and each dropped duplicate is
+        /// replaced by a demand of one.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
-        }
-
-        /// Passes the upstream subscription through. The previous element and the finished flag
-        /// are only touched from the upstream's serialised calls; after the first completion
-        /// nothing more is forwarded.
-        @usableFromInline
-        final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            @usableFromInline let downstream: Downstream
-            @usableFromInline let predicate: (Output, Output) -> Bool
-            @usableFromInline var previous: Output?
-            @usableFromInline var finished = false
-
-            @inlinable
-            init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
-                self.downstream = downstream
-                self.predicate = predicate
-            }
-
-            @usableFromInline var description: String { "RemoveDuplicates" }
-
-            @inlinable
-            func receive(subscription: Subscription) {
-                downstream.receive(subscription: subscription)
-            }
-
-            @inlinable
-            func receive(_ input: Output) -> Subscribers.Demand {
-                guard !finished else { return .none }
-                if let previous, predicate(previous, input) { return .max(1) }
-                previous = input
-                return downstream.receive(input)
-            }
-
-            @inlinable
-            func receive(completion: Subscribers.Completion<Failure>) {
-                guard !finished else { return }
-                finished = true
-                previous = nil
-                downstream.receive(completion: completion)
+            let predicate = self.predicate
+            let previous = StepState<Output?>(nil)
+            upstream.subscribeStepping(
+                subscriber,
+                name: "RemoveDuplicates",
+                early: [.trap, .cancelLateSubscription],
+                reflect: { [downstreamChild($0), ("last", previous.value as Any)] },
+                mapFailure: { $0 }
+            ) { input in
+                if let last = previous.value, predicate(last, input) { return .skip }
+                previous.value = input
+                return .emit(input)
             }
         }
     }

@@ -22,7 +22,7 @@ extension Publishers {
 
         /// Subscribes to the upstream; on failure, sends ``output`` when demanded, then finishes.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = Relay(downstream: subscriber, name: "ReplaceError")
+            let relay = Relay(downstream: subscriber, name: "ReplaceError", early: [.trapExcessValues])
             let output = self.output
             upstream.subscribe(
                 RelaySide<Output, Upstream.Failure, S>(relay: relay) { completion in

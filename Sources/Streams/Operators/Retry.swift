@@ -23,12 +23,13 @@ extension Publishers {
 
         /// Subscribes to the upstream, and again after each failure while retries remain.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = Relay(downstream: subscriber, name: "Retry")
+            let relay = Relay(downstream: subscriber, name: "Retry", early: [.trapValues, .trapExcessValues, .forwardCompletion, .forwardLaterUpstreamsValues, .cancelLateSubscription], requestsReturnedDemand: true)
             let upstream = self.upstream
             func attempt(remaining: Int?) {
                 upstream.subscribe(
                     RelaySide<Output, Failure, S>(relay: relay) { completion in
-                        guard case .failure = completion, remaining.map({ $0 > 0 }) ?? true else {
+                        // As in Combine, a negative count never runs out.
+                        guard case .failure = completion, remaining.map({ $0 != 0 }) ?? true else {
                             relay.complete(completion)
                             return
                         }

@@ -20,15 +20,25 @@ extension Publishers {
             self.nextPartialResult = nextPartialResult
         }
 
-        /// Subscribes a scanning subscriber (with its own running result) to the upstream.
+        /// Subscribes a scanning subscriber (with its own running result) to the upstream. As in
+        /// Combine, it passes the upstream's subscription through: it never drops a value or
+        /// ends the stream itself, so demand and cancellation need no intermediary.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             let result = StepState(initialResult)
-            upstream.subscribeStepping(subscriber, name: "Scan", mapFailure: { $0 }) { input in
-                result.value = next(result.value, input)
-                return .emit(result.value)
-            }
+            upstream.subscribe(
+                PassThrough(
+                    downstream: subscriber,
+                    name: "Scan",
+                    reflect: { [downstreamChild(subscriber), ("result", result.value)] },
+                    value: { input, downstream in
+                        result.value = next(result.value, input)
+                        return downstream.receive(result.value)
+                    },
+                    completion: { $0 }
+                )
+            )
         }
     }
 
@@ -63,7 +73,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             let result = StepState(initialResult)
-            upstream.subscribeStepping(subscriber, name: "TryScan", mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(subscriber, name: "TryScan", early: [.forwardValues],
+                reflect: { [downstreamChild($0), ("status", $0 == nil ? "terminal" : "subscribed"), ("result", result.value)] },
+                mapFailure: { $0 }) { input in
                 tryStep {
                     result.value = try next(result.value, input)
                     return .emit(result.value)

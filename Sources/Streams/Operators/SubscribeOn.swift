@@ -35,7 +35,7 @@ extension Publishers {
 
         /// Subscriber to the upstream, subscription for the downstream; both ends live in a
         /// ``Link`` and are dropped when the stream ends.
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let link: Link<Downstream>
@@ -51,11 +51,7 @@ extension Publishers {
             var description: String { "SubscribeOn" }
 
             func receive(subscription: Subscription) {
-                if let downstream = link.attach(subscription) {
-                    downstream.receive(subscription: self)
-                } else {
-                    subscription.cancel()
-                }
+                link.adopt(subscription)?.receive(subscription: self)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {

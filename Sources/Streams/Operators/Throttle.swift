@@ -39,7 +39,7 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
 
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private struct State {

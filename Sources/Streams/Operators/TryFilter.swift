@@ -23,7 +23,14 @@ extension Publishers {
         /// Subscribes a try-filtering subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
-            upstream.subscribeStepping(subscriber, name: "TryFilter", mapFailure: { $0 }) { input in
+            // As Combine's, debug builds trap on events before the subscription.
+            upstream.subscribeStepping(
+                subscriber,
+                name: "TryFilter",
+                early: [.trap, .cancelLateSubscription],
+                reflect: { [downstreamChild($0)] },
+                mapFailure: { $0 }
+            ) { input in
                 tryStep { try isIncluded(input) ? .emit(input) : .skip }
             }
         }
@@ -53,7 +60,14 @@ extension Publishers {
         /// Subscribes a try-compact-mapping subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
-            upstream.subscribeStepping(subscriber, name: "TryCompactMap", mapFailure: { $0 }) { input in
+            // As Combine's, debug builds trap on events before the subscription.
+            upstream.subscribeStepping(
+                subscriber,
+                name: "TryCompactMap",
+                early: [.trap, .cancelLateSubscription],
+                reflect: { [downstreamChild($0)] },
+                mapFailure: { $0 }
+            ) { input in
                 tryStep { try transform(input).map { .emit($0) } ?? .skip }
             }
         }
@@ -85,7 +99,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             let previous = StepState<Output?>(nil)
-            upstream.subscribeStepping(subscriber, name: "TryRemoveDuplicates", mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(subscriber, name: "TryRemoveDuplicates", early: [.trap, .cancelLateSubscription],
+                reflect: { [downstreamChild($0), ("last", previous.value as Any)] },
+                mapFailure: { $0 }) { input in
                 tryStep {
                     if let last = previous.value, try predicate(last, input) { return .skip }
                     previous.value = input

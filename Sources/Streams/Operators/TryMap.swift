@@ -27,24 +27,22 @@ extension Publishers {
         /// Stands between the upstream and the downstream: both ends live in a ``Link``, so
         /// after a throw, an upstream completion or a cancel nothing more reaches the downstream
         /// and neither end is kept.
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Error {
             private let link: Link<Downstream>
             private let transform: (Upstream.Output) throws -> Output
 
             init(downstream: Downstream, transform: @escaping (Upstream.Output) throws -> Output) {
-                self.link = Link(downstream: downstream)
+                // As Combine's, values before the subscription go through.
+                self.link = Link(downstream: downstream, early: [.forwardValues])
                 self.transform = transform
             }
 
             var description: String { "TryMap" }
 
             func receive(subscription: Subscription) {
-                guard let downstream = link.attach(subscription) else {
-                    subscription.cancel()
-                    return
-                }
+                guard let downstream = link.adopt(subscription) else { return }
                 downstream.receive(subscription: self)
             }
 

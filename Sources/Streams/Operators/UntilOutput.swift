@@ -56,10 +56,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = TriggerInner<Output, Failure, S>(downstream: subscriber, prefixMode: true)
             upstream.subscribe(inner.upstreamSubscriber)
-            other
-                .map { _ in () }
-                .catch { _ in Empty<Void, Failure>() }
-                .subscribe(inner.triggerSubscriber(Void.self))
+            other.subscribe(inner.triggerSubscriber(Other.Output.self, failing: Other.Failure.self))
         }
     }
 }

@@ -141,6 +141,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
     }
 
     func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         guard demand > 0 else { return }
         state.withLock { $0.demanded = true }
         deliverIfReady()

@@ -23,7 +23,7 @@ public struct Just<Output>: Publisher {
         // `Publishers.Sequence`), so delivery does not run as unspecialised generic code.
         let output = self.output
         subscriber.receive(
-            subscription: JustSubscription {
+            subscription: JustSubscription(name: .just, output: output) {
                 _ = subscriber.receive(output)
                 subscriber.receive(completion: .finished)
             }
@@ -41,19 +41,42 @@ extension Just: Sendable where Output: Sendable {}
 /// properties: the class is not generic, so releasing it (its `deinit` always runs
 /// unspecialised) needs no generic metadata.
 @usableFromInline
-final class JustSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class JustSubscription: Subscription, CombineReflectable, @unchecked Sendable {
     @usableFromInline let done = Atomic<Bool>(false)
     @exclusivity(unchecked) @usableFromInline var delivery: (() -> Void)?  // owned by whoever sets `done`
+    @usableFromInline let name: Name
+    /// The value, for the mirror only.
+    @usableFromInline let output: Any
+
+    /// The publisher a one-value subscription serves, which gives it Combine's name.
+    @usableFromInline
+    enum Name: UInt8 {
+        case just, optional, once
+    }
 
     @inlinable
-    init(delivery: @escaping () -> Void) {
+    init(name: Name, output: Any, delivery: @escaping () -> Void) {
+        self.name = name
+        self.output = output
         self.delivery = delivery
     }
 
-    @usableFromInline var description: String { "Just" }
+    @usableFromInline var description: String {
+        switch name {
+        case .just: "Just"
+        case .optional: "Optional"
+        case .once: "Once"
+        }
+    }
+
+    /// One unlabelled child: the value, as Combine shows it.
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: [(label: nil, value: output)])
+    }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         guard demand > 0, !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let delivery = self.delivery
         self.delivery = nil

@@ -18,7 +18,12 @@ extension Optional {
         /// Delivers the value (on demand, like `Just`) or finishes at once.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
-                Just(output).receive(subscriber: subscriber)
+                subscriber.receive(
+                    subscription: JustSubscription(name: .optional, output: output) {
+                        _ = subscriber.receive(output)
+                        subscriber.receive(completion: .finished)
+                    }
+                )
             } else {
                 Empty<Wrapped, Never>().receive(subscriber: subscriber)
             }
@@ -30,3 +35,6 @@ extension Optional {
         Publisher(self)
     }
 }
+
+/// Two optional publishers are equal when their values are.
+extension Optional.Publisher: Equatable where Wrapped: Equatable {}

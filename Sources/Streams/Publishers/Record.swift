@@ -24,14 +24,26 @@ public struct Record<Output, Failure: Error>: Publisher {
         self.recording = Recording(output: output, completion: completion)
     }
 
-    /// Plays the recording to the subscriber: values on demand, then the completion.
+    /// Plays the recording to the subscriber: values on demand, then the completion (at once,
+    /// with an empty subscription, when there are no values).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let ending: AnyPublisher<Output, Failure>
-        switch recording.completion {
-        case .finished: ending = Empty().eraseToAnyPublisher()
-        case .failure(let error): ending = Fail(error: error).eraseToAnyPublisher()
+        var iterator = recording.output.makeIterator()
+        guard let first = iterator.next() else {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: recording.completion)
+            return
         }
-        Publishers.Sequence<[Output], Failure>(sequence: recording.output).append(ending).receive(subscriber: subscriber)
+        subscriber.receive(
+            subscription: SequenceSubscription<S, [Output]>(
+                sequence: recording.output,
+                first: first,
+                iterator: iterator,
+                downstream: subscriber,
+                completion: recording.completion,
+                isRecording: true,
+                emit: { $0.emit() }
+            )
+        )
     }
 
     /// A recorded sequence of outputs, followed by a completion.
@@ -68,5 +80,51 @@ public struct Record<Output, Failure: Error>: Publisher {
             self.completion = completion
             completed = true
         }
+    }
+}
+
+extension Record: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case recording
+    }
+
+    /// Decodes `{"recording": …}` (Combine's shape).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(recording: try container.decode(Recording.self, forKey: .recording))
+    }
+
+    /// Encodes `{"recording": …}` (Combine's shape).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recording, forKey: .recording)
+    }
+}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case output
+        case completion
+    }
+
+    /// Decodes `{"output": […], "completion": …}`; the recording is complete (recording more
+    /// traps).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let output = try container.decode([Output].self, forKey: .output)
+        let completion = try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion)
+        self.init(output: output, completion: completion)
+    }
+
+    /// Encodes `{"output": […], "completion": …}` (Combine's shape).
+    public func encode(to encoder: any Encoder) throws {
+        try encode(into: encoder)
+    }
+
+    /// Encodes the recording into `encoder`, as ``encode(to:)`` does.
+    public func encode(into encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(output, forKey: .output)
+        try container.encode(completion, forKey: .completion)
     }
 }

@@ -28,7 +28,12 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let output):
-                Publishers.SetFailureType<Just<Success>, Failure>(upstream: Just(output)).receive(subscriber: subscriber)
+                subscriber.receive(
+                    subscription: JustSubscription(name: .once, output: output) {
+                        _ = subscriber.receive(output)
+                        subscriber.receive(completion: .finished)
+                    }
+                )
             case .failure(let error):
                 Fail<Success, Failure>(error: error).receive(subscriber: subscriber)
             }
@@ -40,3 +45,6 @@ extension Result {
         Publisher(self)
     }
 }
+
+/// Two result publishers are equal when their results are.
+extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {}

@@ -33,6 +33,7 @@ extension Publishers {
             // (specialised) code, so the per-value loop does not run as unspecialised generic
             // code even though `request(_:)` is reached through the `Subscription` existential.
             let subscription = SequenceSubscription<S, Elements>(
+                sequence: sequence,
                 first: first,
                 iterator: iterator,
                 downstream: subscriber,
@@ -44,6 +45,9 @@ extension Publishers {
 }
 
 extension Publishers.Sequence: Sendable where Elements: Sendable {}
+
+/// Two sequence publishers are equal when their sequences are.
+extension Publishers.Sequence: Equatable where Elements: Equatable {}
 
 extension Swift.Sequence {
     /// A publisher that publishes this sequence's elements; it never fails.
@@ -62,7 +66,7 @@ extension Swift.Sequence {
 /// atomic flag, so an unlimited stream costs no lock per value.
 @usableFromInline
 final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
-    CustomStringConvertible, @unchecked Sendable where Downstream.Input == Elements.Element
+    CombineReflectable, @unchecked Sendable where Downstream.Input == Elements.Element
 {
     @usableFromInline
     struct State {
@@ -81,18 +85,44 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
 
     @inlinable
     init(
+        sequence: Elements,
         first: Elements.Element,
         iterator: Elements.Iterator,
         downstream: Downstream,
+        completion: Subscribers.Completion<Downstream.Failure> = .finished,
+        isRecording: Bool = false,
         emit: @escaping (SequenceSubscription) -> Void
     ) {
+        self.sequence = sequence
+        self.completion = completion
+        self.isRecording = isRecording
         self.upcoming = first
         self.iterator = iterator
         self.downstream = downstream
         self.specializedEmit = emit
     }
 
-    @usableFromInline var description: String { "Sequence" }
+    /// Kept for the description only (a copy of the publisher's value, not its iterator).
+    @usableFromInline let sequence: Elements
+    /// Sent after the last element: `.finished` for a sequence, the recorded completion for a
+    /// ``Record``.
+    @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
+    /// Whether this plays a ``Record`` (named and mirrored as Combine's record subscription).
+    @usableFromInline let isRecording: Bool
+
+    /// As Combine names this subscription: after the sequence's own description while the
+    /// stream is live; once it has ended, `"Sequence"` (`"Cancelled Events"` for a record).
+    @usableFromInline var description: String {
+        guard state.withLock({ $0.done }) else { return String(describing: sequence) }
+        return isRecording ? "Cancelled Events" : "Sequence"
+    }
+
+    @usableFromInline var customMirror: Mirror {
+        let children: [Mirror.Child] = isRecording
+            ? [("sequence", sequence), ("completion", completion)]
+            : [("sequence", sequence)]
+        return Mirror(self, children: children)
+    }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
@@ -195,7 +225,7 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
         }
         release()
         if shouldComplete && !cancelled.load(ordering: .acquiring) {
-            downstream.receive(completion: .finished)
+            downstream.receive(completion: completion)
         }
     }
 }

@@ -17,18 +17,32 @@ extension DispatchQueue: Scheduler {
             dispatchTime = time
         }
 
-        /// Returns the distance to another dispatch queue time.
+        /// Returns the distance to another dispatch queue time. As in Combine, it saturates
+        /// instead of wrapping: a time beyond `Int.max` nanoseconds (such as `.distantFuture`)
+        /// is infinitely far from any other, `.nanoseconds(.max)` away in either direction.
         public func distance(to other: SchedulerTimeType) -> Stride {
-            Stride(.nanoseconds(Int(clamping: Int64(bitPattern: other.dispatchTime.uptimeNanoseconds &- dispatchTime.uptimeNanoseconds))))
+            let (start, end) = (dispatchTime.uptimeNanoseconds, other.dispatchTime.uptimeNanoseconds)
+            guard start != end else { return .nanoseconds(0) }
+            guard let from = Int(exactly: start), let to = Int(exactly: end) else { return .nanoseconds(.max) }
+            return .nanoseconds(to - from)
         }
 
         /// Returns a dispatch queue scheduler time calculated by advancing this instance's time
-        /// by the given interval (clamped at zero).
+        /// by the given interval. Going past `Int64.max` nanoseconds gives `.distantFuture`; going
+        /// before its start stops at one nanosecond (a raw time of zero means "now" to
+        /// Dispatch).
         public func advanced(by n: Stride) -> SchedulerTimeType {
-            let nanos = Int64(clamping: dispatchTime.uptimeNanoseconds)
-            let sum = nanos.addingReportingOverflow(Int64(n.magnitude))
-            let result = sum.overflow ? (n.magnitude > 0 ? Int64.max : 0) : Swift.max(sum.partialValue, 0)
-            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(result)))
+            let start = dispatchTime.uptimeNanoseconds
+            let result: UInt64
+            if n.magnitude >= 0 {
+                let (sum, overflow) = start.addingReportingOverflow(UInt64(n.magnitude))
+                // Dispatch has no time past `Int64.max` nanoseconds but "forever".
+                result = overflow || sum > UInt64(Int64.max) ? DispatchTime.distantFuture.uptimeNanoseconds : sum
+            } else {
+                let back = UInt64(n.magnitude.magnitude)
+                result = start > back ? start - back : 1
+            }
+            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: Swift.max(result, 1)))
         }
 
         /// Hashes the time.
@@ -119,9 +133,12 @@ extension DispatchQueue: Scheduler {
                     ? Stride(nanoseconds: saturating(saturating(lhs.magnitude, plus: .max), plus: 1))
                     : Stride(nanoseconds: saturating(lhs.magnitude, plus: -rhs.magnitude))
             }
-            /// Multiplies intervals (as nanosecond counts), saturating.
+            /// Multiplies intervals as Combine does, as numbers of seconds: the product of two
+            /// nanosecond counts is divided by a billion (rounded towards zero), saturating.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(nanoseconds: saturating(lhs.magnitude, times: rhs.magnitude))
+                let seconds = Double(lhs.magnitude) * Double(rhs.magnitude) / 1_000_000_000
+                guard seconds.magnitude < Double(Int.max) else { return Stride(nanoseconds: seconds < 0 ? .min : .max) }
+                return Stride(nanoseconds: Int(seconds.rounded(.towardZero)))
             }
             /// Adds in place.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
@@ -219,14 +236,20 @@ extension DispatchQueue.SchedulerTimeType: Codable {
 }
 
 extension DispatchQueue.SchedulerTimeType.Stride: Codable {
+    /// Combine's coding key: the interval is kept as `{"_nanoseconds": n}`.
+    private enum CodingKeys: String, CodingKey {
+        case nanoseconds = "_nanoseconds"
+    }
+
     /// Decodes the interval in nanoseconds.
     public init(from decoder: any Decoder) throws {
-        self.init(.nanoseconds(try decoder.singleValueContainer().decode(Int.self)))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(.nanoseconds(try container.decode(Int.self, forKey: .nanoseconds)))
     }
 
     /// Encodes the interval in nanoseconds.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(magnitude)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(magnitude, forKey: .nanoseconds)
     }
 }

@@ -4,7 +4,9 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     /// The immediate scheduler's time type: an integer count with no relation to wall time.
     public struct SchedulerTimeType: Strideable, Hashable, Sendable {
         /// The immediate scheduler's time interval type: an integer count.
-        public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByIntegerLiteral, Hashable, Sendable {
+        public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByIntegerLiteral,
+            ExpressibleByFloatLiteral, Hashable, Sendable
+        {
             /// The count.
             public var magnitude: Int
 
@@ -12,6 +14,9 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             public init(_ value: Int) { magnitude = value }
             /// Creates an interval from an integer literal.
             public init(integerLiteral value: Int) { magnitude = value }
+            /// Creates an interval from a floating-point literal, rounded towards zero (as
+            /// Combine's).
+            public init(floatLiteral value: Double) { magnitude = Int(value) }
             /// Creates an interval from a binary integer, if it fits.
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let value = Int(exactly: source) else { return nil }
@@ -88,15 +93,5 @@ public struct ImmediateScheduler: Scheduler, Sendable {
 
 extension ImmediateScheduler.SchedulerTimeType: Codable {}
 
-extension ImmediateScheduler.SchedulerTimeType.Stride: Codable {
-    /// Decodes the count.
-    public init(from decoder: any Decoder) throws {
-        self.init(try decoder.singleValueContainer().decode(Int.self))
-    }
-
-    /// Encodes the count.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(magnitude)
-    }
-}
+/// Coded as `{"magnitude": n}`, Combine's shape.
+extension ImmediateScheduler.SchedulerTimeType.Stride: Codable {}

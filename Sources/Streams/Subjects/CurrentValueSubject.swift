@@ -10,6 +10,10 @@
 /// it, serialised per subscriber.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, UpstreamAcceptingSubject, @unchecked Sendable {
     @usableFromInline let core = SubjectCore()
+    /// The name of each subscriber's subscription: Combine's subjects name theirs after the
+    /// subject, and the publishers built on a subject (`@Published`, an observable object's
+    /// publisher) after themselves. Set before the subject is shared.
+    @usableFromInline var conduitName = "CurrentValueSubject"
     /// Under `core.mutex`.
     @exclusivity(unchecked) @usableFromInline var current: Output
     /// Set once the subject completes; under `core.mutex`.
@@ -18,6 +22,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
     /// Creates a current-value subject with the given initial value.
     public init(_ value: Output) {
         current = value
+        core.startUpstreamsAtOnce()
     }
 
     /// A subject that is gone can send nothing more: its subscribers are let go of (they keep
@@ -40,7 +45,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         // Made here, in the subscriber's (specialised) code: see `PassthroughSubject`.
-        attach(SubjectConduit(downstream: subscriber, name: "CurrentValueSubject", replaysCurrentValue: true))
+        attach(SubjectConduit(downstream: subscriber, name: conduitName, replaysCurrentValue: true))
     }
 
     /// Registers a new subscriber's conduit and starts it (or rejects it after a completion).
@@ -87,8 +92,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
         core.finish(completion, of: Output.self) { self.completion = completion }
     }
 
-    /// Keeps the upstream subscription and asks it for `.unlimited` once a subscriber has
-    /// demanded values (at once if one already has); cancels it if the subject has completed.
+    /// Keeps the upstream subscription and asks it for `.unlimited` at once, as Combine's
+    /// current-value subject does; cancels it if the subject has completed.
     public func send(subscription: Subscription) {
         if !acceptUpstream(subscription) { subscription.cancel() }
     }

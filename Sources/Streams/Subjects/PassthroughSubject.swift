@@ -10,6 +10,10 @@
 /// conduit and made outside any lock. `send` is inlinable, so it runs specialised.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, UpstreamAcceptingSubject, @unchecked Sendable {
     @usableFromInline let core = SubjectCore()
+    /// The name of each subscriber's subscription: Combine's subjects name theirs after the
+    /// subject, and the publishers built on a subject (`@Published`, an observable object's
+    /// publisher) after themselves. Set before the subject is shared.
+    @usableFromInline var conduitName = "PassthroughSubject"
     /// Set once the subject completes; under `core.mutex`.
     @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
 
@@ -27,7 +31,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Upstream
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         // The conduit is made here, in the subscriber's (specialised) code, so that its
         // delivery closure is specialised too.
-        attach(SubjectConduit(downstream: subscriber, name: "PassthroughSubject"))
+        attach(SubjectConduit(downstream: subscriber, name: conduitName))
     }
 
     /// Registers a new subscriber's conduit and starts it (or rejects it after a completion).

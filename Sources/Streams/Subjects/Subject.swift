@@ -36,7 +36,7 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Cancellable, CustomS
     private let link: Link<Target>
 
     init(subject: Target) {
-        link = Link(downstream: subject)
+        link = Link(downstream: subject, early: [.forwardValues, .forwardCompletion, .cancelLateSubscription])
     }
 
     var description: String { "Subject" }

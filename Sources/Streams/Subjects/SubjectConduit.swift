@@ -104,6 +104,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     }
 
     @inlinable func requestNow(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         let (first, _, missed) = outbox.request(demand)
         if first { core?.conduitDemanded() }
         if missed, let value = currentValue?() {

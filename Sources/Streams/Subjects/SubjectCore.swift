@@ -63,15 +63,26 @@ final class SubjectCore: @unchecked Sendable {
     }
 
     /// The subject is gone: every subscriber is let go of (each keeps its subscription, which
-    /// delivers nothing more).
+    /// delivers nothing more), and its upstreams are cancelled, as Combine's subjects do: nothing
+    /// is left to receive what they would send.
     func subjectGone() {
         mutex.lock()
         let conduits = self.conduits
         self.conduits = []
+        let upstreams = self.upstreams.takeAll()
         mutex.unlock()
         for conduit in conduits {
             conduit.release()
         }
+        for upstream in upstreams {
+            upstream.cancel()
+        }
+    }
+
+    /// For a `CurrentValueSubject`: each upstream is asked for `.unlimited` as soon as it is
+    /// attached. Call before the subject is shared.
+    func startUpstreamsAtOnce() {
+        upstreams.startAtOnce()
     }
 
     /// A subscriber demanded values for the first time: starts every upstream (once).

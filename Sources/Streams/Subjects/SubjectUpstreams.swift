@@ -1,9 +1,11 @@
 /// The upstream subscriptions a subject was handed through `send(subscription:)`, kept in the
 /// subject's own lock.
 ///
-/// Like Combine's subjects, a subject asks its upstreams for `.unlimited` only once one of its
-/// own subscribers has demanded a value: an upstream attached before that waits, and the first
-/// downstream demand starts all of them. Not thread-safe by itself; the owner guards it.
+/// Like Combine's `PassthroughSubject`, a subject asks its upstreams for `.unlimited` only once
+/// one of its own subscribers has demanded a value: an upstream attached before that waits, and
+/// the first downstream demand starts all of them. A `CurrentValueSubject` always has a value
+/// to offer and asks each upstream at once (``startAtOnce()``). Not thread-safe by itself; the
+/// owner guards it.
 @usableFromInline
 struct SubjectUpstreams {
     private var subscriptions: [Subscription] = []
@@ -22,6 +24,17 @@ struct SubjectUpstreams {
     mutating func downstreamDemanded() -> [Subscription] {
         guard !demanded else { return [] }
         demanded = true
+        return subscriptions
+    }
+
+    /// From now on every upstream is asked for `.unlimited` as soon as it is added.
+    mutating func startAtOnce() {
+        demanded = true
+    }
+
+    /// Forgets every upstream and returns them (the subject is gone: the caller cancels them).
+    mutating func takeAll() -> [Subscription] {
+        defer { subscriptions = [] }
         return subscriptions
     }
 

@@ -1,3 +1,4 @@
+import Locking
 import Streams
 import Testing
 
@@ -106,4 +107,33 @@ import Testing
         #expect(await first.value == 1)
         #expect(await second.value == 2)
     }
+
+    @Test func aValueBeforeTheSubscriptionReleasesEveryWaiterWithNil() async {
+        let upstream = ManualPublisher<Int, Never>()
+        let values = upstream.values
+        let waiter = Task {
+            var iterator = values.makeAsyncIterator()
+            return await iterator.next()
+        }
+        // Until the waiter has called next(), a value finds no one to release: keep sending.
+        let finished = Locked(false)
+        let watcher = Task {
+            _ = await waiter.value
+            finished.withLock { $0 = true }
+        }
+        while !finished.withLock({ $0 }) {
+            if let subscriber = upstream.subscriber {
+                #expect(subscriber.receive(42) == .none)
+            }
+            await Task.yield()
+        }
+        await watcher.value
+        #expect(await waiter.value == nil)
+        // The waiter's request still goes to the subscription when it arrives.
+        let subscription = TestSubscription()
+        upstream.subscriber?.receive(subscription: subscription)
+        #expect(subscription.requests == [.max(1)])
+        subscription.cancel()
+    }
 }
+

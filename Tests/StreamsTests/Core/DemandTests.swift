@@ -49,8 +49,13 @@ import Testing
         #expect(Subscribers.Demand.unlimited.description == "unlimited")
     }
 
-    @Test func addingOrSubtractingANegativeCountSaturates() {
-        #expect(Subscribers.Demand.max(Int.max) - (-1) == .unlimited)
+    @Test func subtractingANegativeCountPastIntMaxGivesNoneAsInCombine() {
+        #expect(Subscribers.Demand.max(Int.max) - (-1) == .none)
+        #expect(Subscribers.Demand.max(5) - (-3) == .max(8))
+        #expect(Subscribers.Demand.unlimited - (-1) == .unlimited)
+    }
+
+    @Test func addingANegativeCountSaturates() {
         #expect(Subscribers.Demand.max(3) + (-5) == .none)
         #expect(Subscribers.Demand.max(Int.max) + (-1) == .max(Int.max - 1))
         #expect(Subscribers.Demand.unlimited + (-1) == .unlimited)

@@ -123,4 +123,52 @@ import Testing
             subject.send(completion: .finished)
         })
     }
+
+    @Test func aBufferOfSizeZeroIsAcceptedAndAlwaysFull() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .none)
+        upstream.buffer(size: 0, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        #expect(upstream.subscription?.requests == [])
+        upstream.send(1)
+        subscriber.request(.max(1))
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "finished"])
+    }
+
+    @Test func theFullBufferErrorIsMadeOutsideTheLock() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .none)
+        var reentered = false
+        let buffered = upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError {
+            // Calling back into the operator from the closure must not deadlock.
+            if !reentered {
+                reentered = true
+                upstream.send(99)
+            }
+            return TestError(7)
+        })
+        buffered.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        #expect(reentered)
+        #expect(upstream.subscription?.cancelCount == 1)
+        // Without demand the failure goes at once, the buffer discarded.
+        #expect(subscriber.log == ["sub", "failure(E7)"])
+    }
+
+    @Test func aCancelOrACompletionBeforeTheSubscriptionIsIgnored() throws {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        try #require(upstream.operatorSubscription).cancel()
+        upstream.subscriber?.receive(completion: .finished)
+        let subscription = TestSubscription()
+        upstream.subscriber?.receive(subscription: subscription)
+        #expect(subscription.requests == [.max(2)])
+        #expect(subscription.cancelCount == 0)
+        #expect(subscriber.log == ["sub"])
+        subscriber.cancel()
+        #expect(subscription.cancelCount == 1)
+    }
 }
+

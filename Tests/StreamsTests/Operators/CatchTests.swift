@@ -103,4 +103,16 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.log == ["sub", "9", "finished"])
     }
+
+    @Test func replaceErrorKeepsTheReplacementForLaterDemandDespiteASecondCompletion() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.replaceError(with: 42).subscribe(subscriber)
+        upstream.subscriber?.receive(subscription: TestSubscription())
+        upstream.subscriber?.receive(completion: .failure(TestError(1)))
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(subscriber.log == ["sub"])
+        subscriber.request(.max(1))
+        #expect(subscriber.log == ["sub", "42", "finished"])
+    }
 }

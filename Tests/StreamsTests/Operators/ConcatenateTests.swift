@@ -109,4 +109,20 @@ import Testing
         #expect(suffix.subscription?.requests == [.max(2)])
         subscriber.cancel()
     }
+
+    @Test func aPrefixValueAfterItsCompletionIsNotForwarded() {
+        let prefix = ManualPublisher<Int, Never>()
+        let suffix = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        prefix.append(suffix).subscribe(subscriber)
+        prefix.subscriber?.receive(subscription: TestSubscription())
+        _ = prefix.subscriber?.receive(1)
+        prefix.subscriber?.receive(completion: .finished)
+        #expect(prefix.subscriber?.receive(2) == Subscribers.Demand.none)
+        prefix.subscriber?.receive(completion: .finished)
+        suffix.send(3)
+        #expect(subscriber.values == [1, 3])
+        #expect(suffix.subscribeCount == 1)
+        subscriber.cancel()
+    }
 }

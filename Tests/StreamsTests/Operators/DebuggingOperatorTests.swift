@@ -39,4 +39,12 @@ import Testing
             .subscribe(subscriber)
         #expect(subscriber.log == ["sub", "1", "2", "finished"])
     }
+
+    @Test func breakpointPassesTheUpstreamsSubscriptionThrough() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.breakpoint(receiveOutput: { _ in false }).subscribe(subscriber)
+        #expect(subscriber.subscription as? TestSubscription === upstream.subscription)
+        #expect(upstream.subscription?.requests == [.max(2)])
+    }
 }

@@ -43,6 +43,12 @@ import Testing
         #expect(subscriber.log == ["sub", "1", "2", "failure(E3)"])
     }
 
+    @Test func dropFirstAcceptsANegativeCountUntilSubscribed() {
+        // As in Combine, only subscribing traps on a negative count.
+        let publisher = Publishers.Drop(upstream: PassthroughSubject<Int, Never>(), count: -1)
+        #expect(publisher.count == -1)
+    }
+
     @Test func dropFirstSkipsTheCountAndReplacesTheirDemand() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
@@ -104,6 +110,15 @@ import Testing
         #expect(subscriber.log == ["sub", "11"])
         subscriber.request(.max(1))
         #expect(subscriber.log == ["sub", "11", "12", "finished"])
+    }
+
+    @Test func ignoreOutputPassesTheUpstreamsSubscriptionThroughAndAsksForEverything() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Never, Never>(initialDemand: .max(1))
+        upstream.ignoreOutput().subscribe(subscriber)
+        #expect(subscriber.subscription as? TestSubscription === upstream.subscription)
+        #expect(upstream.subscription?.requests == [.max(1), .unlimited])
+        subscriber.cancel()
     }
 
     @Test func ignoreOutputDrainsTheUpstreamAndPassesTheCompletion() {
@@ -196,6 +211,19 @@ import Testing
         upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
         upstream.send(1)
         #expect(subscriber.log == ["sub", "1", "finished"])
+    }
+
+    @Test func prefixUntilOutputFromIgnoresWhatTheTriggerSendsAfterItsCompletion() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.fail(TestError(1))
+        trigger.send(42)
+        upstream.send(1)
+        #expect(subscriber.log == ["sub", "1"])
+        #expect(upstream.subscription?.cancelCount == 0)
+        subscriber.cancel()
     }
 
     @Test func cancellingUntilOutputOperatorsCancelsTheTriggerToo() {

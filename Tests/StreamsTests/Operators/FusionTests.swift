@@ -34,4 +34,41 @@ import Testing
         for value in [-1, 3, 12] { subject.send(value) }
         #expect(subscriber.values == ["v3"])
     }
+
+    @Test func tryMapAfterMapOrTryMapIsOneTryMap() {
+        let subject = PassthroughSubject<Int, Never>()
+        let afterMap: Publishers.TryMap<PassthroughSubject<Int, Never>, Int> = subject.map { $0 * 2 }.tryMap { value in
+            if value == 6 { throw TestError(6) }
+            return value + 1
+        }
+        let afterTryMap: Publishers.TryMap<PassthroughSubject<Int, Never>, String> = afterMap.tryMap { "v\($0)" }
+        let mapped: Publishers.TryMap<PassthroughSubject<Int, Never>, Int> = afterMap.map { $0 * 10 }
+        let subscriber = TrackingSubscriber<String, Error>()
+        let mappedSubscriber = TrackingSubscriber<Int, Error>()
+        afterTryMap.subscribe(subscriber)
+        mapped.subscribe(mappedSubscriber)
+        subject.send(1)
+        subject.send(3)
+        #expect(subscriber.values == ["v3"])
+        #expect(subscriber.failures.map { $0 as? TestError } == [TestError(6)])
+        #expect(mappedSubscriber.values == [30])
+    }
+
+    @Test func mapAfterCompactMapAndCompactMapAfterTryCompactMapFuse() {
+        let subject = PassthroughSubject<Int, Never>()
+        let mapped: Publishers.CompactMap<PassthroughSubject<Int, Never>, String> = subject
+            .compactMap { $0 > 0 ? $0 : nil }
+            .map { "v\($0)" }
+        let tried: Publishers.TryCompactMap<PassthroughSubject<Int, Never>, Int> = subject
+            .tryCompactMap { $0 > 0 ? $0 : nil }
+            .compactMap { $0.isMultiple(of: 2) ? $0 / 2 : nil }
+        let mappedSubscriber = TrackingSubscriber<String, Never>()
+        let triedSubscriber = TrackingSubscriber<Int, Error>()
+        mapped.subscribe(mappedSubscriber)
+        tried.subscribe(triedSubscriber)
+        for value in [-1, 2, 3] { subject.send(value) }
+        #expect(mappedSubscriber.values == ["v2", "v3"])
+        #expect(triedSubscriber.values == [1])
+    }
 }
+

@@ -167,4 +167,30 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.log == ["sub"])
     }
+
+    @Test func aCancelBeforeTheUpstreamSubscribesIsIgnoredAndTheUpstreamIsAskedForEverything() throws {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.count().subscribe(subscriber)
+        try #require(upstream.operatorSubscription).cancel()
+        let subscription = TestSubscription()
+        upstream.subscriber?.receive(subscription: subscription)
+        #expect(subscription.requests == [.unlimited])
+        #expect(subscription.cancelCount == 0)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(subscriber.log == ["sub", "0", "finished"])
+    }
+
+    @Test func valuesBeforeTheSubscriptionAreIgnored() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        var reduced: [Int] = []
+        upstream.reduce(0) { reduced.append($1); return $0 + $1 }.subscribe(subscriber)
+        #expect(upstream.subscriber?.receive(5) == Subscribers.Demand.none)
+        #expect(reduced.isEmpty)
+        upstream.subscriber?.receive(subscription: TestSubscription())
+        _ = upstream.subscriber?.receive(1)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(subscriber.values == [1])
+    }
 }

@@ -87,7 +87,49 @@ import Testing
         #expect(Stride.microseconds(Int.max / 10).magnitude == Int.max)
         #expect((Stride.nanoseconds(Int.max) + .nanoseconds(1)).magnitude == Int.max)
         #expect((Stride.nanoseconds(Int.min) - .nanoseconds(1)).magnitude == Int.min)
-        #expect((Stride.nanoseconds(Int.max / 2) * .nanoseconds(3)).magnitude == Int.max)
+        #expect((Stride.seconds(4_000_000_000) * .seconds(4_000_000_000)).magnitude == Int.max)
+    }
+
+    @Test func immediateStridesTakeFloatLiteralsRoundedTowardsZero() {
+        let forward: ImmediateScheduler.SchedulerTimeType.Stride = 14.6
+        let backward: ImmediateScheduler.SchedulerTimeType.Stride = -4.1
+        #expect(forward == ImmediateScheduler.SchedulerTimeType.Stride(14))
+        #expect(backward == ImmediateScheduler.SchedulerTimeType.Stride(-4))
+    }
+
+    @Test func dispatchStridesMultiplyAsNumbersOfSeconds() {
+        typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+        #expect(Stride.seconds(2) * .seconds(3) == .seconds(6))
+        #expect(Stride.milliseconds(500) * .seconds(4) == .seconds(2))
+        #expect((Stride.nanoseconds(18) * .microseconds(1)).magnitude == 0)
+        #expect((Stride.microseconds(-3) * .nanoseconds(10)).magnitude == 0)
+    }
+
+    @Test func dispatchTimeDistanceSaturatesInsteadOfWrapping() {
+        typealias Time = DispatchQueue.SchedulerTimeType
+        let early = Time(DispatchTime(uptimeNanoseconds: 10_000))
+        let later = Time(DispatchTime(uptimeNanoseconds: 10_431))
+        let farAway = Time(.distantFuture)
+        let largest = Time(DispatchTime(uptimeNanoseconds: UInt64(Int.max)))
+        #expect(early.distance(to: later) == .nanoseconds(431))
+        #expect(later.distance(to: early) == .nanoseconds(-431))
+        #expect(early.distance(to: farAway) == .nanoseconds(.max))
+        #expect(farAway.distance(to: early) == .nanoseconds(.max))
+        #expect(farAway.distance(to: farAway) == .nanoseconds(0))
+        #expect(largest.distance(to: early) == .nanoseconds(-(Int.max - 10_000)))
+    }
+
+    @Test func dispatchTimeAdvancesToTheEndsOfTimeWithoutWrapping() {
+        typealias Time = DispatchQueue.SchedulerTimeType
+        let time = Time(DispatchTime(uptimeNanoseconds: 10_000))
+        #expect(time.advanced(by: .nanoseconds(-220)) == Time(DispatchTime(uptimeNanoseconds: 9_780)))
+        #expect(time.advanced(by: .nanoseconds(.max)).dispatchTime == .distantFuture)
+        #expect(time.advanced(by: .seconds(-1)).dispatchTime.uptimeNanoseconds == 1)
+    }
+
+    @Test func dispatchStrideCodesAsCombinesKeyedForm() throws {
+        let data = try JSONEncoder().encode(DispatchQueue.SchedulerTimeType.Stride.nanoseconds(419_872))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"_nanoseconds":419872}"#)
     }
 
     @Test func dispatchAndImmediateStridesRoundTripThroughCodable() throws {

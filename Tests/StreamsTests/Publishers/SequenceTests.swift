@@ -56,4 +56,9 @@ import Testing
         #expect(first.values == [1, 2])
         #expect(second.values == [1, 2])
     }
+
+    @Test func sequencePublishersAreEqualWhenTheirSequencesAre() {
+        #expect([1, 2].publisher == [1, 2].publisher)
+        #expect([1, 2].publisher != [2, 1].publisher)
+    }
 }

@@ -157,4 +157,24 @@ import Testing
         connection.cancel()
         #expect(upstream.subscription?.cancelCount == 1)
     }
+
+    @Test func currentValueSubjectAsksAnUpstreamForEverythingAtOnce() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let upstream = TestSubscription()
+        subject.send(subscription: upstream)
+        #expect(upstream.requests == [.unlimited])
+    }
+
+    @Test func aSubjectThatIsGoneCancelsItsUpstreams() {
+        let upstream = TestSubscription()
+        let passthroughUpstream = TestSubscription()
+        do {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            subject.send(subscription: upstream)
+            let passthrough = PassthroughSubject<Int, Never>()
+            passthrough.send(subscription: passthroughUpstream)
+        }
+        #expect(upstream.cancelCount == 1)
+        #expect(passthroughUpstream.cancelCount == 1)
+    }
 }

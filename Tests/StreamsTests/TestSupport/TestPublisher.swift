@@ -68,3 +68,21 @@ func probeIsReleasedAtOnce(_ body: (Probe) -> Void) -> Bool {
     }
     return weakProbe == nil
 }
+
+/// A publisher that only keeps the subscriber it is given (unerased, so a test can reach the
+/// operator behind it) and lets the test deliver the subscription and events by hand, in any
+/// order: for the paths where an upstream breaks the contract.
+final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    private let kept = Locked<(erased: AnySubscriber<Output, Failure>?, raw: Any?)>((nil, nil))
+
+    var subscriber: AnySubscriber<Output, Failure>? { kept.withLock { $0.erased } }
+    /// The subscriber exactly as given.
+    var rawSubscriber: Any? { kept.withLock { $0.raw } }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        kept.withLock { $0 = (AnySubscriber(subscriber), subscriber) }
+    }
+
+    /// The operator's side as a subscription (the operators that own one are both).
+    var operatorSubscription: Subscription? { rawSubscriber as? Subscription }
+}
