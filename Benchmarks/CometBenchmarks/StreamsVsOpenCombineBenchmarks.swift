@@ -42,6 +42,18 @@ enum StreamsVsOpenCombineBenchmarks {
             }
             blackHole(sum)
         }
+        Benchmark(Figures.openCombineImageStreamError.name, configuration: .suite()) { _ in
+            var sum = 0
+            for value in 0..<operations {
+                let cancellable = Just(value).setFailureType(to: Error.self)
+                    .append(Just(value &+ 1).setFailureType(to: Error.self))
+                    .map { $0 &* 2 }
+                    .catch { _ in Just(0) }
+                    .sink { sum &+= $0 }
+                blackHole(cancellable)
+            }
+            blackHole(sum)
+        }
         Benchmark(Figures.openCombineMerge.name, configuration: .suite()) { _ in
             let subjects = (0..<10).map { _ in PassthroughSubject<Int, Never>() }
             var sum = 0

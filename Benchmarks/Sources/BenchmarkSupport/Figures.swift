@@ -106,6 +106,11 @@ public enum Figures {
                                                   operations: 1000, goals: [.ratio(atMost: 0.5)])
     public static let openCombineImageStreamSetup = Figure(streamsVsOpenCombine, "Streams setup Just.append(Just).map.catch.sink",
                                                            reference: "OpenCombine", operations: 1000, goals: [.ratio(atMost: 0.5)])
+    /// The ImageStream shape as it really runs: its streams fail with `Error`, so `append` and
+    /// `catch` relay a failing upstream (the row above fails with `Never`).
+    public static let openCombineImageStreamError = Figure(streamsVsOpenCombine,
+                                                           "Streams setup Just.append(Just) failing with Error.map.catch.sink",
+                                                           reference: "OpenCombine", operations: 1000, goals: [.ratio(atMost: 0.5)])
     /// OpenCombine 0.14 has no `merge`: the reference is how its users merge subjects,
     /// `Publishers.Sequence(sequence: subjects).flatMap { $0 }`.
     public static let openCombineMerge = Figure(streamsVsOpenCombine, "Streams merge of 10 subjects per value",
@@ -124,7 +129,7 @@ public enum Figures {
     public static let openCombineSetup = Figure(streamsVsOpenCombine, "Streams setup subject 5-operator chain + sink + cancel",
                                                 reference: "OpenCombine", operations: 1000, goals: [.ratio(atMost: 0.5)])
     public static let openCombine: [Figure] = [openCombineChain] + openCombineFanOut + [
-        openCombineFlatMap, openCombineImageStreamSetup, openCombineMerge, openCombineCombineLatest, openCombineZip,
+        openCombineFlatMap, openCombineImageStreamSetup, openCombineImageStreamError, openCombineMerge, openCombineCombineLatest, openCombineZip,
         openCombineSwitchToLatest, openCombineReceiveOn, openCombineSetup,
     ]
 
