@@ -16,7 +16,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup demo test serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest demo-screenshot
+.PHONY: setup demo test serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -111,6 +111,14 @@ bench: setup
 ## THUMBOR_PROCESSES, SCENARIOS and SERVERS tune it (scripts/loadtest/run). Measure idle.
 loadtest: setup
 	SWIFT="$(SWIFT)" scripts/loadtest/run
+
+## comet-server under ten minutes of mixed load (cold, warm and bad requests, overload bursts,
+## Redis restarted twice, an origin that resets connections), passing only if its resident memory
+## stays within +10% after the warm-up and every answer is one its kind of request may get;
+## plots the memory into docs/soak-rss.png. DURATION (seconds), WORKERS, COMET_SERVER tune it
+## (scripts/soak/run). Not in `make test`.
+soak: setup
+	SWIFT="$(SWIFT)" scripts/soak/run
 
 ## Renders `comet-server --demo`'s page in headless Chromium (Debian's chromium), checks in the
 ## browser that every image loaded, and saves docs/demo-page.png. COMET_SERVER=<binary> skips

@@ -174,7 +174,7 @@ public enum CanonicalURL {
         guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else {
             throw .badURL("the source's IPv6 host \(literal) is not an address")
         }
-        return String(cString: buffer).lowercased()
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
     }
 
     // MARK: Path and query
