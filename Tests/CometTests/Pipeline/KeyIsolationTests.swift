@@ -79,7 +79,9 @@ struct KeyIsolationTests {
         let pipeline = ImagePipeline.test(loader: loader) { $0.dataCache = disk }
         let cacheOnly = pipeline.imageTask(with: ImageRequest(url: url, options: .returnCacheDataDontLoad))
         #expect(await eventually { disk.readsStarted == 1 })
-        let normal = pipeline.imageTask(with: ImageRequest(url: url))
+        // The normal request does not write its bytes to the disk, so the cache-only request's
+        // read (held until both are in flight, but perhaps woken late) still finds nothing.
+        let normal = pipeline.imageTask(with: ImageRequest(url: url, options: .disableDiskCacheWrites))
         #expect(await eventually { disk.readsStarted == 2 }, "the normal request starts its own fetch")
         disk.open()
         await #expect(throws: ImagePipeline.Error.self) { try await cacheOnly.image }
