@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "AlamofireImageCompat", targets: ["AlamofireImageCompat"]),
         // The pthread-based lock ThreadSanitizer understands, for the Server/ package (comet-server).
         .library(name: "Locking", targets: ["Locking"]),
+        // Loopback test servers and generated images, for the tests of the nested packages
+        // (Loaders/, Server/). Not API: nothing outside tests should depend on it.
+        .library(name: "CometTestSupport", targets: ["CometTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
