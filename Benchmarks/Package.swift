@@ -9,6 +9,8 @@ let package = Package(
     name: "CometBenchmarks",
     dependencies: [
         .package(name: "Comet", path: ".."),
+        // The opt-in AsyncHTTPClient loader, measured beside URLSession in the same run.
+        .package(name: "CometAsyncHTTPClient", path: "../Loaders/AsyncHTTPClient"),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
         // Benchmark-only: the Streams rows are measured against it in the same run.
@@ -24,6 +26,7 @@ let package = Package(
                 "CReference",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Comet", package: "Comet"),
+                .product(name: "CometAsyncHTTPClient", package: "CometAsyncHTTPClient"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "CometBenchmarks",

@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
 // `comet-server`: a thumbnail service on Comet's pipeline (Hummingbird 2, swift-service-lifecycle,
-// swift-metrics + swift-prometheus, swift-crypto), and its Redis scale-out (Debian's hiredis). A
+// swift-metrics + swift-prometheus, swift-crypto, sources fetched with CometAsyncHTTPClient), and
+// its Redis scale-out (Debian's hiredis). A
 // nested package, like Benchmarks/, so that library adopters, `make demo` and the root build never
 // resolve or compile the server stack (SwiftNIO, Hummingbird, crypto); only `cd Server && swift
 // build` pays for them.
@@ -16,6 +17,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "Comet", path: ".."),
+        // Sources are fetched with AsyncHTTPClient, on the event loops Hummingbird runs.
+        .package(name: "CometAsyncHTTPClient", path: "../Loaders/AsyncHTTPClient"),
         // No traits: the server needs neither swift-configuration nor full Foundation from it.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -54,6 +57,7 @@ let package = Package(
             dependencies: [
                 "CometRedis",
                 .product(name: "Comet", package: "Comet"),
+                .product(name: "CometAsyncHTTPClient", package: "CometAsyncHTTPClient"),
                 .product(name: "Locking", package: "Comet"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

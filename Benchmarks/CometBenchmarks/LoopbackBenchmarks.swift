@@ -2,6 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import CReference
 import Comet
+import CometAsyncHTTPClient
 import Foundation
 
 /// The pipeline end to end over an in-process loopback HTTP server, with cold caches (a new
@@ -46,29 +47,16 @@ enum LoopbackBenchmarks {
         // largest of the iterations is reported). The process is warmed up by two loads instead.
         let peakAboveStart = BenchmarkMetric.custom(Figure.peakAboveStartMetric, polarity: .prefersSmaller, useScalingFactor: false)
         let memoryConfiguration = Benchmark.Configuration.suite(seconds: 10, iterations: 8, warmup: 0, extra: [peakAboveStart])
-        let fill: [any ImageProcessing] = [.resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)]
-        Benchmark(Figures.loopbackDefault.name, configuration: configuration, closure: { (benchmark, origin: NginxOrigin) async in
+        registerThumbnailBatch(Figures.loopbackDefault, cpu: Figures.loopbackDefaultCPU, configuration: configuration) {
             // Cold: a new pipeline (URLSession included) and an empty memory cache per iteration.
-            let pipeline = ImagePipeline { $0.imageCache = ImageCache() }
-            let cpuBefore = processCPUTime()
-            benchmark.startMeasurement()
-            let failures = await withTaskGroup(of: Int.self) { group in
-                for index in Workloads.photos.indices {
-                    group.addTask {
-                        let request = ImageRequest(url: origin.url(photo: index), processors: fill)
-                        return (try? await pipeline.image(for: request)) == nil ? 1 : 0
-                    }
-                }
-                return await group.reduce(0, +)
-            }
-            benchmark.stopMeasurement()
-            benchmark.measurement(cpuTime, Int(processCPUTime() - cpuBefore))
-            if failures > 0 { benchmark.error("\(failures) of \(Workloads.photos.count) loads failed") }
-        }, setup: { try NginxOrigin.start() }, teardown: { NginxOrigin.stopAll() })
-        var thumbnail = [UInt8](repeating: 0, count: 256 * 256 * 4)
-        Benchmark(Figures.loopbackDefault.referenceName, configuration: configuration) { _ in
-            for photo in Workloads.photos {
-                blackHole(photo.withUnsafeBytes { ref_jpeg_thumbnail($0.baseAddress, $0.count, 256, &thumbnail) })
+            ImagePipeline { $0.imageCache = ImageCache() }
+        }
+        registerThumbnailBatch(Figures.loopbackAsyncHTTPClient, cpu: Figures.loopbackAsyncHTTPClientCPU,
+                               configuration: configuration) {
+            // Cold as well: a new loader (its HTTPClient and connection pool) per iteration.
+            ImagePipeline {
+                $0.imageCache = ImageCache()
+                $0.dataLoader = AsyncHTTPClientDataLoader()
             }
         }
         Benchmark(Figures.loopbackDecodeMemory.name, configuration: memoryConfiguration, closure: { (benchmark, origin: NginxOrigin) async in
@@ -90,11 +78,42 @@ enum LoopbackBenchmarks {
             }
             if let start { benchmark.measurement(peakAboveStart, ResidentMemory.peak - start) }
         }
-        // The pipeline decodes a fill+crop thumbnail at the DCT scale that covers it (the
-        // resize's decoding downsampling), then resizes: the reference does the same.
+    }
+
+    /// One default-configuration batch: 200 fill+crop thumbnails from the nginx origin through the
+    /// pipeline `makePipeline` builds (wall time, and the process's CPU time as a custom metric),
+    /// with its two references under the figures' names: the C loop, and Comet's decoder and
+    /// resize called directly. The pipeline decodes at the DCT scale that covers the thumbnail
+    /// (the resize's decoding downsampling); both references do the same.
+    private static func registerThumbnailBatch(_ figure: Figure, cpu: Figure, configuration: Benchmark.Configuration,
+                                               makePipeline: @escaping @Sendable () -> ImagePipeline) {
+        let cpuTime = BenchmarkMetric.custom("cpuTime", polarity: .prefersSmaller, useScalingFactor: false)
         let resize = ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)
+        Benchmark(figure.name, configuration: configuration, closure: { (benchmark, origin: NginxOrigin) async in
+            let pipeline = makePipeline()
+            let cpuBefore = processCPUTime()
+            benchmark.startMeasurement()
+            let failures = await withTaskGroup(of: Int.self) { group in
+                for index in Workloads.photos.indices {
+                    group.addTask {
+                        let request = ImageRequest(url: origin.url(photo: index), processors: [resize])
+                        return (try? await pipeline.image(for: request)) == nil ? 1 : 0
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            benchmark.stopMeasurement()
+            benchmark.measurement(cpuTime, Int(processCPUTime() - cpuBefore))
+            if failures > 0 { benchmark.error("\(failures) of \(Workloads.photos.count) loads failed") }
+        }, setup: { try NginxOrigin.start() }, teardown: { NginxOrigin.stopAll() })
+        var thumbnail = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        Benchmark(figure.referenceName, configuration: configuration) { _ in
+            for photo in Workloads.photos {
+                blackHole(photo.withUnsafeBytes { ref_jpeg_thumbnail($0.baseAddress, $0.count, 256, &thumbnail) })
+            }
+        }
         let covering = ImageDecodingOptions(downsampling: resize.decodingDownsampling)
-        Benchmark(Figures.loopbackDefaultCPU.referenceName, configuration: configuration) { _ in
+        Benchmark(cpu.referenceName, configuration: configuration) { _ in
             for photo in Workloads.photos {
                 blackHole(try? resize.process(JPEGDecoder().decode(photo, options: covering).image))
             }

@@ -69,6 +69,17 @@ public enum Figures {
                                                   reference: "Comet decode at 1/2 + resize called directly (1 core)", operations: 200,
                                                   goals: [.ratio(atMost: 1.15)],
                                                   cometMetric: (loopbackDefault.name, "cpuTime"))
+    /// The same batch as ``loopbackDefault`` with `AsyncHTTPClientDataLoader` (the opt-in
+    /// loader of Loaders/AsyncHTTPClient, the one comet-server uses) instead of URLSession, in
+    /// the same run; its reference is the same C loop, run again under this figure's name.
+    public static let loopbackAsyncHTTPClient = Figure(network, "200 thumbnails from nginx with AsyncHTTPClientDataLoader",
+                                                       reference: "C decode at 1/2 + area resample in memory (1 core)",
+                                                       operations: 200, goals: [.ratio(atMost: 1 / 1.6)])
+    /// That batch's CPU time per image against Comet's decode and resize called directly.
+    public static let loopbackAsyncHTTPClientCPU = Figure(network, "CPU per thumbnail from nginx with AsyncHTTPClientDataLoader",
+                                                          reference: "Comet decode at 1/2 + resize called directly (1 core), again",
+                                                          operations: 200, goals: [.ratio(atMost: 1.1)],
+                                                          cometMetric: (loopbackAsyncHTTPClient.name, "cpuTime"))
 
     public static let memoryHitAsync = Figure(caches, "Memory hit via image(for:)", reference: "Dictionary lookup under NSLock",
                                               operations: 1000, goals: [.perOperation(atMostNanoseconds: 5_000)])
@@ -138,7 +149,8 @@ public enum Figures {
         decodeJPEG, decodeLargeJPEG, decodePNG, resize, blur, largeThumbnail, largeThumbnailMemory,
         decodeWebP, webpThumbnail, decodeAVIF, encodeWebP, encodeAVIF,
         thumbnailDecodeScale,
-        loopbackDecode, loopbackThumbnail, loopbackDefault, loopbackDefaultCPU, loopbackDecodeMemory,
+        loopbackDecode, loopbackThumbnail, loopbackDefault, loopbackDefaultCPU, loopbackAsyncHTTPClient,
+        loopbackAsyncHTTPClientCPU, loopbackDecodeMemory,
         memoryHitAsync, memoryHitSubscript, diskWrite, diskRead,
         overhead, createCancel, coalescing,
     ] + concurrency + [streamsChain] + openCombine

@@ -1,19 +1,28 @@
 import Comet
+import CometAsyncHTTPClient
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// The pipeline's data loader in the service: fetches sources over http(s) under the
-/// ``SourcePolicy`` (checked before the first request and for every redirect target) and the
-/// ``SourceFetchLimits`` (bytes, redirects, time), and records each source's validator.
+/// The pipeline's data loader in the service: fetches sources over http(s) with
+/// AsyncHTTPClient (``CometAsyncHTTPClient/AsyncHTTPClientDataLoader``) under the
+/// ``SourcePolicy`` and the ``SourceFetchLimits`` (bytes, redirects, time), and records each
+/// source's validator.
 ///
-/// Failures reach the pipeline as errors it wraps in `ImagePipeline.Error.dataLoadingFailed`:
-/// `DataLoaderError.statusCode` for an HTTP error status, `DataLoaderError.responseTooLarge`
-/// past the byte limit, ``ServiceError`` for a refused source or too many redirects, and
-/// URLSession's `URLError` for network failures and timeouts.
+/// - Every request, the first and each redirect's, is checked by the policy first (canonical
+///   form, allow-list, addresses), and its connection goes to the address that check accepted
+///   (``SourcePolicyResolver``): the name is resolved once per request, so DNS rebinding has no
+///   window between the check and the connection.
+/// - Only http and https sources are fetched.
+/// - Failures reach the pipeline as errors it wraps in `ImagePipeline.Error.dataLoadingFailed`:
+///   `DataLoaderError.statusCode` for an HTTP error status, `DataLoaderError.responseTooLarge`
+///   past the byte limit, ``ServiceError`` for a refused source or too many redirects, and
+///   `URLError` for network failures and timeouts.
 ///
-/// Thread-safe. One per service (one `URLSession`).
+/// Thread-safe. One per service (one `HTTPClient` and its connection pools, on SwiftNIO's
+/// shared event loop group, which Hummingbird also runs on).
 public final class SourceFetcher: DataLoading, Sendable {
     /// What may be fetched.
     public let policy: SourcePolicy
@@ -21,30 +30,23 @@ public final class SourceFetcher: DataLoading, Sendable {
     public let limits: SourceFetchLimits
     /// The validators sources answered with.
     public let validators: SourceValidators
-    private let session: URLSession
-    private let delegate: SourceFetcherDelegate
+    private let loader: AsyncHTTPClientDataLoader
 
-    /// Creates a fetcher with its own `URLSession`.
+    /// Creates a fetcher with its own `HTTPClient`.
     public init(policy: SourcePolicy, limits: SourceFetchLimits, validators: SourceValidators = SourceValidators()) {
         self.policy = policy
         self.limits = limits
         self.validators = validators
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = limits.timeout
-        configuration.timeoutIntervalForResource = limits.timeout
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpMaximumConnectionsPerHost = 16
-        let delegate = SourceFetcherDelegate(policy: policy, limits: limits, validators: validators)
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "com.comet.server.SourceFetcher"
-        self.delegate = delegate
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
-    }
-
-    deinit {
-        session.invalidateAndCancel()
+        var configuration = AsyncHTTPClientDataLoader.Configuration()
+        configuration.timeoutForRequest = limits.timeout
+        configuration.timeoutForResource = limits.timeout
+        configuration.timeoutForConnect = min(10, limits.timeout)
+        configuration.maximumResponseDataSize = limits.maximumBytes
+        configuration.maximumRedirects = limits.maximumRedirects
+        configuration.maximumConnectionsPerHost = 16
+        configuration.allowsFileURLs = false
+        configuration.hostResolver = SourcePolicyResolver(policy: policy)
+        loader = AsyncHTTPClientDataLoader(configuration: configuration)
     }
 
     public func loadData(
@@ -52,35 +54,33 @@ public final class SourceFetcher: DataLoading, Sendable {
         didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) -> any DataLoadingTask {
-        let fetch = SourceFetchTask()
-        guard let url = request.url else {
-            completion(ServiceError.badURL("the source has no URL"))
-            return fetch
+        guard let url = request.url, ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            completion(ServiceError.sourceRefused("only http and https sources are fetched"))
+            return FinishedFetch()
         }
         var request = request
         request.setValue("comet-server", forHTTPHeaderField: "User-Agent")
-        let session = session
-        let delegate = delegate
-        let policy = policy
-        // The first request is checked as every redirect is: made canonical, resolved, every
-        // address classed; then the canonical URL is what is fetched.
-        Task {
-            var request = request
-            do {
-                request.url = try await policy.check(url)
-            } catch {
+        let validators = validators
+        let source = url.absoluteString
+        let isFirstChunk = Atomic<Bool>(true)
+        let maximumRedirects = limits.maximumRedirects
+        return loader.loadData(with: request, didReceiveData: { data, response in
+            if isFirstChunk.exchange(false, ordering: .relaxed), let http = response as? HTTPURLResponse {
+                validators.record(http.value(forHTTPHeaderField: "ETag") ?? http.value(forHTTPHeaderField: "Last-Modified"),
+                                  for: source)
+            }
+            didReceiveData(data, response)
+        }, completion: { error in
+            if let error = error as? URLError, error.code == .httpTooManyRedirects {
+                completion(ServiceError.sourceError("the source redirected more than \(maximumRedirects) times"))
+            } else {
                 completion(error)
-                return
             }
-            let task = session.dataTask(with: request)
-            delegate.register(task, handlers: .init(didReceiveData: didReceiveData, completion: completion))
-            guard fetch.attach(task) else {
-                delegate.unregister(task)
-                completion(URLError(.cancelled))
-                return
-            }
-            task.resume()
-        }
-        return fetch
+        })
     }
+}
+
+/// A fetch refused before it started.
+private struct FinishedFetch: DataLoadingTask {
+    func cancel() {}
 }

@@ -7,25 +7,47 @@ import Musl
 import Darwin
 #endif
 
-/// Resolves a host name to its IP addresses with `getaddrinfo` (the system resolver, as
-/// URLSession's libcurl uses it), off the caller's thread.
+/// Resolves a host name to its IP addresses: by default with `getaddrinfo` (the system
+/// resolver), off the caller's thread.
 ///
-/// Thread-safe (stateless).
+/// Thread-safe (its lookup is a `@Sendable` function).
 public struct HostResolver: Sendable {
     /// One resolved address: 4 bytes for IPv4, 16 for IPv6.
     public typealias Address = [UInt8]
 
-    /// Creates a resolver.
-    public init() {}
+    private let lookup: @Sendable (String) -> Result<[Address], ServiceError>
+
+    /// Creates a resolver that asks the system (`getaddrinfo`).
+    public init() {
+        lookup = Self.resolve
+    }
+
+    /// Creates a resolver that answers with `lookup` (a blocking function, run off Swift
+    /// concurrency's threads): a test's DNS, or a cache in front of the system's.
+    public init(lookup: @escaping @Sendable (String) -> Result<[Address], ServiceError>) {
+        self.lookup = lookup
+    }
 
     /// The addresses of `host` (an IP literal resolves to itself). Throws ``ServiceError``
-    /// (502) when the name does not resolve. Runs `getaddrinfo` on a Dispatch worker so it
-    /// never blocks Swift concurrency's few threads.
+    /// (502) when the name does not resolve. Runs the lookup on a Dispatch worker so it never
+    /// blocks Swift concurrency's few threads.
     public func addresses(of host: String) async throws(ServiceError) -> [Address] {
+        let lookup = lookup
         let result: Result<[Address], ServiceError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Self.resolve(host)) }
+            DispatchQueue.global().async { continuation.resume(returning: lookup(host)) }
         }
         return try result.get()
+    }
+
+    /// `address` as text (`inet_ntop`): dotted IPv4, or IPv6 without brackets.
+    public static func presentation(of address: Address) -> String {
+        let family = address.count == 4 ? AF_INET : AF_INET6
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let written = address.withUnsafeBytes { bytes in
+            text.withUnsafeMutableBufferPointer { inet_ntop(family, bytes.baseAddress, $0.baseAddress, socklen_t($0.count)) }
+        }
+        guard written != nil else { return "" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The blocking resolution behind ``addresses(of:)``.

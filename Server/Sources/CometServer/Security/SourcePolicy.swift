@@ -19,9 +19,9 @@ import Foundation
 ///   ``allowsPrivateNetworks`` is set, or the host is one of ``privateHosts`` (an internal
 ///   origin named on purpose).
 ///
-/// Limitation: the check resolves the name, then URLSession resolves it again to connect. A
-/// DNS server that answers differently within that window (DNS rebinding) is not stopped by
-/// this check; an allow-list of trusted hosts is.
+/// The fetch connects to the address this check accepted (``resolve(_:)``, through
+/// ``SourceFetcher``'s pinned connections): the name is not resolved a second time, so a DNS
+/// server that answers differently after the check (DNS rebinding) is not reached.
 ///
 /// Thread-safe (a value).
 public struct SourcePolicy: Sendable {
@@ -50,16 +50,26 @@ public struct SourcePolicy: Sendable {
     /// its host does not resolve.
     @discardableResult
     public func check(_ url: URL) async throws(ServiceError) -> URL {
+        try await resolve(url).url
+    }
+
+    /// Checks `url` as ``check(_:)`` does and returns its canonical form with the address to
+    /// connect to: the first of the addresses the check accepted. Fetching that address, and
+    /// no other, leaves no window for a second DNS answer.
+    public func resolve(_ url: URL) async throws(ServiceError) -> (url: URL, address: HostResolver.Address) {
         let url = try checkWithoutResolving(url)
         guard let host = url.host?.lowercased() else { throw .sourceRefused("the source has no host") }
-        if allowsPrivateNetworks || privateHosts.contains(host) { return url }
-        for address in try await resolver.addresses(of: host) {
-            let kind = address.count == 4 ? AddressClass.of(ipv4: address) : AddressClass.of(ipv6: address)
-            guard kind == .global else {
-                throw .sourceRefused("\(host) resolves to a \(kind.rawValue) address, which sources may not use")
+        let addresses = try await resolver.addresses(of: host)
+        if !(allowsPrivateNetworks || privateHosts.contains(host)) {
+            for address in addresses {
+                let kind = address.count == 4 ? AddressClass.of(ipv4: address) : AddressClass.of(ipv6: address)
+                guard kind == .global else {
+                    throw .sourceRefused("\(host) resolves to a \(kind.rawValue) address, which sources may not use")
+                }
             }
         }
-        return url
+        guard let first = addresses.first else { throw .sourceError("the source host \(host) has no IP address") }
+        return (url, first)
     }
 
     /// The checks that need no resolution: the canonical form, the scheme and the allow-list.

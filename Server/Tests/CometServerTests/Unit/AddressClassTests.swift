@@ -33,3 +33,16 @@ struct AddressClassTests {
         #expect(addresses.allSatisfy { ($0.count == 4 ? AddressClass.of(ipv4: $0) : AddressClass.of(ipv6: $0)) == .loopback })
     }
 }
+
+@Suite("Address presentation")
+struct AddressPresentationTests {
+    @Test func ipv4IsDotted() {
+        #expect(HostResolver.presentation(of: [192, 0, 2, 33]) == "192.0.2.33")
+    }
+
+    @Test func ipv6IsCompressedWithoutBrackets() {
+        var address = [UInt8](repeating: 0, count: 16)
+        address[0] = 0x20; address[1] = 0x01; address[2] = 0x0d; address[3] = 0xb8; address[15] = 1
+        #expect(HostResolver.presentation(of: address) == "2001:db8::1")
+    }
+}
