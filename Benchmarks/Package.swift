@@ -46,6 +46,16 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("avif")]
         ),
+        // A profiling harness (not a benchmark): the default-configuration thumbnail batch in a
+        // plain process, for `perf record` (BENCHMARKS.md, "Where the CPU goes").
+        .executableTarget(
+            name: "ThumbnailBatch",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Comet", package: "Comet"),
+                .product(name: "CometAsyncHTTPClient", package: "CometAsyncHTTPClient"),
+            ]
+        ),
         // Reads package-benchmark's export and prints each Comet figure with its reference and ratio.
         .executableTarget(name: "BenchmarkReport", dependencies: ["BenchmarkSupport"]),
     ],

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Imaging
 
-/// Large bitmaps live in mappings of their own; the last few freed are reused.
+/// Bitmaps of half a megabyte or more live in mappings of their own; the last few freed are reused.
 @Suite("Bitmap allocator")
 struct BitmapAllocatorTests {
     let allocator = BitmapAllocator(keptBlockLimit: 2)
@@ -45,6 +45,20 @@ struct BitmapAllocatorTests {
         let block = allocator.allocate(byteCount: size)!
         allocator.release(block, byteCount: size)
         #expect(allocator.keptBlockCount == 0)
+    }
+
+    @Test func freedBlocksAreKeptWithinTheByteLimit() {
+        let allocator = BitmapAllocator(keptBlockLimit: 8)
+        let size = BitmapAllocator.keptByteLimit / 3 + 4096
+        let blocks = (0..<4).map { _ in allocator.allocate(byteCount: size)! }
+        for block in blocks { allocator.release(block, byteCount: size) }
+        #expect(allocator.keptBlockCount == 2)
+    }
+
+    @Test func aHalfMegabyteThumbnailDecodeIsMapped() {
+        // 512×384, a 1024×768 photo decoded at 1/2 for a 256² thumbnail.
+        let image = Image(width: 512, height: 384, color: RGBA8(red: 1, green: 2, blue: 3, alpha: 255))
+        image.withUnsafeBytes { bytes in #expect(Int(bitPattern: bytes.baseAddress!) % 4096 == 0) }
     }
 
     @Test func anImageOfAMegabyteOrMoreKeepsItsPixelsInAMapping() {

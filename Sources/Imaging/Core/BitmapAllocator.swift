@@ -5,15 +5,20 @@ import Glibc
 import Darwin
 #endif
 
-/// Where bitmaps of a megabyte or more live: mappings of their own, given back to the system
-/// when the image is freed, except the last few, which the next bitmap of the same size reuses.
+/// Where bitmaps of half a megabyte or more live: mappings of their own, given back to the
+/// system when the image is freed, except the last few, which the next bitmap of the same size
+/// reuses.
 ///
 /// Why not `malloc`: once glibc has freed one large block its mmap threshold rises, later
 /// bitmaps come from its heaps, and freed heap memory stays with the process. A pipeline that
 /// decodes photo after photo then holds tens of megabytes it no longer uses (measured: 62 MB
 /// above the start for 200 full decodes of 1024×768 JPEGs, against 24 MB with every bitmap
 /// mapped). Why keep a few: a fresh mapping page-faults on every first write, which nearly
-/// doubled the cost of those decodes (2.6 → 4.8 ms); a reused one is already resident.
+/// doubled the cost of those decodes (2.6 → 4.8 ms); a reused one is already resident. Why
+/// half a megabyte, and four kept: a 1024×768 photo decoded at 1/2 for a thumbnail is a 768 KB
+/// bitmap, and with two decoding workers several are in flight; below the threshold malloc's
+/// heaps took them, and trimmed and faulted them in again, 0.38 ms of CPU per thumbnail over
+/// HTTP (BENCHMARKS.md, "Where the CPU goes").
 ///
 /// Thread-safe (one small lock around the kept blocks).
 final class BitmapAllocator: Sendable {
@@ -21,25 +26,29 @@ final class BitmapAllocator: Sendable {
     static let shared = BitmapAllocator()
 
     /// Bitmaps this large or larger are mapped; smaller ones use the ordinary allocator.
-    static let threshold = 1 << 20
-    /// How many freed mappings are kept for reuse (2 unless made for a test).
+    static let threshold = 512 << 10
     /// The largest mapping kept for reuse (a freed 8000×6000 bitmap goes straight back).
-    static let keptBlockMaxLength = 32 << 20
+    static let keptBlockMaxLength = 16 << 20
+    /// The most bytes kept in freed mappings at once.
+    static let keptByteLimit = 16 << 20
 
     private struct Block: @unchecked Sendable {
         let base: UnsafeMutableRawPointer
         let length: Int
     }
 
+    /// How many freed mappings are kept for reuse at most (within ``keptByteLimit``).
     let keptBlockLimit: Int
     private let kept = Locked<[Block]>([])
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// The mapping's length for a bitmap of `byteCount` bytes (whole pages).
-    init(keptBlockLimit: Int = 2) {
+    /// Creates an allocator that keeps up to `keptBlockLimit` freed mappings (4 unless made for
+    /// a test).
+    init(keptBlockLimit: Int = 4) {
         self.keptBlockLimit = keptBlockLimit
     }
 
+    /// The mapping's length for a bitmap of `byteCount` bytes (whole pages).
     static func mappedLength(for byteCount: Int) -> Int {
         (byteCount + pageSize - 1) / pageSize * pageSize
     }
@@ -58,19 +67,24 @@ final class BitmapAllocator: Sendable {
         return base
     }
 
-    /// Frees a block from ``allocate(byteCount:)``: kept for reuse when there is room (the oldest
-    /// kept block is unmapped to make it), else unmapped.
+    /// Frees a block from ``allocate(byteCount:)``: kept for reuse (the oldest kept blocks are
+    /// unmapped to make room within ``keptBlockLimit`` and ``keptByteLimit``), or unmapped when
+    /// it is larger than ``keptBlockMaxLength``.
     func release(_ base: UnsafeMutableRawPointer, byteCount: Int) {
         let block = Block(base: base, length: Self.mappedLength(for: byteCount))
         guard block.length <= Self.keptBlockMaxLength else {
             munmap(block.base, block.length)
             return
         }
-        let evicted = kept.withLock { blocks -> Block? in
+        let evicted = kept.withLock { blocks -> [Block] in
             blocks.append(block)
-            return blocks.count > keptBlockLimit ? blocks.removeFirst() : nil
+            var evicted: [Block] = []
+            while blocks.count > keptBlockLimit || blocks.reduce(0, { $0 + $1.length }) > Self.keptByteLimit {
+                evicted.append(blocks.removeFirst())
+            }
+            return evicted
         }
-        if let evicted { munmap(evicted.base, evicted.length) }
+        for block in evicted { munmap(block.base, block.length) }
     }
 
     /// How many freed mappings are kept now (tests).

@@ -18,7 +18,7 @@ final class PixelStorage: @unchecked Sendable {
         case bitmapAllocator
     }
 
-    /// Allocates `byteCount` bytes (at least one, so `base` is always valid). A megabyte or more
+    /// Allocates `byteCount` bytes (at least one, so `base` is always valid). Half a megabyte or more
     /// comes from ``BitmapAllocator`` (its own mapping, page-aligned).
     init(byteCount: Int) {
         self.byteCount = byteCount

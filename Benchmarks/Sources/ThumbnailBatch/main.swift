@@ -1,0 +1,55 @@
+import BenchmarkSupport
+import Comet
+import CometAsyncHTTPClient
+import Foundation
+
+// A profiling harness, not a benchmark: the default-configuration batch of `make bench` (200
+// fill+crop 256² thumbnails from a local nginx, a cold pipeline per batch) run BATCHES times
+// in a plain process, so that `perf record` sees nothing but the pipeline and its loader.
+//
+//     .build-bench/release/ThumbnailBatch [urlsession|asynchttpclient|direct] [BATCHES]
+//
+// `direct` runs the CPU reference instead: Comet's decoder and resize on the same bytes in
+// memory. Prints wall and CPU time per image.
+let arguments = CommandLine.arguments
+let mode = arguments.count > 1 ? arguments[1] : "urlsession"
+let batches = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
+let resize = ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)
+let origin = try NginxOrigin.start()
+defer { NginxOrigin.stopAll() }
+
+func batch() async -> Int {
+    if mode == "direct" {
+        let covering = ImageDecodingOptions(downsampling: resize.decodingDownsampling)
+        for photo in Workloads.photos {
+            _ = try? resize.process(JPEGDecoder().decode(photo, options: covering).image)
+        }
+        return 0
+    }
+    let pipeline = ImagePipeline {
+        $0.imageCache = ImageCache()
+        if mode == "asynchttpclient" { $0.dataLoader = AsyncHTTPClientDataLoader() }
+    }
+    return await withTaskGroup(of: Int.self) { group in
+        for index in Workloads.photos.indices {
+            group.addTask {
+                let request = ImageRequest(url: origin.url(photo: index), processors: [resize])
+                return (try? await pipeline.image(for: request)) == nil ? 1 : 0
+            }
+        }
+        return await group.reduce(0, +)
+    }
+}
+
+_ = await batch() // warm-up: workloads generated, libraries loaded
+let clock = ContinuousClock()
+let cpuBefore = processCPUTime()
+let start = clock.now
+var failures = 0
+for _ in 0..<batches { failures += await batch() }
+let wall = clock.now - start
+let cpu = processCPUTime() - cpuBefore
+let images = Double(batches * Workloads.photos.count)
+let wallMs = Double(wall.components.seconds) * 1e3 + Double(wall.components.attoseconds) * 1e-15
+print("\(mode): \(batches) batches, \(failures) failures, wall \(String(format: "%.3f", wallMs / images)) ms/image, "
+    + "CPU \(String(format: "%.3f", cpu / 1e6 / images)) ms/image")
