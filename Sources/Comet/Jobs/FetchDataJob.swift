@@ -174,6 +174,9 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private func finishLoading(_ error: (any Error)?) {
         loadingSlot?.finish()
         loadingSlot = nil
+        // A loader's task may keep the callbacks, which hold this job: let it go, so the job
+        // (and its buffer) never depends on the loader to break that cycle.
+        loadingTask = nil
         didFinish(error)
     }
 

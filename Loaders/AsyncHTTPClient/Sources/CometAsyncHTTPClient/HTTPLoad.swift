@@ -37,21 +37,23 @@ final class HTTPLoad: DataLoadingTask, Sendable {
         var phase = Phase.preparing
         var isCancelled = false
         var redirects = 0
+        /// Dropped at the completion: the callbacks hold the caller (a pipeline's job), which
+        /// holds this task.
+        var handlers: Handlers?
     }
 
     private let firstRequest: URLRequest
     private let configuration: AsyncHTTPClientDataLoader.Configuration
     private let connector: Connector
-    private let handlers: Handlers
     private let deadline: NIODeadline
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(request: URLRequest, configuration: AsyncHTTPClientDataLoader.Configuration, connector: Connector,
          handlers: Handlers) {
         firstRequest = request
         self.configuration = configuration
         self.connector = connector
-        self.handlers = handlers
+        state = Locked(State(handlers: handlers))
         deadline = .now() + .milliseconds(Int64(configuration.timeoutForResource * 1000))
     }
 
@@ -140,11 +142,11 @@ final class HTTPLoad: DataLoadingTask, Sendable {
 
     /// Passes a chunk on, unless the load has ended or was cancelled.
     func deliver(_ data: Data, response: URLResponse) {
-        let isLive = state.withLock { state in
-            if case .finished = state.phase { return false }
-            return !state.isCancelled
+        let didReceiveData = state.withLock { state -> (@Sendable (Data, URLResponse) -> Void)? in
+            if case .finished = state.phase { return nil }
+            return state.isCancelled ? nil : state.handlers?.didReceiveData
         }
-        if isLive { handlers.didReceiveData(data, response) }
+        didReceiveData?(data, response)
     }
 
     /// Follows a redirect from `url` (answered with `status` and `location`) as the policy says.
@@ -186,14 +188,14 @@ final class HTTPLoad: DataLoadingTask, Sendable {
 
     /// Ends the load: the completion runs once, whatever calls this afterwards.
     func finish(_ error: (any Error)?) {
-        let isFirst = state.withLock { state in
-            if case .finished = state.phase { return false }
+        let ending = state.withLock { state -> (handlers: Handlers, isCancelled: Bool)? in
+            if case .finished = state.phase { return nil }
             state.phase = .finished
-            return true
+            defer { state.handlers = nil }
+            return state.handlers.map { ($0, state.isCancelled) }
         }
-        guard isFirst else { return }
+        guard let ending else { return }
         // A cancelled load reports the cancellation, whatever ended it.
-        let error = state.withLock { $0.isCancelled } ? URLError(.cancelled) : error
-        handlers.completion(error)
+        ending.handlers.completion(ending.isCancelled ? URLError(.cancelled) : error)
     }
 }

@@ -3,6 +3,7 @@ import CometAsyncHTTPClient
 import CometTestSupport
 import FlyingFox
 import Foundation
+import Locking
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -171,6 +172,34 @@ struct LoaderContractTests {
         }
         #expect(result.urlErrorCode == .cancelled)
         #expect(result.completions == 1)
+    }
+
+    /// Marks its release, so a test can see whether a load still holds it.
+    final class Owner: Sendable {
+        let released: Locked<Bool>
+        init(_ released: Locked<Bool>) { self.released = released }
+        deinit { released.withLock { $0 = true } }
+    }
+
+    @Test func aFinishedLoadKeepsNoReferenceToItsCallbacks() async throws {
+        // A pipeline's job holds the task the loader returns; the callbacks hold the job. The
+        // task must let the callbacks go when it completes, or the two keep each other alive.
+        let server = try await TestServer.start()
+        server.serve(Data(repeating: 3, count: 1000), at: "x")
+        let loader = makeLoader()
+        let released = Locked(false)
+        let kept = Locked<(any DataLoadingTask)?>(nil)
+        do {
+            let owner = Owner(released)
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let task = loader.loadData(with: URLRequest(url: server.imageURL("x")),
+                                           didReceiveData: { _, _ in _ = owner },
+                                           completion: { _ in _ = owner; continuation.resume() })
+                kept.withLock { $0 = task }
+            }
+        }
+        #expect(kept.withLock { $0 } != nil)
+        #expect(released.withLock { $0 })
     }
 
     @Test func aRangeAnswerIsPassedOnWithItsHeaders() async throws {
