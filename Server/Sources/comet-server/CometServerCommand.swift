@@ -40,7 +40,9 @@ struct CometServerCommand: AsyncParsableCommand {
     @Option(help: "Results waiting for a turn before 503.") var maxQueued = 64
     @Option(help: "Cache-Control max-age, in seconds.") var cacheMaxAge = 86_400
     @Option(help: "Seconds a result stays in the result store.") var resultTtl = 3600
-    @Option(help: "Bytes of results kept in memory.") var resultCacheBytes = 256 << 20
+    @Option(help: "Bytes of results kept in memory (raise it on a machine with memory to spare).") var resultCacheBytes = 32 << 20
+    @Option(help: "Bytes of processed images kept in memory, for a result asked for again in another format or quality (0: none).")
+    var imageCacheBytes = 0
     @Flag(help: "Never choose AVIF from Accept (AVIF only when a URL asks for it).") var noAvifNegotiation = false
     @Option(help: "Redis (host:port or redis://host:port; also COMET_REDIS_URL) shared by every instance: results made by one are served by all, and each is made once among them. Redis down or slow: served from memory and the source.")
     var redis: String?
@@ -73,6 +75,7 @@ struct CometServerCommand: AsyncParsableCommand {
         configuration.maximumQueuedWork = maxQueued
         configuration.cacheMaxAge = cacheMaxAge
         configuration.resultTTL = .seconds(resultTtl)
+        configuration.imageCacheBytes = imageCacheBytes
         configuration.negotiatesAVIF = !noAvifNegotiation
         configuration.demo = demo
         configuration.connectionLimits = ConnectionLimits(headerReadTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout),

@@ -29,8 +29,9 @@ final class BitmapAllocator: Sendable {
     static let threshold = 512 << 10
     /// The largest mapping kept for reuse (a freed 8000×6000 bitmap goes straight back).
     static let keptBlockMaxLength = 16 << 20
-    /// The most bytes kept in freed mappings at once.
-    static let keptByteLimit = 16 << 20
+    /// The most bytes kept in freed mappings at once: two full 1024×768 bitmaps, or ten of a
+    /// photo decoded at 1/2 for a thumbnail.
+    static let keptByteLimit = 8 << 20
 
     private struct Block: @unchecked Sendable {
         let base: UnsafeMutableRawPointer

@@ -35,11 +35,11 @@ public final class LocalResultStore: SharedResultStoring {
     }
 
     private let state = Locked(State())
-    /// The most bytes of results kept. Default 256 MiB.
+    /// The most bytes of results kept. Default 32 MiB (a thousand or more thumbnails).
     public let costLimit: Int
 
     /// Creates an empty store.
-    public init(costLimit: Int = 256 << 20) {
+    public init(costLimit: Int = 32 << 20) {
         self.costLimit = costLimit
     }
 

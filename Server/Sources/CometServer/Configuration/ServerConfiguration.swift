@@ -40,8 +40,10 @@ public struct ServerConfiguration: Sendable {
     /// ten times slower than WebP). Default `true`.
     public var negotiatesAVIF = true
     /// The pipeline's memory cache of processed images, in bytes (shared by the formats of one
-    /// thumbnail). Default 64 MiB.
-    public var imageCacheBytes = 64 << 20
+    /// thumbnail); 0 for none. Default 0: the result store already serves every result asked
+    /// for again, and cached bitmaps cost more resident memory than their bytes (a 16 MiB
+    /// cache raised the cold loadtest's peak by 44 MiB).
+    public var imageCacheBytes = 0
     /// Serve the demo gallery at `/gallery/…` and its page at `/`. Default `false`.
     public var demo = false
     /// Header-read and idle timeouts, and the most connections open at once.

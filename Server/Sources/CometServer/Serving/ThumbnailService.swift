@@ -41,7 +41,7 @@ public final class ThumbnailService: Sendable {
         let fetcher = SourceFetcher(policy: configuration.sourcePolicy, limits: configuration.fetchLimits)
         self.fetcher = fetcher
         var pipelineConfiguration = ImagePipeline.Configuration(dataLoader: fetcher)
-        pipelineConfiguration.imageCache = ImageCache(costLimit: configuration.imageCacheBytes)
+        pipelineConfiguration.imageCache = configuration.imageCacheBytes > 0 ? ImageCache(costLimit: configuration.imageCacheBytes) : nil
         pipelineConfiguration.dataCache = nil
         pipelineConfiguration.isResumableDataEnabled = false
         pipelineConfiguration.maximumResponseDataSize = configuration.fetchLimits.maximumBytes
