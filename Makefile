@@ -16,7 +16,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup demo test loader-test serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
+.PHONY: setup demo test loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -47,6 +47,10 @@ test: setup
 loader-test: setup
 	cd Loaders/AsyncHTTPClient && $(SWIFT) build --build-tests
 	@mkdir -p .build; set -o pipefail; cd Loaders/AsyncHTTPClient && $(SWIFT) test --skip-build 2>&1 | tee ../../.build/loader-test-output.log
+
+## The AsyncHTTPClient loader's tests under ThreadSanitizer (its own scratch path).
+loader-tsan: setup
+	cd Loaders/AsyncHTTPClient && $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 ## The thumbnail service's tests (the nested Server/ package: Hummingbird, SwiftNIO, swift-crypto;
 ## its first build takes about 4 minutes on 2 cores, later ones seconds).

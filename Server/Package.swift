@@ -39,6 +39,8 @@ let package = Package(
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
+        // glibc's malloc_trim, for the heap trimmer (Swift's Glibc module does not export it).
+        .target(name: "CMalloc"),
         // A Redis client (bounded pool of blocking connections on dedicated threads, timeouts,
         // reconnect, circuit breaker) and the cross-instance result store built on it.
         .target(
@@ -56,6 +58,7 @@ let package = Package(
             name: "CometServer",
             dependencies: [
                 "CometRedis",
+                "CMalloc",
                 .product(name: "Comet", package: "Comet"),
                 .product(name: "CometAsyncHTTPClient", package: "CometAsyncHTTPClient"),
                 .product(name: "Locking", package: "Comet"),

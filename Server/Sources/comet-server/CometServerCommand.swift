@@ -40,6 +40,8 @@ struct CometServerCommand: AsyncParsableCommand {
     @Option(help: "Results waiting for a turn before 503.") var maxQueued = 64
     @Option(help: "Cache-Control max-age, in seconds.") var cacheMaxAge = 86_400
     @Option(help: "Seconds a result stays in the result store.") var resultTtl = 3600
+    @Option(help: "Seconds between two releases of the allocator's free memory to the system (0: never).")
+    var heapTrimInterval: Double = 10
     @Option(help: "Bytes of results kept in memory (raise it on a machine with memory to spare).") var resultCacheBytes = 32 << 20
     @Option(help: "Bytes of processed images kept in memory, for a result asked for again in another format or quality (0: none).")
     var imageCacheBytes = 0
@@ -98,7 +100,9 @@ struct CometServerCommand: AsyncParsableCommand {
             let line = "comet-server listening on http://\(host):\(port)\(gallery != nil ? " (demo page at /)" : "")\n"
             FileHandle.standardOutput.write(Data(line.utf8))
         }
-        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
+        var services: [any Service] = [application]
+        if heapTrimInterval > 0 { services.append(HeapTrimmer(interval: .milliseconds(Int64(heapTrimInterval * 1000)))) }
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                                       logger: logger))
         try await group.run()
         logger.info("comet-server stopped")

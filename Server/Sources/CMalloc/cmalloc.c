@@ -1,0 +1,2 @@
+// Empty: the target exists for its header (include/cmalloc.h).
+#include "cmalloc.h"
