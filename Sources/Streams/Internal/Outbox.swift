@@ -128,6 +128,14 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         return terminated || !hasDownstream ? nil : storage.pointee
     }
 
+    /// The demand not yet used up, for views such as mirrors.
+    @usableFromInline
+    var shownDemand: Subscribers.Demand {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return demand
+    }
+
     /// Starts delivery. Call once, after the downstream has received its subscription.
     @inlinable
     func open() {

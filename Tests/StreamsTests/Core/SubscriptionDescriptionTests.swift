@@ -127,6 +127,25 @@ import Testing
         just.cancel()
     }
 
+    @Test func subjectConduitsMirrorTheSubjectTheDownstreamAndTheDemand() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+        subject.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        let conduit = try #require(subscription as? CustomReflectable)
+        let children = conduit.customMirror.children.map { ($0.label, "\($0.value)") }
+        #expect(children.map(\.0) == ["parent", "downstream", "demand", "subject"])
+        #expect(children[0].1 == "PassthroughSubject")
+        #expect(children[2].1 == "max(3)")
+        subscriber.cancel()
+
+        let observed = ObservableObjectPublisher()
+        let observer = TrackingSubscriber<Void, Never>(initialDemand: .none)
+        observed.subscribe(observer)
+        #expect(childLabels(observer.subscription) == ["downstream"])
+        observer.cancel()
+    }
+
     @Test func playgroundsShowTheName() throws {
         let subscription = try #require(subscriptionOf { $0.tryMap { $0 } })
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "TryMap")
