@@ -149,6 +149,22 @@ import Testing
         observer.cancel()
     }
 
+    @Test func aFlatMapChildsSubscriberShowsTheUpstreamsSubscriberAsItsParent() throws {
+        let outer = ManualPublisher<Int, TestError>()
+        let child = ManualPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        outer.flatMap { _ in child }.subscribe(subscriber)
+        let outerSide = try #require(outer.rawSubscriber as? CustomCombineIdentifierConvertible)
+        try #require(outer.subscriber).receive(subscription: TestSubscription())
+        _ = try #require(outer.subscriber).receive(1)
+        let childSide = try #require(child.rawSubscriber)
+        #expect(name(childSide) == "FlatMap")
+        let children = (childSide as? CustomReflectable)?.customMirror.children.map { ($0.label, "\($0.value)") }
+        #expect(children?.first?.0 == "parentSubscription")
+        #expect(children?.first?.1 == "\(outerSide.combineIdentifier)")
+        subscriber.cancel()
+    }
+
     @Test func playgroundsShowTheName() throws {
         let subscription = try #require(subscriptionOf { $0.tryMap { $0 } })
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "TryMap")
