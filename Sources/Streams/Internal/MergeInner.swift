@@ -309,7 +309,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     // MARK: Sides
 
     @usableFromInline
-    struct UpstreamSide: Subscriber, CustomStringConvertible {
+    struct UpstreamSide: Subscriber, CombineReflectable {
         @usableFromInline typealias Input = UpstreamOutput
         @usableFromInline typealias Failure = Downstream.Failure
         @usableFromInline let inner: MergeInner

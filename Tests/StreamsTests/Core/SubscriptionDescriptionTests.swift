@@ -159,6 +159,7 @@ import Testing
         _ = try #require(outer.subscriber).receive(1)
         let childSide = try #require(child.rawSubscriber)
         #expect(name(childSide) == "FlatMap")
+        #expect(childLabels(upstreamSideOf { $0.flatMap { Just($0).setFailureType(to: TestError.self) } }) == [])
         let children = (childSide as? CustomReflectable)?.customMirror.children.map { ($0.label, "\($0.value)") }
         #expect(children?.first?.0 == "parentSubscription")
         #expect(children?.first?.1 == "\(outerSide.combineIdentifier)")
