@@ -19,11 +19,12 @@ import Locking
 struct Link<Downstream>: @unchecked Sendable {
     @usableFromInline
     struct State {
-        @usableFromInline var upstream: Subscription?
+        /// A slot rather than `Subscription?` (see ``SubscriptionSlot``).
+        @usableFromInline var upstream: SubscriptionSlot
         @usableFromInline var downstream: Downstream?
 
-        @inlinable init(upstream: Subscription? = nil, downstream: Downstream? = nil) {
-            self.upstream = upstream
+        @inlinable init(downstream: Downstream? = nil) {
+            self.upstream = SubscriptionSlot()
             self.downstream = downstream
         }
     }
@@ -45,8 +46,8 @@ struct Link<Downstream>: @unchecked Sendable {
     @inlinable
     func attach(_ upstream: Subscription) -> Downstream? {
         state.withLock { state -> Downstream? in
-            guard let downstream = state.downstream, state.upstream == nil else { return nil }
-            state.upstream = upstream
+            guard let downstream = state.downstream, !state.upstream.isSet else { return nil }
+            state.upstream = SubscriptionSlot(upstream)
             return downstream
         }
     }
@@ -60,8 +61,8 @@ struct Link<Downstream>: @unchecked Sendable {
     func adopt(_ upstream: Subscription) -> Downstream? {
         let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
             guard let downstream = state.downstream else { return (nil, early.contains(.cancelLateSubscription)) }
-            guard state.upstream == nil else { return (nil, true) }
-            state.upstream = upstream
+            guard !state.upstream.isSet else { return (nil, true) }
+            state.upstream = SubscriptionSlot(upstream)
             return (downstream, false)
         }
         if duplicate { upstream.cancel() }
@@ -74,7 +75,7 @@ struct Link<Downstream>: @unchecked Sendable {
     @inlinable
     var downstream: Downstream? {
         let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
-            state.upstream == nil && state.downstream != nil ? (self.early.contains(.forwardValues) ? state.downstream : nil, true) : (state.downstream, false)
+            !state.upstream.isSet && state.downstream != nil ? (self.early.contains(.forwardValues) ? state.downstream : nil, true) : (state.downstream, false)
         }
         if early, self.early.contains(.trapValues) {
             assertionFailure("A value arrived before the subscription, which breaks the contract")
@@ -94,8 +95,14 @@ struct Link<Downstream>: @unchecked Sendable {
     /// traps on early events (``ContractPolicy/trapCompletion``), as Combine's do.
     @inlinable
     var upstream: Subscription? {
-        let (upstream, early) = state.withLock { state -> (Subscription?, Bool) in
-            state.downstream == nil ? (nil, false) : (state.upstream, state.upstream == nil)
+        upstreamSlot.subscription
+    }
+
+    /// ``upstream`` as a slot, without building an optional existential (for hot paths).
+    @inlinable
+    var upstreamSlot: SubscriptionSlot {
+        let (upstream, early) = state.withLock { state -> (SubscriptionSlot, Bool) in
+            state.downstream == nil ? (SubscriptionSlot(), false) : (state.upstream, !state.upstream.isSet)
         }
         if early, self.early.contains(.trapCompletion) {
             assertionFailure("A request arrived before the subscription, which breaks the contract")
@@ -107,8 +114,8 @@ struct Link<Downstream>: @unchecked Sendable {
     @inlinable
     var ends: (upstream: Subscription, downstream: Downstream)? {
         state.withLock { state in
-            guard let upstream = state.upstream, let downstream = state.downstream else { return nil }
-            return (upstream, downstream)
+            guard state.upstream.isSet, let downstream = state.downstream else { return nil }
+            return (state.upstream.value, downstream)
         }
     }
 
@@ -120,7 +127,7 @@ struct Link<Downstream>: @unchecked Sendable {
     @inlinable
     func complete() -> Downstream? {
         let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
-            let early = state.upstream == nil && state.downstream != nil
+            let early = !state.upstream.isSet && state.downstream != nil
             guard !early || self.early.contains(.forwardCompletion) else { return (nil, true) }
             defer { state = State() }
             return (state.downstream, early)
@@ -135,9 +142,15 @@ struct Link<Downstream>: @unchecked Sendable {
     /// the link had already ended or was never attached).
     @inlinable
     func cancel() -> Subscription? {
-        let ended = state.withLock { state -> (Subscription?, Downstream?) in
+        cancelSlot().subscription
+    }
+
+    /// ``cancel()`` returning a slot, without building an optional existential (for hot paths).
+    @inlinable
+    func cancelSlot() -> SubscriptionSlot {
+        let ended = state.withLock { state -> (SubscriptionSlot, Downstream?) in
             defer { state = State() }
-            return state.downstream == nil ? (nil, nil) : (state.upstream, state.downstream)
+            return state.downstream == nil ? (SubscriptionSlot(), nil) : (state.upstream, state.downstream)
         }
         // The downstream is released here, outside the lock.
         return ended.0

@@ -51,6 +51,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline let maxPublishers: Subscribers.Demand
     @usableFromInline let switchToLatest: Bool
     @usableFromInline let description: String
+    /// The identifier of the subscriber put in front of the upstream, which each child's
+    /// subscriber shows as its parent in its mirror, as Combine's do.
+    @usableFromInline let upstreamIdentifier = CombineIdentifier()
     /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
     /// the unspecialised method; these non-capturing closures are formed in `init` (in the
     /// subscriber's specialised code) and forward to the specialised bodies.
@@ -306,11 +309,11 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     // MARK: Sides
 
     @usableFromInline
-    struct UpstreamSide: Subscriber, CustomStringConvertible {
+    struct UpstreamSide: Subscriber, CombineReflectable {
         @usableFromInline typealias Input = UpstreamOutput
         @usableFromInline typealias Failure = Downstream.Failure
         @usableFromInline let inner: MergeInner
-        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @usableFromInline var combineIdentifier: CombineIdentifier { inner.upstreamIdentifier }
         @usableFromInline var description: String { inner.description }
 
         @inlinable init(inner: MergeInner) {
@@ -328,7 +331,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// One child's subscriber, and its node in the active list. Its stored `var`s belong to the
     /// inner's mutex.
     @usableFromInline
-    final class ChildSide: Subscriber, CustomStringConvertible, @unchecked Sendable {
+    final class ChildSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+        @unchecked Sendable
+    {
         @usableFromInline typealias Input = Child.Output
         @usableFromInline typealias Failure = Child.Failure
         @usableFromInline let inner: MergeInner
@@ -343,6 +348,13 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         }
 
         @usableFromInline var description: String { inner.description }
+
+        @usableFromInline var playgroundDescription: Any { description }
+
+        /// The upstream's subscriber, by its identifier, as Combine shows it.
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: [("parentSubscription", inner.upstreamIdentifier)])
+        }
 
         @inlinable func receive(subscription: Subscription) {
             inner.childSubscribed(self, subscription)

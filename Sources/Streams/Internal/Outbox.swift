@@ -60,7 +60,9 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var queue: [Pending] = []
     @exclusivity(unchecked) @usableFromInline var head = 0
-    @exclusivity(unchecked) @usableFromInline var completion: Completion?
+    /// In its own allocation once scheduled (`nil` before): the unspecialised `deinit` would
+    /// otherwise look up `Optional<Completion>`'s generic metadata for every outbox.
+    @exclusivity(unchecked) @usableFromInline var scheduledCompletion: UnsafeMutablePointer<Completion>?
     /// `claimed`: someone holds the delivery claim (or the outbox is not open yet); everybody
     /// else queues, and a cancel leaves releasing the downstream to the claim's holder.
     /// `dirty`: something changed while it was held (a value queued, demand, a completion or
@@ -92,6 +94,10 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     deinit {
         if hasDownstream { storage.deinitialize(count: 1) }
         storage.deallocate()
+        if let scheduledCompletion {
+            scheduledCompletion.deinitialize(count: 1)
+            scheduledCompletion.deallocate()
+        }
         mutex.destroy()
     }
 
@@ -122,6 +128,14 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         return terminated || !hasDownstream ? nil : storage.pointee
     }
 
+    /// The demand not yet used up, for views such as mirrors.
+    @usableFromInline
+    var shownDemand: Subscribers.Demand {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return demand
+    }
+
     /// Starts delivery. Call once, after the downstream has received its subscription.
     @inlinable
     func open() {
@@ -139,7 +153,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable @discardableResult
     func enqueue(_ value: Input, afterDelivery: (() -> Void)? = nil) -> Bool {
         mutex.lock()
-        guard !terminated, completion == nil else {
+        guard !terminated, scheduledCompletion == nil else {
             mutex.unlock()
             return false
         }
@@ -160,7 +174,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable @discardableResult
     func offer(_ value: Input) -> Bool {
         mutex.lock()
-        guard !terminated, completion == nil else {
+        guard !terminated, scheduledCompletion == nil else {
             mutex.unlock()
             return false
         }
@@ -220,11 +234,13 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func complete(_ completion: Completion, dropPending: Bool = false) {
         mutex.lock()
-        guard !terminated, self.completion == nil else {
+        guard !terminated, scheduledCompletion == nil else {
             mutex.unlock()
             return
         }
-        self.completion = completion
+        let scheduled = UnsafeMutablePointer<Completion>.allocate(capacity: 1)
+        scheduled.initialize(to: completion)
+        scheduledCompletion = scheduled
         var dropped: [Pending] = []
         if dropPending {
             swap(&dropped, &queue)
@@ -317,7 +333,8 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
                 pending.afterDelivery?()
                 continue
             }
-            if head == queue.count, let completion {
+            if head == queue.count, let scheduled = scheduledCompletion {
+                let completion = scheduled.pointee
                 terminated = true
                 flags.store(0, ordering: .releasing)
                 let downstream = takeDownstream()

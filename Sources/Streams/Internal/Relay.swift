@@ -9,6 +9,10 @@
 ///
 /// Inlinable with its state in stored properties under a ``RawMutex``, so that the operators
 /// built on it run specialised in the subscriber's code and instantiate no generic metadata.
+/// The downstream lives in its own allocation rather than in a `Downstream?` property: a
+/// class's `deinit` always runs unspecialised, and destroying an optional of a generic type
+/// there looks up `Optional<Downstream>`'s metadata, at every relay's end. The current upstream
+/// is kept in a ``SubscriptionSlot`` for the same reason.
 ///
 /// Thread-safety: the demand, the current upstream subscription, the downstream and the
 /// terminal flag (every stored `var`) live under a mutex that is never held while calling the
@@ -20,14 +24,16 @@
 final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @unchecked Sendable {
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    @exclusivity(unchecked) @usableFromInline var current: Subscription?
+    @exclusivity(unchecked) @usableFromInline var current = SubscriptionSlot()
     @exclusivity(unchecked) @usableFromInline var sentSubscription = false
     @exclusivity(unchecked) @usableFromInline var forwardedAny = false
     /// Which upstream is current: each ``RelaySide`` is made for one generation, and events
     /// from an earlier one (a second completion, a value after its completion) are ignored.
     @exclusivity(unchecked) @usableFromInline var generation = 0
-    /// Dropped when the relay terminates (completion or cancel).
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    /// The downstream, initialised while ``live``: dropped when the relay terminates
+    /// (completion or cancel).
+    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
+    @exclusivity(unchecked) @usableFromInline var live = true
     @usableFromInline let description: String
     /// Whether the mirror shows the downstream and the outstanding demand, as Combine's
     /// catch operators do (the others show nothing).
@@ -52,7 +58,8 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         reflectsDemand: Bool = false,
         requestsReturnedDemand: Bool = false
     ) {
-        self.downstream = downstream
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: downstream)
         self.description = name
         self.early = early
         self.reflectsDemand = reflectsDemand
@@ -62,7 +69,24 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     }
 
     deinit {
+        if live { storage.deinitialize(count: 1) }
+        storage.deallocate()
         mutex.destroy()
+    }
+
+    /// The downstream while the relay is live. Call with the mutex held.
+    @inlinable
+    var downstream: Downstream? {
+        live ? storage.pointee : nil
+    }
+
+    /// Moves the downstream out (the relay terminates); `nil` if it already had. Call with the
+    /// mutex held.
+    @inlinable
+    func takeDownstream() -> Downstream? {
+        guard live else { return nil }
+        live = false
+        return storage.move()
     }
 
     @usableFromInline var customMirror: Mirror {
@@ -73,14 +97,6 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         return Mirror(self, children: [downstreamChild(downstream), ("demand", demand)])
     }
 
-    /// The generation a new upstream's side belongs to.
-    @inlinable
-    var currentGeneration: Int {
-        mutex.lock()
-        defer { mutex.unlock() }
-        return generation
-    }
-
     /// Whether `generation`'s upstream is still the current one of a live relay, for its
     /// completion. A completion before that upstream's subscription breaks the contract:
     /// it counts only where the operator forwards it (and traps in debug builds where it
@@ -88,9 +104,9 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     @inlinable
     func isCurrent(_ generation: Int) -> Bool {
         mutex.lock()
-        let current = downstream != nil && generation == self.generation
-        let early = current && self.current == nil
-        let repeated = downstream != nil && generation != self.generation
+        let current = live && generation == self.generation
+        let early = current && !self.current.isSet
+        let repeated = live && generation != self.generation
         mutex.unlock()
         if repeated, self.early.contains(.trapRepeatedCompletion) {
             assertionFailure("An upstream completed twice, which breaks the contract")
@@ -107,15 +123,15 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     @inlinable
     func attach(_ subscription: Subscription, generation: Int) {
         mutex.lock()
-        guard let downstream, current == nil, generation == self.generation else {
+        guard let downstream, !current.isSet, generation == self.generation else {
             // One that arrives after a cancel is cancelled only where the operator's Combine
             // counterpart does; a second or stale one always is.
-            let leaveAlone = self.downstream == nil && !early.contains(.cancelLateSubscription)
+            let leaveAlone = !live && !early.contains(.cancelLateSubscription)
             mutex.unlock()
             if !leaveAlone { subscription.cancel() }
             return
         }
-        current = subscription
+        current = SubscriptionSlot(subscription)
         if !sentSubscription {
             sentSubscription = true
             mutex.unlock()
@@ -135,7 +151,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
             mutex.unlock()
             return .none
         }
-        if current == nil {
+        if !current.isSet {
             // A value before this upstream's subscription breaks the contract.
             let first = !sentSubscription
             let forwards = early.contains(first ? .forwardValues : .forwardLaterUpstreamsValues)
@@ -161,10 +177,13 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         guard extra > 0 else { return .none }
         mutex.lock()
         demand += extra
-        let current = requestsReturnedDemand && self.downstream != nil ? self.current : nil
+        guard requestsReturnedDemand else {
+            mutex.unlock()
+            return extra
+        }
+        let current = live ? self.current : SubscriptionSlot()
         mutex.unlock()
-        guard requestsReturnedDemand else { return extra }
-        current?.request(extra)
+        current.request(extra)
         return .none
     }
 
@@ -176,28 +195,26 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         return forwardedAny
     }
 
-    /// The current upstream completed; another one will attach. Returns `false` if the relay
-    /// has been cancelled meanwhile (then no new upstream should be subscribed).
+    /// The current upstream completed; another one will attach. Returns the generation of the
+    /// next upstream's side, or `nil` if the relay has been cancelled meanwhile (then no new
+    /// upstream should be subscribed).
     @inlinable
-    func detach() -> Bool {
+    func detach() -> Int? {
         mutex.lock()
-        let previous = current
-        current = nil
+        let previous = current.take()
         generation &+= 1
-        let live = downstream != nil
+        let next = live ? generation : nil
         mutex.unlock()
         _ = previous  // released outside the lock
-        return live
+        return next
     }
 
     /// Ends the stream with `completion` (once; ignored after cancel).
     @inlinable
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
         mutex.lock()
-        let ended = downstream
-        let previous = current
-        downstream = nil
-        current = nil
+        let ended = takeDownstream()
+        let previous = current.take()
         mutex.unlock()
         _ = previous
         ended?.receive(completion: completion)
@@ -217,25 +234,23 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     func requestNow(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         mutex.lock()
-        guard downstream != nil else {
+        guard live else {
             mutex.unlock()
             return
         }
         self.demand += demand
         let current = self.current
         mutex.unlock()
-        current?.request(demand)
+        current.request(demand)
     }
 
     @inlinable
     func cancelNow() {
         mutex.lock()
-        let ended = (current, downstream)
-        downstream = nil
-        current = nil
+        let ended = (current.take(), takeDownstream())
         mutex.unlock()
         // The downstream is released when `ended` goes, outside the lock.
-        ended.0?.cancel()
+        ended.0.cancel()
     }
 }
 
@@ -250,11 +265,12 @@ where Downstream.Input == Input {
     @usableFromInline let onCompletion: (Subscribers.Completion<Failure>) -> Void
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
-    /// A side for the relay's current upstream (made before subscribing to it).
+    /// A side for the relay's upstream of `generation` (made before subscribing to it): 0 for
+    /// the first, then what ``Relay/detach()`` returned.
     @inlinable
-    init(relay: Relay<Downstream>, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+    init(relay: Relay<Downstream>, generation: Int = 0, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
         self.relay = relay
-        self.generation = relay.currentGeneration
+        self.generation = generation
         self.onCompletion = onCompletion
     }
 

@@ -111,7 +111,8 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     /// Ends the link and cancels the upstream; `false` if the stream had already ended.
     @inlinable
     func endEarly() -> Bool {
-        guard let upstream = link.cancel() else { return false }
+        let upstream = link.cancelSlot()
+        guard upstream.isSet else { return false }
         upstream.cancel()
         return true
     }
@@ -135,12 +136,12 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         guard demand > 0, initialRequest != .unlimited else { return }
-        link.upstream?.request(demand)
+        link.upstreamSlot.request(demand)
     }
 
     @inlinable
     func cancelNow() {
-        link.cancel()?.cancel()
+        link.cancelSlot().cancel()
     }
 }
 

@@ -35,8 +35,8 @@ extension Publishers {
                     case .finished:
                         relay.complete(.finished)
                     case .failure(let error):
-                        guard relay.detach() else { return }
-                        handler(error).subscribe(RelaySide<Output, Failure, S>(relay: relay, onCompletion: relay.complete))
+                        guard let generation = relay.detach() else { return }
+                        handler(error).subscribe(RelaySide<Output, Failure, S>(relay: relay, generation: generation, onCompletion: relay.complete))
                     }
                 }
             )

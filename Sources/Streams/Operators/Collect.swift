@@ -67,7 +67,7 @@ extension Publishers {
 /// The subscriber (and downstream subscription) of ``Publishers/CollectByCount``. Both ends live
 /// in a ``Link``; the buffer is touched only from the upstream's serialised calls.
 private final class CountBuffer<Element, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == [Element], Downstream.Failure == Failure {
     private let link: Link<Downstream>
     private let count: Int
@@ -80,6 +80,19 @@ where Downstream.Input == [Element], Downstream.Failure == Failure {
     }
 
     var description: String { "CollectByCount" }
+
+    var playgroundDescription: Any { description }
+
+    /// Combine's children. The buffer is read without synchronisation: a mirror is a view for a
+    /// debugger, taken while the stream is quiet.
+    var customMirror: Mirror {
+        Mirror(self, children: [
+            downstreamChild(link.shownDownstream),
+            ("upstreamSubscription", link.upstream.map { $0 as Any } ?? "nil"),
+            ("buffer", buffer),
+            ("count", count),
+        ])
+    }
 
     func receive(subscription: Subscription) {
         guard let downstream = link.adopt(subscription) else { return }

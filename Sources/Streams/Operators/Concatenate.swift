@@ -35,8 +35,8 @@ extension Publishers {
                         relay.complete(completion)
                         return
                     }
-                    guard relay.detach() else { return }
-                    suffix.subscribe(RelaySide<Output, Failure, S>(relay: relay, onCompletion: relay.complete))
+                    guard let generation = relay.detach() else { return }
+                    suffix.subscribe(RelaySide<Output, Failure, S>(relay: relay, generation: generation, onCompletion: relay.complete))
                 }
             )
         }

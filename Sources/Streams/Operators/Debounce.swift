@@ -40,7 +40,7 @@ extension Publishers {
         }
 
         private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-            @unchecked Sendable
+            CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private struct State {
                 var upstream: Subscription?
@@ -65,6 +65,19 @@ extension Publishers {
             }
 
             var description: String { "Debounce" }
+
+            var playgroundDescription: Any { description }
+
+            /// Combine's children: the downstream while live, its outstanding demand and the
+            /// value waiting for the quiet period.
+            var customMirror: Mirror {
+                let (downstream, demand, pending) = state.withLock { ($0.downstream, $0.demand, $0.pending) }
+                return Mirror(self, children: [
+                    downstreamChild(downstream),
+                    ("downstreamDemand", demand),
+                    ("currentValue", pending.map { $0 as Any } ?? "nil"),
+                ])
+            }
 
             func receive(subscription: Subscription) {
                 let downstream = state.withLock { state -> Downstream? in

@@ -21,15 +21,15 @@ extension Publishers {
             self.count = count
         }
 
-        /// Subscribes a dropping subscriber to the upstream.
+        /// Hands the subscriber its subscription, then subscribes it to the upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             precondition(count >= 0, "dropFirst: count must not be negative")
-            let remaining = StepState(count)
-            upstream.subscribeStepping(subscriber, name: "Drop", mapFailure: { $0 }) { input in
-                guard remaining.value > 0 else { return .emit(input) }
-                remaining.value -= 1
-                return .skip
-            }
+            // As in Combine, the downstream gets its subscription before the upstream is
+            // subscribed to (see DropFirstSubscription).
+            let inner = DropFirstSubscription(downstream: subscriber, count: count)
+            subscriber.receive(subscription: inner)
+            upstream.subscribe(inner)
         }
     }
 

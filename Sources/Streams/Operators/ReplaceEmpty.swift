@@ -32,8 +32,8 @@ extension Publishers {
                         relay.complete(completion)
                         return
                     }
-                    guard relay.detach() else { return }
-                    Just(output).subscribe(RelaySide<Output, Never, S>(relay: relay) { _ in relay.complete(.finished) })
+                    guard let generation = relay.detach() else { return }
+                    Just(output).subscribe(RelaySide<Output, Never, S>(relay: relay, generation: generation) { _ in relay.complete(.finished) })
                 }
             )
         }

@@ -30,8 +30,8 @@ extension Publishers {
                     case .finished:
                         relay.complete(.finished)
                     case .failure:
-                        guard relay.detach() else { return }
-                        Just(output).subscribe(RelaySide<Output, Never, S>(relay: relay, onCompletion: relay.complete))
+                        guard let generation = relay.detach() else { return }
+                        Just(output).subscribe(RelaySide<Output, Never, S>(relay: relay, generation: generation, onCompletion: relay.complete))
                     }
                 }
             )

@@ -25,20 +25,20 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = Relay(downstream: subscriber, name: "Retry", early: [.trapValues, .trapExcessValues, .forwardCompletion, .forwardLaterUpstreamsValues, .cancelLateSubscription], requestsReturnedDemand: true)
             let upstream = self.upstream
-            func attempt(remaining: Int?) {
+            func attempt(remaining: Int?, generation: Int) {
                 upstream.subscribe(
-                    RelaySide<Output, Failure, S>(relay: relay) { completion in
+                    RelaySide<Output, Failure, S>(relay: relay, generation: generation) { completion in
                         // As in Combine, a negative count never runs out.
                         guard case .failure = completion, remaining.map({ $0 != 0 }) ?? true else {
                             relay.complete(completion)
                             return
                         }
-                        guard relay.detach() else { return }
-                        attempt(remaining: remaining.map { $0 - 1 })
+                        guard let generation = relay.detach() else { return }
+                        attempt(remaining: remaining.map { $0 - 1 }, generation: generation)
                     }
                 )
             }
-            attempt(remaining: retries)
+            attempt(remaining: retries, generation: 0)
         }
     }
 }

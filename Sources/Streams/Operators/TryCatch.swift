@@ -36,9 +36,9 @@ extension Publishers {
                             relay.complete(.failure(error))
                             return
                         }
-                        guard relay.detach() else { return }
+                        guard let generation = relay.detach() else { return }
                         replacement.subscribe(
-                            RelaySide<Output, NewPublisher.Failure, S>(relay: relay) { completion in
+                            RelaySide<Output, NewPublisher.Failure, S>(relay: relay, generation: generation) { completion in
                                 relay.complete(completion.mapFailure { $0 as Error })
                             }
                         )

@@ -17,6 +17,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
     }
 
     /// Sends an empty subscription and, if ``completeImmediately``, `.finished`.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         if completeImmediately {

@@ -17,6 +17,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
     }
 
     /// Sends an empty subscription, then the failure.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))

@@ -126,3 +126,87 @@ extension Just where Output: Comparable {
     /// Itself: one value is its own maximum.
     public func max() -> Just<Output> { self }
 }
+
+// Just's specialised throwing operators, as in Combine: each runs its closure when applied and
+// returns a `Result<…, Error>.Publisher` of the outcome.
+extension Just {
+    /// Whether the value passes the test, or the error the test threw.
+    public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, Error>.Publisher {
+        Result<Bool, Error>.Publisher(Result { try predicate(output) })
+    }
+
+    /// Whether the value passes the test, or the error the test threw.
+    public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, Error>.Publisher {
+        Result<Bool, Error>.Publisher(Result { try predicate(output) })
+    }
+
+    /// The value, unless the comparison (of the value with itself) throws.
+    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
+        Result<Output, Error>.Publisher(Result { _ = try predicate(output, output); return output })
+    }
+
+    /// The value, unless the comparison (of the value with itself) throws.
+    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
+        tryRemoveDuplicates(by: areInIncreasingOrder)
+    }
+
+    /// The value, unless the comparison (of the value with itself) throws.
+    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
+        tryRemoveDuplicates(by: areInIncreasingOrder)
+    }
+
+    /// `nextPartialResult(initialResult, value)`, or the error it threw.
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, Error>.Publisher {
+        Result<T, Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+    }
+
+    /// `nextPartialResult(initialResult, value)` (one step of a scan), or the error it threw.
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, Error>.Publisher {
+        Result<T, Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+    }
+}
+
+// Just's specialised sequence-shaped operators, as in Combine.
+extension Just {
+    /// The value unless it passes the test (then nothing).
+    public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional.Publisher(predicate(output) ? nil : output)
+    }
+
+    /// The value if it passes the test, else nothing.
+    public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional.Publisher(predicate(output) ? output : nil)
+    }
+
+    /// The value if the range, taken relative to all non-negative indices, starts at 0; else
+    /// nothing. As Combine's, an empty range starting at 0 keeps the value.
+    public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
+        Optional.Publisher(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
+    }
+
+    /// A sequence publisher of `elements` followed by the value.
+    public func prepend(_ elements: Output...) -> Publishers.Sequence<[Output], Failure> {
+        prepend(elements)
+    }
+
+    /// A sequence publisher of `elements` followed by the value.
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Failure> where S.Element == Output {
+        var all: [Output] = []
+        all.reserveCapacity(elements.underestimatedCount + 1)
+        all.append(contentsOf: elements)
+        all.append(output)
+        return Publishers.Sequence(sequence: all)
+    }
+
+    /// A sequence publisher of the value followed by `elements`.
+    public func append(_ elements: Output...) -> Publishers.Sequence<[Output], Failure> {
+        append(elements)
+    }
+
+    /// A sequence publisher of the value followed by `elements`.
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Failure> where S.Element == Output {
+        var all = [output]
+        all.append(contentsOf: elements)
+        return Publishers.Sequence(sequence: all)
+    }
+}

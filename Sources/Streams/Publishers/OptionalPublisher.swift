@@ -16,6 +16,7 @@ extension Optional {
         }
 
         /// Delivers the value (on demand, like `Just`) or finishes at once.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
                 subscriber.receive(

@@ -25,6 +25,7 @@ extension Result {
         }
 
         /// Delivers the success value on demand, or the failure at once.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let output):

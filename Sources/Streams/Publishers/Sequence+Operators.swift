@@ -1,29 +1,46 @@
 // Publishers.Sequence's specialised operators, as in Combine, so `[1, 2].publisher.filter { $0 > 1 }`
-// is still a `Publishers.Sequence`. map, filter and compactMap stay lazy (a lazy sequence, run
-// per subscription: no array is built, and the chain is specialised in the caller's module),
-// where Combine builds an array at once; the others work on the sequence when applied (an
-// infinite sequence never returns) and return a sequence or single-result publisher.
+// is still a `Publishers.Sequence`. Each works on the sequence when applied (an infinite sequence
+// never returns) and returns Combine's type: an array-backed sequence publisher for map, filter,
+// compactMap and the like, a single-result publisher for the aggregates.
 
 extension Publishers.Sequence {
-    /// A sequence publisher of the transformed elements (lazy: the closure runs as values are
-    /// delivered, for each subscription).
+    /// A sequence publisher of the transformed elements (the closure runs now, once per element).
     @inlinable
-    public func map<T>(_ transform: @escaping (Elements.Element) -> T) -> Publishers.Sequence<LazyMapSequence<Elements, T>, Failure> {
-        Publishers.Sequence<LazyMapSequence<Elements, T>, Failure>(sequence: sequence.lazy.map(transform))
+    public func map<T>(_ transform: (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
+        Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
     }
 
-    /// A sequence publisher of the elements that pass the test (lazy).
+    /// A sequence publisher of the elements that pass the test (the closure runs now).
     @inlinable
-    public func filter(_ isIncluded: @escaping (Elements.Element) -> Bool) -> Publishers.Sequence<LazyFilterSequence<Elements>, Failure> {
-        Publishers.Sequence<LazyFilterSequence<Elements>, Failure>(sequence: sequence.lazy.filter(isIncluded))
+    public func filter(_ isIncluded: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
     }
 
-    /// A sequence publisher of the non-`nil` transformed elements (lazy).
+    /// A sequence publisher of the non-`nil` transformed elements (the closure runs now).
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Elements.Element) -> T?)
-        -> Publishers.Sequence<LazyMapSequence<LazyFilterSequence<LazyMapSequence<Elements, T?>>, T>, Failure>
-    {
-        Publishers.Sequence(sequence: sequence.lazy.compactMap(transform))
+    public func compactMap<T>(_ transform: (Elements.Element) -> T?) -> Publishers.Sequence<[T], Failure> {
+        Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
+    }
+
+    /// A sequence publisher of the elements, with `output` in place of each `nil`.
+    public func replaceNil<T>(with output: T) -> Publishers.Sequence<[Elements.Element], Failure>
+    where Elements.Element == T? {
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.map { $0 ?? output })
+    }
+
+    /// Whether every element passes the test, or the error the test threw.
+    public func tryAllSatisfy(_ predicate: (Elements.Element) throws -> Bool) -> Result<Bool, Error>.Publisher {
+        Result<Bool, Error>.Publisher(Result { try sequence.allSatisfy(predicate) })
+    }
+
+    /// Whether any element passes the test, or the error the test threw.
+    public func tryContains(where predicate: (Elements.Element) throws -> Bool) -> Result<Bool, Error>.Publisher {
+        Result<Bool, Error>.Publisher(Result { try sequence.contains(where: predicate) })
+    }
+
+    /// The accumulation of all elements, or the error the closure threw.
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Elements.Element) throws -> T) -> Result<T, Error>.Publisher {
+        Result<T, Error>.Publisher(Result { try sequence.reduce(initialResult, nextPartialResult) })
     }
 
     /// A sequence publisher of the running accumulation.
@@ -151,5 +168,76 @@ extension Publishers.Sequence where Failure == Never, Elements: BidirectionalCol
     /// The last element that passes the test, if any.
     public func last(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
         Optional.Publisher(sequence.last(where: predicate))
+    }
+}
+
+extension Publishers.Sequence where Elements: Collection {
+    /// The number of elements (a collection knows it without being iterated by the publisher).
+    public func count() -> Result<Int, Failure>.Publisher {
+        Result<Int, Failure>.Publisher(sequence.count)
+    }
+
+    /// A sequence publisher of the elements at the positions in `range`.
+    public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[range]))
+    }
+}
+
+extension Publishers.Sequence where Elements: Collection, Failure == Never {
+    /// The element at `index`, or nothing if the collection has no such position.
+    public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
+        let valid = sequence.indices.contains(index)
+        return Optional.Publisher(valid ? sequence[index] : nil)
+    }
+}
+
+extension Publishers.Sequence where Elements: RandomAccessCollection, Failure == Never {
+    /// The number of elements, as a `Just`.
+    public func count() -> Just<Int> {
+        Just(sequence.count)
+    }
+}
+
+extension Publishers.Sequence where Elements: RangeReplaceableCollection {
+    /// A sequence publisher of `elements` followed by this one's, in a collection of the same
+    /// type.
+    public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
+        prepend(elements)
+    }
+
+    /// A sequence publisher of `elements` followed by this one's, in a collection of the same
+    /// type.
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where S.Element == Elements.Element {
+        var all = Elements()
+        all.reserveCapacity(sequence.count + elements.underestimatedCount)
+        all.append(contentsOf: elements)
+        all.append(contentsOf: sequence)
+        return Publishers.Sequence(sequence: all)
+    }
+
+    /// A sequence publisher of `publisher`'s elements followed by this one's.
+    public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        var all = publisher.sequence
+        all.append(contentsOf: sequence)
+        return Publishers.Sequence(sequence: all)
+    }
+
+    /// A sequence publisher of this one's elements followed by `elements`.
+    public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
+        append(elements)
+    }
+
+    /// A sequence publisher of this one's elements followed by `elements`.
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where S.Element == Elements.Element {
+        var all = sequence
+        all.append(contentsOf: elements)
+        return Publishers.Sequence(sequence: all)
+    }
+
+    /// A sequence publisher of this one's elements followed by `publisher`'s.
+    public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        append(publisher.sequence)
     }
 }

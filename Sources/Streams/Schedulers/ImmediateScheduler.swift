@@ -78,7 +78,8 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         action()
     }
 
-    /// Runs the action once, immediately; the returned cancellable does nothing.
+    /// Runs the action once, immediately; the returned cancellable does nothing (it is
+    /// ``Subscriptions/empty``, as in Combine, and describes itself as "Empty").
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -87,7 +88,7 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         _ action: @escaping () -> Void
     ) -> Cancellable {
         action()
-        return AnyCancellable {}
+        return Subscriptions.empty
     }
 }
 

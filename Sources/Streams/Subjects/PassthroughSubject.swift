@@ -38,13 +38,27 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Upstream
     @usableFromInline
     func attach(_ conduit: SubjectConduitBase<Output, Failure>) {
         core.mutex.lock()
-        guard !core.append(conduit), let completion else {
+        if core.append(conduit) {
             core.mutex.unlock()
             conduit.start()
             return
         }
+        reject(conduit)
+    }
+
+    /// Hands a conduit that arrived after the completion that completion. Called with the
+    /// core's mutex held; releases it. Kept apart from ``attach(_:)``: this unspecialised
+    /// code reads the optional completion, whose generic metadata the common path then does
+    /// not look up.
+    @inline(never)
+    func reject(_ conduit: SubjectConduitBase<Output, Failure>) {
+        let completion = self.completion
         core.mutex.unlock()
-        conduit.reject(completion)
+        if let completion {
+            conduit.reject(completion)
+        } else {
+            conduit.start()
+        }
     }
 
     /// Sends a value to every subscriber that has outstanding demand.

@@ -32,7 +32,11 @@ extension Publisher {
 
 /// Forwards a publisher's events into a subject; cancellable from any thread. Both ends live in a
 /// ``Link`` and are dropped when the stream ends.
-final class SubjectSubscriber<Target: Subject>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
+///
+/// As in Combine, a subject of the caller's own is handed this subscriber as its subscription
+/// (named "Subject"), which passes requests and cancels on to the upstream; the module's own
+/// subjects take the upstream's subscription directly.
+final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable {
     private let link: Link<Target>
 
     init(subject: Target) {
@@ -50,7 +54,7 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Cancellable, CustomS
             // A completed subject refuses: end the link so the upstream is cancelled once.
             if !accepting.acceptUpstream(subscription) { link.cancel()?.cancel() }
         } else {
-            subject.send(subscription: subscription)
+            subject.send(subscription: self)
         }
     }
 
@@ -61,6 +65,10 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Cancellable, CustomS
 
     func receive(completion: Subscribers.Completion<Target.Failure>) {
         link.complete()?.send(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        link.upstreamSlot.request(demand)
     }
 
     func cancel() {

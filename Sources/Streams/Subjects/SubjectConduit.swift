@@ -45,7 +45,7 @@ class SubjectConduitBase<Output, Failure: Error>: SubjectConduitRoot, @unchecked
 /// ``CurrentValueSubject``, to re-offer the current value when demand arrives after a drop.
 @usableFromInline
 final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstream.Input, Downstream.Failure>,
-    Subscription, CustomStringConvertible, @unchecked Sendable
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline let outbox: Outbox<Downstream>
     @usableFromInline let description: String
@@ -69,6 +69,17 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
         self.specializedStart = { $0.startNow() }
         super.init(offerValue: { outbox.offer($0) })
     }
+
+    /// As Combine's conduits: the subject (shown by its name: the conduit keeps no reference
+    /// to it), the downstream while live and the outstanding demand; an observable object's
+    /// publisher shows only the downstream.
+    @usableFromInline var customMirror: Mirror {
+        let downstream = downstreamChild(outbox.downstreamIfLive)
+        guard description != "ObservableObjectPublisher" else { return Mirror(self, children: [downstream]) }
+        return Mirror(self, children: [("parent", description), downstream, ("demand", outbox.shownDemand), ("subject", description)])
+    }
+
+    @usableFromInline var playgroundDescription: Any { description }
 
     @usableFromInline override func start() {
         specializedStart(self)

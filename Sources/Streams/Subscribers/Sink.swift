@@ -22,7 +22,7 @@ extension Subscribers {
         @usableFromInline let flags = Atomic<Int>(0)
         @exclusivity(unchecked) @usableFromInline var valueHandler: ((Input) -> Void)?  // owned by whoever holds `running`
         @exclusivity(unchecked) @usableFromInline var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?  // same
-        private let subscription = Locked<Subscription?>(nil)
+        private let subscription = Locked(SubscriptionSlot())  // a slot, not `Subscription?` (see SubscriptionSlot)
 
         /// The closure to execute on receipt of a value (a no-op once cancelled or completed,
         /// or while another call is in progress).
@@ -51,8 +51,8 @@ extension Subscribers {
         /// Stores the subscription and requests `.unlimited`; cancels any second subscription.
         public func receive(subscription: Subscription) {
             let accepted = self.subscription.withLock { stored -> Bool in
-                guard stored == nil, flags.load(ordering: .acquiring) & Self.terminated == 0 else { return false }
-                stored = subscription
+                guard !stored.isSet, flags.load(ordering: .acquiring) & Self.terminated == 0 else { return false }
+                stored = SubscriptionSlot(subscription)
                 return true
             }
             if accepted {
@@ -84,10 +84,7 @@ extension Subscribers {
             }
             let handler = completionHandler
             releaseHandlers()
-            let dropped = subscription.withLock { stored -> Subscription? in
-                defer { stored = nil }
-                return stored
-            }
+            let dropped = subscription.withLock { $0.take() }
             _ = dropped
             flags.store(Self.terminated, ordering: .releasing)
             handler?(completion)
@@ -100,11 +97,8 @@ extension Subscribers {
             if old & Self.running == 0 {
                 releaseHandlers()  // nobody is running a closure, and nobody can start one now
             }
-            let upstream = subscription.withLock { stored -> Subscription? in
-                defer { stored = nil }
-                return stored
-            }
-            upstream?.cancel()
+            let upstream = subscription.withLock { $0.take() }
+            upstream.cancel()
         }
 
         @usableFromInline

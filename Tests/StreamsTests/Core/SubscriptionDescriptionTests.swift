@@ -113,6 +113,9 @@ import Testing
         #expect(childLabels(subscriptionOf { $0.count() }) == reduceLike)
         #expect(childLabels(subscriptionOf { $0.reduce(0, +) }) == reduceLike)
         #expect(childLabels(subscriptionOf { $0.collect() }) == ["count"])
+        #expect(childLabels(subscriptionOf { $0.collect(53) }) == ["downstream", "upstreamSubscription", "buffer", "count"])
+        #expect(childLabels(subscriptionOf { $0.debounce(for: 1, scheduler: ImmediateScheduler.shared) })
+            == ["downstream", "downstreamDemand", "currentValue"])
         #expect(childLabels(subscriptionOf { $0.tryFilter { _ in true } }) == ["downstream"])
         #expect(childLabels(subscriptionOf { $0.removeDuplicates() }) == ["downstream", "last"])
         #expect(childLabels(subscriptionOf { $0.catch { _ in Just(0) } }) == ["downstream", "demand"])
@@ -125,6 +128,42 @@ import Testing
         let justSubscription = try #require(just.subscription)
         #expect((justSubscription as? CustomReflectable)?.customMirror.children.map { "\($0.value)" } == ["42"])
         just.cancel()
+    }
+
+    @Test func subjectConduitsMirrorTheSubjectTheDownstreamAndTheDemand() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+        subject.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        let conduit = try #require(subscription as? CustomReflectable)
+        let children = conduit.customMirror.children.map { ($0.label, "\($0.value)") }
+        #expect(children.map(\.0) == ["parent", "downstream", "demand", "subject"])
+        #expect(children[0].1 == "PassthroughSubject")
+        #expect(children[2].1 == "max(3)")
+        subscriber.cancel()
+
+        let observed = ObservableObjectPublisher()
+        let observer = TrackingSubscriber<Void, Never>(initialDemand: .none)
+        observed.subscribe(observer)
+        #expect(childLabels(observer.subscription) == ["downstream"])
+        observer.cancel()
+    }
+
+    @Test func aFlatMapChildsSubscriberShowsTheUpstreamsSubscriberAsItsParent() throws {
+        let outer = ManualPublisher<Int, TestError>()
+        let child = ManualPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        outer.flatMap { _ in child }.subscribe(subscriber)
+        let outerSide = try #require(outer.rawSubscriber as? CustomCombineIdentifierConvertible)
+        try #require(outer.subscriber).receive(subscription: TestSubscription())
+        _ = try #require(outer.subscriber).receive(1)
+        let childSide = try #require(child.rawSubscriber)
+        #expect(name(childSide) == "FlatMap")
+        #expect(childLabels(upstreamSideOf { $0.flatMap { Just($0).setFailureType(to: TestError.self) } }) == [])
+        let children = (childSide as? CustomReflectable)?.customMirror.children.map { ($0.label, "\($0.value)") }
+        #expect(children?.first?.0 == "parentSubscription")
+        #expect(children?.first?.1 == "\(outerSide.combineIdentifier)")
+        subscriber.cancel()
     }
 
     @Test func playgroundsShowTheName() throws {

@@ -4,7 +4,7 @@ import Testing
 @Suite struct ConcatenateTests {
     @Test func appendForwardsPrefixThenSuffix() {
         let subscriber = TrackingSubscriber<Int, Never>()
-        [1, 2].publisher.append([3, 4].publisher).subscribe(subscriber)
+        Publishers.Concatenate(prefix: [1, 2].publisher, suffix: [3, 4].publisher).subscribe(subscriber)
         #expect(subscriber.log == ["sub", "1", "2", "3", "4", "finished"])
     }
 
@@ -83,7 +83,7 @@ import Testing
 
     @Test func appendRespectsLimitedDemandAcrossTheBoundary() {
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
-        [1, 2].publisher.append([3, 4].publisher).subscribe(subscriber)
+        Publishers.Concatenate(prefix: [1, 2].publisher, suffix: [3, 4].publisher).subscribe(subscriber)
         #expect(subscriber.values == [1, 2, 3])
         #expect(subscriber.completions.isEmpty)
         subscriber.request(.max(1))

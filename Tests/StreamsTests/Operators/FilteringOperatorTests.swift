@@ -49,15 +49,52 @@ import Testing
         #expect(publisher.count == -1)
     }
 
-    @Test func dropFirstSkipsTheCountAndReplacesTheirDemand() {
+    @Test func dropFirstAsksForTheCountWithTheFirstDemandAndDropsWithoutAskingAgain() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
         upstream.dropFirst(2).subscribe(subscriber)
-        #expect(upstream.send(1) == .max(1))
-        #expect(upstream.send(2) == .max(1))
+        #expect(upstream.subscription?.requests == [.max(3)])
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.send(2) == .none)
         upstream.send(3)
         #expect(subscriber.values == [3])
+        subscriber.request(.max(4))
+        #expect(upstream.subscription?.requests == [.max(3), .max(4)])
         subscriber.cancel()
+    }
+
+    @Test func dropFirstHandsItsSubscriptionDownstreamBeforeTheUpstreamArrives() throws {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(10))
+        upstream.dropFirst(4).subscribe(subscriber)
+        #expect(subscriber.log == ["sub"])
+        let subscription = TestSubscription()
+        try #require(upstream.subscriber).receive(subscription: subscription)
+        #expect(subscription.requests == [.max(14)])
+        let second = TestSubscription()
+        try #require(upstream.subscriber).receive(subscription: second)
+        #expect(second.cancelCount == 1)
+        #expect(subscriber.log == ["sub"])
+    }
+
+    @Test func dropFirstLeavesAnUpstreamArrivingAfterACancelAlone() throws {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.dropFirst(0).subscribe(subscriber)
+        subscriber.cancel()
+        let subscription = TestSubscription()
+        try #require(upstream.subscriber).receive(subscription: subscription)
+        #expect(subscription.requests.isEmpty)
+        #expect(subscription.cancelCount == 0)
+    }
+
+    @Test func dropFirstPassesOnAValueBeforeTheUpstreamsSubscription() throws {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.dropFirst(0).subscribe(subscriber)
+        _ = try #require(upstream.subscriber).receive(5)
+        try #require(upstream.subscriber).receive(completion: .finished)
+        #expect(subscriber.log == ["sub", "5", "finished"])
     }
 
     @Test func dropWhileDropsUntilThePredicateFirstFails() {

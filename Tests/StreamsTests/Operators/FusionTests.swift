@@ -24,6 +24,32 @@ import Testing
         #expect(order == ["a1", "a2", "b2", "a5", "b5"])
     }
 
+    @Test func filterAndTryFilterInEitherOrderAreOneTryFilterApplyingBothInOrder() throws {
+        var calls: [String] = []
+        let subject = PassthroughSubject<Int, Never>()
+        let tryThenPlain: Publishers.TryFilter<PassthroughSubject<Int, Never>> = subject
+            .tryFilter { calls.append("try \($0)"); return $0.isMultiple(of: 2) }
+            .filter { calls.append("plain \($0)"); return $0.isMultiple(of: 3) }
+        let plainThenTry: Publishers.TryFilter<PassthroughSubject<Int, Never>> = subject
+            .filter { $0 > 0 }
+            .tryFilter { if $0 == 5 { throw TestError(5) }; return true }
+        let both: Publishers.TryFilter<PassthroughSubject<Int, Never>> = subject
+            .tryFilter { _ in true }
+            .tryFilter { $0 < 10 }
+        #expect(try tryThenPlain.isIncluded(12))
+        #expect(calls == ["try 12", "plain 12"])
+        #expect(try !tryThenPlain.isIncluded(3))
+        #expect(calls == ["try 12", "plain 12", "try 3"])
+        #expect(throws: TestError(5)) { try plainThenTry.isIncluded(5) }
+        #expect(try !plainThenTry.isIncluded(-1))
+        #expect(try !both.isIncluded(11))
+        let subscriber = TrackingSubscriber<Int, Error>()
+        tryThenPlain.subscribe(subscriber)
+        subject.send(6)
+        subject.send(4)
+        #expect(subscriber.values == [6])
+    }
+
     @Test func compactMapAfterCompactMapIsOneCompactMap() {
         let subject = PassthroughSubject<Int, Never>()
         let fused: Publishers.CompactMap<PassthroughSubject<Int, Never>, String> = subject

@@ -97,6 +97,14 @@ import Testing
         #expect(backward == ImmediateScheduler.SchedulerTimeType.Stride(-4))
     }
 
+    @Test func immediateRepeatingScheduleRunsOnceAndReturnsTheEmptyCancellable() {
+        var runs = 0
+        let cancellable = ImmediateScheduler.shared.schedule(after: ImmediateScheduler.shared.now, interval: 10) { runs += 1 }
+        #expect(runs == 1)
+        #expect(String(describing: cancellable) == "Empty")
+        cancellable.cancel()
+    }
+
     @Test func dispatchStridesMultiplyAsNumbersOfSeconds() {
         typealias Stride = DispatchQueue.SchedulerTimeType.Stride
         #expect(Stride.seconds(2) * .seconds(3) == .seconds(6))

@@ -48,4 +48,13 @@ import Testing
         Just(5).dropFirst().subscribe(empty)
         #expect(empty.log == ["sub", "finished"])
     }
+
+    @Test func justThrowingOperatorsGiveResultPublishers() throws {
+        let throwing: (Int) throws -> Bool = { _ in throw TestError(5) }
+        #expect(throws: TestError(5)) { try Just(1).tryContains(where: throwing).result.get() }
+        #expect(throws: TestError(5)) { try Just(1).tryAllSatisfy(throwing).result.get() }
+        #expect(try Just(4).tryScan(2, *).result.get() == 8)
+        #expect(try Just(4).tryReduce(2, +).result.get() == 6)
+        #expect(try Just(4).tryRemoveDuplicates { _, _ in true }.result.get() == 4)
+    }
 }

@@ -2,21 +2,52 @@ import Streams
 import Testing
 
 @Suite struct SequenceOperatorTests {
-    @Test func mapFilterAndCompactMapKeepASequencePublisher() {
-        let mapped: Publishers.Sequence<LazyMapSequence<[Int], Int>, Never> = [1, 2, 3].publisher.map { $0 * 2 }
-        let filtered: Publishers.Sequence<LazyFilterSequence<LazyMapSequence<[Int], Int>>, Never> = mapped.filter { $0 > 2 }
-        let compact = filtered.compactMap { $0 == 4 ? nil : "v\($0)" }
-        #expect(Array(mapped.sequence) == [2, 4, 6])
-        #expect(Array(filtered.sequence) == [4, 6])
-        #expect(Array(compact.sequence) == ["v6"])
+    @Test func mapFilterAndCompactMapGiveArrayBackedSequencePublishers() {
+        let mapped: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.map { $0 * 2 }
+        let filtered: Publishers.Sequence<[Int], Never> = mapped.filter { $0 > 2 }
+        let compact: Publishers.Sequence<[String], Never> = filtered.compactMap { $0 == 4 ? nil : "v\($0)" }
+        #expect(mapped.sequence == [2, 4, 6])
+        #expect(filtered.sequence == [4, 6])
+        #expect(compact.sequence == ["v6"])
     }
 
-    @Test func mapFilterAndCompactMapRunTheirClosuresPerSubscription() {
+    @Test func mapFilterAndCompactMapRunTheirClosuresWhenApplied() {
         var calls = 0
         let mapped = [1, 2].publisher.map { calls += 1; return $0 }
-        #expect(calls == 0)
+        #expect(calls == 2)
         for _ in 0..<2 { _ = mapped.sink { _ in } }
-        #expect(calls == 4)
+        #expect(calls == 2)
+    }
+
+    @Test func replaceNilAndThrowingAggregatesAreEvaluatedAtOnce() throws {
+        #expect([1, nil, 3].publisher.replaceNil(with: 0).sequence == [1, 0, 3])
+        #expect(try [1, 2].publisher.tryReduce(0, +).result.get() == 3)
+        #expect(try ![1, 2].publisher.tryAllSatisfy { $0 > 1 }.result.get())
+        #expect(throws: TestError(1)) {
+            try [1, 2].publisher.tryContains { _ in throw TestError(1) }.result.get()
+        }
+    }
+
+    @Test func countOfARandomAccessCollectionIsAJust() {
+        let counted: Just<Int> = (0..<Int.max).publisher.count()
+        #expect(counted.output == Int.max)
+        let typed: Result<Int, TestError>.Publisher = [1, 2].publisher.setFailureType(to: TestError.self).count()
+        #expect(typed.result == .success(2))
+    }
+
+    @Test func outputAtAndInIndexTheCollection() {
+        #expect([5, 6, 7].publisher.output(at: 1) == Optional.Publisher(6))
+        #expect([5, 6, 7].publisher.output(at: 3) == Optional.Publisher(nil))
+        #expect([5, 6, 7].publisher.output(in: 1..<3).sequence == [6, 7])
+    }
+
+    @Test func appendAndPrependOfElementsBuildOneCollection() {
+        let appended: Publishers.Sequence<[Int], Never> = [1, 2].publisher.append(3, 4)
+        let prepended: Publishers.Sequence<[Int], Never> = [3, 4].publisher.prepend([1, 2])
+        #expect(appended.sequence == [1, 2, 3, 4])
+        #expect(prepended.sequence == [1, 2, 3, 4])
+        #expect([1].publisher.append([2].publisher).sequence == [1, 2])
+        #expect([2].publisher.prepend([1].publisher).sequence == [1, 2])
     }
 
     @Test func firstAndLastAreOptionalPublishers() {

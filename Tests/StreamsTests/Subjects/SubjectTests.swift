@@ -177,4 +177,24 @@ import Testing
         #expect(upstream.cancelCount == 1)
         #expect(passthroughUpstream.cancelCount == 1)
     }
+
+    @Test func aSubjectOfOurOwnIsGivenASubscriptionNamedSubjectThatReachesTheUpstream() {
+        final class RecordingSubject: Subject, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            var subscriptions: [Subscription] = []
+            func send(_ value: Int) {}
+            func send(completion: Subscribers.Completion<Never>) {}
+            func send(subscription: Subscription) { subscriptions.append(subscription) }
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {}
+        }
+        let upstream = TestPublisher<Int, Never>()
+        let subject = RecordingSubject()
+        let cancellable = upstream.subscribe(subject)
+        #expect(subject.subscriptions.map { "\($0)" } == ["Subject"])
+        subject.subscriptions.first?.request(.max(2))
+        #expect(upstream.subscription?.requests == [.max(2)])
+        cancellable.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
 }
