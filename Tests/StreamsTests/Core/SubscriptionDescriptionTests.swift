@@ -8,7 +8,10 @@ import Testing
     /// What the upstream sees as its subscriber when `make` is subscribed to.
     private func upstreamSideOf<P: Publisher>(_ make: (CapturingPublisher) -> P) -> Any? {
         let upstream = CapturingPublisher()
-        make(upstream).subscribe(TrackingSubscriber<P.Output, P.Failure>(initialDemand: .none))
+        let subscriber = TrackingSubscriber<P.Output, P.Failure>(initialDemand: .none)
+        make(upstream).subscribe(subscriber)
+        // Ends the stream, so the subscriber and its subscription do not keep each other.
+        defer { subscriber.cancel() }
         return upstream.subscriber
     }
 

@@ -75,6 +75,7 @@ import Testing
         try #require(upstream.subscriber).receive(subscription: second)
         #expect(second.cancelCount == 1)
         #expect(subscriber.log == ["sub"])
+        subscriber.cancel()
     }
 
     @Test func dropFirstLeavesAnUpstreamArrivingAfterACancelAlone() throws {

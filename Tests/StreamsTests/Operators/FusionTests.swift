@@ -48,6 +48,7 @@ import Testing
         subject.send(6)
         subject.send(4)
         #expect(subscriber.values == [6])
+        subscriber.cancel()
     }
 
     @Test func compactMapAfterCompactMapIsOneCompactMap() {
@@ -95,6 +96,8 @@ import Testing
         for value in [-1, 2, 3] { subject.send(value) }
         #expect(mappedSubscriber.values == ["v2", "v3"])
         #expect(triedSubscriber.values == [1])
+        mappedSubscriber.cancel()
+        triedSubscriber.cancel()
     }
 }
 

@@ -46,9 +46,13 @@ import Testing
             created += 1
             return PassthroughSubject()
         }
-        multicast.subscribe(TrackingSubscriber<Int, Never>())
-        multicast.subscribe(TrackingSubscriber<Int, Never>())
+        let first = TrackingSubscriber<Int, Never>()
+        let second = TrackingSubscriber<Int, Never>()
+        multicast.subscribe(first)
+        multicast.subscribe(second)
         #expect(created == 1)
+        first.cancel()
+        second.cancel()
     }
 
     @Test func shareCancelsTheUpstreamOfALateSubscriberOnce() {
@@ -80,6 +84,8 @@ import Testing
         #expect(second.values == [1])
         connection.cancel()
         #expect(upstream.subscription?.cancelCount == 1)
+        first.cancel()
+        second.cancel()
     }
 
     @Test func makeConnectableAutoconnectsOnTheFirstSubscriber() {
