@@ -198,6 +198,8 @@ struct LoaderContractTests {
                 kept.withLock { $0 = task }
             }
         }
+        // The completion resumed us from inside itself, on the event loop: give it time to return.
+        for _ in 0..<200 where !released.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         #expect(kept.withLock { $0 } != nil)
         #expect(released.withLock { $0 })
     }
