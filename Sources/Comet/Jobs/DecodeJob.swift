@@ -139,8 +139,15 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         let decode = FinalDecode(data: fetched.data, incremental: incremental, chunks: pendingChunks, options: decodingOptions,
                                  thumbnail: key.thumbnail, decoders: context.configuration.decoders)
         pendingChunks = []
-        let light: (@Sendable () -> Result<DecodedImage, ImageDecodingError>?)? = decode.mayRunWithoutWorker ? decode.runIfLight : nil
-        workItem = context.decodingQueue.runCountingBacklog(priority: priority, light: light, decode.run) { result, ticket in
+        var light: (@Sendable () -> Result<DecodedImage, ImageDecodingError>?)? = decode.mayRunWithoutWorker ? decode.runIfLight : nil
+        var run: @Sendable () -> Result<DecodedImage, ImageDecodingError> = decode.run
+        if let report = context.hooks.stageFinished {
+            let timer = StageTimer(report: report, request: request, stage: .decode, inputBytes: fetched.data.count)
+            let size: @Sendable (DecodedImage) -> Size = { Size(width: $0.image.width, height: $0.image.height) }
+            light = light.map { timer.timingIfDone($0, size: size) }
+            run = timer.timing(run, size: size)
+        }
+        workItem = context.decodingQueue.runCountingBacklog(priority: priority, light: light, run) { result, ticket in
             self.didDecodeFinal(result, ticket: ticket)
         }
     }

@@ -65,9 +65,14 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
         isProcessing = true
         let processor = self.processor
         let image = input.image
-        workItem = context.processingQueue.run(priority: priority, {
+        var work: @Sendable () -> Result<Image, SendableError> = {
             Result { try processor.process(image) }.mapError(SendableError.init)
-        }, then: { output in
+        }
+        if isFinal, let report = context.hooks.stageFinished {
+            let timer = StageTimer(report: report, request: request, stage: .process(processor.identifier), inputBytes: nil)
+            work = timer.timing(work, size: { Size(width: $0.width, height: $0.height) })
+        }
+        workItem = context.processingQueue.run(priority: priority, work, then: { output in
             self.didProcess(input, output.mapError(\.error), isFinal: isFinal)
         })
     }

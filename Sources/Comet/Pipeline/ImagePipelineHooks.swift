@@ -45,6 +45,11 @@ extension ImagePipeline {
         /// Every task's lifecycle, in order for each task, on ``Configuration/callbackQueue``:
         /// see ``TaskEvent``. Default `nil`.
         public var taskEvent: (@Sendable (ImageTask, TaskEvent) -> Void)?
+        /// Called on the worker that ran a stage (a final decode, or one processor on a final
+        /// image) as it ends, with the request that started the work (work shared by coalesced
+        /// requests is reported once) and a ``StageReport`` of its timing and outcome: for
+        /// tracing spans or timings per stage. Default `nil` (nothing is timed).
+        public var stageFinished: (@Sendable (ImageRequest, StageReport) -> Void)?
 
         /// No hooks.
         public init() {}
