@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         // Spans for each request (already built for Hummingbird); tests use its in-memory tracer.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.6.0"),
+        // The opt-in OTLP/HTTP span exporter of the `comet-server` command (`--otlp-endpoint`):
+        // the executable alone depends on it, and without the gRPC trait (no gRPC stack to build).
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // hiredis 0.14 from Debian (libhiredis-dev), used through its synchronous API only.
@@ -79,6 +82,8 @@ let package = Package(
                 "CometRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         .testTarget(

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import Prometheus
 import ServiceLifecycle
+import Tracing
 
 /// `comet-server`: the thumbnail service. Reads the signing key and salt (hex) from `COMET_KEY`
 /// and `COMET_SALT`; prints `comet-server listening on http://HOST:PORT` once it accepts
@@ -53,6 +54,8 @@ struct CometServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a connection may stay open with no request in progress.") var idleTimeout: Double = 60
     @Option(help: "Client connections open at once; at the limit a new one closes the one waiting longest for a request head.")
     var maxConnections = 4096
+    @Option(help: "Export traces over OTLP/HTTP (protobuf) to the collector at this base URL (spans go to URL/v1/traces), e.g. http://127.0.0.1:4318; OTEL_* variables tune the export. Default: spans are not exported.")
+    var otlpEndpoint: String?
     @Flag(help: "Serve a demo gallery and a page of service URLs at /.") var demo = false
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
@@ -83,6 +86,15 @@ struct CometServerCommand: AsyncParsableCommand {
         configuration.connectionLimits = ConnectionLimits(headerReadTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout),
                                                           maximumConnections: maxConnections)
 
+        var traceExport: (any Service)?
+        if let otlpEndpoint {
+            let export = try TraceExport.make(baseURL: otlpEndpoint)
+            InstrumentationSystem.bootstrap(export.tracer)
+            configuration.tracer = export.tracer
+            traceExport = export.service
+            logger.info("exporting traces to \(otlpEndpoint) (OTLP/HTTP)")
+        }
+
         let metrics = ServerMetrics()
         let local = LocalResultStore(costLimit: resultCacheBytes)
         let redisClient = try redisClient(logger: logger)
@@ -100,7 +112,8 @@ struct CometServerCommand: AsyncParsableCommand {
             let line = "comet-server listening on http://\(host):\(port)\(gallery != nil ? " (demo page at /)" : "")\n"
             FileHandle.standardOutput.write(Data(line.utf8))
         }
-        var services: [any Service] = [application]
+        // The exporter stops after the application, so the last requests' spans are flushed.
+        var services: [any Service] = (traceExport.map { [$0] } ?? []) + [application]
         if heapTrimInterval > 0 { services.append(HeapTrimmer(interval: .milliseconds(Int64(heapTrimInterval * 1000)))) }
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                                       logger: logger))

@@ -53,6 +53,11 @@ public final class ThumbnailService: Sendable {
             guard let context = request.userInfo[.serviceContext] as? ServiceContext else { return fetcher }
             return TracedSourceLoader(fetcher: fetcher, tracer: tracer, context: context)
         }
+        // Decodes and processor runs become `decode` and `process` spans of the same request.
+        if !(tracer is NoOpTracer) {
+            let spans = StageSpanRecorder(tracer: tracer)
+            pipelineConfiguration.hooks.stageFinished = { request, report in spans.record(report, for: request) }
+        }
         self.pipeline = ImagePipeline(configuration: pipelineConfiguration)
         self.shedder = LoadShedder(maximumConcurrent: configuration.maximumConcurrentWork,
                                    maximumQueued: configuration.maximumQueuedWork,
@@ -136,11 +141,12 @@ public final class ThumbnailService: Sendable {
 
     private func makeWithoutDeadline(_ item: WorkItem) async throws -> StoredResult {
         var request = Self.imageRequest(source: item.source, options: item.options)
-        if !(tracer is NoOpTracer), let context = ServiceContext.current { request.userInfo[.serviceContext] = context }
         let image: Image
         do {
             image = try await tracer.withAnySpan("image") { span in
                 span.attributes["server.address"] = item.source.host
+                // The pipeline's `fetch`, `decode` and `process` spans are this span's children.
+                if !(tracer is NoOpTracer) { request.userInfo[.serviceContext] = span.context }
                 let image = try await pipeline.image(for: request)
                 span.attributes["comet.image.width"] = image.width
                 span.attributes["comet.image.height"] = image.height

@@ -10,8 +10,8 @@ import Glibc
 #endif
 
 /// Every request is traced: a server span continuing the client's `traceparent`, with the
-/// service's `store`, `image`, `fetch` and `encode` spans under it, and the trace passed on to
-/// the origin.
+/// service's `store`, `image`, `fetch`, `decode`, `process` and `encode` spans under it, and the
+/// trace passed on to the origin.
 @Suite("Tracing", .timeLimit(.minutes(1)))
 struct TracingTests {
     let client = HTTPClient()
@@ -38,24 +38,44 @@ struct TracingTests {
         #expect(try await answer.value.status == 200)
         #expect(try await answer.value.header("X-Cache") == "MISS")
 
-        let spans = await eventuallySpans(tracer, count: 5)
+        let spans = await eventuallySpans(tracer, count: 6)
         let byName = Dictionary(spans.map { ($0.operationName, $0) }, uniquingKeysWith: { first, _ in first })
         let server_ = try #require(byName["GET /{signature}/{options}/{source}"])
         #expect(server_.kind == .server)
         #expect(server_.traceID == Self.traceID, "the client's trace is continued")
         #expect(server_.parentSpanID == "00f067aa0ba902b7")
         #expect(server_.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
-        for name in ["store", "image", "fetch", "encode"] {
+        for name in ["store", "image", "fetch", "decode", "encode"] {
             let span = try #require(byName[name], "a \(name) span")
             #expect(span.traceID == Self.traceID, "\(name) is in the client's trace")
         }
         #expect(byName["store"]?.parentSpanID == server_.spanID)
         #expect(byName["fetch"]?.kind == .client)
+        #expect(byName["fetch"]?.parentSpanID == byName["image"]?.spanID, "the pipeline's spans are the image span's children")
+        #expect(byName["decode"]?.parentSpanID == byName["image"]?.spanID)
+        #expect(byName["decode"]?.attributes["comet.source.size"]?.toSpanAttribute() == .int64(Int64(body.count)))
+        #expect(byName["decode"]?.attributes["comet.image.width"]?.toSpanAttribute() == 32, "the thumbnail is decoded reduced")
         #expect(byName["fetch"]?.attributes["server.address"]?.toSpanAttribute() == "127.0.0.1")
         #expect(byName["fetch"]?.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
         #expect(byName["store"]?.attributes["comet.cache"]?.toSpanAttribute() == "miss")
         #expect(fetchRequest.contains(String(W3CTestTracer.sixteenHex(byName["fetch"]!.spanID))), "the fetch span is the origin's parent")
         await server.stop()
+    }
+
+    @Test func aFillIsTracedAsADecodeThenAProcessSpanInTheRequestsTrace() async throws {
+        let tracer = W3CTestTracer()
+        try await withOriginAndServer({ configuration, _ in configuration.tracer = tracer }) { origin, server in
+            let response = try await client.get(server.url("rs:fill:40:40", origin.url("/img/photo.jpg")),
+                                                headers: ["traceparent": "00-\(Self.traceID)-00f067aa0ba902b7-01"])
+            #expect(response.status == 200)
+            let process = try #require(await eventuallySpans(tracer, count: 1, named: "process").first)
+            let decode = try #require(tracer.recorder.finishedSpans.first { $0.operationName == "decode" })
+            #expect(process.traceID == Self.traceID && decode.traceID == Self.traceID)
+            #expect(process.attributes["comet.image.width"]?.toSpanAttribute() == 40)
+            #expect(process.attributes["comet.processor"] != nil)
+            #expect(decode.startInstant.nanosecondsSinceEpoch <= process.startInstant.nanosecondsSinceEpoch)
+            #expect(process.startInstant.nanosecondsSinceEpoch <= process.endInstant.nanosecondsSinceEpoch)
+        }
     }
 
     @Test func aStoredResultIsAHit() async throws {

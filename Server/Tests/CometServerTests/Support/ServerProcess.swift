@@ -15,11 +15,13 @@ final class ServerProcess: Sendable {
         self.base = base
     }
 
-    /// Starts the server and waits (≤ 20 s) for its "listening on" line.
-    static func start(_ arguments: [String]) async throws -> ServerProcess {
+    /// Starts the server (with `environment` added to the test's own) and waits (≤ 20 s) for
+    /// its "listening on" line.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = executableURL
         process.arguments = ["--port", "0"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
