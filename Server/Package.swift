@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
 // `comet-server`: a thumbnail service on Comet's pipeline (Hummingbird 2, swift-service-lifecycle,
-// swift-metrics + swift-prometheus, swift-crypto, sources fetched with CometAsyncHTTPClient), and
+// swift-metrics + swift-prometheus, swift-crypto, sources fetched with CometAsyncHTTPClient, spans
+// exported by swift-otel when asked), and
 // its Redis scale-out (Debian's hiredis). A
 // nested package, like Benchmarks/, so that library adopters, `make demo` and the root build never
 // resolve or compile the server stack (SwiftNIO, Hummingbird, crypto); only `cd Server && swift

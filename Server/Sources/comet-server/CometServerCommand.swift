@@ -43,6 +43,10 @@ struct CometServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a result stays in the result store.") var resultTtl = 3600
     @Option(help: "Seconds between two releases of the allocator's free memory to the system (0: never).")
     var heapTrimInterval: Double = 10
+    @Option(help: "Allocations of this many bytes or more get a mapping of their own, returned to the system when freed (0: glibc's default, a threshold that rises with use).")
+    var mallocMmapThreshold = 64 << 10
+    @Option(help: "The most heaps the allocator keeps, shared by all threads (0: glibc's default, eight per core).")
+    var mallocArenaMax = 2
     @Option(help: "Bytes of results kept in memory (raise it on a machine with memory to spare).") var resultCacheBytes = 32 << 20
     @Option(help: "Bytes of processed images kept in memory, for a result asked for again in another format or quality (0: none).")
     var imageCacheBytes = 0
@@ -60,6 +64,9 @@ struct CometServerCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
     func run() async throws {
+        // Before anything allocates request-sized buffers (see HeapTrimmer.mapAllocations).
+        if mallocMmapThreshold > 0 { HeapTrimmer.mapAllocations(ofAtLeast: mallocMmapThreshold) }
+        if mallocArenaMax > 0 { HeapTrimmer.limitHeaps(to: mallocArenaMax) }
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         var logger = Logger(label: "comet.server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

@@ -21,6 +21,23 @@ struct HeapTrimmerTests {
         #expect(HeapTrimmer.trim())
     }
 
+    @Test(.enabled(if: usesGlibcAllocator, "a sanitizer's allocator replaces glibc's"))
+    func allocationsAboveTheSetThresholdAreMappedOnTheirOwnAndUnmappedWhenFreed() {
+        // 1 MiB: above the 64 KiB blocks of the trim test, which runs in the same process.
+        #expect(HeapTrimmer.mapAllocations(ofAtLeast: 1 << 20))
+        let before = HeapTrimmer.mappedBlockBytes
+        let block = UnsafeMutableRawPointer.allocate(byteCount: 3 << 20, alignment: 16)
+        #expect(HeapTrimmer.mappedBlockBytes >= before + (3 << 20))
+        block.deallocate()
+        #expect(HeapTrimmer.mappedBlockBytes < before + (3 << 20))
+    }
+
+    @Test(.enabled(if: usesGlibcAllocator, "a sanitizer's allocator replaces glibc's"))
+    func theAllocatorTakesALimitOnItsHeaps() {
+        // glibc's own default on this machine's cores: the test process keeps what it had.
+        #expect(HeapTrimmer.limitHeaps(to: 8 * ProcessInfo.processInfo.activeProcessorCount))
+    }
+
     @Test func theTrimmerEndsAtTheGroupsGracefulShutdown() async throws {
         let trimmer = HeapTrimmer(interval: .milliseconds(5))
         let group = ServiceGroup(configuration: .init(services: [trimmer], logger: Logger(label: "test")))
