@@ -7,7 +7,10 @@ Scenarios (each on freshly started servers with empty caches):
         priming pass that requested each image once.
 Per run: requests/s, p50, p99 (wrk), CPU time per request (utime+stime of the server's
 processes over the run, from /proc/<pid>/stat, divided by requests), peak RSS (VmHWM, summed
-over the server's processes). Writes a Markdown table to stdout and to --out.
+over the server's processes). After comet-server's cold run, the C loop of cold_reference.c
+does the same work in memory on the requests it served first (decode at the covering DCT scale,
+area resample, JPEG q80 encode; its CPU per image is the floor comet-server's cold CPU per request
+is held to). Writes a Markdown table to stdout and to --out.
 """
 import argparse
 import base64
@@ -289,6 +292,15 @@ def table(results: list[dict]) -> str:
             f"| {r['scenario']}{note} | {r['server']} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
             f"{r['cpu_ms_per_request']:.2f} | {r['peak_rss_mib']:.0f} | {r['errors']} |"
         )
+    for r in results:
+        if "reference_cpu_ms" in r:
+            lines.append("")
+            lines.append(
+                f"cold: comet-server {r['cpu_ms_per_request']:.2f} ms of CPU per request against "
+                f"{r['reference_cpu_ms']:.2f} ms per image for the C loop doing the same work in memory (decode at the "
+                f"covering DCT scale, area resample, JPEG q80 encode): "
+                f"{r['cpu_ms_per_request'] / r['reference_cpu_ms']:.2f}× (target ≤ 1.00×)."
+            )
     for scenario in ("cold", "warm"):
         pair = {r["server"]: r for r in results if r["scenario"] == scenario}
         if len(pair) == 2:
@@ -301,6 +313,20 @@ def table(results: list[dict]) -> str:
                 f"CPU per request {thumbor['cpu_ms_per_request'] / max(comet['cpu_ms_per_request'], 1e-9):.1f}× less."
             )
     return "\n".join(lines)
+
+
+def cold_reference(work: Path, requests: list[tuple[str, int, int]], count: int) -> float:
+    """CPU milliseconds per image of the C loop that does a cold request's work in memory
+    (cold_reference.c: decode at the covering DCT scale, area resample, JPEG q80 encode), over
+    the first `count` cold requests."""
+    root = HERE.parent.parent
+    binary = work / "cold_reference"
+    subprocess.run(["gcc", "-O2", "-I", str(root / "Benchmarks/Sources/CReference/include"), str(HERE / "cold_reference.c"),
+                    str(root / "Benchmarks/Sources/CReference/reference.c"), "-ljpeg", "-lpng", "-o", str(binary)], check=True)
+    lines = "".join(f"{name} {width} {height}\n" for name, width, height in requests[:count])
+    output = subprocess.run([str(binary), str(work / "images"), "80"], input=lines, capture_output=True, text=True,
+                            check=True).stdout
+    return float(output.split()[0])
 
 
 def main() -> None:
@@ -334,6 +360,11 @@ def main() -> None:
                 result = run(servers[key](), scenario, requests, names, args)
                 print(json.dumps(result), file=sys.stderr)
                 results.append(result)
+                if scenario == "cold" and key == "comet":
+                    # The same work in a plain C loop on the requests the run served first.
+                    served = min(result["requests"], len(requests))
+                    reference = cold_reference(args.work, requests, max(200, min(served, 2000)))
+                    result["reference_cpu_ms"] = reference
     finally:
         origin.process.kill()
         origin.process.wait(timeout=15)

@@ -53,6 +53,69 @@ static uint8_t *decode_rgba(const uint8_t *data, size_t length, unsigned scale_n
     return pixels;
 }
 
+/// The largest of 8, 4 and 2 whose output still covers a `fill_width`×`fill_height` aspect
+/// fill of `width`×`height`, else 1 (the same rule as `covering_denominator`).
+static int fill_covering_denominator(uint32_t width, uint32_t height, uint32_t fill_width, uint32_t fill_height) {
+    double scale = (double)fill_width / width > (double)fill_height / height ? (double)fill_width / width
+                                                                              : (double)fill_height / height;
+    static const int candidates[] = {8, 4, 2};
+    for (int i = 0; i < 3; i++) {
+        int d = candidates[i];
+        if ((width + d - 1) / d >= (uint32_t)(width * scale + 0.5) && (height + d - 1) / d >= (uint32_t)(height * scale + 0.5)) return d;
+    }
+    return 1;
+}
+
+uint64_t ref_jpeg_fill_encode(const uint8_t *data, size_t length, uint32_t fill_width, uint32_t fill_height, int quality) {
+    struct jpeg_decompress_struct probe;
+    ref_errors errors;
+    probe.err = jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = ref_error_exit;
+    if (setjmp(errors.jump)) { jpeg_destroy_decompress(&probe); return 0; }
+    jpeg_create_decompress(&probe);
+    jpeg_mem_src(&probe, data, (unsigned long)length);
+    jpeg_read_header(&probe, TRUE);
+    unsigned denominator = (unsigned)fill_covering_denominator(probe.image_width, probe.image_height, fill_width, fill_height);
+    jpeg_destroy_decompress(&probe);
+
+    uint32_t width = 0, height = 0;
+    uint8_t *pixels = decode_rgba(data, length, 1, denominator, 0, &width, &height);
+    if (!pixels) return 0;
+    // The centred region of the decoded image with the output's aspect ratio.
+    uint32_t crop_width = width, crop_height = height;
+    if ((uint64_t)width * fill_height > (uint64_t)height * fill_width) crop_width = (uint32_t)((uint64_t)height * fill_width / fill_height);
+    else crop_height = (uint32_t)((uint64_t)width * fill_height / fill_width);
+    uint8_t *thumbnail = malloc((size_t)fill_width * fill_height * 4);
+    ref_area_resample(pixels, (size_t)width * 4, (width - crop_width) / 2, (height - crop_height) / 2, crop_width, crop_height,
+                      fill_width, fill_height, thumbnail);
+    free(pixels);
+
+    struct jpeg_compress_struct cinfo;
+    unsigned char *volatile encoded = NULL;
+    unsigned long encoded_size = 0;
+    cinfo.err = jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = ref_error_exit;
+    if (setjmp(errors.jump)) { jpeg_destroy_compress(&cinfo); free(thumbnail); free(encoded); return 0; }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, (unsigned char **)&encoded, &encoded_size);
+    cinfo.image_width = fill_width;
+    cinfo.image_height = fill_height;
+    cinfo.input_components = 4;
+    cinfo.in_color_space = JCS_EXT_RGBA;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = thumbnail + (size_t)cinfo.next_scanline * fill_width * 4;
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    free(thumbnail);
+    free(encoded);
+    return encoded_size;
+}
+
 uint64_t ref_jpeg_decode_scaled(const uint8_t *data, size_t length, unsigned scale_num, unsigned scale_denom) {
     uint32_t width = 0, height = 0;
     uint8_t *pixels = decode_rgba(data, length, scale_num, scale_denom, 0, &width, &height);

@@ -15,6 +15,13 @@ uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom);
 /// `destination` (side * side * 4 bytes). Returns side * side, or 0 on error.
 uint64_t ref_jpeg_thumbnail(const uint8_t *data, size_t length, uint32_t side, uint8_t *destination);
 
+/// What comet-server does for a cold `rs:fill:{w}:{h},q:{quality}` JPEG, in memory: decodes at
+/// the cheapest DCT scale that covers the fill (1/8, 1/4 or 1/2, else full size), area-resamples
+/// the centred region of the output's aspect ratio to `fill_width`×`fill_height`, and encodes it
+/// as baseline JPEG at `quality` with libjpeg-turbo's defaults (4:2:0). Returns the encoded
+/// size, or 0 on error.
+uint64_t ref_jpeg_fill_encode(const uint8_t *data, size_t length, uint32_t fill_width, uint32_t fill_height, int quality);
+
 /// Area resampling (a box filter with fractional coverage, separable, 16.16 fixed point) of the
 /// `source_width`×`source_height` RGBA8 rectangle at (`x0`, `y0`) to `out_width`×`out_height`,
 /// for reductions of at most 7× per axis.
