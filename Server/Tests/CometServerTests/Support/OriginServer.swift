@@ -50,16 +50,13 @@ final class OriginServer: Sendable {
     static let huge: [UInt8] = [UInt8](try! ImageEncoders.png(Image(width: 4000, height: 4000, color: RGBA8(red: 9, green: 9, blue: 9))))
 
     private let counts: RequestCounts
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let application: LoopbackApplication
     /// `http://127.0.0.1:PORT`
-    let base: String
+    var base: String { application.base }
 
-    private init(counts: RequestCounts, group: ServiceGroup, task: Task<Void, any Error>, base: String) {
+    private init(counts: RequestCounts, application: LoopbackApplication) {
         self.counts = counts
-        self.group = group
-        self.task = task
-        self.base = base
+        self.application = application
     }
 
     /// How many requests `path` got (the path without the query).
@@ -98,24 +95,13 @@ final class OriginServer: Sendable {
         }
         router.get("/loop") { _, _ in Response(status: .found, headers: [.location: "/loop"]) }
 
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "test.origin")
-        logger.logLevel = .warning
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in
-                                  portContinuation.yield(channel.localAddress?.port ?? 0)
-                                  portContinuation.finish()
-                              }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
-        let port = try await firstValue(of: portStream, within: .seconds(10))
-        return OriginServer(counts: counts, group: group, task: task, base: "http://127.0.0.1:\(port)")
+        let application = try await LoopbackApplication.start(router, label: "test.origin")
+        return OriginServer(counts: counts, application: application)
     }
 
     /// Stops the origin.
     func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = await task.result
+        await application.stop()
     }
 
     private static func image(_ bytes: [UInt8], _ type: String) -> Response {
