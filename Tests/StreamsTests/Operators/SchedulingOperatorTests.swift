@@ -149,4 +149,21 @@ import Testing
         let count = ImmediateScheduler.SchedulerTimeType.Stride(3)
         #expect(try JSONDecoder().decode(ImmediateScheduler.SchedulerTimeType.Stride.self, from: JSONEncoder().encode(count)) == count)
     }
+
+    @Test func receiveOnSchedulesNothingAfterTheUpstreamCompletedOrACancel() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.receive(on: scheduler).subscribe(subscriber)
+        upstream.finish()
+        upstream.finish()
+        _ = upstream.send(1)
+        #expect(scheduler.log == ["schedule"])
+        let other = TestPublisher<Int, Never>()
+        let cancelled = TrackingSubscriber<Int, Never>()
+        other.receive(on: scheduler).subscribe(cancelled)
+        cancelled.cancel()
+        _ = other.send(1)
+        #expect(scheduler.log == ["schedule"])
+    }
 }
