@@ -82,9 +82,10 @@ extension Publishers {
             func receive(_ input: Output) -> Subscribers.Demand {
                 guard link.isAccepting else { return .none }
                 schedule { [link] in
-                    guard let (upstream, downstream) = link.ends else { return }
+                    guard let downstream = link.ends?.downstream else { return }
                     let extra = downstream.receive(input)
-                    if extra > 0 { upstream.request(extra) }
+                    // Not if the downstream cancelled while receiving the value.
+                    if extra > 0, let upstream = link.ends?.upstream { upstream.request(extra) }
                 }
                 return .none
             }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Streams
+import StreamsTesting
 import Testing
 
 @Suite struct SchedulingOperatorTests {
@@ -165,5 +166,18 @@ import Testing
         cancelled.cancel()
         _ = other.send(1)
         #expect(scheduler.log == ["schedule"])
+    }
+
+    @Test func receiveOnRequestsNothingWhenTheDownstreamCancelsWhileReceivingAValue() {
+        let scheduler = TestScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(5)) { subscriber, _ in
+            subscriber.cancel()
+        }
+        upstream.receive(on: scheduler).subscribe(subscriber)
+        _ = upstream.send(1)
+        scheduler.advance()
+        #expect(upstream.subscription?.requests == [.max(1)])
+        #expect(upstream.subscription?.cancelCount == 1)
     }
 }
