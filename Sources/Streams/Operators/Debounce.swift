@@ -48,6 +48,8 @@ extension Publishers {
                 var demand = Subscribers.Demand.none
                 var generation: UInt64 = 0
                 var pending: Output?
+                /// The repeating timer of the latest value (Combine's debounce waits with one).
+                var timer: Cancellable?
             }
 
             private let state: Locked<State>
@@ -80,60 +82,76 @@ extension Publishers {
             }
 
             func receive(subscription: Subscription) {
-                let downstream = state.withLock { state -> Downstream? in
-                    guard state.upstream == nil, let downstream = state.downstream else { return nil }
+                // A second subscription is cancelled; one that arrives after the downstream
+                // cancelled is left alone (neither asked for values nor cancelled), as Combine does.
+                let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
+                    guard let downstream = state.downstream else { return (nil, false) }
+                    guard state.upstream == nil else { return (nil, true) }
                     state.upstream = subscription
-                    return downstream
+                    return (downstream, false)
                 }
-                guard let downstream else {
-                    subscription.cancel()
-                    return
-                }
+                if duplicate { subscription.cancel() }
+                guard let downstream else { return }
                 downstream.receive(subscription: self)
                 subscription.request(.unlimited)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
                 let generation = state.withLock { state -> UInt64? in
-                    guard state.downstream != nil else { return nil }
+                    guard state.upstream != nil, state.downstream != nil else { return nil }
                     state.generation += 1
                     state.pending = input
                     return state.generation
                 }
                 guard let generation else { return .none }
+                // As Combine does: a repeating timer, cancelled when it fires or is replaced.
                 let scheduler = self.scheduler
-                scheduler.schedule(
+                let timer = scheduler.schedule(
                     after: scheduler.now.advanced(by: self.dueTime),
+                    interval: self.dueTime,
                     tolerance: scheduler.minimumTolerance,
                     options: self.options
                 ) { [weak self] in
                     self?.due(generation)
                 }
+                let stale = state.withLock { state -> Cancellable? in
+                    guard state.downstream != nil, state.generation == generation else { return timer }
+                    defer { state.timer = timer }
+                    return state.timer
+                }
+                stale?.cancel()
                 return .none
             }
 
             private func due(_ generation: UInt64) {
-                let delivery = state.withLock { state -> (Downstream, Output)? in
+                let (timer, delivery) = state.withLock { state -> (Cancellable?, (Downstream, Output)?) in
                     guard let downstream = state.downstream, state.generation == generation,
                         let value = state.pending
-                    else { return nil }
+                    else { return (nil, nil) }
+                    let timer = state.timer
+                    state.timer = nil
                     state.pending = nil
-                    guard state.demand > 0 else { return nil }
+                    guard state.demand > 0 else { return (timer, nil) }
                     state.demand -= 1
-                    return (downstream, value)
+                    return (timer, (downstream, value))
                 }
+                timer?.cancel()
                 guard let (downstream, value) = delivery else { return }
                 let extra = downstream.receive(value)
                 if extra > 0 { state.withLock { $0.demand += extra } }
             }
 
+            /// Drops a waiting value and delivers the completion on `scheduler`, with no
+            /// options (as Combine does).
             func receive(completion: Subscribers.Completion<Failure>) {
-                let downstream = state.withLock { state -> Downstream? in
+                let ended = state.withLock { state -> (Downstream?, Cancellable?) in
+                    guard state.upstream != nil else { return (nil, nil) }
                     defer { state = State() }
-                    return state.downstream
+                    return (state.downstream, state.timer)
                 }
-                guard let downstream else { return }
-                self.scheduler.schedule(options: self.options) {
+                ended.1?.cancel()
+                guard let downstream = ended.0 else { return }
+                self.scheduler.schedule(options: nil) {
                     downstream.receive(completion: completion)
                 }
             }
@@ -146,10 +164,11 @@ extension Publishers {
             }
 
             func cancel() {
-                let ended = state.withLock { state -> (Subscription?, Downstream?, Output?) in
+                let ended = state.withLock { state -> (Subscription?, Cancellable?) in
                     defer { state = State() }
-                    return (state.upstream, state.downstream, state.pending)
+                    return (state.upstream, state.timer)
                 }
+                ended.1?.cancel()
                 ended.0?.cancel()
             }
         }

@@ -49,7 +49,7 @@ extension Publishers {
         /// Like Combine's, it has no description or custom mirror of its own.
         private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private let link: Link<Downstream>
+            private let link: ScheduledLink<Downstream>
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
             // this subscription (a cycle that would outlive the stream).
             private let interval: Context.SchedulerTimeType.Stride
@@ -58,7 +58,7 @@ extension Publishers {
             private let options: Context.SchedulerOptions?
 
             init(downstream: Downstream, publisher: Delay) {
-                self.link = Link(downstream: downstream)
+                self.link = ScheduledLink(downstream: downstream)
                 self.interval = publisher.interval
                 self.tolerance = publisher.tolerance
                 self.scheduler = publisher.scheduler
@@ -80,15 +80,18 @@ extension Publishers {
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
+                guard link.isAccepting else { return .none }
                 schedule { [link] in
-                    guard let (upstream, downstream) = link.ends else { return }
+                    guard let downstream = link.ends?.downstream else { return }
                     let extra = downstream.receive(input)
-                    if extra > 0 { upstream.request(extra) }
+                    // Not if the downstream cancelled while receiving the value.
+                    if extra > 0, let upstream = link.ends?.upstream { upstream.request(extra) }
                 }
                 return .none
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
+                guard link.beginCompletion() else { return }
                 schedule { [link] in
                     link.complete()?.receive(completion: completion)
                 }

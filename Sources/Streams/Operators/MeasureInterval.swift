@@ -35,12 +35,13 @@ extension Publishers {
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private let link: Link<Downstream>
             private let scheduler: Context
-            private let last: Locked<Context.SchedulerTimeType>
+            /// The time of the previous event; read from the clock when the subscription arrives.
+            private let last: Locked<Context.SchedulerTimeType?>
 
             init(downstream: Downstream, scheduler: Context) {
                 self.link = Link(downstream: downstream)
                 self.scheduler = scheduler
-                self.last = Locked(scheduler.now)
+                self.last = Locked(nil)
             }
 
             var description: String { "MeasureInterval" }
@@ -52,14 +53,19 @@ extension Publishers {
                 downstream.receive(subscription: self)
             }
 
+            /// Delivers the time since the previous event; demand the downstream returns is
+            /// requested from the upstream, as Combine does, rather than returned.
             func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-                guard let downstream = link.downstream else { return .none }
+                guard let (upstream, downstream) = link.ends else { return .none }
                 let now = scheduler.now
-                let interval = last.withLock { last -> Output in
+                let interval = last.withLock { last -> Output? in
                     defer { last = now }
-                    return last.distance(to: now)
+                    return last.map { $0.distance(to: now) }
                 }
-                return downstream.receive(interval)
+                guard let interval else { return .none }
+                let extra = downstream.receive(interval)
+                if extra > 0 { upstream.request(extra) }
+                return .none
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {

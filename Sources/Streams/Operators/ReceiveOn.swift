@@ -38,13 +38,13 @@ extension Publishers {
         final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            @usableFromInline let link: Link<Downstream>
+            @usableFromInline let link: ScheduledLink<Downstream>
             @usableFromInline let scheduler: Context
             @usableFromInline let options: Context.SchedulerOptions?
 
             @inlinable
             init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-                self.link = Link(downstream: downstream)
+                self.link = ScheduledLink(downstream: downstream)
                 self.scheduler = scheduler
                 self.options = options
             }
@@ -58,16 +58,19 @@ extension Publishers {
 
             @inlinable
             func receive(_ input: Output) -> Subscribers.Demand {
+                guard link.isAccepting else { return .none }
                 scheduler.schedule(options: options) { [link] in
-                    guard let (upstream, downstream) = link.ends else { return }
+                    guard let downstream = link.ends?.downstream else { return }
                     let extra = downstream.receive(input)
-                    if extra > 0 { upstream.request(extra) }
+                    // Not if the downstream cancelled while receiving the value.
+                    if extra > 0, let upstream = link.ends?.upstream { upstream.request(extra) }
                 }
                 return .none
             }
 
             @inlinable
             func receive(completion: Subscribers.Completion<Failure>) {
+                guard link.beginCompletion() else { return }
                 scheduler.schedule(options: options) { [link] in
                     link.complete()?.receive(completion: completion)
                 }

@@ -1,9 +1,12 @@
 extension Publishers {
     /// A publisher that replaces an empty stream with a provided element.
     ///
-    /// Values pass through. If the upstream finishes without having published anything, the
-    /// element is sent as soon as the downstream has demand for it, then `.finished`. Failures
-    /// pass through.
+    /// Values pass through, with the demand the downstream returns. The upstream is asked for
+    /// `.unlimited` once the downstream has its subscription, and the downstream's requests are
+    /// passed on too, as in Combine. If the upstream finishes without having published anything,
+    /// the element is sent, then `.finished`: at once if the downstream has requested anything,
+    /// else at its first request. Failures pass through. Thread-safety: the state lives in a lock
+    /// that is never held while calling out.
     public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
         /// The upstream's output type.
         public typealias Output = Upstream.Output
@@ -24,18 +27,7 @@ extension Publishers {
 
         /// Subscribes to the upstream; if it finishes empty, sends ``output`` when demanded.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = Relay(downstream: subscriber, name: "ReplaceEmpty")
-            let output = self.output
-            upstream.subscribe(
-                RelaySide<Output, Failure, S>(relay: relay) { completion in
-                    guard case .finished = completion, !relay.hasForwarded else {
-                        relay.complete(completion)
-                        return
-                    }
-                    guard let generation = relay.detach() else { return }
-                    Just(output).subscribe(RelaySide<Output, Never, S>(relay: relay, generation: generation) { _ in relay.complete(.finished) })
-                }
-            )
+            upstream.subscribe(ReplaceEmptyInner(downstream: subscriber, output: output))
         }
     }
 }

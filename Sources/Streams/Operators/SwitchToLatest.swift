@@ -2,9 +2,11 @@ extension Publishers {
     /// A publisher that flattens nested publishers, forwarding values only from the most
     /// recently received one.
     ///
-    /// A new inner publisher cancels the previous one. The upstream is asked for unlimited
-    /// inner publishers; each inner publisher is asked for one value at a time. Finishes when the
-    /// upstream and the current inner publisher have finished; any failure is forwarded.
+    /// As in Combine: the downstream gets its subscription first, then the upstream is asked
+    /// for unlimited inner publishers. A new inner publisher cancels the previous one and is
+    /// asked for the downstream's outstanding demand once it subscribes; later requests go to
+    /// it. The stream finishes when the upstream and the current inner publisher have finished;
+    /// a failure of either ends it at once and cancels the other.
     public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
     where Upstream.Output == P, P.Failure == Upstream.Failure {
         /// The inner publishers' output type.
@@ -21,17 +23,10 @@ extension Publishers {
         }
 
         /// Subscribes to the upstream and to each inner publisher in turn.
-        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = MergeInner<P, P, S>(
-                downstream: subscriber,
-                name: "SwitchToLatest",
-                maxPublishers: .unlimited,
-                switchToLatest: true,
-                transform: { $0 }
-            )
-            inner.start(subscriber)
-            upstream.subscribe(inner.upstreamSubscriber)
+            let outer = SwitchToLatestOuter<P, S>(downstream: subscriber)
+            subscriber.receive(subscription: outer)
+            upstream.subscribe(outer)
         }
     }
 }

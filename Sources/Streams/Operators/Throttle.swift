@@ -65,10 +65,14 @@ extension Publishers {
                 self.interval = publisher.interval
                 self.scheduler = publisher.scheduler
                 self.latest = publisher.latest
+                // Combine reads the clock when its subscriber is made, and at every event.
+                _ = publisher.scheduler.now
             }
 
             var description: String { "Throttle" }
 
+            /// Asks the upstream for `.unlimited` before handing the subscription downstream,
+            /// as Combine does.
             func receive(subscription: Subscription) {
                 let downstream = state.withLock { state -> Downstream? in
                     guard state.upstream == nil, let downstream = state.downstream else { return nil }
@@ -79,13 +83,15 @@ extension Publishers {
                     subscription.cancel()
                     return
                 }
-                downstream.receive(subscription: self)
+                _ = self.scheduler.now
                 subscription.request(.unlimited)
+                downstream.receive(subscription: self)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
-                let scheduler = self.scheduler
-                let now = scheduler.now
+                let live = state.withLock { $0.upstream != nil && $0.downstream != nil && !$0.upstreamDone }
+                guard live else { return .none }
+                let now = self.scheduler.now
                 let emitAt = state.withLock { state -> Context.SchedulerTimeType?? in
                     guard state.downstream != nil, !state.upstreamDone, state.demand > 0 else { return nil }
                     if state.emissionScheduled {
@@ -107,7 +113,11 @@ extension Publishers {
                 return .none
             }
 
+            /// Delivers the completion with a waiting value, or on `scheduler` at once.
             func receive(completion: Subscribers.Completion<Failure>) {
+                let live = state.withLock { $0.upstream != nil && $0.downstream != nil && !$0.upstreamDone }
+                guard live else { return }
+                _ = self.scheduler.now
                 let scheduleNow = state.withLock { state -> Bool in
                     guard state.downstream != nil, !state.upstreamDone else { return false }
                     state.upstreamDone = true
@@ -121,14 +131,15 @@ extension Publishers {
             }
 
             private func emit() {
-                let now = self.scheduler.now
+                let stampsEmission = state.withLock { $0.pendingValue != nil && $0.pendingCompletion == nil }
+                let now: Context.SchedulerTimeType? = stampsEmission ? self.scheduler.now : nil
                 let taken = state.withLock { state -> (Downstream, Output?, Subscribers.Completion<Failure>?)? in
                     guard let downstream = state.downstream else { return nil }
                     let value = state.pendingValue
                     let completion = state.pendingCompletion
                     state.pendingValue = nil
                     state.pendingCompletion = nil
-                    if value != nil { state.lastEmission = now }
+                    if let now, value != nil { state.lastEmission = now }
                     if completion != nil { state = State() }
                     return (downstream, value, completion)
                 }
@@ -149,7 +160,7 @@ extension Publishers {
             func request(_ demand: Subscribers.Demand) {
                 guard demand > 0 else { return }
                 state.withLock { state in
-                    if state.downstream != nil { state.demand += demand }
+                    if state.downstream != nil, !state.upstreamDone { state.demand += demand }
                 }
             }
 

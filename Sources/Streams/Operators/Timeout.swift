@@ -53,7 +53,11 @@ extension Publishers {
             private struct State {
                 var upstream: Subscription?
                 var downstream: Downstream?
-                var generation: UInt64 = 0
+                /// The running timer and the number it was started under: a timer whose number
+                /// is not the current one is stale and ends nothing.
+                var timer: Cancellable?
+                var timerGeneration: UInt64 = 0
+                var requested = false
                 var upstreamDone = false
             }
 
@@ -76,54 +80,69 @@ extension Publishers {
             var description: String { "Timeout" }
 
             func receive(subscription: Subscription) {
-                let downstream = state.withLock { state -> Downstream? in
-                    guard state.upstream == nil, let downstream = state.downstream else { return nil }
+                // A second subscription is cancelled; one that arrives after the downstream
+                // cancelled is left alone (neither asked for values nor cancelled), as Combine does.
+                let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
+                    guard let downstream = state.downstream else { return (nil, false) }
+                    guard state.upstream == nil else { return (nil, true) }
                     state.upstream = subscription
-                    return downstream
+                    return (downstream, false)
                 }
-                guard let downstream else {
-                    subscription.cancel()
-                    return
-                }
-                startTimer(generation: 0)
+                if duplicate { subscription.cancel() }
+                guard let downstream else { return }
+                restartTimer()
                 downstream.receive(subscription: self)
             }
 
-            private func startTimer(generation: UInt64) {
+            /// Starts the wait again as Combine does: a repeating timer every `interval`, the
+            /// first firing `interval` from now; the previous timer is cancelled.
+            private func restartTimer() {
+                let generation = state.withLock { state -> UInt64? in
+                    guard state.downstream != nil, !state.upstreamDone else { return nil }
+                    state.timerGeneration &+= 1
+                    return state.timerGeneration
+                }
+                guard let generation else { return }
                 let scheduler = self.scheduler
-                scheduler.schedule(
+                let timer = scheduler.schedule(
                     after: scheduler.now.advanced(by: self.interval),
+                    interval: self.interval,
                     tolerance: scheduler.minimumTolerance,
                     options: self.options
                 ) { [weak self] in
                     self?.timedOut(generation)
                 }
+                let stale = state.withLock { state -> Cancellable? in
+                    guard state.downstream != nil, !state.upstreamDone, state.timerGeneration == generation else {
+                        return timer
+                    }
+                    defer { state.timer = timer }
+                    return state.timer
+                }
+                stale?.cancel()
             }
 
             private func timedOut(_ generation: UInt64) {
-                let ended = state.withLock { state -> (Subscription?, Downstream)? in
-                    guard let downstream = state.downstream, !state.upstreamDone, state.generation == generation else {
-                        return nil
-                    }
+                let ended = state.withLock { state -> (Subscription?, Downstream, Cancellable?)? in
+                    guard let downstream = state.downstream, !state.upstreamDone,
+                        state.timerGeneration == generation
+                    else { return nil }
                     defer { state = State() }
-                    return (state.upstream, downstream)
+                    return (state.upstream, downstream, state.timer)
                 }
-                guard let (upstream, downstream) = ended else { return }
+                guard let (upstream, downstream, timer) = ended else { return }
+                timer?.cancel()
                 upstream?.cancel()
                 downstream.receive(completion: self.customError.map { .failure($0()) } ?? .finished)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
-                let generation = state.withLock { state -> UInt64? in
-                    guard state.downstream != nil, !state.upstreamDone else { return nil }
-                    state.generation += 1
-                    return state.generation
-                }
-                guard let generation else { return .none }
+                let live = state.withLock { $0.upstream != nil && $0.downstream != nil && !$0.upstreamDone }
+                guard live else { return .none }
+                restartTimer()
                 self.scheduler.schedule(options: self.options) { [weak self] in
                     self?.deliver(input)
                 }
-                startTimer(generation: generation)
                 return .none
             }
 
@@ -136,12 +155,14 @@ extension Publishers {
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
-                let live = state.withLock { state -> Bool in
-                    guard state.downstream != nil, !state.upstreamDone else { return false }
+                let timer = state.withLock { state -> Cancellable?? in
+                    guard state.upstream != nil, state.downstream != nil, !state.upstreamDone else { return nil }
                     state.upstreamDone = true
-                    return true
+                    defer { state.timer = nil }
+                    return .some(state.timer)
                 }
-                guard live else { return }
+                guard let timer else { return }
+                timer?.cancel()
                 self.scheduler.schedule(options: self.options) { [weak self] in
                     guard let self else { return }
                     let downstream = self.state.withLock { state -> Downstream? in
@@ -152,16 +173,25 @@ extension Publishers {
                 }
             }
 
+            /// Passes any demand (`.none` too, as Combine does) to the upstream; the first
+            /// request starts the wait again.
             func request(_ demand: Subscribers.Demand) {
-                guard demand > 0 else { return }
-                state.withLock { $0.downstream == nil ? nil : $0.upstream }?.request(demand)
+                let taken = state.withLock { state -> (Subscription, Bool)? in
+                    guard state.downstream != nil, let upstream = state.upstream else { return nil }
+                    defer { state.requested = true }
+                    return (upstream, !state.requested)
+                }
+                guard let (upstream, first) = taken else { return }
+                if first { restartTimer() }
+                upstream.request(demand)
             }
 
             func cancel() {
-                let ended = state.withLock { state -> (Subscription?, Downstream?) in
+                let ended = state.withLock { state -> (Subscription?, Cancellable?) in
                     defer { state = State() }
-                    return (state.upstream, state.downstream)
+                    return (state.upstream, state.timer)
                 }
+                ended.1?.cancel()
                 ended.0?.cancel()
             }
         }

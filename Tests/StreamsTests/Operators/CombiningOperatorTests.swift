@@ -286,4 +286,40 @@ import Testing
         c.send(completion: .finished)
         #expect(subscriber.log == ["sub", "finished"])
     }
+
+    @Test func switchToLatestAsksANewInnerPublisherForTheOutstandingDemand() {
+        let outer = TestPublisher<TestPublisher<Int, Never>, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+        outer.switchToLatest().subscribe(subscriber)
+        #expect(outer.subscription?.requests == [.unlimited])
+        let first = TestPublisher<Int, Never>()
+        _ = outer.send(first)
+        #expect(first.subscription?.requests == [.max(3)])
+        _ = first.send(1)
+        let second = TestPublisher<Int, Never>()
+        _ = outer.send(second)
+        #expect(first.subscription?.cancelCount == 1)
+        #expect(second.subscription?.requests == [.max(2)])
+    }
+
+    @Test func switchToLatestPassesValuesSentBeforeTheInnerSubscription() throws {
+        let outer = TestPublisher<ManualPublisher<Int, Never>, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        outer.switchToLatest().subscribe(subscriber)
+        let inner = ManualPublisher<Int, Never>()
+        _ = outer.send(inner)
+        #expect(try #require(inner.subscriber).receive(1) == .none)
+        #expect(subscriber.log == ["sub", "1"])
+    }
+
+    @Test func switchToLatestInnerFailureCancelsTheUpstream() {
+        let outer = TestPublisher<TestPublisher<Int, TestError>, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        outer.switchToLatest().subscribe(subscriber)
+        let inner = TestPublisher<Int, TestError>()
+        _ = outer.send(inner)
+        inner.fail(TestError(1))
+        #expect(outer.subscription?.cancelCount == 1)
+        #expect(subscriber.log == ["sub", "failure(E1)"])
+    }
 }

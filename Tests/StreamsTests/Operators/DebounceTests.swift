@@ -89,4 +89,30 @@ import Testing
             scheduler.advance(by: .seconds(1))
         })
     }
+
+    @Test func eachValueStartsARepeatingTimerAndTheCompletionIsScheduledWithoutOptions() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.debounce(for: .nanoseconds(10), scheduler: scheduler).subscribe(subscriber)
+        #expect(scheduler.log.isEmpty)
+        _ = upstream.send(1)
+        scheduler.clock.advance(by: .nanoseconds(3))
+        _ = upstream.send(2)
+        scheduler.clock.advance(by: .nanoseconds(100))
+        upstream.finish()
+        #expect(scheduler.log == ["now", "tolerance", "repeat(10, every: 10)", "now", "tolerance", "repeat(13, every: 10)", "schedule"])
+        scheduler.clock.advance()
+        #expect(subscriber.log == ["sub", "2", "finished"])
+    }
+
+    @Test func aCompletionBeforeTheSubscriptionReachesNoOne() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        let scheduler = TestScheduler()
+        upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        upstream.subscriber?.receive(completion: .finished)
+        scheduler.advance(by: .seconds(2))
+        #expect(subscriber.log.isEmpty)
+    }
 }

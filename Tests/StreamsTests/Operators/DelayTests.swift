@@ -79,4 +79,25 @@ import Testing
             scheduler.advance(by: .seconds(1))
         })
     }
+
+    @Test func nothingIsScheduledAfterTheUpstreamCompleted() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        upstream.delay(for: .nanoseconds(5), tolerance: .zero, scheduler: scheduler).subscribe(TrackingSubscriber<Int, Never>())
+        upstream.finish()
+        upstream.finish()
+        _ = upstream.send(1)
+        #expect(scheduler.log == ["now", "after(5)"])
+    }
+
+    @Test func nothingIsScheduledAfterACancel() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.delay(for: .nanoseconds(5), tolerance: .zero, scheduler: scheduler).subscribe(subscriber)
+        subscriber.cancel()
+        _ = upstream.send(1)
+        upstream.finish()
+        #expect(scheduler.log.isEmpty)
+    }
 }

@@ -19,14 +19,13 @@ import Testing
         #expect(subscriber.isFinished)
     }
 
-    @Test func demandAndCancellationGoStraightToTheUpstream() {
+    @Test func cancellationGoesStraightToTheUpstream() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(
             initialDemand: .max(1), demandPerValue: .max(3))
         upstream.measureInterval(using: TestScheduler()).subscribe(subscriber)
-        #expect(upstream.send(1) == .max(3))
+        _ = upstream.send(1)
         subscriber.cancel()
-        #expect(upstream.subscription?.requests == [.max(1)])
         #expect(upstream.subscription?.cancelCount == 1)
         #expect(upstream.send(2) == .none)
         #expect(subscriber.values.count == 1)
@@ -38,5 +37,20 @@ import Testing
             subject.measureInterval(using: TestScheduler()).map { $0.magnitude }.subscribe(probe)
             subject.send(completion: .finished)
         })
+    }
+
+    @Test func theClockIsFirstReadWhenTheSubscriptionArrives() {
+        let scheduler = RecordingScheduler()
+        TestPublisher<Int, Never>().measureInterval(using: scheduler).subscribe(TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>())
+        #expect(scheduler.log == ["now"])
+    }
+
+    @Test func demandReturnedForAValueIsRequestedFromTheUpstream() {
+        let scheduler = TestScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+        upstream.measureInterval(using: scheduler).subscribe(subscriber)
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.subscription?.requests == [.max(1), .max(2)])
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Streams
+import StreamsTesting
 import Testing
 
 @Suite struct SchedulingOperatorTests {
@@ -148,5 +149,35 @@ import Testing
         #expect(try JSONDecoder().decode(DispatchQueue.SchedulerTimeType.self, from: JSONEncoder().encode(time)) == time)
         let count = ImmediateScheduler.SchedulerTimeType.Stride(3)
         #expect(try JSONDecoder().decode(ImmediateScheduler.SchedulerTimeType.Stride.self, from: JSONEncoder().encode(count)) == count)
+    }
+
+    @Test func receiveOnSchedulesNothingAfterTheUpstreamCompletedOrACancel() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.receive(on: scheduler).subscribe(subscriber)
+        upstream.finish()
+        upstream.finish()
+        _ = upstream.send(1)
+        #expect(scheduler.log == ["schedule"])
+        let other = TestPublisher<Int, Never>()
+        let cancelled = TrackingSubscriber<Int, Never>()
+        other.receive(on: scheduler).subscribe(cancelled)
+        cancelled.cancel()
+        _ = other.send(1)
+        #expect(scheduler.log == ["schedule"])
+    }
+
+    @Test func receiveOnRequestsNothingWhenTheDownstreamCancelsWhileReceivingAValue() {
+        let scheduler = TestScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(5)) { subscriber, _ in
+            subscriber.cancel()
+        }
+        upstream.receive(on: scheduler).subscribe(subscriber)
+        _ = upstream.send(1)
+        scheduler.advance()
+        #expect(upstream.subscription?.requests == [.max(1)])
+        #expect(upstream.subscription?.cancelCount == 1)
     }
 }

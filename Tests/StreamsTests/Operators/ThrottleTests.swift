@@ -78,4 +78,39 @@ import Testing
             scheduler.advance(by: .seconds(1))
         })
     }
+
+    @Test func theClockIsReadAtCreationSubscriptionAndEachEventAsCombineReadsIt() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.throttle(for: .nanoseconds(10), scheduler: scheduler, latest: true).subscribe(subscriber)
+        #expect(scheduler.log == ["now", "now"])
+        _ = upstream.send(1)
+        #expect(scheduler.log == ["now", "now", "now", "schedule"])
+        scheduler.clock.advance()
+        #expect(scheduler.log == ["now", "now", "now", "schedule", "now"])
+        _ = upstream.send(2)
+        #expect(scheduler.log == ["now", "now", "now", "schedule", "now", "now", "tolerance", "after(10)"])
+    }
+
+    @Test func theUpstreamIsAskedForUnlimitedBeforeTheDownstreamGetsItsSubscription() {
+        let upstream = TestPublisher<Int, Never>()
+        var requestsSeenBySubscriber: [Subscribers.Demand] = []
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.onSubscribe = { _ in }
+        upstream.throttle(for: .seconds(1), scheduler: TestScheduler(), latest: false)
+            .handleEvents(receiveSubscription: { _ in requestsSeenBySubscriber = upstream.subscription?.requests ?? [] })
+            .subscribe(subscriber)
+        #expect(requestsSeenBySubscriber == [.unlimited])
+    }
+
+    @Test func aCompletionBeforeTheSubscriptionReachesNoOne() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        let scheduler = TestScheduler()
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        upstream.subscriber?.receive(completion: .finished)
+        scheduler.advance(by: .seconds(2))
+        #expect(subscriber.log.isEmpty)
+    }
 }

@@ -81,4 +81,42 @@ import Testing
             scheduler.advance(by: .seconds(1))
         })
     }
+
+    @Test func theWaitIsARepeatingTimerStartedAtTheSubscriptionAndRestartedByTheFirstRequest() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.timeout(.nanoseconds(10), scheduler: scheduler).subscribe(subscriber)
+        let timer = ["now", "tolerance", "repeat(10, every: 10)"]
+        #expect(scheduler.log == timer + timer)
+        subscriber.request(.max(1))
+        #expect(scheduler.log == timer + timer)
+    }
+
+    @Test func eachValueRestartsTheTimerBeforeItsDeliveryIsScheduled() {
+        let scheduler = RecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.timeout(.nanoseconds(10), scheduler: scheduler).subscribe(subscriber)
+        scheduler.clock.advance(by: .nanoseconds(4))
+        _ = upstream.send(1)
+        #expect(scheduler.log == ["now", "tolerance", "repeat(10, every: 10)", "now", "tolerance", "repeat(14, every: 10)", "schedule"])
+    }
+
+    @Test func aZeroRequestIsPassedToTheUpstream() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.timeout(.seconds(1), scheduler: TestScheduler()).subscribe(subscriber)
+        subscriber.request(.none)
+        #expect(upstream.subscription?.requests == [.none])
+    }
+
+    @Test func aSubscriptionAfterTheDownstreamCancelledIsLeftAlone() throws {
+        let upstream = ManualPublisher<Int, Never>()
+        upstream.timeout(.seconds(1), scheduler: TestScheduler()).subscribe(TrackingSubscriber<Int, Never>())
+        try #require(upstream.operatorSubscription).cancel()
+        let late = TestSubscription()
+        upstream.subscriber?.receive(subscription: late)
+        #expect(late.requests.isEmpty && late.cancelCount == 0)
+    }
 }

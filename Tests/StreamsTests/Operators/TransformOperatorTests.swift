@@ -240,4 +240,35 @@ import Testing
         [1, 2].publisher.setFailureType(to: TestError.self).assertNoFailure().subscribe(subscriber)
         #expect(subscriber.log == ["sub", "1", "2", "finished"])
     }
+
+    @Test func replaceEmptyAsksTheUpstreamForUnlimitedAndPassesRequestsOn() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(3))
+        upstream.replaceEmpty(with: 0).subscribe(subscriber)
+        #expect(upstream.subscription?.requests == [.max(2), .unlimited])
+        #expect(upstream.send(1) == .max(3))
+        subscriber.request(.max(4))
+        #expect(upstream.subscription?.requests == [.max(2), .unlimited, .max(4)])
+    }
+
+    @Test func replaceEmptyHoldsTheElementUntilTheFirstRequestWhenNoneWasMade() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.replaceEmpty(with: 7).subscribe(subscriber)
+        upstream.finish()
+        #expect(subscriber.log == ["sub"])
+        subscriber.request(.max(1))
+        #expect(subscriber.log == ["sub", "7", "finished"])
+    }
+
+    @Test func replaceEmptyIgnoresEventsAfterACancel() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.replaceEmpty(with: 7).subscribe(subscriber)
+        subscriber.cancel()
+        subscriber.cancel()
+        upstream.finish()
+        #expect(subscriber.log == ["sub"])
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
 }
