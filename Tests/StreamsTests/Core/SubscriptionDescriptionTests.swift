@@ -20,7 +20,12 @@ import Testing
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TrackingSubscriber<P.Output, P.Failure>(initialDemand: .none)
         make(upstream).subscribe(subscriber)
-        defer { subscriber.cancel() }
+        // The test publisher keeps its subscribers: let go of them too, or an operator that
+        // keeps its upstream (retry, buffer) stays in a cycle with it.
+        defer {
+            subscriber.cancel()
+            upstream.releaseSubscribers()
+        }
         return subscriber.subscription
     }
 
