@@ -16,6 +16,12 @@ let package = Package(
         .library(name: "CometRedis", targets: ["CometRedis"]),
         .executable(name: "comet-server", targets: ["comet-server"]),
     ],
+    traits: [
+        // On by default; `--disable-default-traits` builds the command without swift-otel (the
+        // sanitizer runs do: swift-otel 1.6 does not compile under --sanitize with Swift 6.3).
+        .trait(name: "OTLPExport", description: "comet-server --otlp-endpoint: spans exported over OTLP/HTTP (swift-otel)"),
+        .default(enabledTraits: ["OTLPExport"]),
+    ],
     dependencies: [
         .package(name: "Comet", path: ".."),
         // Sources are fetched with AsyncHTTPClient, on the event loops Hummingbird runs.
@@ -83,7 +89,7 @@ let package = Package(
                 "CometRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLPExport"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),

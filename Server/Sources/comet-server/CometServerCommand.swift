@@ -58,7 +58,7 @@ struct CometServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a connection may stay open with no request in progress.") var idleTimeout: Double = 60
     @Option(help: "Client connections open at once; at the limit a new one closes the one waiting longest for a request head.")
     var maxConnections = 4096
-    @Option(help: "Export traces over OTLP/HTTP (protobuf) to the collector at this base URL (spans go to URL/v1/traces), e.g. http://127.0.0.1:4318; OTEL_* variables tune the export. Default: spans are not exported.")
+    @Option(help: "Export traces over OTLP/HTTP (protobuf) to the collector at this base URL (spans go to URL/v1/traces), e.g. http://127.0.0.1:4318; OTEL_* variables tune the export. Default: spans are not exported. (Only in builds with the OTLPExport trait, the default.)")
     var otlpEndpoint: String?
     @Flag(help: "Serve a demo gallery and a page of service URLs at /.") var demo = false
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
@@ -95,11 +95,15 @@ struct CometServerCommand: AsyncParsableCommand {
 
         var traceExport: (any Service)?
         if let otlpEndpoint {
+            #if OTLPExport
             let export = try TraceExport.make(baseURL: otlpEndpoint)
             InstrumentationSystem.bootstrap(export.tracer)
             configuration.tracer = export.tracer
             traceExport = export.service
             logger.info("exporting traces to \(otlpEndpoint) (OTLP/HTTP)")
+            #else
+            throw ValidationError("--otlp-endpoint: this comet-server was built without the OTLPExport trait")
+            #endif
         }
 
         let metrics = ServerMetrics()

@@ -1,3 +1,4 @@
+#if OTLPExport
 import OTel
 import ServiceLifecycle
 import Tracing
@@ -24,3 +25,4 @@ enum TraceExport {
         return (backend.factory, backend.service)
     }
 }
+#endif
