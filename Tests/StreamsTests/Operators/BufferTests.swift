@@ -154,6 +154,8 @@ import Testing
         #expect(upstream.subscription?.cancelCount == 1)
         // Without demand the failure goes at once, the buffer discarded.
         #expect(subscriber.log == ["sub", "failure(E7)"])
+        // The closure keeps the publisher, which keeps its subscribers: let them go.
+        upstream.releaseSubscribers()
     }
 
     @Test func aCancelOrACompletionBeforeTheSubscriptionIsIgnored() throws {

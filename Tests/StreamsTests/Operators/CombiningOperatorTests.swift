@@ -300,6 +300,9 @@ import Testing
         _ = outer.send(second)
         #expect(first.subscription?.cancelCount == 1)
         #expect(second.subscription?.requests == [.max(2)])
+        subscriber.cancel()
+        for publisher in [first, second] { publisher.releaseSubscribers() }
+        outer.releaseSubscribers()
     }
 
     @Test func switchToLatestPassesValuesSentBeforeTheInnerSubscription() throws {
@@ -310,6 +313,8 @@ import Testing
         _ = outer.send(inner)
         #expect(try #require(inner.subscriber).receive(1) == .none)
         #expect(subscriber.log == ["sub", "1"])
+        subscriber.cancel()
+        outer.releaseSubscribers()
     }
 
     @Test func switchToLatestInnerFailureCancelsTheUpstream() {

@@ -83,11 +83,14 @@ import Testing
     @Test func nothingIsScheduledAfterTheUpstreamCompleted() {
         let scheduler = RecordingScheduler()
         let upstream = TestPublisher<Int, Never>()
-        upstream.delay(for: .nanoseconds(5), tolerance: .zero, scheduler: scheduler).subscribe(TrackingSubscriber<Int, Never>())
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.delay(for: .nanoseconds(5), tolerance: .zero, scheduler: scheduler).subscribe(subscriber)
         upstream.finish()
         upstream.finish()
         _ = upstream.send(1)
         #expect(scheduler.log == ["now", "after(5)"])
+        subscriber.cancel()
+        upstream.releaseSubscribers()
     }
 
     @Test func nothingIsScheduledAfterACancel() {

@@ -41,8 +41,12 @@ import Testing
 
     @Test func theClockIsFirstReadWhenTheSubscriptionArrives() {
         let scheduler = RecordingScheduler()
-        TestPublisher<Int, Never>().measureInterval(using: scheduler).subscribe(TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>())
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>()
+        upstream.measureInterval(using: scheduler).subscribe(subscriber)
         #expect(scheduler.log == ["now"])
+        subscriber.cancel()
+        upstream.releaseSubscribers()
     }
 
     @Test func demandReturnedForAValueIsRequestedFromTheUpstream() {
@@ -52,5 +56,7 @@ import Testing
         upstream.measureInterval(using: scheduler).subscribe(subscriber)
         #expect(upstream.send(1) == .none)
         #expect(upstream.subscription?.requests == [.max(1), .max(2)])
+        subscriber.cancel()
+        upstream.releaseSubscribers()
     }
 }

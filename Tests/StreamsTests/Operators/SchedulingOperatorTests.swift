@@ -166,6 +166,9 @@ import Testing
         cancelled.cancel()
         _ = other.send(1)
         #expect(scheduler.log == ["schedule"])
+        subscriber.cancel()
+        upstream.releaseSubscribers()
+        other.releaseSubscribers()
     }
 
     @Test func receiveOnRequestsNothingWhenTheDownstreamCancelsWhileReceivingAValue() {

@@ -102,6 +102,8 @@ import Testing
             .handleEvents(receiveSubscription: { _ in requestsSeenBySubscriber = upstream.subscription?.requests ?? [] })
             .subscribe(subscriber)
         #expect(requestsSeenBySubscriber == [.unlimited])
+        subscriber.cancel()
+        upstream.releaseSubscribers()
     }
 
     @Test func aCompletionBeforeTheSubscriptionReachesNoOne() {

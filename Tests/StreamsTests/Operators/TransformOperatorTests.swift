@@ -249,6 +249,8 @@ import Testing
         #expect(upstream.send(1) == .max(3))
         subscriber.request(.max(4))
         #expect(upstream.subscription?.requests == [.max(2), .unlimited, .max(4)])
+        subscriber.cancel()
+        upstream.releaseSubscribers()
     }
 
     @Test func replaceEmptyHoldsTheElementUntilTheFirstRequestWhenNoneWasMade() {
