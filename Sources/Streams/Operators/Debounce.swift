@@ -42,7 +42,7 @@ extension Publishers {
         private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
             CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State {
+            private struct State: UpstreamHolding {
                 var upstream: Subscription?
                 var downstream: Downstream?
                 var demand = Subscribers.Demand.none
@@ -82,14 +82,7 @@ extension Publishers {
             }
 
             func receive(subscription: Subscription) {
-                // A second subscription is cancelled; one that arrives after the downstream
-                // cancelled is left alone (neither asked for values nor cancelled), as Combine does.
-                let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
-                    guard let downstream = state.downstream else { return (nil, false) }
-                    guard state.upstream == nil else { return (nil, true) }
-                    state.upstream = subscription
-                    return (downstream, false)
-                }
+                let (downstream, duplicate) = state.withLock { $0.admit(subscription) }
                 if duplicate { subscription.cancel() }
                 guard let downstream else { return }
                 downstream.receive(subscription: self)

@@ -13,7 +13,7 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription,
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private struct State {
+    private struct State: UpstreamHolding {
         var upstream: Subscription?
         var downstream: Downstream?
         var receivedValue = false
@@ -36,12 +36,7 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription,
     var description: String { "ReplaceEmpty" }
 
     func receive(subscription: Subscription) {
-        let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
-            guard let downstream = state.downstream else { return (nil, false) }
-            guard state.upstream == nil else { return (nil, true) }
-            state.upstream = subscription
-            return (downstream, false)
-        }
+        let (downstream, duplicate) = state.withLock { $0.admit(subscription) }
         if duplicate { subscription.cancel() }
         guard let downstream else { return }
         downstream.receive(subscription: self)

@@ -50,7 +50,7 @@ extension Publishers {
         private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State {
+            private struct State: UpstreamHolding {
                 var upstream: Subscription?
                 var downstream: Downstream?
                 /// The running timer and the number it was started under: a timer whose number
@@ -80,14 +80,7 @@ extension Publishers {
             var description: String { "Timeout" }
 
             func receive(subscription: Subscription) {
-                // A second subscription is cancelled; one that arrives after the downstream
-                // cancelled is left alone (neither asked for values nor cancelled), as Combine does.
-                let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
-                    guard let downstream = state.downstream else { return (nil, false) }
-                    guard state.upstream == nil else { return (nil, true) }
-                    state.upstream = subscription
-                    return (downstream, false)
-                }
+                let (downstream, duplicate) = state.withLock { $0.admit(subscription) }
                 if duplicate { subscription.cancel() }
                 guard let downstream else { return }
                 restartTimer()
