@@ -16,9 +16,16 @@ import FoundationNetworking
 ///   challenge is cancelled, so a 401 fails at once instead of waiting.
 /// - Follows redirects by ``Configuration/redirectPolicy``: credentials never go to another
 ///   origin, and https never downgrades to http unless allowed.
+/// - Keeps no cookies: a response's `Set-Cookie` is not stored and nothing is added to a
+///   request's own `Cookie` header, so equal requests send the same bytes (as the pipeline's
+///   keys assume).
 /// - Always has timeouts (``Configuration/timeoutForRequest``, ``Configuration/timeoutForResource``).
 ///
-/// Thread-safe. Create one per pipeline (the default) or share one between pipelines.
+/// Thread-safe. Create one per pipeline (the default) or share one between pipelines. An http(s)
+/// load's `didReceiveData` and `completion` run on URLSession's own work queue, on the thread
+/// that read the bytes (no hand-off per chunk): they must return quickly. They may start or
+/// cancel loads (those are then done from a worker, since entering the session from its own
+/// queue would deadlock).
 public final class DataLoader: DataLoading, Sendable {
     /// Settings fixed when the loader is created.
     public struct Configuration: Sendable {
@@ -34,8 +41,8 @@ public final class DataLoader: DataLoading, Sendable {
         /// Headers added to every HTTP request that does not set them itself.
         public var additionalHeaders: [String: String] = [:]
         /// Answers authentication challenges: return a credential for the challenge, or `nil` to
-        /// refuse it (the load then fails with HTTP 401/407). Called on URLSession's delegate
-        /// queue. Default: `nil` (no credentials).
+        /// refuse it (the load then fails with HTTP 401/407). Called on a Dispatch worker.
+        /// Default: `nil` (no credentials).
         public var credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?
         /// How redirects are followed. Default: credentials (`Authorization`, `Cookie`) are
         /// dropped whenever scheme, host or port changes, and https → http is refused.
@@ -63,7 +70,9 @@ public final class DataLoader: DataLoading, Sendable {
     }
 
     deinit {
-        lazySession.withLock { $0 }?.invalidateAndCancel()
+        guard let session = lazySession.withLock({ $0 }) else { return }
+        let invalidation = SessionInvalidation(session: session)
+        SessionCallbackQueue.performOutside { invalidation.session.invalidateAndCancel() }
     }
 
     /// Whether the loader has made its `URLSession` (tests).
@@ -77,10 +86,14 @@ public final class DataLoader: DataLoading, Sendable {
             sessionConfiguration.timeoutIntervalForResource = configuration.timeoutForResource
             sessionConfiguration.urlCache = nil // URLCache does not cache on Linux; Comet's DataCache does.
             sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = 1
-            queue.name = "com.comet.DataLoader"
-            let made = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
+            // No cookie jar: what a load sends is what its request says, which the pipeline's keys
+            // cover (a stored cookie would make equal requests send different things). This also
+            // spares corelibs' parsing of every header line for cookies.
+            sessionConfiguration.httpCookieAcceptPolicy = .never
+            sessionConfiguration.httpShouldSetCookies = false
+            sessionConfiguration.httpCookieStorage = nil
+            let made = URLSession(configuration: sessionConfiguration, delegate: delegate,
+                                  delegateQueue: SessionCallbackQueue())
             session = made
             return made
         }
@@ -101,10 +114,22 @@ public final class DataLoader: DataLoading, Sendable {
             for (name, value) in configuration.additionalHeaders where request.value(forHTTPHeaderField: name) == nil {
                 request.setValue(value, forHTTPHeaderField: name)
             }
-            let task = session.dataTask(with: request)
-            delegate.register(task, handlers: .init(didReceiveData: didReceiveData, completion: completion))
-            task.resume()
-            return URLSessionLoadingTask(task: task)
+            let load = URLSessionLoadingTask()
+            let handlers = DataLoaderSessionDelegate.Handlers(didReceiveData: didReceiveData, completion: completion)
+            let start = URLSessionStart(session: session, request: request)
+            // Asked from inside one of the session's delegate calls (a pipeline continuing on
+            // URLSession's work queue), the task is made on a worker: see SessionCallbackQueue.
+            SessionCallbackQueue.performOutside { [delegate] in
+                guard !load.isCancelled else { return completion(URLError(.cancelled)) }
+                let task = start.session.dataTask(with: start.request)
+                delegate.register(task, handlers: handlers)
+                guard load.attach(task) else {
+                    // Cancelled while the task was being made: its completion reports it.
+                    return task.cancel()
+                }
+                task.resume()
+            }
+            return load
         case "file":
             guard configuration.allowsFileURLs else {
                 completion(DataLoaderError.fileURLsDisabled(url))
@@ -127,9 +152,15 @@ struct CompletedLoadingTask: DataLoadingTask {
     func cancel() {}
 }
 
-/// Cancels a URLSession task.
-struct URLSessionLoadingTask: DataLoadingTask, @unchecked Sendable {
-    // URLSessionTask is thread-safe to cancel; it is not marked Sendable in corelibs-foundation.
-    let task: URLSessionTask
-    func cancel() { task.cancel() }
+/// A session and the request to start on it, handed to the thread that starts the task.
+private struct URLSessionStart: @unchecked Sendable {
+    // URLSession is thread-safe; it is not marked Sendable in corelibs-foundation.
+    let session: URLSession
+    let request: URLRequest
 }
+
+/// A session invalidated by a loader's deinit, possibly from a worker.
+private struct SessionInvalidation: @unchecked Sendable {
+    let session: URLSession // thread-safe, not marked Sendable in corelibs-foundation
+}
+

@@ -84,7 +84,7 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         if let (handlers, response) = delivery {
             handlers.didReceiveData(data, response)
         } else if case .responseTooLarge? = tasks.withLock({ $0[dataTask.taskIdentifier]?.failure }) {
-            dataTask.cancel()
+            Self.cancelOutside(dataTask)
         }
         // Other failures (a 401 body before its challenge) are dropped without cancelling.
     }
@@ -108,6 +108,13 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         } else {
             state.handlers.completion(nil)
         }
+    }
+
+    /// Cancels `task` from outside the session's work queue (this delegate's calls run on it,
+    /// where a synchronous cancel would deadlock; see ``SessionCallbackQueue``).
+    private static func cancelOutside(_ task: URLSessionTask) {
+        let cancellation = UncheckedTask(task: task)
+        SessionCallbackQueue.performOutside { cancellation.task.cancel() }
     }
 
     /// The error of a response outside 200...299: with its `Retry-After` for 429 and 503.
@@ -138,8 +145,18 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         answer(challenge, task: nil, completionHandler: completionHandler)
     }
 
+    /// Answers on a Dispatch worker: the credential provider is the adopter's code, which must
+    /// not run on URLSession's work queue (see ``SessionCallbackQueue``).
     private func answer(_ challenge: URLAuthenticationChallenge, task: URLSessionTask?,
                         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        let call = ChallengeCall(challenge: challenge, task: task, completionHandler: completionHandler)
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            self.answerNow(call.challenge, task: call.task, completionHandler: call.completionHandler)
+        }
+    }
+
+    private func answerNow(_ challenge: URLAuthenticationChallenge, task: URLSessionTask?,
+                           completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         let method = challenge.protectionSpace.authenticationMethod
         if method == "NSURLAuthenticationMethodServerTrust" {
             completionHandler(.performDefaultHandling, nil)
@@ -171,7 +188,21 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         case .refuse:
             if let previous, let target = request.url { fail(task, .insecureRedirect(from: previous, to: target)) }
             completionHandler(nil)
-            task.cancel()
+            Self.cancelOutside(task)
         }
     }
+}
+
+/// A task handed to a worker (URLSessionTask is thread-safe to cancel, not marked Sendable in
+/// corelibs-foundation).
+private struct UncheckedTask: @unchecked Sendable {
+    let task: URLSessionTask
+}
+
+/// An authentication challenge answered on a worker (Foundation's challenge types and handler are
+/// thread-safe, not marked Sendable in corelibs-foundation).
+private struct ChallengeCall: @unchecked Sendable {
+    let challenge: URLAuthenticationChallenge
+    let task: URLSessionTask?
+    let completionHandler: (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
 }
