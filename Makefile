@@ -106,6 +106,11 @@ asan: setup
 ## Measure with the machine otherwise idle (here: `flock /tmp/comet-swift-build.lock make bench`).
 BENCH_RESULTS := .build-bench/results/Current_run.influx.csv
 BENCH_ARGS ?=
+## Then comet-server's cold path against the C loop doing the same work (decode at the covering
+## scale, resample, JPEG encode), through scripts/loadtest (release build of Server/, nginx, wrk)
+## for BENCH_SERVER_DURATION seconds; BENCH_SERVER=0 skips it.
+BENCH_SERVER ?= 1
+BENCH_SERVER_DURATION ?= 15
 ## nginx-light: the origin of the default-configuration loopback figure (its own process).
 bench: setup
 	@dpkg -s nginx-light >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -116,6 +121,11 @@ bench: setup
 		benchmark --no-progress --format influx --path ../.build-bench/results $(BENCH_ARGS)
 	cd Benchmarks && $(SWIFT) build -c release --scratch-path ../.build-bench --product BenchmarkReport
 	./.build-bench/release/BenchmarkReport $(BENCH_RESULTS)
+	@if [ "$(BENCH_SERVER)" != 0 ]; then \
+		echo "== comet-server cold path against the C loop (scripts/loadtest, $(BENCH_SERVER_DURATION) s)"; \
+		SWIFT="$(SWIFT)" SERVERS=comet SCENARIOS=cold DURATION=$(BENCH_SERVER_DURATION) \
+			LOADTEST_OUT=$(CURDIR)/.build-bench/results/server-cold.md scripts/loadtest/run 2>/dev/null; \
+	fi
 
 ## comet-server against thumbor 7.8 (PyPI, in a venv under .build-loadtest) under wrk on loopback,
 ## the same 200 generated JPEGs served by one nginx origin: cold (every URL new) and warm (a Zipf
