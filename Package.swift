@@ -62,7 +62,9 @@ let package = Package(
             // target needs libwebpmux (animation encoding) besides what CLibWebP links: by name.
             linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avif"), .linkedLibrary("webpmux")]
         ),
-        .target(name: "Imaging", dependencies: ["CImageCodecs", "Locking"]),
+        // The resampler's inner loops (SSE2 where the compiler targets it, portable C elsewhere).
+        .target(name: "CImageKernels"),
+        .target(name: "Imaging", dependencies: ["CImageCodecs", "CImageKernels", "Locking"]),
         // The one lock type (a pthread mutex ThreadSanitizer understands) of Streams, Comet, the
         // tool, the tests and the server (a product only for Server/).
         .target(name: "Locking"),

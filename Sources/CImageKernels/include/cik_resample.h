@@ -1,0 +1,25 @@
+#ifndef CIK_RESAMPLE_H
+#define CIK_RESAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// The taps of one axis: output sample i reads `counts[i]` source samples from `starts[i]`,
+/// weighted by `weights[i * max_taps ...]` (non-negative, 14-bit fixed point, summing to 1 << 14).
+typedef struct {
+    const intptr_t *starts;
+    const intptr_t *counts;
+    const int32_t *weights;
+    intptr_t max_taps;
+} cik_axis_taps;
+
+/// Separable resampling of 4-byte pixels (RGBA8, straight or premultiplied: the channels are
+/// treated alike): a vertical pass per output row into a 16-bit row (8 extra bits of
+/// precision), then a horizontal pass into the output row. Integer arithmetic only, so the
+/// SSE2 path and the portable one give the same bytes. Returns 0, or -1 when the row buffer
+/// cannot be allocated.
+int cik_resample_rgba8(const uint8_t *source, size_t source_bytes_per_row, uint32_t source_width,
+                       cik_axis_taps x, cik_axis_taps y,
+                       uint8_t *output, size_t output_bytes_per_row, uint32_t output_width, uint32_t output_height);
+
+#endif
