@@ -1,3 +1,5 @@
+import CImageKernels
+
 /// Precomputed fixed-point filter taps for resampling one axis.
 ///
 /// Output sample `i` covers the source interval `[origin + i·step, origin + (i+1)·step)` with
@@ -34,17 +36,35 @@ struct ResampleWeights {
     init(sourceLength: Int, origin: Double, extent: Double, outputLength: Int) {
         precondition(sourceLength > 0 && outputLength > 0 && extent > 0)
         let step = extent / Double(outputLength)
-        var taps: [[(index: Int, weight: Double)]] = []
-        taps.reserveCapacity(outputLength)
+        // Flat buffers, `capacity` slots per output sample (an interval `step` long overlaps at
+        // most ⌈step⌉ + 1 source pixels; a triangle reads 2): a resize makes these for every
+        // image, and per-sample arrays cost more than the taps' arithmetic.
+        let capacity = step > 1 ? Int(step.rounded(.up)) + 1 : 2
+        var tapIndices = [Int](repeating: 0, count: outputLength * capacity)
+        var tapWeights = [Double](repeating: 0, count: outputLength * capacity)
+        var tapCounts = [Int](repeating: 0, count: outputLength)
         for i in 0..<outputLength {
-            var list: [(index: Int, weight: Double)] = []
+            let base = i * capacity
+            var n = 0
+            // Appends a tap, clamped to the edge, merged with the previous one when both land
+            // on the same pixel.
+            func append(_ index: Int, _ weight: Double) {
+                let k = min(max(index, 0), sourceLength - 1)
+                if n > 0, tapIndices[base + n - 1] == k {
+                    tapWeights[base + n - 1] += weight
+                } else {
+                    tapIndices[base + n] = k
+                    tapWeights[base + n] = weight
+                    n += 1
+                }
+            }
             if step > 1 {
                 // Area average: overlap of [j, j+1) with [a, b).
                 let a = origin + Double(i) * step, b = a + step
                 var j = Int(a.rounded(.down))
                 while Double(j) < b {
                     let overlap = min(b, Double(j + 1)) - max(a, Double(j))
-                    if overlap > 1e-9 { list.append((j, overlap)) }
+                    if overlap > 1e-9 { append(j, overlap) }
                     j += 1
                 }
             } else {
@@ -52,38 +72,35 @@ struct ResampleWeights {
                 let p = origin + (Double(i) + 0.5) * step - 0.5
                 let j = Int(p.rounded(.down))
                 let f = p - Double(j)
-                if 1 - f > 1e-9 { list.append((j, 1 - f)) }
-                if f > 1e-9 { list.append((j + 1, f)) }
+                if 1 - f > 1e-9 { append(j, 1 - f) }
+                if f > 1e-9 { append(j + 1, f) }
             }
-            // Clamp to the edge, merging taps that land on the same pixel.
-            var merged: [(index: Int, weight: Double)] = []
-            for tap in list {
-                let k = min(max(tap.index, 0), sourceLength - 1)
-                if let last = merged.last, last.index == k {
-                    merged[merged.count - 1].weight += tap.weight
-                } else {
-                    merged.append((k, tap.weight))
-                }
-            }
-            if merged.isEmpty { merged = [(min(max(Int(origin), 0), sourceLength - 1), 1)] }
-            taps.append(merged)
+            if n == 0 { append(Int(origin), 1) }
+            tapCounts[i] = n
         }
-        let maxTaps = taps.map(\.count).max() ?? 1
+        let maxTaps = tapCounts.max() ?? 1
         let one = 1 << Int(Self.bits)
         var starts = [Int](repeating: 0, count: outputLength)
         var counts = [Int](repeating: 0, count: outputLength)
         var weights = [Int32](repeating: 0, count: outputLength * maxTaps)
-        for (i, list) in taps.enumerated() {
-            let total = list.reduce(0) { $0 + $1.weight }
-            var quantised = list.map { Int(($0.weight / total * Double(one)).rounded()) }
-            // Make the sum exact by adjusting the largest weight.
-            let largest = quantised.indices.max { quantised[$0] < quantised[$1] }!
-            quantised[largest] += one - quantised.reduce(0, +)
+        var quantised = [Int](repeating: 0, count: capacity)
+        for i in 0..<outputLength {
+            let base = i * capacity, n = tapCounts[i]
+            var total = 0.0
+            for k in 0..<n { total += tapWeights[base + k] }
+            var sum = 0, largest = 0
+            for k in 0..<n {
+                quantised[k] = Int((tapWeights[base + k] / total * Double(one)).rounded())
+                sum += quantised[k]
+                if quantised[k] > quantised[largest] { largest = k }
+            }
+            // Make the sum exact by adjusting the largest weight (the first of equals).
+            quantised[largest] += one - sum
             // Drop zero taps at either end.
-            var lo = 0, hi = quantised.count
+            var lo = 0, hi = n
             while lo < hi - 1, quantised[lo] == 0 { lo += 1 }
             while hi - 1 > lo, quantised[hi - 1] == 0 { hi -= 1 }
-            starts[i] = list[lo].index
+            starts[i] = tapIndices[base + lo]
             counts[i] = hi - lo
             for k in lo..<hi { weights[i * maxTaps + k - lo] = Int32(quantised[k]) }
         }
@@ -96,5 +113,18 @@ struct ResampleWeights {
     /// Moves every start index by `delta` (after cropping the source).
     mutating func shift(by delta: Int) {
         for i in starts.indices { starts[i] += delta }
+    }
+
+    /// Calls `body` with the taps as `CImageKernels` takes them (the pointers are valid only
+    /// during the call).
+    func withTaps<Result>(_ body: (cik_axis_taps) -> Result) -> Result {
+        starts.withUnsafeBufferPointer { starts in
+            counts.withUnsafeBufferPointer { counts in
+                weights.withUnsafeBufferPointer { weights in
+                    body(cik_axis_taps(starts: starts.baseAddress, counts: counts.baseAddress,
+                                       weights: weights.baseAddress, max_taps: maxTaps))
+                }
+            }
+        }
     }
 }
