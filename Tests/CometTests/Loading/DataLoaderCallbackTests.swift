@@ -83,13 +83,7 @@ struct DataLoaderCallbackTests {
     }
 
     @Test func aResponsesCookieIsNotSentWithTheNextRequest() async throws {
-        let server = try await TestServer.start()
-        let cookiesSeen = Locked<[String?]>([])
-        server.handle("/cookie") { request in
-            cookiesSeen.withLock { $0.append(request.headers[HTTPHeader("Cookie")]) }
-            return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Set-Cookie"): "session=abc; Path=/"],
-                                body: Data(repeating: 5, count: 100))
-        }
+        let (server, cookiesSeen) = try await Self.cookieSettingServer()
         let loader = DataLoader()
         for _ in 0..<2 {
             let result = await Self.load(loader, server.url("/cookie"))
@@ -99,13 +93,7 @@ struct DataLoaderCallbackTests {
     }
 
     @Test func aRequestsOwnCookieHeaderIsSentAsItIs() async throws {
-        let server = try await TestServer.start()
-        let cookiesSeen = Locked<[String?]>([])
-        server.handle("/cookie") { request in
-            cookiesSeen.withLock { $0.append(request.headers[HTTPHeader("Cookie")]) }
-            return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Set-Cookie"): "session=abc; Path=/"],
-                                body: Data(repeating: 5, count: 100))
-        }
+        let (server, cookiesSeen) = try await Self.cookieSettingServer()
         let loader = DataLoader()
         var request = URLRequest(url: server.url("/cookie"))
         request.setValue("token=1", forHTTPHeaderField: "Cookie")
@@ -115,6 +103,19 @@ struct DataLoaderCallbackTests {
     }
 
     // MARK: Support
+
+    /// A server whose `/cookie` sets a cookie in every response and records the `Cookie` header
+    /// of every request.
+    private static func cookieSettingServer() async throws -> (TestServer, Locked<[String?]>) {
+        let server = try await TestServer.start()
+        let cookiesSeen = Locked<[String?]>([])
+        server.handle("/cookie") { request in
+            cookiesSeen.withLock { $0.append(request.headers[HTTPHeader("Cookie")]) }
+            return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Set-Cookie"): "session=abc; Path=/"],
+                                body: Data(repeating: 5, count: 100))
+        }
+        return (server, cookiesSeen)
+    }
 
     struct LoadResult: Sendable {
         var count = 0
