@@ -69,6 +69,8 @@ extension Publishers {
                 var values: [Output] = []
                 var head = 0
                 var terminal: Subscribers.Completion<Failure>?
+                /// The terminal failure is the `customError` one: it waits for the next request.
+                var overflowed = false
                 var draining = false
 
                 var count: Int { values.count - head }
@@ -134,10 +136,12 @@ extension Publishers {
                     subscription.cancel()
                     return
                 }
-                downstream.receive(subscription: self)
-                    // A buffer of no size asks for nothing ahead (`.max` of a negative count traps).
+                // As Combine's: the upstream is asked first, then the downstream gets its
+                // subscription. A buffer of no size asks for nothing ahead (`.max` of a negative
+                // count traps).
                 let ahead: Subscribers.Demand = self.prefetch == .keepFull ? .max(Swift.max(self.size, 0)) : .unlimited
                 if ahead > 0 { subscription.request(ahead) }
+                downstream.receive(subscription: self)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
@@ -162,12 +166,15 @@ extension Publishers {
                     let toCancel = state.withLock { state -> Subscription? in
                         guard state.downstream != nil, state.terminal == nil else { return nil }
                         state.terminal = .failure(failure)
+                        state.overflowed = true
                         return state.upstream
                     }
                     toCancel?.cancel()
                 }
-                drain()
-                return .none
+                // With `.keepFull`, what was delivered here is asked for again through the
+                // return, as Combine's buffer does.
+                let delivered = drain(fromRequest: false)
+                return self.prefetch == .keepFull && delivered > 0 ? .max(delivered) : .none
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
@@ -176,7 +183,7 @@ extension Publishers {
                 state.withLock { state in
                     if state.downstream != nil, state.upstream != nil, state.terminal == nil { state.terminal = completion }
                 }
-                drain()
+                drain(fromRequest: false)
             }
 
             func request(_ demand: Subscribers.Demand) {
@@ -184,7 +191,11 @@ extension Publishers {
                 state.withLock { state in
                     if state.downstream != nil { state.demand += demand }
                 }
-                drain()
+                let delivered = drain(fromRequest: true)
+                guard self.prefetch == .keepFull, delivered > 0 else { return }
+                state.withLock { state in
+                    state.downstream == nil || state.terminal != nil ? nil : state.upstream
+                }?.request(.max(delivered))
             }
 
             func cancel() {
@@ -200,14 +211,19 @@ extension Publishers {
             }
 
             /// Delivers while there is demand and something to deliver, from one thread at a
-            /// time; with `.keepFull`, asks the upstream for as many values as left the buffer.
-            private func drain() {
+            /// time, and returns how many values it delivered (with `.keepFull` the caller asks
+            /// the upstream for as many). The completion follows the values: `.finished` once the
+            /// buffer is empty, the upstream's failure at once when there is no demand (the rest
+            /// discarded), and the failure of a full buffer (`customError`) at the next request,
+            /// after the values the request lets through.
+            @discardableResult
+            private func drain(fromRequest: Bool) -> Int {
                 let claimed = state.withLock { state -> Bool in
                     guard !state.draining, state.downstream != nil else { return false }
                     state.draining = true
                     return true
                 }
-                guard claimed else { return }
+                guard claimed else { return 0 }
                 var delivered = 0
                 loop: while true {
                     let step = state.withLock { state -> Step in
@@ -219,8 +235,9 @@ extension Publishers {
                         if let terminal = state.terminal {
                             var failed = false
                             if case .failure = terminal { failed = true }
-                            if state.count == 0 || (failed && state.demand == 0) {
-                                state = State()
+                            let due = state.overflowed ? fromRequest : state.count == 0 || (failed && state.demand == 0)
+                            if due {
+                                state = State(upstream: state.upstream)
                                 return .complete(downstream, terminal)
                             }
                         }
@@ -231,8 +248,17 @@ extension Publishers {
                     case .stop:
                         break loop
                     case .complete(let downstream, let completion):
+                        // As Combine's, the values a request let through before a full
+                        // buffer's failure are asked for again (from the cancelled upstream).
+                        let upstream = state.withLock { state -> Subscription? in
+                            defer { state.upstream = nil }
+                            return state.upstream
+                        }
+                        if self.prefetch == .keepFull, delivered > 0, case .failure = completion {
+                            upstream?.request(.max(delivered))
+                        }
                         downstream.receive(completion: completion)
-                        return
+                        return 0
                     case .deliver(let downstream, let value):
                         delivered += 1
                         let extra = downstream.receive(value)
@@ -243,10 +269,7 @@ extension Publishers {
                         }
                     }
                 }
-                guard self.prefetch == .keepFull, delivered > 0 else { return }
-                state.withLock { state in
-                    state.downstream == nil || state.terminal != nil ? nil : state.upstream
-                }?.request(.max(delivered))
+                return delivered
             }
         }
     }
