@@ -27,6 +27,11 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
     @exclusivity(unchecked) @usableFromInline var stores: [ComboSlot] = []
     @exclusivity(unchecked) @usableFromInline var demandSoFar = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var terminated = false
+    /// For zip, the upstream whose value completed the tuple being delivered, and the demand the
+    /// downstream asked for (or returned) meanwhile: as in Combine, that upstream gets it
+    /// through its `receive(_:)`'s return instead of a request (the others are asked as usual).
+    @exclusivity(unchecked) @usableFromInline var processing: ComboSlot?
+    @exclusivity(unchecked) @usableFromInline var demandWhileProcessing = Subscribers.Demand.none
     /// Dropped when the stream ends, with the stores it captured.
     @exclusivity(unchecked) @usableFromInline var combine: (() -> Downstream.Input)?
     @exclusivity(unchecked) @usableFromInline var outbox: Outbox<Downstream>!  // set once in init
@@ -101,7 +106,11 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
         if !terminated {
             demandSoFar += demand
             for store in stores {
-                if let subscription = store.subscription { subscriptions.append(subscription) }
+                if store === processing {
+                    demandWhileProcessing += demand
+                } else if let subscription = store.subscription {
+                    subscriptions.append(subscription)
+                }
             }
         }
         mutex.unlock()
@@ -149,18 +158,20 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
         }
     }
 
+    /// Returns the demand the downstream asked for while this value's combination was being
+    /// delivered (see ``processing``).
     @inlinable
-    func received<Value>(_ value: Value, in store: ComboStore<Value>) {
+    func received<Value>(_ value: Value, in store: ComboStore<Value>) -> Subscribers.Demand {
         mutex.lock()
         guard !terminated, let combine else {
             mutex.unlock()
-            return
+            return .none
         }
         store.everProduced = true
         store.push(value, keepingAll: zip)
         for other in stores where other.count == 0 {
             mutex.unlock()
-            return
+            return .none
         }
         let combination = combine()
         var finish = false
@@ -169,13 +180,24 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
                 finish = true
             }
         }
+        let processes = zip && processing == nil
+        if processes { processing = store }
         mutex.unlock()
         if zip {
             outbox.enqueue(combination)
         } else {
             outbox.offer(combination)
         }
+        var extra = Subscribers.Demand.none
+        if processes {
+            mutex.lock()
+            if !terminated { extra = demandWhileProcessing }
+            processing = nil
+            demandWhileProcessing = .none
+            mutex.unlock()
+        }
         if finish { finishAll() }
+        return extra
     }
 
     @inlinable
@@ -302,7 +324,6 @@ struct ComboSide<Input, Downstream: Subscriber>: Subscriber, CustomStringConvert
     @inlinable func receive(subscription: Subscription) { inner.subscribed(subscription, to: store) }
     @inlinable func receive(_ input: Input) -> Subscribers.Demand {
         inner.received(input, in: store)
-        return .none
     }
     @inlinable func receive(completion: Subscribers.Completion<Failure>) { inner.completed(completion, in: store) }
 }

@@ -393,7 +393,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func childReceived(_ child: ChildSide, _ value: Output) -> Subscribers.Demand {
         mutex.lock()
-        guard !ended, child.active else {
+        // As in Combine, a child's value counts until the stream ends, even one it sends after
+        // its own completion.
+        guard !ended else {
             mutex.unlock()
             return .none
         }

@@ -5,7 +5,8 @@ enum Step<Output, Failure: Error> {
     case emit(Output)
     /// Drop the value and ask the upstream for one more in its place.
     case skip
-    /// Deliver this value, then cancel the upstream and finish.
+    /// Deliver this value, then cancel the upstream and finish (returning the demand the
+    /// downstream returned).
     case emitAndFinish(Output)
     /// Cancel the upstream and finish.
     case finish
@@ -96,8 +97,10 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
             return initialRequest == .unlimited ? .none : .max(1)
         case .emitAndFinish(let output):
             guard endEarly() else { return .none }
-            _ = downstream.receive(output)
+            // As Combine's output(in:), the demand the downstream returns is passed back.
+            let demand = downstream.receive(output)
             downstream.receive(completion: .finished)
+            return demand
         case .finish:
             guard endEarly() else { return .none }
             downstream.receive(completion: .finished)

@@ -27,6 +27,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         var pendingDemand = Subscribers.Demand.none
         var triggered = false
         var ended = false
+        /// The upstream handed over a subscription (kept or not).
+        var gotSubscription = false
     }
 
     private let state: Locked<State>
@@ -50,6 +52,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func receive(subscription: Subscription) {
         let demand = state.withLock { state -> Subscribers.Demand? in
+            state.gotSubscription = true
             guard !state.ended, state.upstream == nil else { return nil }
             state.upstream = subscription
             defer { state.pendingDemand = .none }
@@ -64,8 +67,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
-            guard !state.ended else { return (nil, false) }
-            guard state.upstream != nil else { return (nil, true) }
+            guard state.gotSubscription else { return (nil, true) }
+            guard !state.ended, state.upstream != nil else { return (nil, false) }
             return (state.triggered ? state.downstream : nil, false)
         }
         if early {
@@ -79,7 +82,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         let ends = state.withLock { state -> (Downstream?, Subscription?) in
             guard !state.ended else { return (nil, nil) }
             state.ended = true
-            defer { state = State(ended: true) }
+            defer { state = State(ended: true, gotSubscription: state.gotSubscription) }
             return (state.downstream, state.trigger)
         }
         ends.1?.cancel()
@@ -100,7 +103,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     func cancel() {
         let ends = state.withLock { state -> (Subscription?, Subscription?, Downstream?) in
             guard !state.ended else { return (nil, nil, nil) }
-            defer { state = State(ended: true) }
+            defer { state = State(ended: true, gotSubscription: state.gotSubscription) }
             return (state.upstream, state.trigger, state.downstream)
         }
         ends.0?.cancel()
@@ -131,7 +134,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     fileprivate func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
         let ends = state.withLock { state -> (Downstream?, Subscription?, Subscription?) in
             guard !state.ended, !state.triggered else { return (nil, nil, nil) }
-            defer { state = State(ended: true) }
+            defer { state = State(ended: true, gotSubscription: state.gotSubscription) }
             return (state.downstream, state.upstream, state.trigger)
         }
         ends.1?.cancel()

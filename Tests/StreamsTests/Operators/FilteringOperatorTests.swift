@@ -118,6 +118,16 @@ import Testing
         #expect(upstream.subscription?.cancelCount == 1)
     }
 
+    @Test func outputInRangePassesBackTheDemandReturnedForItsLastValue() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(demandPerValue: .max(4))
+        upstream.output(in: 1..<3).subscribe(subscriber)
+        upstream.send(0)
+        #expect(upstream.send(1) == .max(4))
+        #expect(upstream.send(2) == .max(4))
+        #expect(subscriber.log == ["sub", "1", "2", "finished"])
+    }
+
     @Test func prefixWhileFinishesAtTheFirstFailingElement() {
         let plain = TrackingSubscriber<Int, Never>()
         let throwing = TrackingSubscriber<Int, Error>()

@@ -95,6 +95,21 @@ import Testing
         subscriber.cancel()
     }
 
+    @Test func flatMapPassesOnAValueAChildSendsAfterItsCompletionWhileTheStreamLives() {
+        let upstream = TestPublisher<TestPublisher<Int, Never>, Never>()
+        let first = TestPublisher<Int, Never>()
+        let second = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        upstream.send(first)
+        upstream.send(second)
+        first.finish()
+        first.send(1)
+        second.finish()
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "1", "finished"])
+    }
+
     @Test func flatMapAsksTheUpstreamForMaxPublishersEvenWhenItIsNone() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>()

@@ -104,6 +104,14 @@ import Testing
         }
     }
 
+    @Test func aValueBeforeDropUntilOutputsSubscriptionTrapsEvenAfterTheTriggerEndedTheStream() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            upstream.drop(untilOutputFrom: Empty<Int, Never>()).subscribe(TrackingSubscriber<Int, Never>())
+            _ = upstream.subscriber?.receive(1)
+        }
+    }
+
     @Test func aCompletionBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
         await #expect(processExitsWith: .failure) {
             let upstream = ManualPublisher<Int, Never>()
