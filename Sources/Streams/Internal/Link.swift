@@ -122,6 +122,13 @@ struct Link<Downstream>: @unchecked Sendable {
         return upstream
     }
 
+    /// The upstream subscription while the link is live, for views such as descriptions
+    /// (never traps).
+    @inlinable
+    var shownUpstream: Subscription? {
+        state.withLock { $0.downstream == nil ? nil : $0.upstream.subscription }
+    }
+
     /// Both ends while the link is live and attached.
     @inlinable
     var ends: (upstream: Subscription, downstream: Downstream)? {
@@ -155,6 +162,17 @@ struct Link<Downstream>: @unchecked Sendable {
     @inlinable
     func cancel() -> Subscription? {
         cancelSlot().subscription
+    }
+
+    /// ``cancelSlot()``, also telling whether the link was live (attached or not).
+    @inlinable
+    func cancelReportingLive() -> (live: Bool, upstream: SubscriptionSlot) {
+        let ended = state.withLock { state -> (Bool, SubscriptionSlot, Downstream?) in
+            defer { state = State.ended(from: state) }
+            return state.downstream == nil ? (false, SubscriptionSlot(), nil) : (true, state.upstream, state.downstream)
+        }
+        // The downstream is released here, outside the lock.
+        return (ended.0, ended.1)
     }
 
     /// ``cancel()`` returning a slot, without building an optional existential (for hot paths).

@@ -73,7 +73,10 @@ extension Publishers {
                 self.parent = parent
             }
 
-            var description: String { "Autoconnect" }
+            /// As Combine's, the downstream sees the upstream's subscription by its name.
+            var description: String {
+                link.shownUpstream.map { String(describing: $0) } ?? "Autoconnect"
+            }
 
             func receive(subscription: Subscription) {
                 link.adopt(subscription)?.receive(subscription: self)
@@ -83,10 +86,11 @@ extension Publishers {
                 link.downstream?.receive(input) ?? .none
             }
 
+            /// As in Combine, only a cancel counts down the subscribers that keep the
+            /// connection: a completion leaves it (the upstream has ended), and a subscriber
+            /// that comes afterwards does not connect again.
             func receive(completion: Subscribers.Completion<Failure>) {
-                guard let downstream = link.complete() else { return }
-                parent.release()
-                downstream.receive(completion: completion)
+                link.complete()?.receive(completion: completion)
             }
 
             func request(_ demand: Subscribers.Demand) {

@@ -55,7 +55,7 @@ import Testing
         second.cancel()
     }
 
-    @Test func shareCancelsTheUpstreamOfALateSubscriberOnce() {
+    @Test func shareDoesNotConnectAgainAfterTheUpstreamCompleted() {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share()
         let first = TrackingSubscriber<Int, Never>()
@@ -65,8 +65,15 @@ import Testing
         shared.subscribe(late)
         late.cancel()
         #expect(late.log == ["sub", "finished"])
-        #expect(upstream.subscribeCount == 2)
-        #expect(upstream.subscription?.cancelCount == 1)
+        #expect(upstream.subscribeCount == 1)
+        #expect(upstream.subscription?.cancelCount == 0)
+    }
+
+    @Test func autoconnectsSubscriptionShowsTheUpstreamsSubscriptionByName() {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        PassthroughSubject<Int, Never>().share().subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Multicast")
+        subscriber.cancel()
     }
 
     @Test func makeConnectableSubscribesTheUpstreamOnlyOnConnect() {
