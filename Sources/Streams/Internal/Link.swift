@@ -122,13 +122,6 @@ struct Link<Downstream>: @unchecked Sendable {
         return upstream
     }
 
-    /// The upstream subscription while the link is live, for views such as descriptions
-    /// (never traps).
-    @inlinable
-    var shownUpstream: Subscription? {
-        state.withLock { $0.downstream == nil ? nil : $0.upstream.subscription }
-    }
-
     /// Both ends while the link is live and attached.
     @inlinable
     var ends: (upstream: Subscription, downstream: Downstream)? {

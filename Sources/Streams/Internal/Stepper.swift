@@ -111,11 +111,13 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         return .none
     }
 
-    /// Ends the link and cancels the upstream; `false` if the stream had already ended.
+    /// Ends the link and cancels the upstream; `false` if the stream had already ended. A
+    /// value the operator forwards before the subscription may end the stream too (as
+    /// Combine's decode fails on one it cannot decode): there is no upstream to cancel then.
     @inlinable
     func endEarly() -> Bool {
-        let upstream = link.cancelSlot()
-        guard upstream.isSet else { return false }
+        let (live, upstream) = link.cancelReportingLive()
+        guard live else { return false }
         upstream.cancel()
         return true
     }

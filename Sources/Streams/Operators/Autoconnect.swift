@@ -73,13 +73,19 @@ extension Publishers {
                 self.parent = parent
             }
 
+            /// The upstream's subscription's name, taken when it arrives.
+            private let upstreamName = Locked<String?>(nil)
+
             /// As Combine's, the downstream sees the upstream's subscription by its name.
             var description: String {
-                link.shownUpstream.map { String(describing: $0) } ?? "Autoconnect"
+                upstreamName.withLock { $0 } ?? "Autoconnect"
             }
 
             func receive(subscription: Subscription) {
-                link.adopt(subscription)?.receive(subscription: self)
+                guard let downstream = link.adopt(subscription) else { return }
+                let name = String(describing: subscription)
+                upstreamName.withLock { $0 = name }
+                downstream.receive(subscription: self)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {

@@ -117,10 +117,12 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
         return isRecording ? "Cancelled Events" : "Sequence"
     }
 
+    /// A record's subscription shows what is left to play: nothing once it has ended.
     @usableFromInline var customMirror: Mirror {
+        let shown: Any = isRecording && state.withLock({ $0.done }) ? [Elements.Element]() : sequence
         let children: [Mirror.Child] = isRecording
-            ? [("sequence", sequence), ("completion", completion)]
-            : [("sequence", sequence)]
+            ? [("sequence", shown), ("completion", completion)]
+            : [("sequence", shown)]
         return Mirror(self, children: children)
     }
 

@@ -78,6 +78,14 @@ import Testing
         if !subject.forwardsCompletion { subscriber.cancel() }
     }
 
+    @Test func decodeFailsOnAValueItCannotDecodeEvenBeforeTheSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<String, Error>()
+        upstream.decode(type: String.self, decoder: FailingDecoder()).subscribe(subscriber)
+        #expect(upstream.subscriber?.receive(0) == Subscribers.Demand.none)
+        #expect(subscriber.log == ["failure(E9)"])
+    }
+
     @Test(arguments: Case.all)
     func aSecondSubscriptionIsCancelled(subject: Case) {
         let upstream = ManualPublisher<Int, Never>()
@@ -182,6 +190,10 @@ import Testing
 #endif
 
 /// Encodes an `Int` as itself.
+private struct FailingDecoder: TopLevelDecoder {
+    func decode<T: Decodable>(_ type: T.Type, from input: Int) throws -> T { throw TestError(9) }
+}
+
 private struct IntCoder: TopLevelEncoder {
     func encode<T: Encodable>(_ value: T) throws -> Int { value as? Int ?? 0 }
 }

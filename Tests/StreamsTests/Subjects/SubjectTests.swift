@@ -97,6 +97,18 @@ import Testing
         #expect(subscriber.values.count == 1)
     }
 
+    @Test func aCompletionBeforeTheUpstreamsSubscriptionDoesNotReachTheSubject() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let connection = upstream.subscribe(subject)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(subscriber.log == ["sub"])
+        connection.cancel()
+        subscriber.cancel()
+    }
+
     @Test func subjectDoesNotRequestFromItsUpstreamBeforeAnySubscriberDemands() {
         let subject = PassthroughSubject<Int, Never>()
         let upstream = TestPublisher<Int, Never>()
