@@ -20,7 +20,7 @@
 /// Thread-safety: every stored `var` here and in the stores lives under `mutex`, which is never
 /// held while calling out (`combine`, called under it, only takes values from the stores).
 @usableFromInline
-final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class ComboEngine<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let mutex = RawMutex()
@@ -40,8 +40,8 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
     /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
     /// the unspecialised method; these non-capturing closures are formed in `init` (in the
     /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (ComboInner, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (ComboInner) -> Void
+    @usableFromInline let specializedRequest: (ComboEngine, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (ComboEngine) -> Void
 
     @inlinable
     init(downstream: Downstream, zip: Bool) {
@@ -240,7 +240,7 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
     }
 }
 
-/// One upstream's bookkeeping in a ``ComboInner``, without its values' type (so the inner can
+/// One upstream's bookkeeping in a ``ComboEngine``, without its values' type (so the inner can
 /// keep all of them in one array). Its stored `var`s belong to the inner's mutex.
 @usableFromInline
 class ComboSlot: @unchecked Sendable {
@@ -256,7 +256,7 @@ class ComboSlot: @unchecked Sendable {
     @usableFromInline func clear() {}
 }
 
-/// The values one upstream of a ``ComboInner`` has produced and not yet combined: a queue for
+/// The values one upstream of a ``ComboEngine`` has produced and not yet combined: a queue for
 /// zip, the latest value for combineLatest.
 @usableFromInline
 final class ComboStore<Value>: ComboSlot, @unchecked Sendable {
@@ -305,16 +305,16 @@ final class ComboStore<Value>: ComboSlot, @unchecked Sendable {
     }
 }
 
-/// The subscriber ``ComboInner`` puts in front of one of its upstreams.
+/// The subscriber ``ComboEngine`` puts in front of one of its upstreams.
 @usableFromInline
 struct ComboSide<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline typealias Failure = Downstream.Failure
-    @usableFromInline let inner: ComboInner<Downstream>
+    @usableFromInline let inner: ComboEngine<Downstream>
     @usableFromInline let store: ComboStore<Input>
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(inner: ComboInner<Downstream>, store: ComboStore<Input>) {
+    init(inner: ComboEngine<Downstream>, store: ComboStore<Input>) {
         self.inner = inner
         self.store = store
     }

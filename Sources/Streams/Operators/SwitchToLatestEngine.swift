@@ -9,7 +9,7 @@ import Locking
 /// Contract violations trap in debug builds as Combine's do (an inner value beyond the demand,
 /// an inner completion before its subscription); release builds drop the value or go on.
 /// Thread-safety: one lock, never held while calling out.
-final class SwitchToLatestOuter<Inner: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+final class SwitchToLatestEngine<Inner: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CombineReflectable, @unchecked Sendable
 where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     typealias Input = Inner
@@ -186,11 +186,11 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     typealias Input = Inner.Output
     typealias Failure = Inner.Failure
 
-    let outer: SwitchToLatestOuter<Inner, Downstream>
+    let outer: SwitchToLatestEngine<Inner, Downstream>
     let index: UInt64
     let combineIdentifier = CombineIdentifier()
 
-    init(outer: SwitchToLatestOuter<Inner, Downstream>, index: UInt64) {
+    init(outer: SwitchToLatestEngine<Inner, Downstream>, index: UInt64) {
         self.outer = outer
         self.index = index
     }
