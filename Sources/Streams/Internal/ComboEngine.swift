@@ -260,8 +260,7 @@ class ComboSlot: @unchecked Sendable {
 /// zip, the latest value for combineLatest.
 @usableFromInline
 final class ComboStore<Value>: ComboSlot, @unchecked Sendable {
-    @exclusivity(unchecked) @usableFromInline var values: [Value] = []
-    @exclusivity(unchecked) @usableFromInline var head = 0
+    @exclusivity(unchecked) @usableFromInline var values = FIFO<Value>()
 
     @inlinable override init() {}
 
@@ -272,35 +271,25 @@ final class ComboStore<Value>: ComboSlot, @unchecked Sendable {
             values.append(value)
             count += 1
         } else {
-            values[head] = value
+            values.replaceLast(with: value)
         }
     }
 
     /// The next value for zip: removed from the queue.
     @inlinable
     func take() -> Value {
-        let value = values[head]
-        head += 1
         count -= 1
-        if head == values.count {
-            values.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 32 && head * 2 >= values.count {
-            values.removeFirst(head)
-            head = 0
-        }
-        return value
+        return values.popFirst()
     }
 
     /// The latest value for combineLatest: kept for later combinations.
     @inlinable
     func latest() -> Value {
-        values[head]
+        values.first
     }
 
     @usableFromInline override func clear() {
-        values = []
-        head = 0
+        values = FIFO()
         count = 0
     }
 }

@@ -47,9 +47,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// Completed, failed or cancelled: nothing more is accepted.
     @exclusivity(unchecked) @usableFromInline var ended = false
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    /// Values waiting for demand (or for the owner of delivery), oldest first from `head`.
-    @exclusivity(unchecked) @usableFromInline var queue: [(child: ChildSide, value: Output)] = []
-    @exclusivity(unchecked) @usableFromInline var head = 0
+    /// Values waiting for demand (or for the owner of delivery), oldest first.
+    @exclusivity(unchecked) @usableFromInline var queue = FIFO<(child: ChildSide, value: Output)>()
     /// The thread delivering downstream, and how deeply it re-entered.
     @exclusivity(unchecked) @usableFromInline var owner: pthread_t?
     @exclusivity(unchecked) @usableFromInline var depth = 0
@@ -136,13 +135,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 if let failure { downstream?.receive(completion: .failure(failure)) }
                 return
             }
-            if demand > 0, head < queue.count {
-                let (child, value) = queue[head]
-                head += 1
-                if head == queue.count {
-                    queue.removeAll(keepingCapacity: true)
-                    head = 0
-                }
+            if demand > 0, !queue.isEmpty {
+                let (child, value) = queue.popFirst()
                 let unlimited = demand == .unlimited
                 if !unlimited { demand -= 1 }
                 depth = 1
@@ -160,7 +154,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 }
                 continue
             }
-            if upstreamFinished, childCount == 0, head == queue.count {
+            if upstreamFinished, childCount == 0, queue.isEmpty {
                 ended = true
                 owner = nil
                 let downstream = takeDownstream()
@@ -183,8 +177,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     func takeDownstream() -> Downstream? {
         guard live else { return nil }
         live = false
-        queue = []
-        head = 0
+        queue = FIFO()
         return storage.move()
     }
 

@@ -25,9 +25,11 @@ extension Publishers {
     /// for them.
     ///
     /// Demand is honoured exactly: values leave the buffer only as the downstream requests them.
-    /// `.finished` is delivered once the buffer is empty; a failure is delivered after the
+    /// `.finished` is delivered once the buffer is empty; the upstream's failure after the
     /// buffered values while the downstream has demand, or at once (the buffer discarded) when it
-    /// has none. Thread-safety: the buffer and demand live in a lock that is never held while
+    /// has none; a full buffer's `customError` failure at the next request, after the values it
+    /// lets through. With `.keepFull`, a value delivered as it arrives gives the upstream one
+    /// more through its return, and values taken on request are asked for again. Thread-safety: the buffer and demand live in a lock that is never held while
     /// calling out; one thread at a time delivers, so a downstream may request or cancel from
     /// inside `receive(_:)`.
     public struct Buffer<Upstream: Publisher>: Publisher {
@@ -66,27 +68,15 @@ extension Publishers {
                 var upstream: Subscription?
                 var downstream: Downstream?
                 var demand = Subscribers.Demand.none
-                var values: [Output] = []
-                var head = 0
+                var values = FIFO<Output>()
                 var terminal: Subscribers.Completion<Failure>?
                 /// The terminal failure is the `customError` one: it waits for the next request.
                 var overflowed = false
                 var draining = false
 
-                var count: Int { values.count - head }
+                var count: Int { values.count }
 
-                mutating func popFirst() -> Output {
-                    let value = values[head]
-                    head += 1
-                    if head == values.count {
-                        values.removeAll(keepingCapacity: true)
-                        head = 0
-                    } else if head >= 32 && head * 2 >= values.count {
-                        values.removeFirst(head)
-                        head = 0
-                    }
-                    return value
-                }
+                mutating func popFirst() -> Output { values.popFirst() }
             }
 
             private enum Step {
@@ -117,7 +107,7 @@ extension Publishers {
                 let children: [Mirror.Child] = state.withLock { state in
                     let stage = state.downstream == nil ? "terminal" : state.upstream == nil ? "awaitingSubscription" : "subscribed"
                     return [
-                        ("values", Array(state.values[state.head...])),
+                        ("values", Array(state.values.waiting)),
                         ("state", stage),
                         ("downstreamDemand", state.demand),
                         ("terminal", state.terminal as Any),
@@ -199,11 +189,11 @@ extension Publishers {
             }
 
             func cancel() {
-                let ended = state.withLock { state -> (Subscription?, Downstream?, [Output]) in
+                let ended = state.withLock { state -> (Subscription?, Downstream?, FIFO<Output>) in
                     // Before the upstream's subscription there is nothing to cancel: as Combine's
                     // buffer does, the cancel is ignored (only a caller breaking the contract
                     // holds this subscription then).
-                    guard state.upstream != nil || state.downstream == nil else { return (nil, nil, []) }
+                    guard state.upstream != nil || state.downstream == nil else { return (nil, nil, FIFO()) }
                     defer { state = State() }
                     return (state.downstream == nil ? nil : state.upstream, state.downstream, state.values)
                 }
