@@ -117,13 +117,15 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// Gives up one level of ownership (call with the mutex held; returns with it released).
     /// The outermost level first delivers what waited for it: a failure, queued values while
     /// there is demand (asking each one's child for one more), then `.finished` when
-    /// everything has finished; a cancel meanwhile releases the downstream here.
-    @inlinable
-    func release() {
+    /// everything has finished; a cancel meanwhile releases the downstream here. Returns
+    /// whether the stream has ended.
+    @inlinable @discardableResult
+    func release() -> Bool {
         depth -= 1
         guard depth == 0 else {
+            let ended = self.ended
             mutex.unlock()
-            return
+            return ended
         }
         while true {
             if ended {
@@ -133,7 +135,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 let downstream = takeDownstream()
                 mutex.unlock()
                 if let failure { downstream?.receive(completion: .failure(failure)) }
-                return
+                return true
             }
             if demand > 0, !queue.isEmpty {
                 let (child, value) = queue.popFirst()
@@ -163,11 +165,11 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 mutex.unlock()
                 _ = dropped
                 downstream?.receive(completion: .finished)
-                return
+                return true
             }
             owner = nil
             mutex.unlock()
-            return
+            return false
         }
     }
 
@@ -319,18 +321,13 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         }
     }
 
+    /// The child is listed before the closure makes its publisher (outside the lock), so the
+    /// stream cannot finish meanwhile.
     @inlinable
     func upstreamReceived(_ value: UpstreamOutput) {
-        mutex.lock()
-        guard !ended, let transform else {
-            mutex.unlock()
-            return
-        }
-        mutex.unlock()
-        let childPublisher = transform(value)
         let child = ChildSide(engine: self)
         mutex.lock()
-        guard !ended else {
+        guard !ended, let transform else {
             mutex.unlock()
             return
         }
@@ -340,7 +337,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         firstChild = child
         childCount += 1
         mutex.unlock()
-        childPublisher.subscribe(child)
+        transform(value).subscribe(child)
     }
 
     @inlinable
@@ -423,17 +420,16 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             }
             let finished = child.active ? unlink(child) : nil
             let upstream = maxPublishers == .unlimited ? nil : self.upstream
+            let endedNow: Bool
             if claim() {
-                release()
+                endedNow = release()
             } else {
+                endedNow = ended
                 mutex.unlock()
             }
             _ = finished  // released outside the lock
             // As in Combine, every finish asks for one more child (unless the stream ended).
-            mutex.lock()
-            let ended = self.ended
-            mutex.unlock()
-            if !ended { upstream?.request(.max(1)) }
+            if !endedNow { upstream?.request(.max(1)) }
         }
     }
 
