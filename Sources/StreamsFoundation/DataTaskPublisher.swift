@@ -72,12 +72,18 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
         // builds ignore the request.
         assert(demand > 0, "A subscription was asked for no values (.none), which breaks the contract")
         guard demand > 0 else { return }
-        let start = state.withLock { state -> Bool in
-            guard state.downstream != nil, !state.started else { return false }
+        // As Combine's: the task is made at the first request and resumed at every request
+        // (resuming a running task does nothing).
+        let (start, running) = state.withLock { state -> (Bool, URLSessionDataTask?) in
+            guard state.downstream != nil else { return (false, nil) }
+            guard !state.started else { return (false, state.task) }
             state.started = true
-            return true
+            return (true, nil)
         }
-        guard start else { return }
+        guard start else {
+            running?.resume()
+            return
+        }
         let callback = UncheckedCallback<(Data?, URLResponse?, Error?)> { [weak self] in
             self?.finish(data: $0.0, response: $0.1, error: $0.2)
         }
@@ -108,7 +114,8 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
             _ = downstream.receive((data ?? Data(), response))
             downstream.receive(completion: .finished)
         } else {
-            downstream.receive(completion: .failure(URLError(.badServerResponse)))
+            // Neither an error nor a response: as Combine's, an unknown error.
+            downstream.receive(completion: .failure(URLError(.unknown)))
         }
     }
 
