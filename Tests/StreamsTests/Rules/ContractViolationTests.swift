@@ -120,6 +120,16 @@ import Testing
         }
     }
 
+    @Test func aValueNoCallOfNextAskedForTrapsInValues() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            let iterator = upstream.values.makeAsyncIterator()
+            upstream.subscriber?.receive(subscription: TestSubscription())
+            _ = upstream.subscriber?.receive(1)
+            withExtendedLifetime(iterator) {}
+        }
+    }
+
     @Test func aCompletionBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
         await #expect(processExitsWith: .failure) {
             let upstream = ManualPublisher<Int, Never>()
