@@ -64,6 +64,8 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
                 defer { state.waiting = [] }
                 return (state.waiting, true)
             }
+            // After the completion nothing more counts.
+            guard state.terminal == nil else { return ([], false) }
             guard !state.waiting.isEmpty else {
                 // Every `next()` asks for one value: one that nobody waits for was not
                 // demanded. Combine's debug builds trap on it; release builds keep it for the
