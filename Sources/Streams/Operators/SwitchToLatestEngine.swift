@@ -1,5 +1,3 @@
-import Locking
-
 /// `switchToLatest()`'s subscriber to the upstream of inner publishers, and the downstream's
 /// subscription (see ``Publishers/SwitchToLatest``).
 ///
@@ -8,49 +6,73 @@ import Locking
 /// value delivered takes one, and a new inner subscription is asked for what is outstanding.
 /// Contract violations trap in debug builds as Combine's do (an inner value beyond the demand,
 /// an inner completion before its subscription); release builds drop the value or go on.
-/// Thread-safety: one lock, never held while calling out.
+///
+/// Inlinable, with its state in stored properties under a ``RawMutex`` (no `Locked` closures),
+/// so that it runs specialised in the subscriber's code and instantiates no generic metadata
+/// per value. Thread-safety: every stored `var` is read and written only under `mutex`, which
+/// is never held while calling out.
+@usableFromInline
 final class SwitchToLatestEngine<Inner: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CombineReflectable, @unchecked Sendable
 where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
-    typealias Input = Inner
-    typealias Failure = Inner.Failure
+    @usableFromInline typealias Input = Inner
+    @usableFromInline typealias Failure = Inner.Failure
 
-    private struct State {
-        var downstream: Downstream?
-        var outer: Subscription?
-        var inner: Subscription?
-        var currentIndex: UInt64 = 0
-        var nextIndex: UInt64 = 1
-        var cancelled = false
-        var outerFinished = false
-        var sentCompletion = false
-        var awaitingInnerSubscription = false
-        var demand = Subscribers.Demand.none
+    @usableFromInline let mutex = RawMutex()
+    /// The downstream, initialised while `live` (its own allocation: see ``Relay``).
+    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
+    @exclusivity(unchecked) @usableFromInline var live = true
+    @exclusivity(unchecked) @usableFromInline var outer = SubscriptionSlot()
+    @exclusivity(unchecked) @usableFromInline var inner = SubscriptionSlot()
+    @exclusivity(unchecked) @usableFromInline var currentIndex: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var nextIndex: UInt64 = 1
+    @exclusivity(unchecked) @usableFromInline var cancelled = false
+    @exclusivity(unchecked) @usableFromInline var outerFinished = false
+    @exclusivity(unchecked) @usableFromInline var sentCompletion = false
+    @exclusivity(unchecked) @usableFromInline var awaitingInnerSubscription = false
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
+    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
+    /// subscriber's specialised code) and forward to the specialised bodies.
+    @usableFromInline let specializedRequest: (SwitchToLatestEngine, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (SwitchToLatestEngine) -> Void
 
-        /// Marks the end and hands back the downstream to tell, once.
-        mutating func end() -> Downstream? {
-            sentCompletion = true
-            defer { downstream = nil }
-            return downstream
-        }
-    }
-
-    private let state: Locked<State>
-
+    @inlinable
     init(downstream: Downstream) {
-        self.state = Locked(State(downstream: downstream))
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: downstream)
+        specializedRequest = { $0.requestNow($1) }
+        specializedCancel = { $0.cancelNow() }
     }
 
-    var description: String { "SwitchToLatest" }
+    deinit {
+        if live { storage.deinitialize(count: 1) }
+        storage.deallocate()
+        mutex.destroy()
+    }
+
+    @usableFromInline var description: String { "SwitchToLatest" }
+
+    /// The downstream while live; call with the mutex held.
+    @inlinable var downstream: Downstream? { live ? storage.pointee : nil }
+
+    /// Marks the end and hands back the downstream to tell, once; call with the mutex held.
+    @inlinable
+    func end() -> Downstream? {
+        sentCompletion = true
+        guard live else { return nil }
+        live = false
+        return storage.move()
+    }
 
     // MARK: The upstream of inner publishers
 
+    @inlinable
     func receive(subscription: Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard state.outer == nil, !state.cancelled, !state.sentCompletion else { return false }
-            state.outer = subscription
-            return true
-        }
+        mutex.lock()
+        let accepted = !outer.isSet && !cancelled && !sentCompletion
+        if accepted { outer = SubscriptionSlot(subscription) }
+        mutex.unlock()
         guard accepted else {
             subscription.cancel()
             return
@@ -58,158 +80,193 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
         subscription.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: Inner) -> Subscribers.Demand {
-        let started = state.withLock { state -> (UInt64, Subscription?)? in
-            guard !state.cancelled, !state.outerFinished, !state.sentCompletion else { return nil }
-            let previous = state.inner
-            state.inner = nil
-            let index = state.nextIndex
-            state.currentIndex = index
-            state.nextIndex += 1
-            state.awaitingInnerSubscription = true
-            return (index, previous)
+        mutex.lock()
+        guard !cancelled, !outerFinished, !sentCompletion else {
+            mutex.unlock()
+            return .none
         }
-        guard let (index, previous) = started else { return .none }
-        previous?.cancel()
+        let previous = inner.take()
+        let index = nextIndex
+        currentIndex = index
+        nextIndex += 1
+        awaitingInnerSubscription = true
+        mutex.unlock()
+        previous.cancel()
         input.subscribe(SwitchToLatestSide(outer: self, index: index))
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let ended = state.withLock { state -> (Downstream, Subscription?)? in
-            state.outer = nil
-            state.outerFinished = true
-            guard !state.cancelled, !state.sentCompletion else { return nil }
-            if case .finished = completion {
-                guard !state.awaitingInnerSubscription, state.inner == nil else { return nil }
-            }
-            let inner = state.inner
-            state.inner = nil
-            return state.end().map { ($0, inner) }
+        mutex.lock()
+        outer = SubscriptionSlot()
+        outerFinished = true
+        guard !cancelled, !sentCompletion else {
+            mutex.unlock()
+            return
         }
-        guard let (downstream, inner) = ended else { return }
-        inner?.cancel()
-        downstream.receive(completion: completion)
+        if case .finished = completion, awaitingInnerSubscription || inner.isSet {
+            mutex.unlock()
+            return
+        }
+        let current = inner.take()
+        let downstream = end()
+        mutex.unlock()
+        current.cancel()
+        downstream?.receive(completion: completion)
     }
 
     // MARK: The downstream's subscription
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
-        let inner = state.withLock { state -> Subscription? in
-            guard !state.cancelled, !state.sentCompletion else { return nil }
-            state.demand += demand
-            return state.inner
-        }
-        inner?.request(demand)
+        specializedRequest(self, demand)
     }
 
+    @usableFromInline
     func cancel() {
-        let ended = state.withLock { state -> (Subscription?, Subscription?, Downstream?) in
-            state.cancelled = true
-            defer { state.inner = nil; state.outer = nil; state.downstream = nil }
-            return (state.inner, state.outer, state.downstream)
+        specializedCancel(self)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        mutex.lock()
+        guard !cancelled, !sentCompletion else {
+            mutex.unlock()
+            return
         }
-        ended.0?.cancel()
-        ended.1?.cancel()
+        self.demand += demand
+        let current = inner
+        mutex.unlock()
+        current.request(demand)
+    }
+
+    @inlinable
+    func cancelNow() {
+        mutex.lock()
+        cancelled = true
+        let ended = (inner.take(), outer.take(), live ? storage.move() : nil)
+        live = false
+        mutex.unlock()
+        ended.0.cancel()
+        ended.1.cancel()
+        // The downstream is released when `ended` goes, outside the lock.
     }
 
     // MARK: The current inner publisher
 
-    fileprivate func receiveInner(subscription: Subscription, _ index: UInt64) {
-        // The demand to ask the subscription for; `nil` when it is to be cancelled.
-        let outstanding = state.withLock { state -> Subscribers.Demand? in
-            guard state.currentIndex == index, !state.cancelled, state.inner == nil else { return nil }
-            state.awaitingInnerSubscription = false
-            // After the upstream failed, Combine still asks the late subscription for the
-            // outstanding demand; nothing it sends reaches anyone, and it is not kept.
-            if !state.sentCompletion { state.inner = subscription }
-            return state.demand
-        }
-        guard let outstanding else {
+    @inlinable
+    func receiveInner(subscription: Subscription, _ index: UInt64) {
+        mutex.lock()
+        guard currentIndex == index, !cancelled, !inner.isSet else {
+            mutex.unlock()
             subscription.cancel()
             return
         }
+        awaitingInnerSubscription = false
+        // After the upstream failed, Combine still asks the late subscription for the
+        // outstanding demand; nothing it sends reaches anyone, and it is not kept.
+        if !sentCompletion { inner = SubscriptionSlot(subscription) }
+        let outstanding = demand
+        mutex.unlock()
         if outstanding > 0 { subscription.request(outstanding) }
     }
 
-    fileprivate func receiveInner(_ input: Downstream.Input, _ index: UInt64) -> Subscribers.Demand {
-        let downstream = state.withLock { state -> Downstream? in
-            guard state.currentIndex == index, !state.cancelled, let downstream = state.downstream else { return nil }
-            guard state.demand > 0 else {
-                assertionFailure("An inner publisher of switchToLatest sent a value beyond the demand")
-                return nil
-            }
-            state.demand -= 1
-            return downstream
+    @inlinable
+    func receiveInner(_ input: Downstream.Input, _ index: UInt64) -> Subscribers.Demand {
+        mutex.lock()
+        guard currentIndex == index, !cancelled, live else {
+            mutex.unlock()
+            return .none
         }
-        guard let downstream else { return .none }
+        guard demand > 0 else {
+            mutex.unlock()
+            assertionFailure("An inner publisher of switchToLatest sent a value beyond the demand")
+            return .none
+        }
+        if demand != .unlimited { demand -= 1 }
+        let downstream = storage.pointee
+        mutex.unlock()
         let extra = downstream.receive(input)
         if extra > 0 {
-            state.withLock { state in
-                if !state.sentCompletion, !state.cancelled { state.demand += extra }
-            }
+            mutex.lock()
+            if !sentCompletion, !cancelled { demand += extra }
+            mutex.unlock()
         }
         return extra
     }
 
-    fileprivate func receiveInner(completion: Subscribers.Completion<Failure>, _ index: UInt64) {
-        let ended = state.withLock { state -> (Downstream, Subscription?)? in
-            guard state.currentIndex == index, !state.cancelled else { return nil }
-            if state.awaitingInnerSubscription {
-                assertionFailure("An inner publisher of switchToLatest completed before its subscription")
-                state.awaitingInnerSubscription = false
-            }
-            state.inner = nil
-            guard !state.sentCompletion else { return nil }
+    @inlinable
+    func receiveInner(completion: Subscribers.Completion<Failure>, _ index: UInt64) {
+        mutex.lock()
+        guard currentIndex == index, !cancelled else {
+            mutex.unlock()
+            return
+        }
+        let early = awaitingInnerSubscription
+        awaitingInnerSubscription = false
+        let finished = inner.take()
+        var downstream: Downstream?
+        var upstream = SubscriptionSlot()
+        if !sentCompletion {
             switch completion {
             case .finished:
-                guard state.outerFinished else { return nil }
-                return state.end().map { ($0, nil) }
+                if outerFinished { downstream = end() }
             case .failure:
-                state.cancelled = true
-                let outer = state.outer
-                state.outer = nil
-                return state.end().map { ($0, outer) }
+                cancelled = true
+                upstream = outer.take()
+                downstream = end()
             }
         }
-        guard let (downstream, outer) = ended else { return }
-        outer?.cancel()
-        downstream.receive(completion: completion)
+        mutex.unlock()
+        if early {
+            assertionFailure("An inner publisher of switchToLatest completed before its subscription")
+        }
+        _ = finished  // released outside the lock
+        upstream.cancel()
+        downstream?.receive(completion: completion)
     }
 }
 
 /// The subscriber to one inner publisher of `switchToLatest()`: passes its events to the outer
 /// subscriber with its number.
-private struct SwitchToLatestSide<Inner: Publisher, Downstream: Subscriber>: Subscriber, CombineReflectable
+@usableFromInline
+struct SwitchToLatestSide<Inner: Publisher, Downstream: Subscriber>: Subscriber, CombineReflectable
 where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
-    typealias Input = Inner.Output
-    typealias Failure = Inner.Failure
+    @usableFromInline typealias Input = Inner.Output
+    @usableFromInline typealias Failure = Inner.Failure
 
-    let outer: SwitchToLatestEngine<Inner, Downstream>
-    let index: UInt64
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let outer: SwitchToLatestEngine<Inner, Downstream>
+    @usableFromInline let index: UInt64
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
+    @inlinable
     init(outer: SwitchToLatestEngine<Inner, Downstream>, index: UInt64) {
         self.outer = outer
         self.index = index
     }
 
-    var description: String { "SwitchToLatest" }
+    @usableFromInline var description: String { "SwitchToLatest" }
 
     /// Combine's child: the outer subscription's identifier.
-    var customMirror: Mirror {
+    @usableFromInline var customMirror: Mirror {
         Mirror(self, children: [("parentSubscription", outer.combineIdentifier)])
     }
 
+    @inlinable
     func receive(subscription: Subscription) {
         outer.receiveInner(subscription: subscription, index)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         outer.receiveInner(input, index)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         outer.receiveInner(completion: completion, index)
     }
