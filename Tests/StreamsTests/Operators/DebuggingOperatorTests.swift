@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Streams
 import Testing
 
@@ -91,3 +94,13 @@ import Testing
         #expect(upstream.subscription?.requests == [.max(2)])
     }
 }
+
+#if os(Linux)
+@Suite struct BreakpointTrapTests {
+    @Test func aBreakpointThatStopsEndsTheProcessWithSIGTRAPWithoutADebugger() async {
+        await #expect(processExitsWith: .signal(SIGTRAP)) {
+            _ = Just(1).breakpoint(receiveOutput: { _ in true }).sink { _ in }
+        }
+    }
+}
+#endif
