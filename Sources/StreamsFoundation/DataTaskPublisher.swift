@@ -47,12 +47,15 @@ extension URLSession {
 }
 
 /// Starts one data task on first demand and forwards its outcome.
-private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
+private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
     private struct State {
         var downstream: Downstream?
         var task: URLSessionDataTask?
         var started = false
+        /// The demand requested so far (shown in the mirror, as Combine's).
+        var demand = Subscribers.Demand.none
     }
 
     private let state: Locked<State>
@@ -67,6 +70,21 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
     var description: String { "DataTaskPublisher" }
 
+    var playgroundDescription: Any { description }
+
+    /// As Combine's: the task once made, the downstream and the publisher while the stream is
+    /// live (`nil` afterwards), and the demand requested so far.
+    var customMirror: Mirror {
+        let (task, downstream, demand) = state.withLock { ($0.task, $0.downstream, $0.demand) }
+        let parent: URLSession.DataTaskPublisher? = downstream == nil ? nil : URLSession.DataTaskPublisher(request: request, session: session)
+        return Mirror(self, children: [
+            ("task", task.map { $0 as Any } ?? "nil"),
+            ("downstream", downstream.map { $0 as Any } ?? "nil"),
+            ("parent", parent as Any),
+            ("demand", demand),
+        ])
+    }
+
     func request(_ demand: Subscribers.Demand) {
         // Combine's contract: never `.none`. Debug builds trap, as Combine's do; release
         // builds ignore the request.
@@ -76,6 +94,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
         // (resuming a running task does nothing).
         let (start, running) = state.withLock { state -> (Bool, URLSessionDataTask?) in
             guard state.downstream != nil else { return (false, nil) }
+            state.demand += demand
             guard !state.started else { return (false, state.task) }
             state.started = true
             return (true, nil)

@@ -154,6 +154,25 @@ import FoundationNetworking
         #expect(task.events == ["resume", "resume", "cancel"])
     }
 
+    @Test func dataTaskPublishersSubscriptionShowsItsTaskDownstreamPublisherAndDemand() throws {
+        let session = OneTaskSession(task: RecordingDataTask())
+        let publisher = session.dataTaskPublisher(for: URL(string: "http://example.invalid/")!)
+        final class Holder: Subscriber, @unchecked Sendable {
+            var subscription: Subscription?
+            func receive(subscription: Subscription) { self.subscription = subscription }
+            func receive(_ input: (data: Data, response: URLResponse)) -> Subscribers.Demand { .none }
+            func receive(completion: Subscribers.Completion<URLError>) {}
+        }
+        let holder = Holder()
+        publisher.subscribe(holder)
+        let subscription = try #require(holder.subscription)
+        let labels = Mirror(reflecting: subscription).children.map(\.label)
+        #expect(labels == ["task", "downstream", "parent", "demand"])
+        let demand = Mirror(reflecting: subscription).children.first { $0.label == "demand" }?.value
+        #expect(demand.map { String(describing: $0) } == "max(0)")
+        subscription.cancel()
+    }
+
     @Test func dataTaskPublisherFailsWithAnUnknownErrorWhenTheTaskEndsWithoutAResponse() throws {
         let task = RecordingDataTask()
         let session = OneTaskSession(task: task)

@@ -105,7 +105,7 @@ class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// One subscriber's view of a future. Its state (result, demand, open flag) is behind a lock;
 /// the downstream is called only after the state was taken out of it.
 private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable,
-    Subscription, CustomStringConvertible
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     typealias Output = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -126,6 +126,16 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
     }
 
     var description: String { "Future" }
+
+    var playgroundDescription: Any { description }
+
+    /// As Combine's conduit: the future (as `parent` and `subject`) and the downstream while the
+    /// stream is live (`nil` once it ended), and whether any demand arrived.
+    var customMirror: Mirror {
+        let (downstream, demanded) = state.withLock { ($0.downstream, $0.demanded) }
+        let parent: Any = downstream == nil ? "nil" : self.parent
+        return Mirror(self, children: [("parent", parent), downstreamChild(downstream), ("hasAnyDemand", demanded), ("subject", parent)])
+    }
 
     func open(with result: Result<Output, Failure>?) {
         state.withLock { state in

@@ -117,9 +117,10 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
         return isRecording ? "Cancelled Events" : "Sequence"
     }
 
-    /// A record's subscription shows what is left to play: nothing once it has ended.
+    /// The sequence while the stream is live; nothing left (an empty array) once it has ended,
+    /// as Combine's sequence and record subscriptions show.
     @usableFromInline var customMirror: Mirror {
-        let shown: Any = isRecording && state.withLock({ $0.done }) ? [Elements.Element]() : sequence
+        let shown: Any = state.withLock({ $0.done }) ? [Elements.Element]() : sequence
         let children: [Mirror.Child] = isRecording
             ? [("sequence", shown), ("completion", completion)]
             : [("sequence", shown)]
