@@ -47,12 +47,15 @@ extension URLSession {
 }
 
 /// Starts one data task on first demand and forwards its outcome.
-private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
+private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
     private struct State {
         var downstream: Downstream?
         var task: URLSessionDataTask?
         var started = false
+        /// The demand requested so far (shown in the mirror, as Combine's).
+        var demand = Subscribers.Demand.none
     }
 
     private let state: Locked<State>
@@ -67,17 +70,39 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
     var description: String { "DataTaskPublisher" }
 
+    var playgroundDescription: Any { description }
+
+    /// As Combine's: the task once made, the downstream and the publisher while the stream is
+    /// live (`nil` afterwards), and the demand requested so far.
+    var customMirror: Mirror {
+        let (task, downstream, demand) = state.withLock { ($0.task, $0.downstream, $0.demand) }
+        let parent: URLSession.DataTaskPublisher? = downstream == nil ? nil : URLSession.DataTaskPublisher(request: request, session: session)
+        return Mirror(self, children: [
+            ("task", task.map { $0 as Any } ?? "nil"),
+            ("downstream", downstream.map { $0 as Any } ?? "nil"),
+            ("parent", parent as Any),
+            ("demand", demand),
+        ])
+    }
+
     func request(_ demand: Subscribers.Demand) {
         // Combine's contract: never `.none`. Debug builds trap, as Combine's do; release
         // builds ignore the request.
         assert(demand > 0, "A subscription was asked for no values (.none), which breaks the contract")
         guard demand > 0 else { return }
-        let start = state.withLock { state -> Bool in
-            guard state.downstream != nil, !state.started else { return false }
+        // As Combine's: the task is made at the first request and resumed at every request
+        // (resuming a running task does nothing).
+        let (start, running) = state.withLock { state -> (Bool, URLSessionDataTask?) in
+            guard state.downstream != nil else { return (false, nil) }
+            state.demand += demand
+            guard !state.started else { return (false, state.task) }
             state.started = true
-            return true
+            return (true, nil)
         }
-        guard start else { return }
+        guard start else {
+            running?.resume()
+            return
+        }
         let callback = UncheckedCallback<(Data?, URLResponse?, Error?)> { [weak self] in
             self?.finish(data: $0.0, response: $0.1, error: $0.2)
         }
@@ -108,7 +133,8 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
             _ = downstream.receive((data ?? Data(), response))
             downstream.receive(completion: .finished)
         } else {
-            downstream.receive(completion: .failure(URLError(.badServerResponse)))
+            // Neither an error nor a response: as Combine's, an unknown error.
+            downstream.receive(completion: .failure(URLError(.unknown)))
         }
     }
 

@@ -18,11 +18,12 @@ extension OperationQueue: Scheduler {
     /// Zero seconds.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
-    /// Adds the action to the queue as an operation. Use a queue with
-    /// `maxConcurrentOperationCount == 1` to keep deliveries ordered.
+    /// Adds the action to the queue as a `BlockOperation`, as Combine does (one
+    /// `addOperation(_:)` call). Use a queue with `maxConcurrentOperationCount == 1` to keep
+    /// deliveries ordered.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let action = SchedulerAction(body: action)
-        addOperation { action.body() }
+        addOperation(BlockOperation { action.body() })
     }
 
     /// Adds the action to the queue at `date` (a Dispatch timer waits meanwhile).

@@ -8,7 +8,8 @@ extension Timer {
     ///
     /// - Parameters:
     ///   - interval: The time between emissions, in seconds.
-    ///   - tolerance: The allowed lateness (default `nil`: the timer's default).
+    ///   - tolerance: Ignored, as Combine's `Timer.publish` ignores it: the publisher's
+    ///     ``TimerPublisher/tolerance`` is `nil` (make a ``TimerPublisher`` directly to set one).
     ///   - runLoop: The run loop the timer runs on; its thread must be running it.
     ///   - mode: The run loop mode.
     ///   - options: Scheduler options (none are used).
@@ -19,7 +20,7 @@ extension Timer {
         in mode: RunLoop.Mode,
         options: RunLoop.SchedulerOptions? = nil
     ) -> TimerPublisher {
-        TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+        TimerPublisher(interval: interval, tolerance: nil, runLoop: runLoop, mode: mode, options: options)
     }
 
     /// A connectable publisher of dates from a repeating `Timer` on a run loop.

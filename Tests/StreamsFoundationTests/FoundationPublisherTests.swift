@@ -134,6 +134,63 @@ import FoundationNetworking
         await server.stop()
     }
 
+    @Test func dataTaskPublisherResumesItsTaskAtEveryRequest() throws {
+        let task = RecordingDataTask()
+        let session = OneTaskSession(task: task)
+        final class Holder: Subscriber, @unchecked Sendable {
+            var subscription: Subscription?
+            func receive(subscription: Subscription) { self.subscription = subscription }
+            func receive(_ input: (data: Data, response: URLResponse)) -> Subscribers.Demand { .none }
+            func receive(completion: Subscribers.Completion<URLError>) {}
+        }
+        let holder = Holder()
+        session.dataTaskPublisher(for: URL(string: "http://example.invalid/")!).subscribe(holder)
+        let subscription = try #require(holder.subscription)
+        subscription.request(.max(2))
+        subscription.request(.max(1))
+        #expect(task.events == ["resume", "resume"])
+        #expect(session.madeTasks == 1)
+        subscription.cancel()
+        #expect(task.events == ["resume", "resume", "cancel"])
+    }
+
+    @Test func dataTaskPublishersSubscriptionShowsItsTaskDownstreamPublisherAndDemand() throws {
+        let session = OneTaskSession(task: RecordingDataTask())
+        let publisher = session.dataTaskPublisher(for: URL(string: "http://example.invalid/")!)
+        final class Holder: Subscriber, @unchecked Sendable {
+            var subscription: Subscription?
+            func receive(subscription: Subscription) { self.subscription = subscription }
+            func receive(_ input: (data: Data, response: URLResponse)) -> Subscribers.Demand { .none }
+            func receive(completion: Subscribers.Completion<URLError>) {}
+        }
+        let holder = Holder()
+        publisher.subscribe(holder)
+        let subscription = try #require(holder.subscription)
+        let labels = Mirror(reflecting: subscription).children.map(\.label)
+        #expect(labels == ["task", "downstream", "parent", "demand"])
+        let demand = Mirror(reflecting: subscription).children.first { $0.label == "demand" }?.value
+        #expect(demand.map { String(describing: $0) } == "max(0)")
+        subscription.cancel()
+    }
+
+    @Test func dataTaskPublisherFailsWithAnUnknownErrorWhenTheTaskEndsWithoutAResponse() throws {
+        let task = RecordingDataTask()
+        let session = OneTaskSession(task: task)
+        var completions: [Subscribers.Completion<URLError>] = []
+        let cancellable = session.dataTaskPublisher(for: URL(string: "http://example.invalid/")!)
+            .sink(receiveCompletion: { completions.append($0) }, receiveValue: { _ in })
+        session.complete(data: Data([1]), response: nil, error: nil)
+        #expect(completions.count == 1)
+        if case .failure(let error) = completions.first { #expect(error.code == .unknown) } else { Issue.record("no failure") }
+        cancellable.cancel()
+    }
+
+    @Test func timerPublishIgnoresTheToleranceAsCombinesDoes() {
+        let publisher = Timer.publish(every: 0.25, tolerance: 0.02, on: .main, in: .default)
+        #expect(publisher.interval == 0.25)
+        #expect(publisher.tolerance == nil)
+    }
+
     @Test func notificationPublishersAreEqualForTheSameCenterNameAndObject() {
         let center = NotificationCenter()
         let object = NSObject()
@@ -141,5 +198,37 @@ import FoundationNetworking
         #expect(center.publisher(for: name, object: object) == center.publisher(for: name, object: object))
         #expect(center.publisher(for: name, object: object) != center.publisher(for: name, object: NSObject()))
         #expect(center.publisher(for: name) != NotificationCenter().publisher(for: name))
+    }
+}
+
+/// A data task that records what it is asked to do and never runs.
+private final class RecordingDataTask: URLSessionDataTask, @unchecked Sendable {
+    private(set) var events: [String] = []
+    override func resume() { events.append("resume") }
+    override func cancel() { events.append("cancel") }
+}
+
+/// A session that hands out one ``RecordingDataTask`` and lets the test complete it.
+private final class OneTaskSession: URLSession, @unchecked Sendable {
+    private let task: RecordingDataTask
+    private var handler: (@Sendable (Data?, URLResponse?, Error?) -> Void)?
+    private(set) var madeTasks = 0
+
+    init(task: RecordingDataTask) {
+        self.task = task
+        super.init(configuration: .ephemeral, delegate: nil, delegateQueue: nil)
+    }
+
+    override func dataTask(
+        with request: URLRequest,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+    ) -> URLSessionDataTask {
+        madeTasks += 1
+        handler = completionHandler
+        return task
+    }
+
+    func complete(data: Data?, response: URLResponse?, error: Error?) {
+        handler?(data, response, error)
     }
 }

@@ -102,6 +102,24 @@ final class Recorder<Value>: @unchecked Sendable {
         #expect(recorder.values == ["now", "later"])
     }
 
+    @Test func operationQueueSchedulesAnActionAsOneBlockOperation() async {
+        final class CountingQueue: OperationQueue, @unchecked Sendable {
+            private let lock = NSLock()
+            private var added: [Operation] = []
+            var operationsAdded: [Operation] { lock.withLock { added } }
+            override func addOperation(_ op: Operation) {
+                lock.withLock { added.append(op) }
+                super.addOperation(op)
+            }
+        }
+        let queue = CountingQueue()
+        let recorder = Recorder<Int>()
+        queue.schedule { recorder.append(1) }
+        #expect(queue.operationsAdded.count == 1)
+        #expect(queue.operationsAdded.first is BlockOperation)
+        #expect(await eventually { recorder.values == [1] })
+    }
+
     @Test func operationQueueRepeatsUntilCancelled() async {
         let queue = OperationQueue()
         let recorder = Recorder<Int>()

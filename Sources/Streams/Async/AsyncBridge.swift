@@ -53,6 +53,7 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
+        var unwanted = false
         let (waiting, early) = state.withLock { state -> ([Continuation], Bool) in
             guard !state.cancelled else { return ([], false) }
             if state.subscription == nil, state.terminal == nil {
@@ -63,11 +64,20 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
                 defer { state.waiting = [] }
                 return (state.waiting, true)
             }
+            // After the completion nothing more counts.
+            guard state.terminal == nil else { return ([], false) }
             guard !state.waiting.isEmpty else {
+                // Every `next()` asks for one value: one that nobody waits for was not
+                // demanded. Combine's debug builds trap on it; release builds keep it for the
+                // next call.
+                unwanted = true
                 state.buffered.append(input)
                 return ([], false)
             }
             return ([state.waiting.removeFirst()], false)
+        }
+        if unwanted {
+            assertionFailure("A value arrived that was not demanded, which breaks the contract")
         }
         for continuation in waiting {
             continuation.resume(returning: UnsafeTransfer(value: early ? .success(nil) : .success(input)))

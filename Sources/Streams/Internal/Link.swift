@@ -22,10 +22,19 @@ struct Link<Downstream>: @unchecked Sendable {
         /// A slot rather than `Subscription?` (see ``SubscriptionSlot``).
         @usableFromInline var upstream: SubscriptionSlot
         @usableFromInline var downstream: Downstream?
+        /// The link ended after an upstream had attached: a later subscription is cancelled.
+        @usableFromInline var endedAttached = false
 
         @inlinable init(downstream: Downstream? = nil) {
             self.upstream = SubscriptionSlot()
             self.downstream = downstream
+        }
+
+        /// The state once the link ended.
+        @inlinable static func ended(from state: State) -> State {
+            var ended = State()
+            ended.endedAttached = state.upstream.isSet || state.endedAttached
+            return ended
         }
     }
 
@@ -53,14 +62,17 @@ struct Link<Downstream>: @unchecked Sendable {
     }
 
     /// Takes the upstream's subscription and returns the downstream to hand a subscription to.
-    /// `nil` when there is nothing to start: a second subscription is cancelled; one that
-    /// arrives after the link ended (the downstream cancelled first, which only a caller
-    /// breaking the contract can do) is left alone, neither asked for values nor cancelled,
-    /// as Combine leaves it.
+    /// `nil` when there is nothing to start: a second subscription is cancelled, and so is one
+    /// that arrives after an attached link ended; one that arrives after the downstream
+    /// cancelled before any subscription (which only a caller breaking the contract can do) is
+    /// left alone, neither asked for values nor cancelled, as Combine leaves it (unless the
+    /// operator cancels it, ``ContractPolicy/cancelLateSubscription``).
     @inlinable
     func adopt(_ upstream: Subscription) -> Downstream? {
         let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
-            guard let downstream = state.downstream else { return (nil, early.contains(.cancelLateSubscription)) }
+            guard let downstream = state.downstream else {
+                return (nil, state.endedAttached || early.contains(.cancelLateSubscription))
+            }
             guard !state.upstream.isSet else { return (nil, true) }
             state.upstream = SubscriptionSlot(upstream)
             return (downstream, false)
@@ -129,7 +141,7 @@ struct Link<Downstream>: @unchecked Sendable {
         let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
             let early = !state.upstream.isSet && state.downstream != nil
             guard !early || self.early.contains(.forwardCompletion) else { return (nil, true) }
-            defer { state = State() }
+            defer { state = State.ended(from: state) }
             return (state.downstream, early)
         }
         if early, self.early.contains(.trapCompletion) {
@@ -145,11 +157,22 @@ struct Link<Downstream>: @unchecked Sendable {
         cancelSlot().subscription
     }
 
+    /// ``cancelSlot()``, also telling whether the link was live (attached or not).
+    @inlinable
+    func cancelReportingLive() -> (live: Bool, upstream: SubscriptionSlot) {
+        let ended = state.withLock { state -> (Bool, SubscriptionSlot, Downstream?) in
+            defer { state = State.ended(from: state) }
+            return state.downstream == nil ? (false, SubscriptionSlot(), nil) : (true, state.upstream, state.downstream)
+        }
+        // The downstream is released here, outside the lock.
+        return (ended.0, ended.1)
+    }
+
     /// ``cancel()`` returning a slot, without building an optional existential (for hot paths).
     @inlinable
     func cancelSlot() -> SubscriptionSlot {
         let ended = state.withLock { state -> (SubscriptionSlot, Downstream?) in
-            defer { state = State() }
+            defer { state = State.ended(from: state) }
             return state.downstream == nil ? (SubscriptionSlot(), nil) : (state.upstream, state.downstream)
         }
         // The downstream is released here, outside the lock.
@@ -165,9 +188,9 @@ struct Link<Downstream>: @unchecked Sendable {
 /// cancelled).
 @usableFromInline
 struct ContractPolicy: OptionSet, Sendable {
-    @usableFromInline let rawValue: UInt8
+    @usableFromInline let rawValue: UInt16
 
-    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// Values before the subscription go downstream.
     @inlinable static var forwardValues: ContractPolicy { ContractPolicy(rawValue: 1 << 0) }
@@ -192,4 +215,9 @@ struct ContractPolicy: OptionSet, Sendable {
     /// Debug builds trap when an upstream that has completed completes again, as Combine's do;
     /// release builds ignore it.
     @inlinable static var trapRepeatedCompletion: ContractPolicy { ContractPolicy(rawValue: 1 << 7) }
+    /// A value the downstream has not demanded is dropped, as Combine's concatenate does.
+    @inlinable static var dropExcessValues: ContractPolicy { ContractPolicy(rawValue: 1 << 8) }
+    /// A request of `.none` is passed on to the upstream, as Combine's concatenate does
+    /// (elsewhere a zero request has no effect).
+    @inlinable static var forwardZeroRequests: ContractPolicy { ContractPolicy(rawValue: 1 << 9) }
 }

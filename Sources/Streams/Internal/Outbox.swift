@@ -58,8 +58,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     /// The downstream completed or cancelled: nothing more is accepted or delivered.
     @exclusivity(unchecked) @usableFromInline var terminated = false
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    @exclusivity(unchecked) @usableFromInline var queue: [Pending] = []
-    @exclusivity(unchecked) @usableFromInline var head = 0
+    @exclusivity(unchecked) @usableFromInline var queue = FIFO<Pending>()
     /// In its own allocation once scheduled (`nil` before): the unspecialised `deinit` would
     /// otherwise look up `Optional<Completion>`'s generic metadata for every outbox.
     @exclusivity(unchecked) @usableFromInline var scheduledCompletion: UnsafeMutablePointer<Completion>?
@@ -101,7 +100,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         mutex.destroy()
     }
 
-    @inlinable var queuedCount: Int { queue.count - head }
+    @inlinable var queuedCount: Int { queue.count }
 
     /// Moves the downstream out of its storage (the stream ended). Call with the mutex held,
     /// when nobody else is delivering; release the result outside the lock.
@@ -157,7 +156,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
             mutex.unlock()
             return false
         }
-        if head == queue.count && demand > 0 && flags.load(ordering: .acquiring) & OutboxFlags.claimed == 0 {
+        if queue.isEmpty && demand > 0 && flags.load(ordering: .acquiring) & OutboxFlags.claimed == 0 {
             deliverNow(value)
             afterDelivery?()
             finishDelivery()
@@ -183,7 +182,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
             mutex.unlock()
             return false
         }
-        if head == queue.count && flags.load(ordering: .acquiring) & OutboxFlags.claimed == 0 {
+        if queue.isEmpty && flags.load(ordering: .acquiring) & OutboxFlags.claimed == 0 {
             deliverNow(value)
             finishDelivery()
             return true
@@ -241,10 +240,9 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         let scheduled = UnsafeMutablePointer<Completion>.allocate(capacity: 1)
         scheduled.initialize(to: completion)
         scheduledCompletion = scheduled
-        var dropped: [Pending] = []
+        var dropped = FIFO<Pending>()
         if dropPending {
-            swap(&dropped, &queue)
-            head = 0
+            dropped = queue.takeAll()
         }
         mutex.unlock()
         _ = dropped  // released outside the lock
@@ -287,9 +285,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
             return
         }
         terminated = true
-        var droppedQueue: [Pending] = []
-        swap(&droppedQueue, &queue)
-        head = 0
+        let droppedQueue = queue.takeAll()
         let old = flags.bitwiseOr(OutboxFlags.dirty, ordering: .acquiringAndReleasing).oldValue
         let droppedDownstream = old & OutboxFlags.claimed != 0 ? nil : takeDownstream()
         mutex.unlock()
@@ -325,15 +321,15 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
                 _ = dropped
                 return
             }
-            if head < queue.count && demand > 0 {
+            if !queue.isEmpty && demand > 0 {
                 if demand != .unlimited { demand -= 1 }
-                let pending = popFirst()
+                let pending = queue.popFirst()
                 mutex.unlock()
                 deliver(pending.value)
                 pending.afterDelivery?()
                 continue
             }
-            if head == queue.count, let scheduled = scheduledCompletion {
+            if queue.isEmpty, let scheduled = scheduledCompletion {
                 let completion = scheduled.pointee
                 terminated = true
                 flags.store(0, ordering: .releasing)
@@ -361,20 +357,6 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         }
     }
 
-    /// Takes the first queued value; call with the mutex held.
-    @inlinable
-    func popFirst() -> Pending {
-        let item = queue[head]
-        head += 1
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 32 && head * 2 >= queue.count {
-            queue.removeFirst(head)
-            head = 0
-        }
-        return item
-    }
 }
 
 /// The bits of ``Outbox``'s `flags` word (not generic, so no metadata is needed to read them).

@@ -124,9 +124,10 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     func attach(_ subscription: Subscription, generation: Int) {
         mutex.lock()
         guard let downstream, !current.isSet, generation == self.generation else {
-            // One that arrives after a cancel is cancelled only where the operator's Combine
-            // counterpart does; a second or stale one always is.
-            let leaveAlone = !live && !early.contains(.cancelLateSubscription)
+            // One that arrives after a cancel that came before any subscription is cancelled
+            // only where the operator's Combine counterpart does; a second or stale one, or
+            // one after an attached relay ended, always is.
+            let leaveAlone = !live && !sentSubscription && !early.contains(.cancelLateSubscription)
             mutex.unlock()
             if !leaveAlone { subscription.cancel() }
             return
@@ -164,6 +165,10 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
             }
         }
         if demand != .unlimited {
+            if demand == .none, early.contains(.dropExcessValues) {
+                mutex.unlock()
+                return .none
+            }
             if demand == .none, early.contains(.trapExcessValues) {
                 mutex.unlock()
                 assertionFailure("A value arrived that was not demanded, which breaks the contract")
@@ -232,7 +237,14 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
-        guard demand > 0 else { return }
+        guard demand > 0 else {
+            guard early.contains(.forwardZeroRequests) else { return }
+            mutex.lock()
+            let current = live ? self.current : SubscriptionSlot()
+            mutex.unlock()
+            current.request(.none)
+            return
+        }
         mutex.lock()
         guard live else {
             mutex.unlock()

@@ -5,7 +5,8 @@ enum Step<Output, Failure: Error> {
     case emit(Output)
     /// Drop the value and ask the upstream for one more in its place.
     case skip
-    /// Deliver this value, then cancel the upstream and finish.
+    /// Deliver this value, then cancel the upstream and finish (returning the demand the
+    /// downstream returned).
     case emitAndFinish(Output)
     /// Cancel the upstream and finish.
     case finish
@@ -96,8 +97,10 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
             return initialRequest == .unlimited ? .none : .max(1)
         case .emitAndFinish(let output):
             guard endEarly() else { return .none }
-            _ = downstream.receive(output)
+            // As Combine's output(in:), the demand the downstream returns is passed back.
+            let demand = downstream.receive(output)
             downstream.receive(completion: .finished)
+            return demand
         case .finish:
             guard endEarly() else { return .none }
             downstream.receive(completion: .finished)
@@ -108,11 +111,13 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         return .none
     }
 
-    /// Ends the link and cancels the upstream; `false` if the stream had already ended.
+    /// Ends the link and cancels the upstream; `false` if the stream had already ended. A
+    /// value the operator forwards before the subscription may end the stream too (as
+    /// Combine's decode fails on one it cannot decode): there is no upstream to cancel then.
     @inlinable
     func endEarly() -> Bool {
-        let upstream = link.cancelSlot()
-        guard upstream.isSet else { return false }
+        let (live, upstream) = link.cancelReportingLive()
+        guard live else { return false }
         upstream.cancel()
         return true
     }

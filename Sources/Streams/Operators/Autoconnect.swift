@@ -73,20 +73,30 @@ extension Publishers {
                 self.parent = parent
             }
 
-            var description: String { "Autoconnect" }
+            /// The upstream's subscription's name, taken when it arrives.
+            private let upstreamName = Locked<String?>(nil)
+
+            /// As Combine's, the downstream sees the upstream's subscription by its name.
+            var description: String {
+                upstreamName.withLock { $0 } ?? "Autoconnect"
+            }
 
             func receive(subscription: Subscription) {
-                link.adopt(subscription)?.receive(subscription: self)
+                guard let downstream = link.adopt(subscription) else { return }
+                let name = String(describing: subscription)
+                upstreamName.withLock { $0 = name }
+                downstream.receive(subscription: self)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
                 link.downstream?.receive(input) ?? .none
             }
 
+            /// As in Combine, only a cancel counts down the subscribers that keep the
+            /// connection: a completion leaves it (the upstream has ended), and a subscriber
+            /// that comes afterwards does not connect again.
             func receive(completion: Subscribers.Completion<Failure>) {
-                guard let downstream = link.complete() else { return }
-                parent.release()
-                downstream.receive(completion: completion)
+                link.complete()?.receive(completion: completion)
             }
 
             func request(_ demand: Subscribers.Demand) {

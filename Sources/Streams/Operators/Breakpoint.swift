@@ -64,17 +64,17 @@ extension Publishers {
             var description: String { "Breakpoint" }
 
             func receive(subscription: Subscription) {
-                if receiveSubscription?(subscription) == true { raise(SIGTRAP) }
+                if receiveSubscription?(subscription) == true { breakIntoDebugger() }
                 downstream.receive(subscription: subscription)
             }
 
             func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-                if receiveOutput?(input) == true { raise(SIGTRAP) }
+                if receiveOutput?(input) == true { breakIntoDebugger() }
                 return downstream.receive(input)
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
-                if receiveCompletion?(completion) == true { raise(SIGTRAP) }
+                if receiveCompletion?(completion) == true { breakIntoDebugger() }
                 downstream.receive(completion: completion)
             }
         }
@@ -105,3 +105,33 @@ extension Publisher {
         })
     }
 }
+
+/// Stops in the debugger as Combine's breakpoint does: raises `SIGTRAP`. Under a debugger the
+/// process stops there and goes on when continued. Without one, Darwin ends the process; on
+/// Linux the Swift runtime's crash reporter handles the signal, prints a backtrace and returns,
+/// so the default action is then restored and the signal raised again: the process ends with
+/// `SIGTRAP`, as on Darwin.
+func breakIntoDebugger() {
+    raise(SIGTRAP)
+    #if os(Linux)
+    guard !isBeingTraced() else { return }
+    signal(SIGTRAP, SIG_DFL)
+    raise(SIGTRAP)
+    #endif
+}
+
+#if os(Linux)
+/// Whether a debugger is attached (`TracerPid` in `/proc/self/status` is not 0).
+private func isBeingTraced() -> Bool {
+    guard let file = fopen("/proc/self/status", "r") else { return false }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(cString: line)
+        if text.hasPrefix("TracerPid:") {
+            return Int(String(text.dropFirst("TracerPid:".count).filter(\.isNumber))).map { $0 != 0 } ?? false
+        }
+    }
+    return false
+}
+#endif

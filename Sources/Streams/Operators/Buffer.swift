@@ -25,9 +25,11 @@ extension Publishers {
     /// for them.
     ///
     /// Demand is honoured exactly: values leave the buffer only as the downstream requests them.
-    /// `.finished` is delivered once the buffer is empty; a failure is delivered after the
+    /// `.finished` is delivered once the buffer is empty; the upstream's failure after the
     /// buffered values while the downstream has demand, or at once (the buffer discarded) when it
-    /// has none. Thread-safety: the buffer and demand live in a lock that is never held while
+    /// has none; a full buffer's `customError` failure at the next request, after the values it
+    /// lets through. With `.keepFull`, a value delivered as it arrives gives the upstream one
+    /// more through its return, and values taken on request are asked for again. Thread-safety: the buffer and demand live in a lock that is never held while
     /// calling out; one thread at a time delivers, so a downstream may request or cancel from
     /// inside `receive(_:)`.
     public struct Buffer<Upstream: Publisher>: Publisher {
@@ -66,25 +68,15 @@ extension Publishers {
                 var upstream: Subscription?
                 var downstream: Downstream?
                 var demand = Subscribers.Demand.none
-                var values: [Output] = []
-                var head = 0
+                var values = FIFO<Output>()
                 var terminal: Subscribers.Completion<Failure>?
+                /// The terminal failure is the `customError` one: it waits for the next request.
+                var overflowed = false
                 var draining = false
 
-                var count: Int { values.count - head }
+                var count: Int { values.count }
 
-                mutating func popFirst() -> Output {
-                    let value = values[head]
-                    head += 1
-                    if head == values.count {
-                        values.removeAll(keepingCapacity: true)
-                        head = 0
-                    } else if head >= 32 && head * 2 >= values.count {
-                        values.removeFirst(head)
-                        head = 0
-                    }
-                    return value
-                }
+                mutating func popFirst() -> Output { values.popFirst() }
             }
 
             private enum Step {
@@ -115,7 +107,7 @@ extension Publishers {
                 let children: [Mirror.Child] = state.withLock { state in
                     let stage = state.downstream == nil ? "terminal" : state.upstream == nil ? "awaitingSubscription" : "subscribed"
                     return [
-                        ("values", Array(state.values[state.head...])),
+                        ("values", Array(state.values.waiting)),
                         ("state", stage),
                         ("downstreamDemand", state.demand),
                         ("terminal", state.terminal as Any),
@@ -134,10 +126,12 @@ extension Publishers {
                     subscription.cancel()
                     return
                 }
-                downstream.receive(subscription: self)
-                    // A buffer of no size asks for nothing ahead (`.max` of a negative count traps).
+                // As Combine's: the upstream is asked first, then the downstream gets its
+                // subscription. A buffer of no size asks for nothing ahead (`.max` of a negative
+                // count traps).
                 let ahead: Subscribers.Demand = self.prefetch == .keepFull ? .max(Swift.max(self.size, 0)) : .unlimited
                 if ahead > 0 { subscription.request(ahead) }
+                downstream.receive(subscription: self)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
@@ -162,12 +156,15 @@ extension Publishers {
                     let toCancel = state.withLock { state -> Subscription? in
                         guard state.downstream != nil, state.terminal == nil else { return nil }
                         state.terminal = .failure(failure)
+                        state.overflowed = true
                         return state.upstream
                     }
                     toCancel?.cancel()
                 }
-                drain()
-                return .none
+                // With `.keepFull`, what was delivered here is asked for again through the
+                // return, as Combine's buffer does.
+                let delivered = drain(fromRequest: false)
+                return self.prefetch == .keepFull && delivered > 0 ? .max(delivered) : .none
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
@@ -176,7 +173,7 @@ extension Publishers {
                 state.withLock { state in
                     if state.downstream != nil, state.upstream != nil, state.terminal == nil { state.terminal = completion }
                 }
-                drain()
+                drain(fromRequest: false)
             }
 
             func request(_ demand: Subscribers.Demand) {
@@ -184,15 +181,19 @@ extension Publishers {
                 state.withLock { state in
                     if state.downstream != nil { state.demand += demand }
                 }
-                drain()
+                let delivered = drain(fromRequest: true)
+                guard self.prefetch == .keepFull, delivered > 0 else { return }
+                state.withLock { state in
+                    state.downstream == nil || state.terminal != nil ? nil : state.upstream
+                }?.request(.max(delivered))
             }
 
             func cancel() {
-                let ended = state.withLock { state -> (Subscription?, Downstream?, [Output]) in
+                let ended = state.withLock { state -> (Subscription?, Downstream?, FIFO<Output>) in
                     // Before the upstream's subscription there is nothing to cancel: as Combine's
                     // buffer does, the cancel is ignored (only a caller breaking the contract
                     // holds this subscription then).
-                    guard state.upstream != nil || state.downstream == nil else { return (nil, nil, []) }
+                    guard state.upstream != nil || state.downstream == nil else { return (nil, nil, FIFO()) }
                     defer { state = State() }
                     return (state.downstream == nil ? nil : state.upstream, state.downstream, state.values)
                 }
@@ -200,14 +201,19 @@ extension Publishers {
             }
 
             /// Delivers while there is demand and something to deliver, from one thread at a
-            /// time; with `.keepFull`, asks the upstream for as many values as left the buffer.
-            private func drain() {
+            /// time, and returns how many values it delivered (with `.keepFull` the caller asks
+            /// the upstream for as many). The completion follows the values: `.finished` once the
+            /// buffer is empty, the upstream's failure at once when there is no demand (the rest
+            /// discarded), and the failure of a full buffer (`customError`) at the next request,
+            /// after the values the request lets through.
+            @discardableResult
+            private func drain(fromRequest: Bool) -> Int {
                 let claimed = state.withLock { state -> Bool in
                     guard !state.draining, state.downstream != nil else { return false }
                     state.draining = true
                     return true
                 }
-                guard claimed else { return }
+                guard claimed else { return 0 }
                 var delivered = 0
                 loop: while true {
                     let step = state.withLock { state -> Step in
@@ -219,8 +225,9 @@ extension Publishers {
                         if let terminal = state.terminal {
                             var failed = false
                             if case .failure = terminal { failed = true }
-                            if state.count == 0 || (failed && state.demand == 0) {
-                                state = State()
+                            let due = state.overflowed ? fromRequest : state.count == 0 || (failed && state.demand == 0)
+                            if due {
+                                state = State(upstream: state.upstream)
                                 return .complete(downstream, terminal)
                             }
                         }
@@ -231,8 +238,17 @@ extension Publishers {
                     case .stop:
                         break loop
                     case .complete(let downstream, let completion):
+                        // As Combine's, the values a request let through before a full
+                        // buffer's failure are asked for again (from the cancelled upstream).
+                        let upstream = state.withLock { state -> Subscription? in
+                            defer { state.upstream = nil }
+                            return state.upstream
+                        }
+                        if self.prefetch == .keepFull, delivered > 0, case .failure = completion {
+                            upstream?.request(.max(delivered))
+                        }
                         downstream.receive(completion: completion)
-                        return
+                        return 0
                     case .deliver(let downstream, let value):
                         delivered += 1
                         let extra = downstream.receive(value)
@@ -243,10 +259,7 @@ extension Publishers {
                         }
                     }
                 }
-                guard self.prefetch == .keepFull, delivered > 0 else { return }
-                state.withLock { state in
-                    state.downstream == nil || state.terminal != nil ? nil : state.upstream
-                }?.request(.max(delivered))
+                return delivered
             }
         }
     }

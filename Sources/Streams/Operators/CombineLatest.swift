@@ -27,7 +27,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, zip: false)
+            let inner = ComboEngine(downstream: subscriber, zip: false)
             let aStore = inner.store(A.Output.self)
             let bStore = inner.store(B.Output.self)
             inner.start(subscriber) { (aStore.latest(), bStore.latest()) }
@@ -67,7 +67,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, zip: false)
+            let inner = ComboEngine(downstream: subscriber, zip: false)
             let aStore = inner.store(A.Output.self)
             let bStore = inner.store(B.Output.self)
             let cStore = inner.store(C.Output.self)
@@ -112,7 +112,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, zip: false)
+            let inner = ComboEngine(downstream: subscriber, zip: false)
             let aStore = inner.store(A.Output.self)
             let bStore = inner.store(B.Output.self)
             let cStore = inner.store(C.Output.self)

@@ -27,7 +27,7 @@ extension Publishers {
         /// Subscribes to the prefix; the suffix follows when the prefix finishes.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = Relay(downstream: subscriber, name: "Concatenate")
+            let relay = Relay(downstream: subscriber, name: "Concatenate", early: [.cancelLateSubscription, .dropExcessValues, .forwardZeroRequests])
             let suffix = self.suffix
             prefix.subscribe(
                 RelaySide<Output, Failure, S>(relay: relay) { completion in

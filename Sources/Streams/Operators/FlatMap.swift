@@ -4,8 +4,9 @@ extension Publishers {
     ///
     /// At most `maxPublishers` child publishers are subscribed at a time (the upstream is asked
     /// for that many values, and for one more whenever a child finishes). Each child is asked for
-    /// one value at a time, so the downstream's demand is honoured. Finishes when the upstream
-    /// and all children have finished; the first failure cancels everything and is forwarded.
+    /// one value at a time (more as its values are delivered), so the downstream's demand is
+    /// honoured; values beyond it wait. Finishes when the upstream and all children have
+    /// finished and nothing waits; the first failure cancels the rest and is forwarded.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         /// The children's output type.
@@ -30,14 +31,13 @@ extension Publishers {
         /// Subscribes to the upstream and merges the children it produces.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = MergeInner<Upstream.Output, NewPublisher, S>(
+            let engine = FlatMapEngine<Upstream.Output, NewPublisher, S>(
                 downstream: subscriber,
-                name: "FlatMap",
                 maxPublishers: maxPublishers,
                 transform: transform
             )
-            inner.start(subscriber)
-            upstream.subscribe(inner.upstreamSubscriber)
+            subscriber.receive(subscription: engine)
+            upstream.subscribe(engine.upstreamSubscriber)
         }
     }
 }

@@ -47,13 +47,20 @@ extension Publishers {
 
         /// Subscribes an event-reporting subscriber named `name` (print and breakpoint are
         /// built on this one and carry their own names, as in Combine).
-        func receive<S: Subscriber>(subscriber: S, name: String) where S.Input == Output, S.Failure == Failure {
+        /// - Parameter receiveReturnedDemand: what to call with the demand the downstream returns
+        ///   from `receive(_:)` (by default `receiveRequest`); `print` tells it apart.
+        func receive<S: Subscriber>(
+            subscriber: S,
+            name: String,
+            receiveReturnedDemand: ((Subscribers.Demand) -> Void)? = nil
+        ) where S.Input == Output, S.Failure == Failure {
             let handlers = Handlers(
                 receiveSubscription: receiveSubscription,
                 receiveOutput: receiveOutput,
                 receiveCompletion: receiveCompletion,
                 receiveCancel: receiveCancel,
-                receiveRequest: receiveRequest
+                receiveRequest: receiveRequest,
+                receiveReturnedDemand: receiveReturnedDemand ?? receiveRequest
             )
             upstream.subscribe(Inner(downstream: subscriber, handlers: handlers, name: name))
         }
@@ -65,6 +72,7 @@ extension Publishers {
             let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
             let receiveCancel: (() -> Void)?
             let receiveRequest: ((Subscribers.Demand) -> Void)?
+            let receiveReturnedDemand: ((Subscribers.Demand) -> Void)?
         }
 
         /// Both subscriber and (for the downstream) subscription. Both ends live in a ``Link``,
@@ -83,9 +91,11 @@ extension Publishers {
                 self.description = name
             }
 
+            /// As Combine's, the handler sees every subscription that arrives, a second one or
+            /// one after a cancel too (which are then cancelled or left alone).
             func receive(subscription: Subscription) {
-                guard let downstream = link.adopt(subscription) else { return }
                 handlers.receiveSubscription?(subscription)
+                guard let downstream = link.adopt(subscription) else { return }
                 downstream.receive(subscription: self)
             }
 
@@ -93,7 +103,7 @@ extension Publishers {
                 guard let downstream = link.downstream else { return .none }
                 handlers.receiveOutput?(input)
                 let extra = downstream.receive(input)
-                if extra > 0 { handlers.receiveRequest?(extra) }
+                if extra > 0 { handlers.receiveReturnedDemand?(extra) }
                 return extra
             }
 
@@ -108,8 +118,10 @@ extension Publishers {
                 link.upstream?.request(demand)
             }
 
+            /// The handler runs for the cancel of a live stream, attached or not (as Combine's).
             func cancel() {
-                guard let upstream = link.cancel() else { return }
+                let (live, upstream) = link.cancelReportingLive()
+                guard live else { return }
                 handlers.receiveCancel?()
                 upstream.cancel()
             }

@@ -55,7 +55,7 @@ extension Publishers {
         /// Subscribes to every publisher and merges their values.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = MergeInner<Upstream, Upstream, S>(
+            let inner = MergeEngine<Upstream, Upstream, S>(
                 downstream: subscriber,
                 name: "Merge",
                 maxPublishers: .unlimited,

@@ -78,8 +78,13 @@ extension Publishers {
                 link.adopt(subscription)?.receive(subscription: self)
             }
 
+            /// As Combine's: the demand the downstream returns is requested from the subject
+            /// rather than returned to it.
             func receive(_ input: Output) -> Subscribers.Demand {
-                link.downstream?.receive(input) ?? .none
+                guard let downstream = link.downstream else { return .none }
+                let extra = downstream.receive(input)
+                if extra > 0 { link.upstreamSlot.request(extra) }
+                return .none
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {

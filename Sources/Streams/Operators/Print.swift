@@ -4,8 +4,12 @@ extension Publishers {
     /// A publisher that prints log messages for all publishing events (subscription, values,
     /// completion, cancel, requests), to standard output or to a given stream.
     ///
-    /// Each line reads `prefix: event`, or just `event` when the prefix is empty. Lines written
-    /// to a stream are written under a lock, one at a time.
+    /// Each line reads `prefix: event`, or just `event` when the prefix is empty, in Combine's
+    /// words: `receive subscription: (…)`, `receive value: (…)`, `receive finished`,
+    /// `receive error: (…)`, `receive cancel`, `request max: (n)` or `request unlimited`, and
+    /// `… (synchronous)` for the demand the downstream returns from `receive(_:)`. A line goes
+    /// to a stream as `print(_:to:)` writes it (an empty string, the text, then the newline),
+    /// under a lock, one line at a time.
     public struct Print<Upstream: Publisher>: Publisher {
         /// The upstream's output type.
         public typealias Output = Upstream.Output
@@ -26,7 +30,13 @@ extension Publishers {
             self.prefix = prefix
             if let stream {
                 let box = Locked(UncheckedStream(stream: stream))
-                write = { line in box.withLock { $0.stream.write(line + "\n") } }
+                write = { line in
+                    box.withLock {
+                        $0.stream.write("")
+                        $0.stream.write(line)
+                        $0.stream.write("\n")
+                    }
+                }
             } else {
                 write = { Swift.print($0) }
             }
@@ -46,8 +56,15 @@ extension Publishers {
                     }
                 },
                 receiveCancel: { write("\(lead)receive cancel") },
-                receiveRequest: { write("\(lead)request \($0)") }
-            ).receive(subscriber: subscriber, name: "Print")
+                receiveRequest: { write("\(lead)request \(Self.describe($0))") }
+            ).receive(subscriber: subscriber, name: "Print") {
+                write("\(lead)request \(Self.describe($0)) (synchronous)")
+            }
+        }
+
+        /// A demand in Combine's words: `max: (n)` or `unlimited`.
+        private static func describe(_ demand: Subscribers.Demand) -> String {
+            demand.max.map { "max: (\($0))" } ?? "unlimited"
         }
     }
 }

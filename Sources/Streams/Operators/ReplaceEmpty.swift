@@ -27,7 +27,7 @@ extension Publishers {
 
         /// Subscribes to the upstream; if it finishes empty, sends ``output`` when demanded.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ReplaceEmptyInner(downstream: subscriber, output: output))
+            upstream.subscribe(ReplaceEmptyEngine(downstream: subscriber, output: output))
         }
     }
 }

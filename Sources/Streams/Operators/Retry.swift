@@ -1,3 +1,5 @@
+import Locking
+
 extension Publishers {
     /// A publisher that attempts to recreate its subscription to a failed upstream publisher.
     ///
@@ -25,18 +27,35 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = Relay(downstream: subscriber, name: "Retry", early: [.trapValues, .trapExcessValues, .forwardCompletion, .forwardLaterUpstreamsValues, .cancelLateSubscription], requestsReturnedDemand: true)
             let upstream = self.upstream
+            // A failure that arrives while the upstream is being subscribed to (inside
+            // `subscribe`) is retried once that call returned, as Combine does: the attempts
+            // follow one another in a loop instead of nesting.
+            let attempts = Locked(RetryAttempts())
             func attempt(remaining: Int?, generation: Int) {
-                upstream.subscribe(
-                    RelaySide<Output, Failure, S>(relay: relay, generation: generation) { completion in
-                        // As in Combine, a negative count never runs out.
-                        guard case .failure = completion, remaining.map({ $0 != 0 }) ?? true else {
-                            relay.complete(completion)
-                            return
+                let loops = attempts.withLock { state -> Bool in
+                    state.next = (remaining, generation)
+                    guard !state.subscribing else { return false }
+                    state.subscribing = true
+                    return true
+                }
+                guard loops else { return }
+                while let (remaining, generation) = attempts.withLock({ state -> (Int?, Int)? in
+                    defer { state.next = nil }
+                    if state.next == nil { state.subscribing = false }
+                    return state.next
+                }) {
+                    upstream.subscribe(
+                        RelaySide<Output, Failure, S>(relay: relay, generation: generation) { completion in
+                            // As in Combine, a negative count never runs out.
+                            guard case .failure = completion, remaining.map({ $0 != 0 }) ?? true else {
+                                relay.complete(completion)
+                                return
+                            }
+                            guard let generation = relay.detach() else { return }
+                            attempt(remaining: remaining.map { $0 - 1 }, generation: generation)
                         }
-                        guard let generation = relay.detach() else { return }
-                        attempt(remaining: remaining.map { $0 - 1 }, generation: generation)
-                    }
-                )
+                    )
+                }
             }
             attempt(remaining: retries, generation: 0)
         }
@@ -49,4 +68,11 @@ extension Publisher {
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
     }
+}
+
+/// Where a ``Publishers/Retry`` stands between attempts: whether a subscribe call is under way,
+/// and the attempt to make when it returns.
+private struct RetryAttempts {
+    var subscribing = false
+    var next: (remaining: Int?, generation: Int)?
 }

@@ -23,8 +23,9 @@ extension Publishers {
         }
 
         /// Subscribes to the upstream and to each inner publisher in turn.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let outer = SwitchToLatestOuter<P, S>(downstream: subscriber)
+            let outer = SwitchToLatestEngine<P, S>(downstream: subscriber)
             subscriber.receive(subscription: outer)
             upstream.subscribe(outer)
         }

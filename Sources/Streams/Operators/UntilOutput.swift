@@ -2,9 +2,8 @@ extension Publishers {
     /// A publisher that ignores elements from the upstream publisher until it receives an
     /// element from a second publisher, then republishes everything that follows.
     ///
-    /// Dropped elements are replaced by a demand of one from the upstream. The second publisher
-    /// is asked for one element and cancelled once it has produced it; its failure fails the
-    /// stream.
+    /// The second publisher is asked for one element and let go of once it has produced it;
+    /// its completion before that ends the stream. Dropped elements return no demand.
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
         /// The upstream's output type.
@@ -23,11 +22,10 @@ extension Publishers {
             self.other = other
         }
 
-        /// Subscribes to the upstream, then to the other publisher.
+        /// Hands the subscriber its subscription, then subscribes to the other publisher and to
+        /// the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = TriggerInner<Output, Failure, S>(downstream: subscriber, prefixMode: false)
-            upstream.subscribe(inner.upstreamSubscriber)
-            other.subscribe(inner.triggerSubscriber(Other.Output.self))
+            DropUntilOutputEngine<Output, Failure, S>(downstream: subscriber).start(upstream: upstream, other: other)
         }
     }
 
@@ -54,9 +52,7 @@ extension Publishers {
 
         /// Subscribes to the upstream, then to the other publisher.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = TriggerInner<Output, Failure, S>(downstream: subscriber, prefixMode: true)
-            upstream.subscribe(inner.upstreamSubscriber)
-            other.subscribe(inner.triggerSubscriber(Other.Output.self, failing: Other.Failure.self))
+            PrefixUntilOutputEngine<Output, Failure, S>(downstream: subscriber).start(upstream: upstream, other: other)
         }
     }
 }

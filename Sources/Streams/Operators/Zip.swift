@@ -26,7 +26,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, zip: true)
+            let inner = ComboEngine(downstream: subscriber, zip: true)
             let aStore = inner.store(A.Output.self)
             let bStore = inner.store(B.Output.self)
             inner.start(subscriber) { (aStore.take(), bStore.take()) }
@@ -65,7 +65,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, zip: true)
+            let inner = ComboEngine(downstream: subscriber, zip: true)
             let aStore = inner.store(A.Output.self)
             let bStore = inner.store(B.Output.self)
             let cStore = inner.store(C.Output.self)
@@ -109,7 +109,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboInner(downstream: subscriber, zip: true)
+            let inner = ComboEngine(downstream: subscriber, zip: true)
             let aStore = inner.store(A.Output.self)
             let bStore = inner.store(B.Output.self)
             let cStore = inner.store(C.Output.self)

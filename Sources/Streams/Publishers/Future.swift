@@ -105,7 +105,7 @@ class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// One subscriber's view of a future. Its state (result, demand, open flag) is behind a lock;
 /// the downstream is called only after the state was taken out of it.
 private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable,
-    Subscription, CustomStringConvertible
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     typealias Output = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -115,6 +115,9 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
         var result: Result<Output, Failure>?
         var demanded = false
         var opened = false
+        /// Subscribed while the future was pending, and not cancelled: the mirror shows the
+        /// future as its parent (as Combine's conduit keeps it).
+        var showsParent = false
     }
 
     private let parent: Future<Output, Failure>
@@ -127,9 +130,21 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
 
     var description: String { "Future" }
 
+    var playgroundDescription: Any { description }
+
+    /// As Combine's conduit: the future (as `parent` and `subject`, an optional: `nil` for a
+    /// subscriber that came after the future was fulfilled, or once cancelled), the downstream
+    /// while the stream is live, and whether any demand arrived.
+    var customMirror: Mirror {
+        let (downstream, demanded, showsParent) = state.withLock { ($0.downstream, $0.demanded, $0.showsParent) }
+        let parent: Future<Output, Failure>? = showsParent ? self.parent : nil
+        return Mirror(self, children: [("parent", parent as Any), downstreamChild(downstream), ("hasAnyDemand", demanded), ("subject", parent as Any)])
+    }
+
     func open(with result: Result<Output, Failure>?) {
         state.withLock { state in
             state.opened = true
+            state.showsParent = result == nil && state.downstream != nil
             if state.result == nil { state.result = result }
         }
         deliverIfReady()
@@ -149,7 +164,10 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
 
     func cancel() {
         let dropped = state.withLock { state -> Downstream? in
-            defer { state.downstream = nil }
+            defer {
+                state.downstream = nil
+                state.showsParent = false
+            }
             return state.downstream
         }
         if dropped != nil { parent.remove(self) }

@@ -117,10 +117,13 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
         return isRecording ? "Cancelled Events" : "Sequence"
     }
 
+    /// The sequence while the stream is live; nothing left (an empty array) once it has ended,
+    /// as Combine's sequence and record subscriptions show.
     @usableFromInline var customMirror: Mirror {
+        let shown: Any = state.withLock({ $0.done }) ? [Elements.Element]() : sequence
         let children: [Mirror.Child] = isRecording
-            ? [("sequence", sequence), ("completion", completion)]
-            : [("sequence", sequence)]
+            ? [("sequence", shown), ("completion", completion)]
+            : [("sequence", shown)]
         return Mirror(self, children: children)
     }
 

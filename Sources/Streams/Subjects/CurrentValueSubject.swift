@@ -38,7 +38,19 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
             defer { core.mutex.unlock() }
             return current
         }
-        set { send(newValue) }
+        set {
+            // As Combine's: after the completion the value still changes (nobody is told).
+            core.mutex.lock()
+            guard core.completed else {
+                core.mutex.unlock()
+                send(newValue)
+                return
+            }
+            let previous = current
+            current = newValue
+            core.mutex.unlock()
+            _ = previous  // released outside the lock
+        }
     }
 
     /// Attaches a subscriber; it receives the current value on its first demand.

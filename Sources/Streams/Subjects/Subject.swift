@@ -40,7 +40,10 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Custom
     private let link: Link<Target>
 
     init(subject: Target) {
-        link = Link(downstream: subject, early: [.forwardValues, .forwardCompletion, .cancelLateSubscription])
+        // As Combine's: values before the subscription reach the subject, a completion does
+        // not (a shared publisher's subscribers are not ended by an upstream that breaks the
+        // contract).
+        link = Link(downstream: subject, early: [.forwardValues, .cancelLateSubscription])
     }
 
     var description: String { "Subject" }

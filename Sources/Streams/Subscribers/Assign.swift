@@ -50,7 +50,9 @@ extension Subscribers {
 
         /// Assigns the value to the object's property. Returns `.none`.
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if let object = state.withLock({ $0.object }) {
+            // As Combine's, a value before the subscription (which breaks the contract) is
+            // not assigned.
+            if let object = state.withLock({ $0.subscription == nil ? nil : $0.object }) {
                 object[keyPath: keyPath] = value
             }
             return .none

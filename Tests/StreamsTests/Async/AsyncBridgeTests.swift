@@ -108,6 +108,15 @@ import Testing
         #expect(await second.value == 2)
     }
 
+    @Test func aValueAfterTheCompletionIsIgnored() async {
+        let upstream = TestPublisher<Int, Never>()
+        var iterator = upstream.values.makeAsyncIterator()
+        upstream.finish()
+        upstream.send(1)
+        #expect(await iterator.next() == nil)
+        upstream.releaseSubscribers()
+    }
+
     @Test func aValueBeforeTheSubscriptionReleasesEveryWaiterWithNil() async {
         let upstream = ManualPublisher<Int, Never>()
         let values = upstream.values

@@ -66,7 +66,49 @@ import Testing
         upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .customError { TestError(5) }).subscribe(subscriber)
         for value in 1...3 { upstream.send(value) }
         #expect(upstream.subscription?.cancelCount == 1)
-        #expect(subscriber.log == ["sub", "failure(E5)"])
+        #expect(subscriber.log == ["sub"])
+        subscriber.request(.max(5))
+        #expect(subscriber.log == ["sub", "1", "2", "failure(E5)"])
+    }
+
+    @Test func aFullBuffersFailureGoesAtTheNextRequestAfterTheValuesItLetsThrough() {
+        let upstream = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .none)
+        upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .customError { TestError(5) }).subscribe(subscriber)
+        for value in 1...4 { upstream.send(value) }
+        subscriber.request(.max(2))
+        #expect(subscriber.log == ["sub", "1", "2", "failure(E5)"])
+        subscriber.request(.max(1))
+        #expect(subscriber.log == ["sub", "1", "2", "failure(E5)"])
+    }
+
+    @Test func keepFullGivesOneMoreThroughTheReturnOfAValueDeliveredAtOnce() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(1))
+        #expect(upstream.send(3) == .none)
+        #expect(upstream.subscription?.requests == [.max(3)])
+        subscriber.cancel()
+    }
+
+    @Test func theUpstreamIsAskedBeforeTheDownstreamGetsItsSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        final class OrderCheck: Subscription, @unchecked Sendable {
+            var subscriptionsSeenAtRequest: Int?
+            let subscriber: TrackingSubscriber<Int, Never>
+            init(_ subscriber: TrackingSubscriber<Int, Never>) { self.subscriber = subscriber }
+            func request(_ demand: Subscribers.Demand) { subscriptionsSeenAtRequest = subscriber.subscriptionCount }
+            func cancel() {}
+        }
+        let check = OrderCheck(subscriber)
+        upstream.subscriber?.receive(subscription: check)
+        #expect(check.subscriptionsSeenAtRequest == 0)
+        #expect(subscriber.subscriptionCount == 1)
+        subscriber.cancel()
     }
 
     @Test func finishingWaitsUntilTheBufferIsEmpty() {
@@ -152,8 +194,10 @@ import Testing
         upstream.send(2)
         #expect(reentered)
         #expect(upstream.subscription?.cancelCount == 1)
-        // Without demand the failure goes at once, the buffer discarded.
-        #expect(subscriber.log == ["sub", "failure(E7)"])
+        // The full buffer's failure waits for the next request.
+        #expect(subscriber.log == ["sub"])
+        subscriber.request(.max(5))
+        #expect(subscriber.log == ["sub", "1", "failure(E7)"])
         // The closure keeps the publisher, which keeps its subscribers: let them go.
         upstream.releaseSubscribers()
     }

@@ -116,3 +116,18 @@ import Testing
         #expect(subscriber.log == ["sub", "42", "finished"])
     }
 }
+
+@Suite struct ReplaceErrorSubscriptionTests {
+    @Test func replaceErrorCancelsASubscriptionThatArrivesAfterItWasCancelled() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.replaceError(with: 0).subscribe(subscriber)
+        let first = TestSubscription()
+        upstream.subscriber?.receive(subscription: first)
+        subscriber.cancel()
+        let late = TestSubscription()
+        upstream.subscriber?.receive(subscription: late)
+        #expect(first.cancelCount == 1)
+        #expect(late.cancelCount == 1)
+    }
+}

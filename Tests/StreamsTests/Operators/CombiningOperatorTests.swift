@@ -167,15 +167,29 @@ import Testing
         subscriber.cancel()
     }
 
-    @Test func zipForwardsDemandReturnedFromReceiveToEveryUpstream() {
+    @Test func zipGivesDemandReturnedFromReceiveToTheCompletingUpstreamThroughItsReturn() {
         let a = TestPublisher<Int, Never>()
         let b = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1), demandPerValue: .max(1))
         a.zip(b).subscribe(subscriber)
-        a.send(1)
-        b.send(2)
+        #expect(a.send(1) == .none)
+        #expect(b.send(2) == .max(1))
         #expect(a.subscription?.requests == [.max(1), .max(1)])
-        #expect(b.subscription?.requests == [.max(1), .max(1)])
+        #expect(b.subscription?.requests == [.max(1)])
+        subscriber.cancel()
+    }
+
+    @Test func zipGivesDemandRequestedDuringADeliveryToTheCompletingUpstreamThroughItsReturn() {
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(10)) { subscriber, _ in
+            subscriber.request(.max(5))
+        }
+        a.zip(b).subscribe(subscriber)
+        a.send(1)
+        #expect(b.send(2) == .max(5))
+        #expect(a.subscription?.requests == [.max(10), .max(5)])
+        #expect(b.subscription?.requests == [.max(10)])
         subscriber.cancel()
     }
 

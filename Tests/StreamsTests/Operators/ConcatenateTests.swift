@@ -126,3 +126,25 @@ import Testing
         subscriber.cancel()
     }
 }
+
+@Suite struct ConcatenateDemandTests {
+    @Test func appendDropsAValueTheDownstreamHasNotDemanded() {
+        let prefix = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        prefix.append(Empty()).subscribe(subscriber)
+        prefix.send(1)
+        #expect(prefix.send(2) == .none)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1])
+        subscriber.cancel()
+    }
+
+    @Test func appendPassesAZeroRequestToTheCurrentUpstream() {
+        let prefix = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        prefix.append(Empty()).subscribe(subscriber)
+        subscriber.request(.none)
+        #expect(prefix.subscription?.requests == [.max(2), .none])
+        subscriber.cancel()
+    }
+}

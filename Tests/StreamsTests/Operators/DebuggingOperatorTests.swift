@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Streams
 import Testing
 
@@ -15,7 +18,7 @@ import Testing
         let logged = lines.text.split(separator: "\n").map(String.init)
         #expect(logged.count == 4)
         #expect(logged.first?.hasPrefix("tag: receive subscription: (") == true)
-        #expect(Array(logged.dropFirst()) == ["tag: request max(2)", "tag: receive value: (1)", "tag: receive finished"])
+        #expect(Array(logged.dropFirst()) == ["tag: request max: (2)", "tag: receive value: (1)", "tag: receive finished"])
         #expect(subscriber.log == ["sub", "1", "finished"])
     }
 
@@ -29,6 +32,49 @@ import Testing
         upstream.print(to: lines).subscribe(cancelled)
         cancelled.cancel()
         #expect(lines.text.hasSuffix("receive cancel\n"))
+    }
+
+    final class Writes: TextOutputStream, @unchecked Sendable {
+        var writes: [String] = []
+        func write(_ string: String) { writes.append(string) }
+    }
+
+    @Test func printWritesEachLineAsPrintToDoes() {
+        let stream = Writes()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .unlimited)
+        Empty<Int, Never>().print(to: stream).subscribe(subscriber)
+        #expect(Array(stream.writes.dropFirst(3)) == ["", "request unlimited", "\n", "", "receive finished", "\n"])
+    }
+
+    @Test func printLogsTheDemandReturnedFromReceiveAsSynchronous() {
+        let lines = Lines()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(2))
+        upstream.print(to: lines).subscribe(subscriber)
+        upstream.send(1)
+        #expect(lines.text.hasSuffix("receive value: (1)\nrequest max: (2) (synchronous)\n"))
+        subscriber.cancel()
+    }
+
+    @Test func printLogsEverySubscriptionThatArrives() {
+        let lines = Lines()
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.print(to: lines).subscribe(subscriber)
+        upstream.subscriber?.receive(subscription: TestSubscription())
+        let second = TestSubscription()
+        upstream.subscriber?.receive(subscription: second)
+        #expect(second.cancelCount == 1)
+        #expect(lines.text.components(separatedBy: "receive subscription").count == 3)
+        subscriber.cancel()
+    }
+
+    @Test func handleEventsReportsACancelBeforeTheSubscription() throws {
+        let upstream = ManualPublisher<Int, Never>()
+        var cancels = 0
+        upstream.handleEvents(receiveCancel: { cancels += 1 }).subscribe(TrackingSubscriber<Int, Never>())
+        try #require(upstream.operatorSubscription).cancel()
+        #expect(cancels == 1)
     }
 
     @Test func breakpointThatNeverStopsPassesEverythingThrough() {
@@ -48,3 +94,13 @@ import Testing
         #expect(upstream.subscription?.requests == [.max(2)])
     }
 }
+
+#if os(Linux)
+@Suite struct BreakpointTrapTests {
+    @Test func aBreakpointThatStopsEndsTheProcessWithSIGTRAPWithoutADebugger() async {
+        await #expect(processExitsWith: .signal(SIGTRAP)) {
+            _ = Just(1).breakpoint(receiveOutput: { _ in true }).sink { _ in }
+        }
+    }
+}
+#endif

@@ -118,6 +118,16 @@ import Testing
         #expect(upstream.subscription?.cancelCount == 1)
     }
 
+    @Test func outputInRangePassesBackTheDemandReturnedForItsLastValue() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(demandPerValue: .max(4))
+        upstream.output(in: 1..<3).subscribe(subscriber)
+        upstream.send(0)
+        #expect(upstream.send(1) == .max(4))
+        #expect(upstream.send(2) == .max(4))
+        #expect(subscriber.log == ["sub", "1", "2", "finished"])
+    }
+
     @Test func prefixWhileFinishesAtTheFirstFailingElement() {
         let plain = TrackingSubscriber<Int, Never>()
         let throwing = TrackingSubscriber<Int, Error>()
@@ -205,18 +215,95 @@ import Testing
         #expect(upstream.subscription?.cancelCount == 1)
     }
 
-    @Test func dropUntilOutputFromDropsUntilTheTriggerFiresThenCancelsIt() {
+    @Test func dropUntilOutputFromDropsUntilTheTriggerFiresReturningNoDemand() {
         let upstream = TestPublisher<Int, Never>()
         let trigger = TestPublisher<Void, Never>()
         let subscriber = TrackingSubscriber<Int, Never>()
         upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
         #expect(trigger.subscription?.requests == [.max(1)])
-        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(1) == .none)
         trigger.send(())
-        #expect(trigger.subscription?.cancelCount == 1)
         upstream.send(2)
         upstream.finish()
         #expect(subscriber.log == ["sub", "2", "finished"])
+    }
+
+    @Test func dropUntilOutputFromLetsGoOfTheTriggerWithoutCancellingItWhenItFires() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send(())
+        subscriber.cancel()
+        #expect(trigger.subscription?.cancelCount == 0)
+        #expect(upstream.subscription?.cancelCount == 1)
+    }
+
+    @Test func dropUntilOutputFromPassesTheDownstreamsDemandBackOnceTriggered() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(demandPerValue: .max(3))
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send(())
+        #expect(upstream.send(1) == .max(3))
+        subscriber.cancel()
+    }
+
+    @Test func dropUntilOutputFromHandsTheSubscriptionDownBeforeSubscribingToTheTriggerThenTheUpstream() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Void, Never>()
+        var order: [String] = []
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        trigger.onSubscribe = { _ in order.append("trigger \(upstream.subscribeCount)") }
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        #expect(order == ["trigger 0"])
+        #expect(subscriber.subscriptionCount == 1)
+        subscriber.cancel()
+    }
+
+    @Test func dropUntilOutputFromRequestsTheDemandMadeBeforeTheUpstreamsSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        let trigger = TestPublisher<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(10))
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        subscriber.request(.max(4))
+        let subscription = TestSubscription()
+        upstream.subscriber?.receive(subscription: subscription)
+        #expect(subscription.requests == [.max(14)])
+        subscriber.cancel()
+    }
+
+    @Test func dropUntilOutputFromFinishesAndCancelsTheUpstreamWhenTheTriggerFinishesFirst() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.finish()
+        #expect(subscriber.log == ["sub", "finished"])
+        #expect(upstream.subscription?.cancelCount == 1)
+        #expect(trigger.subscription?.cancelCount == 0)
+    }
+
+    @Test func dropUntilOutputFromIgnoresTheTriggersCompletionOnceItFired() {
+        let upstream = TestPublisher<Int, TestError>()
+        let trigger = TestPublisher<Void, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send(())
+        trigger.fail(TestError(1))
+        upstream.send(2)
+        #expect(subscriber.log == ["sub", "2"])
+        #expect(upstream.subscription?.cancelCount == 0)
+        subscriber.cancel()
+    }
+
+    @Test func dropUntilOutputFromsSubscribersShareOneIdentifier() {
+        let upstream = ManualPublisher<Int, Never>()
+        let trigger = ManualPublisher<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        #expect(upstream.subscriber?.combineIdentifier == trigger.subscriber?.combineIdentifier)
+        subscriber.cancel()
     }
 
     @Test func dropUntilOutputFromFailsWhenTheTriggerFails() {
@@ -239,7 +326,70 @@ import Testing
         upstream.send(2)
         #expect(subscriber.log == ["sub", "1", "finished"])
         #expect(upstream.subscription?.cancelCount == 1)
+        #expect(trigger.subscription?.cancelCount == 0)
+    }
+
+    @Test func prefixUntilOutputFromPassesAZeroRequestToTheUpstream() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        subscriber.request(.none)
+        #expect(upstream.subscription?.requests == [.none])
+        subscriber.cancel()
+    }
+
+    @Test func prefixUntilOutputFromFinishesWhenTheTriggerFiresBeforeTheUpstreamsSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send(1)
+        #expect(subscriber.log == ["finished"])
+        let late = TestSubscription()
+        upstream.subscriber?.receive(subscription: late)
+        #expect(late.cancelCount == 1)
+    }
+
+    @Test func prefixUntilOutputFromIgnoresEventsBeforeTheUpstreamsSubscriptionButACompletionCancelsTheTrigger() {
+        let upstream = ManualPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        #expect(upstream.subscriber?.receive(1) == Subscribers.Demand.none)
+        #expect(trigger.subscription?.cancelCount == 0)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(subscriber.log == [])
         #expect(trigger.subscription?.cancelCount == 1)
+    }
+
+    @Test func prefixUntilOutputFromIgnoresATriggerValueBeforeTheTriggersSubscription() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        _ = trigger.subscriber?.receive(1)
+        upstream.send(2)
+        #expect(subscriber.log == ["sub", "2"])
+        subscriber.cancel()
+    }
+
+    @Test func prefixUntilOutputFromCancelCancelsTheUpstreamAndTheTrigger() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        subscriber.cancel()
+        #expect(upstream.subscription?.cancelCount == 1)
+        #expect(trigger.subscription?.cancelCount == 1)
+    }
+
+    @Test func prefixUntilOutputFromsSubscribersShareOneIdentifier() {
+        let upstream = ManualPublisher<Int, Never>()
+        let trigger = ManualPublisher<Void, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        #expect(upstream.subscriber?.combineIdentifier == trigger.subscriber?.combineIdentifier)
     }
 
     @Test func prefixUntilOutputFromFiredDuringDeliveryFinishesAfterIt() {

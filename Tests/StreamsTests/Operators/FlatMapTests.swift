@@ -17,10 +17,154 @@ import Testing
         upstream.flatMap { _ in child }.subscribe(subscriber)
         upstream.send(1)
         #expect(child.subscription?.requests == [.max(1)])
-        child.send(5)
+        #expect(child.send(5) == .max(1))
         #expect(subscriber.values == [5])
-        #expect(child.subscription?.requests == [.max(1), .max(1)])
+        #expect(child.subscription?.requests == [.max(1)])
         subscriber.cancel()
+    }
+
+    @Test func flatMapGivesAChildOneMoreThroughTheReturnOfEachValueDelivered() {
+        let upstream = TestPublisher<Int, Never>()
+        let child = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.flatMap { _ in child }.subscribe(subscriber)
+        upstream.send(1)
+        #expect(child.send(1) == .max(1))
+        #expect(child.send(2) == .max(1))
+        #expect(child.subscription?.requests == [.max(1)])
+        subscriber.cancel()
+    }
+
+    @Test func flatMapQueuesAValueBeyondTheDemandAndReturnsNone() {
+        let upstream = TestPublisher<Int, Never>()
+        let child = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.flatMap { _ in child }.subscribe(subscriber)
+        upstream.send(1)
+        #expect(child.send(1) == .max(1))
+        #expect(child.send(2) == .none)
+        #expect(subscriber.values == [1])
+        subscriber.cancel()
+    }
+
+    @Test func flatMapAsksAChildForOneMoreForEachOfItsQueuedValuesDeliveredOnRequest() {
+        let upstream = TestPublisher<Int, Never>()
+        let child = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.flatMap { _ in child }.subscribe(subscriber)
+        upstream.send(1)
+        child.send(1)
+        child.send(2)
+        child.send(3)
+        subscriber.request(.max(2))
+        #expect(subscriber.values == [1, 2])
+        #expect(child.subscription?.requests == [.max(1), .max(1), .max(1)])
+        subscriber.cancel()
+    }
+
+    @Test func flatMapRequestFromInsideReceiveOnlyAddsToTheDemand() {
+        let upstream = TestPublisher<Int, Never>()
+        let child = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1)) { subscriber, value in
+            if value == 0 { subscriber.request(.max(2)) }
+        }
+        upstream.flatMap { _ in child }.subscribe(subscriber)
+        upstream.send(1)
+        #expect(child.send(0) == .max(1))
+        #expect(child.send(1) == .max(1))
+        #expect(child.send(2) == .max(1))
+        #expect(child.send(3) == .none)
+        #expect(subscriber.values == [0, 1, 2])
+        #expect(child.subscription?.requests == [.max(1)])
+        subscriber.cancel()
+    }
+
+    @Test func flatMapDeliversAValueAChildSendsFromInsideTheDownstreamsReceive() {
+        let upstream = TestPublisher<TestPublisher<Int, Never>, Never>()
+        let first = TestPublisher<Int, Never>()
+        let second = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2)) { _, value in
+            if value == 1 { second.send(2) }
+        }
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        upstream.send(first)
+        upstream.send(second)
+        #expect(first.send(1) == .max(1))
+        #expect(subscriber.values == [1, 2])
+        #expect(second.subscription?.requests == [.max(1)])
+        subscriber.cancel()
+    }
+
+    @Test func flatMapPassesOnAValueAChildSendsAfterItsCompletionWhileTheStreamLives() {
+        let upstream = TestPublisher<TestPublisher<Int, Never>, Never>()
+        let first = TestPublisher<Int, Never>()
+        let second = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        upstream.send(first)
+        upstream.send(second)
+        first.finish()
+        first.send(1)
+        second.finish()
+        upstream.finish()
+        #expect(subscriber.log == ["sub", "1", "finished"])
+    }
+
+    @Test func flatMapAsksTheUpstreamForMaxPublishersEvenWhenItIsNone() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.flatMap(maxPublishers: .none) { Just($0) }.subscribe(subscriber)
+        #expect(upstream.subscription?.requests == [.none])
+        subscriber.cancel()
+    }
+
+    @Test func flatMapAsksTheUpstreamForAnotherChildEachTimeAChildFinishes() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.flatMap(maxPublishers: .max(1)) { Just($0) }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        #expect(upstream.subscription?.requests == [.max(1), .max(1), .max(1)])
+        #expect(subscriber.values == [1, 2])
+        subscriber.cancel()
+    }
+
+    @Test func flatMapCancelsTheChildrenButNotTheUpstreamThatFailed() {
+        let upstream = TestPublisher<Int, TestError>()
+        let child = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.flatMap { _ in child }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.fail(TestError(1))
+        #expect(child.subscription?.cancelCount == 1)
+        #expect(upstream.subscription?.cancelCount == 0)
+        #expect(subscriber.log == ["sub", "failure(E1)"])
+    }
+
+    @Test func flatMapCancelsTheOtherChildrenButNotTheChildThatFailed() {
+        let upstream = TestPublisher<TestPublisher<Int, TestError>, TestError>()
+        let first = TestPublisher<Int, TestError>()
+        let second = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>()
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        upstream.send(first)
+        upstream.send(second)
+        second.fail(TestError(2))
+        #expect(first.subscription?.cancelCount == 1)
+        #expect(second.subscription?.cancelCount == 0)
+        #expect(subscriber.log == ["sub", "failure(E2)"])
+    }
+
+    @Test func flatMapDropsTheQueuedValuesWhenAChildFails() {
+        let upstream = TestPublisher<Int, TestError>()
+        let child = TestPublisher<Int, TestError>()
+        let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .max(1))
+        upstream.flatMap { _ in child }.subscribe(subscriber)
+        upstream.send(1)
+        child.send(1)
+        child.send(2)
+        child.fail(TestError(3))
+        #expect(subscriber.log == ["sub", "1", "failure(E3)"])
     }
 
     @Test func flatMapHoldsAChildValueUntilDemanded() {

@@ -84,6 +84,27 @@ import Testing
         upstream.releaseSubscribers()
     }
 
+    @Test func retrySubscribesAgainOnlyOnceTheSubscribeCallInWhichTheUpstreamFailedReturned() {
+        let upstream = TestPublisher<Int, TestError>()
+        var attempts = 0
+        var depth = 0
+        var deepest = 0
+        upstream.onSubscribe = { publisher in
+            depth += 1
+            deepest = max(deepest, depth)
+            attempts += 1
+            if attempts > 1, attempts < 4 { publisher.fail(TestError(attempts)) }
+            depth -= 1
+        }
+        let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .max(1))
+        upstream.retry(5).subscribe(subscriber)
+        upstream.fail(TestError(0))
+        #expect(attempts == 4)
+        #expect(deepest == 1)
+        subscriber.cancel()
+        upstream.releaseSubscribers()
+    }
+
     @Test func retryWithANegativeCountNeverRunsOut() {
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TrackingSubscriber<Int, TestError>()

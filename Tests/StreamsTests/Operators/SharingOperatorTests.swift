@@ -40,6 +40,30 @@ import Testing
         connection.cancel()
     }
 
+    @Test func multicastRequestsTheDemandItsSubscriberReturnsFromTheSubject() {
+        final class RecordingSubject: Subject, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            let subscription = TestSubscription()
+            var subscriber: AnySubscriber<Int, Never>?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = AnySubscriber(subscriber)
+                subscriber.receive(subscription: subscription)
+            }
+            func send(_ value: Int) {}
+            func send(completion: Subscribers.Completion<Never>) {}
+            func send(subscription: Subscription) {}
+        }
+        let subject = RecordingSubject()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+        Empty<Int, Never>(completeImmediately: false).multicast(subject: subject).subscribe(subscriber)
+        #expect(subject.subscriber?.receive(5) == Subscribers.Demand.none)
+        #expect(subject.subscription.requests == [.max(1), .max(2)])
+        #expect(subscriber.values == [5])
+        subscriber.cancel()
+        subject.subscriber = nil
+    }
+
     @Test func multicastCreatesTheSubjectOnce() {
         var created = 0
         let multicast = Empty<Int, Never>(completeImmediately: false).multicast { () -> PassthroughSubject<Int, Never> in
@@ -55,7 +79,7 @@ import Testing
         second.cancel()
     }
 
-    @Test func shareCancelsTheUpstreamOfALateSubscriberOnce() {
+    @Test func shareDoesNotConnectAgainAfterTheUpstreamCompleted() {
         let upstream = TestPublisher<Int, Never>()
         let shared = upstream.share()
         let first = TrackingSubscriber<Int, Never>()
@@ -65,8 +89,15 @@ import Testing
         shared.subscribe(late)
         late.cancel()
         #expect(late.log == ["sub", "finished"])
-        #expect(upstream.subscribeCount == 2)
-        #expect(upstream.subscription?.cancelCount == 1)
+        #expect(upstream.subscribeCount == 1)
+        #expect(upstream.subscription?.cancelCount == 0)
+    }
+
+    @Test func autoconnectsSubscriptionShowsTheUpstreamsSubscriptionByName() {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        PassthroughSubject<Int, Never>().share().subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Multicast")
+        subscriber.cancel()
     }
 
     @Test func makeConnectableSubscribesTheUpstreamOnlyOnConnect() {

@@ -165,6 +165,30 @@ import Testing
         #expect(subscriber.log == ["sub", "1", "-1", "finished"])
     }
 
+    @Test func tryMapCancelsASubscriptionThatArrivesAfterItsStreamEnded() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Error>()
+        upstream.tryMap { _ -> Int in throw TestError(1) }.subscribe(subscriber)
+        let first = TestSubscription()
+        upstream.subscriber?.receive(subscription: first)
+        _ = upstream.subscriber?.receive(1)
+        let late = TestSubscription()
+        upstream.subscriber?.receive(subscription: late)
+        #expect(first.cancelCount == 1)
+        #expect(late.cancelCount == 1)
+    }
+
+    @Test func tryMapLeavesASubscriptionAloneThatArrivesAfterACancelBeforeAnySubscription() throws {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Error>()
+        upstream.tryMap { $0 }.subscribe(subscriber)
+        try #require(upstream.operatorSubscription).cancel()
+        let late = TestSubscription()
+        upstream.subscriber?.receive(subscription: late)
+        #expect(late.cancelCount == 0)
+        #expect(late.requests == [])
+    }
+
     @Test func tryMapDeliversNothingAfterCancel() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Error>()

@@ -40,6 +40,14 @@ import Testing
         #expect(subscriber.log == ["sub", "1", "2", "failure(E2)"])
     }
 
+    @Test func aRecordsSubscriptionShowsNothingLeftToPlayOnceItEnded() throws {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        Record<Int, Never>(output: [5, 6], completion: .finished).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        let sequence = Mirror(reflecting: subscription).children.first { $0.label == "sequence" }?.value
+        #expect(sequence.map { String(describing: $0) } == "[]")
+    }
+
     @Test func recordPlaysTheSameRecordingToEverySubscriber() {
         let record = Record<Int, Never>(output: [5, 6], completion: .finished)
         let first = TrackingSubscriber<Int, Never>()

@@ -2,6 +2,14 @@ import Streams
 import Testing
 
 @Suite struct SequenceTests {
+    @Test func aSequencesSubscriptionShowsAnEmptySequenceOnceItEnded() throws {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        [1, 2].publisher.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        let sequence = Mirror(reflecting: subscription).children.first { $0.label == "sequence" }?.value
+        #expect(sequence.map { String(describing: $0) } == "[]")
+    }
+
     @Test func emptySequenceFinishesImmediately() {
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
         [Int]().publisher.subscribe(subscriber)

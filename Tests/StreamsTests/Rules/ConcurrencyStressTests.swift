@@ -222,6 +222,24 @@ import Testing
         #expect(checker.completions.load(ordering: .acquiring) == 1)
     }
 
+    @Test func flatMapUnderLimitedDemandWithConcurrentChildrenAndRequestsKeepsTheContract() {
+        let children = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+        let checker = ContractChecker<Int>(demand: 50)
+        children.publisher.flatMap { $0 }.subscribe(checker)
+        DispatchQueue.concurrentPerform(iterations: 5) { index in
+            if index == 4 {
+                for _ in 0..<50 { checker.request(10) }
+            } else {
+                for value in 0..<500 { children[index].send(value) }
+                children[index].send(completion: .finished)
+            }
+        }
+        #expect(checker.violations.load(ordering: .acquiring) == 0)
+        #expect(checker.values.load(ordering: .acquiring) <= 550)
+        #expect(checker.completions.load(ordering: .acquiring) <= 1)
+        checker.subscription?.cancel()
+    }
+
     @Test func combineLatestAndZipWithConcurrentSendersKeepTheContract() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()

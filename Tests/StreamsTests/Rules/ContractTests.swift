@@ -178,6 +178,19 @@ import Testing
         cancellable.cancel()
     }
 
+    @Test func assignIgnoresAValueBeforeItsSubscription() {
+        final class Model: @unchecked Sendable { var value = 0 }
+        let model = Model()
+        let assign = Subscribers.Assign(object: model, keyPath: \.value)
+        _ = assign.receive(12)
+        #expect(model.value == 0)
+        let upstream = TestPublisher<Int, Never>()
+        upstream.subscribe(assign)
+        upstream.send(42)
+        #expect(model.value == 42)
+        assign.cancel()
+    }
+
     /// Combine's "zero demand" contract violation: the publishers and operators whose Combine
     /// counterpart does not check it ignore `request(.none)` in every build (those that check it
     /// trap in debug builds: see ``ContractTrapTests``).

@@ -78,6 +78,14 @@ import Testing
         if !subject.forwardsCompletion { subscriber.cancel() }
     }
 
+    @Test func decodeFailsOnAValueItCannotDecodeEvenBeforeTheSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<String, Error>()
+        upstream.decode(type: String.self, decoder: FailingDecoder()).subscribe(subscriber)
+        #expect(upstream.subscriber?.receive(0) == Subscribers.Demand.none)
+        #expect(subscriber.log == ["failure(E9)"])
+    }
+
     @Test(arguments: Case.all)
     func aSecondSubscriptionIsCancelled(subject: Case) {
         let upstream = ManualPublisher<Int, Never>()
@@ -101,6 +109,24 @@ import Testing
             let upstream = ManualPublisher<Int, Never>()
             upstream.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, Error>())
             _ = upstream.subscriber?.receive(1)
+        }
+    }
+
+    @Test func aValueBeforeDropUntilOutputsSubscriptionTrapsEvenAfterTheTriggerEndedTheStream() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            upstream.drop(untilOutputFrom: Empty<Int, Never>()).subscribe(TrackingSubscriber<Int, Never>())
+            _ = upstream.subscriber?.receive(1)
+        }
+    }
+
+    @Test func aValueNoCallOfNextAskedForTrapsInValues() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            let iterator = upstream.values.makeAsyncIterator()
+            upstream.subscriber?.receive(subscription: TestSubscription())
+            _ = upstream.subscriber?.receive(1)
+            withExtendedLifetime(iterator) {}
         }
     }
 
@@ -174,6 +200,10 @@ import Testing
 #endif
 
 /// Encodes an `Int` as itself.
+private struct FailingDecoder: TopLevelDecoder {
+    func decode<T: Decodable>(_ type: T.Type, from input: Int) throws -> T { throw TestError(9) }
+}
+
 private struct IntCoder: TopLevelEncoder {
     func encode<T: Encodable>(_ value: T) throws -> Int { value as? Int ?? 0 }
 }

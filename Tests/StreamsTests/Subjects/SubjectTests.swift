@@ -41,6 +41,17 @@ import Testing
         #expect(subscriber.log == ["sub"])
     }
 
+    @Test func aCurrentValueSubjectsValueCanStillBeSetAfterItsCompletion() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        subject.send(completion: .finished)
+        subject.value = 42
+        subject.send(7)
+        #expect(subject.value == 42)
+        #expect(subscriber.log == ["sub", "0", "finished"])
+    }
+
     @Test func currentValueSubjectSendsCurrentValueOnFirstDemand() {
         let subject = CurrentValueSubject<Int, Never>(1)
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
@@ -95,6 +106,18 @@ import Testing
         subject.subscribe(subscriber)
         subject.send()
         #expect(subscriber.values.count == 1)
+    }
+
+    @Test func aCompletionBeforeTheUpstreamsSubscriptionDoesNotReachTheSubject() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let connection = upstream.subscribe(subject)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(subscriber.log == ["sub"])
+        connection.cancel()
+        subscriber.cancel()
     }
 
     @Test func subjectDoesNotRequestFromItsUpstreamBeforeAnySubscriberDemands() {

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// The engine behind ``Publishers/FlatMap``, ``Publishers/SwitchToLatest``,
-/// ``Publishers/Merge`` and ``Publishers/MergeMany``: an upstream of values that are turned into
-/// child publishers, whose values are merged into one downstream.
+/// The engine behind ``Publishers/Merge`` and ``Publishers/MergeMany`` (``Publishers/FlatMap``
+/// has its own, ``FlatMapEngine``, and ``Publishers/SwitchToLatest`` ``SwitchToLatestEngine``):
+/// an upstream of values that are turned into child publishers, whose values are merged into
+/// one downstream. (Its `switchToLatest` mode is no longer used by an operator.)
 ///
 /// Demand: as in Combine, the upstream is asked for `maxPublishers` children as soon as it hands
 /// over its subscription (one more each time a child finishes, when bounded), and every child is
@@ -27,7 +28,7 @@ import Synchronization
 /// and written only under `mutex`, which is never held while calling out; delivery goes through
 /// the outbox, which serialises it.
 @usableFromInline
-final class MergeInner<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: Subscription,
+final class MergeEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: Subscription,
     CombineReflectable, @unchecked Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Downstream.Failure
@@ -57,8 +58,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
     /// the unspecialised method; these non-capturing closures are formed in `init` (in the
     /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (MergeInner, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (MergeInner) -> Void
+    @usableFromInline let specializedRequest: (MergeEngine, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (MergeEngine) -> Void
 
     @inlinable
     init(
@@ -312,11 +313,11 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     struct UpstreamSide: Subscriber, CombineReflectable {
         @usableFromInline typealias Input = UpstreamOutput
         @usableFromInline typealias Failure = Downstream.Failure
-        @usableFromInline let inner: MergeInner
+        @usableFromInline let inner: MergeEngine
         @usableFromInline var combineIdentifier: CombineIdentifier { inner.upstreamIdentifier }
         @usableFromInline var description: String { inner.description }
 
-        @inlinable init(inner: MergeInner) {
+        @inlinable init(inner: MergeEngine) {
             self.inner = inner
         }
 
@@ -336,14 +337,14 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     {
         @usableFromInline typealias Input = Child.Output
         @usableFromInline typealias Failure = Child.Failure
-        @usableFromInline let inner: MergeInner
+        @usableFromInline let inner: MergeEngine
         @exclusivity(unchecked) @usableFromInline var subscription: Subscription?
         @exclusivity(unchecked) @usableFromInline var active = false
         @exclusivity(unchecked) @usableFromInline var next: ChildSide?
         /// The node whose `next` is this one (which keeps it alive while both are listed).
         @exclusivity(unchecked) @usableFromInline unowned(unsafe) var previous: ChildSide?
 
-        @inlinable init(inner: MergeInner) {
+        @inlinable init(inner: MergeEngine) {
             self.inner = inner
         }
 

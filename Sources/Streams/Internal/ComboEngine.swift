@@ -20,13 +20,18 @@
 /// Thread-safety: every stored `var` here and in the stores lives under `mutex`, which is never
 /// held while calling out (`combine`, called under it, only takes values from the stores).
 @usableFromInline
-final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class ComboEngine<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var stores: [ComboSlot] = []
     @exclusivity(unchecked) @usableFromInline var demandSoFar = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var terminated = false
+    /// For zip, the upstream whose value completed the tuple being delivered, and the demand the
+    /// downstream asked for (or returned) meanwhile: as in Combine, that upstream gets it
+    /// through its `receive(_:)`'s return instead of a request (the others are asked as usual).
+    @exclusivity(unchecked) @usableFromInline var processing: ComboSlot?
+    @exclusivity(unchecked) @usableFromInline var demandWhileProcessing = Subscribers.Demand.none
     /// Dropped when the stream ends, with the stores it captured.
     @exclusivity(unchecked) @usableFromInline var combine: (() -> Downstream.Input)?
     @exclusivity(unchecked) @usableFromInline var outbox: Outbox<Downstream>!  // set once in init
@@ -35,8 +40,8 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
     /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
     /// the unspecialised method; these non-capturing closures are formed in `init` (in the
     /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (ComboInner, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (ComboInner) -> Void
+    @usableFromInline let specializedRequest: (ComboEngine, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (ComboEngine) -> Void
 
     @inlinable
     init(downstream: Downstream, zip: Bool) {
@@ -101,7 +106,11 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
         if !terminated {
             demandSoFar += demand
             for store in stores {
-                if let subscription = store.subscription { subscriptions.append(subscription) }
+                if store === processing {
+                    demandWhileProcessing += demand
+                } else if let subscription = store.subscription {
+                    subscriptions.append(subscription)
+                }
             }
         }
         mutex.unlock()
@@ -149,18 +158,20 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
         }
     }
 
+    /// Returns the demand the downstream asked for while this value's combination was being
+    /// delivered (see ``processing``).
     @inlinable
-    func received<Value>(_ value: Value, in store: ComboStore<Value>) {
+    func received<Value>(_ value: Value, in store: ComboStore<Value>) -> Subscribers.Demand {
         mutex.lock()
         guard !terminated, let combine else {
             mutex.unlock()
-            return
+            return .none
         }
         store.everProduced = true
         store.push(value, keepingAll: zip)
         for other in stores where other.count == 0 {
             mutex.unlock()
-            return
+            return .none
         }
         let combination = combine()
         var finish = false
@@ -169,13 +180,24 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
                 finish = true
             }
         }
+        let processes = zip && processing == nil
+        if processes { processing = store }
         mutex.unlock()
         if zip {
             outbox.enqueue(combination)
         } else {
             outbox.offer(combination)
         }
+        var extra = Subscribers.Demand.none
+        if processes {
+            mutex.lock()
+            if !terminated { extra = demandWhileProcessing }
+            processing = nil
+            demandWhileProcessing = .none
+            mutex.unlock()
+        }
         if finish { finishAll() }
+        return extra
     }
 
     @inlinable
@@ -218,7 +240,7 @@ final class ComboInner<Downstream: Subscriber>: Subscription, CustomStringConver
     }
 }
 
-/// One upstream's bookkeeping in a ``ComboInner``, without its values' type (so the inner can
+/// One upstream's bookkeeping in a ``ComboEngine``, without its values' type (so the inner can
 /// keep all of them in one array). Its stored `var`s belong to the inner's mutex.
 @usableFromInline
 class ComboSlot: @unchecked Sendable {
@@ -234,12 +256,11 @@ class ComboSlot: @unchecked Sendable {
     @usableFromInline func clear() {}
 }
 
-/// The values one upstream of a ``ComboInner`` has produced and not yet combined: a queue for
+/// The values one upstream of a ``ComboEngine`` has produced and not yet combined: a queue for
 /// zip, the latest value for combineLatest.
 @usableFromInline
 final class ComboStore<Value>: ComboSlot, @unchecked Sendable {
-    @exclusivity(unchecked) @usableFromInline var values: [Value] = []
-    @exclusivity(unchecked) @usableFromInline var head = 0
+    @exclusivity(unchecked) @usableFromInline var values = FIFO<Value>()
 
     @inlinable override init() {}
 
@@ -250,49 +271,39 @@ final class ComboStore<Value>: ComboSlot, @unchecked Sendable {
             values.append(value)
             count += 1
         } else {
-            values[head] = value
+            values.replaceLast(with: value)
         }
     }
 
     /// The next value for zip: removed from the queue.
     @inlinable
     func take() -> Value {
-        let value = values[head]
-        head += 1
         count -= 1
-        if head == values.count {
-            values.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 32 && head * 2 >= values.count {
-            values.removeFirst(head)
-            head = 0
-        }
-        return value
+        return values.popFirst()
     }
 
     /// The latest value for combineLatest: kept for later combinations.
     @inlinable
     func latest() -> Value {
-        values[head]
+        values.first
     }
 
     @usableFromInline override func clear() {
-        values = []
-        head = 0
+        values = FIFO()
         count = 0
     }
 }
 
-/// The subscriber ``ComboInner`` puts in front of one of its upstreams.
+/// The subscriber ``ComboEngine`` puts in front of one of its upstreams.
 @usableFromInline
 struct ComboSide<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline typealias Failure = Downstream.Failure
-    @usableFromInline let inner: ComboInner<Downstream>
+    @usableFromInline let inner: ComboEngine<Downstream>
     @usableFromInline let store: ComboStore<Input>
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(inner: ComboInner<Downstream>, store: ComboStore<Input>) {
+    init(inner: ComboEngine<Downstream>, store: ComboStore<Input>) {
         self.inner = inner
         self.store = store
     }
@@ -302,7 +313,6 @@ struct ComboSide<Input, Downstream: Subscriber>: Subscriber, CustomStringConvert
     @inlinable func receive(subscription: Subscription) { inner.subscribed(subscription, to: store) }
     @inlinable func receive(_ input: Input) -> Subscribers.Demand {
         inner.received(input, in: store)
-        return .none
     }
     @inlinable func receive(completion: Subscribers.Completion<Failure>) { inner.completed(completion, in: store) }
 }

@@ -7,7 +7,7 @@ import Locking
 /// becomes the element and `.finished`, held until the downstream's first request if it has
 /// made none. Events before the subscription or after the end reach no one; a second
 /// subscription is cancelled, one after a cancel is left alone.
-final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
+final class ReplaceEmptyEngine<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
     @unchecked Sendable
 {
     typealias Input = Downstream.Input

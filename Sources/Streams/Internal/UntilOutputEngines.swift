@@ -1,0 +1,345 @@
+import Locking
+
+/// The engine behind ``Publishers/DropUntilOutput``: an upstream whose values are dropped until
+/// a second publisher, the trigger, produces a value.
+///
+/// As in Combine: the downstream gets its subscription first, then the trigger is subscribed
+/// (and asked for one value), then the upstream. Requests made before the upstream's
+/// subscription are added up and requested when it arrives. A dropped value returns `.none`;
+/// once the trigger fired, values pass with the demand the downstream returns. The trigger's
+/// subscription is let go of (not cancelled) when it fires; its completion before it fired
+/// ends the stream (cancelling the upstream), afterwards it is ignored. The upstream's
+/// completion cancels the trigger, then goes downstream; a cancel cancels the upstream, then
+/// the trigger.
+///
+/// The engine is the upstream's subscriber and the downstream's subscription; the trigger's
+/// subscriber (``TriggerSide``) shows the same identifier, as Combine's do.
+///
+/// Thread-safety: every field lives in one lock that is never held while calling out; both
+/// ends are dropped at the end of the stream.
+final class DropUntilOutputEngine<Input, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+    CombineReflectable, @unchecked Sendable
+where Downstream.Input == Input, Downstream.Failure == Failure {
+    private struct State {
+        var downstream: Downstream?
+        var upstream: Subscription?
+        var trigger: Subscription?
+        var pendingDemand = Subscribers.Demand.none
+        var triggered = false
+        var ended = false
+        /// The upstream handed over a subscription (kept or not).
+        var gotSubscription = false
+    }
+
+    private let state: Locked<State>
+
+    init(downstream: Downstream) {
+        state = Locked(State(downstream: downstream))
+    }
+
+    var description: String { "DropUntilOutput" }
+
+    /// Hands the downstream its subscription, then subscribes to the trigger and the upstream.
+    func start<Upstream: Publisher, Other: Publisher>(upstream: Upstream, other: Other)
+    where Upstream.Output == Input, Upstream.Failure == Failure, Other.Failure == Failure {
+        guard let downstream = state.withLock({ $0.downstream }) else { return }
+        downstream.receive(subscription: self)
+        other.subscribe(TriggerSide<Other.Output>(engine: self))
+        upstream.subscribe(self)
+    }
+
+    // MARK: Upstream
+
+    func receive(subscription: Subscription) {
+        let demand = state.withLock { state -> Subscribers.Demand? in
+            state.gotSubscription = true
+            guard !state.ended, state.upstream == nil else { return nil }
+            state.upstream = subscription
+            defer { state.pendingDemand = .none }
+            return state.pendingDemand
+        }
+        guard let demand else {
+            subscription.cancel()
+            return
+        }
+        if demand > 0 { subscription.request(demand) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
+            guard state.gotSubscription else { return (nil, true) }
+            guard !state.ended, state.upstream != nil else { return (nil, false) }
+            return (state.triggered ? state.downstream : nil, false)
+        }
+        if early {
+            assertionFailure("A value arrived before the subscription, which breaks the contract")
+        }
+        return downstream?.receive(input) ?? .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        // Before the upstream's subscription too, as Combine passes it on.
+        let ends = state.withLock { state -> (Downstream?, Subscription?) in
+            guard !state.ended else { return (nil, nil) }
+            state.ended = true
+            defer { state = State(ended: true, gotSubscription: state.gotSubscription) }
+            return (state.downstream, state.trigger)
+        }
+        ends.1?.cancel()
+        ends.0?.receive(completion: completion)
+    }
+
+    // MARK: Subscription
+
+    func request(_ demand: Subscribers.Demand) {
+        let upstream = state.withLock { state -> Subscription? in
+            guard !state.ended else { return nil }
+            if state.upstream == nil { state.pendingDemand += demand }
+            return state.upstream
+        }
+        upstream?.request(demand)
+    }
+
+    func cancel() {
+        let ends = state.withLock { state -> (Subscription?, Subscription?, Downstream?) in
+            guard !state.ended else { return (nil, nil, nil) }
+            defer { state = State(ended: true, gotSubscription: state.gotSubscription) }
+            return (state.upstream, state.trigger, state.downstream)
+        }
+        ends.0?.cancel()
+        ends.1?.cancel()
+    }
+
+    // MARK: Trigger
+
+    fileprivate func triggerSubscribed(_ subscription: Subscription) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.ended, state.trigger == nil else { return false }
+            state.trigger = subscription
+            return true
+        }
+        if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
+    }
+
+    fileprivate func triggerFired() {
+        let released = state.withLock { state -> Subscription? in
+            guard !state.ended, let trigger = state.trigger else { return nil }
+            state.triggered = true
+            state.trigger = nil
+            return trigger
+        }
+        _ = released  // let go of outside the lock, not cancelled
+    }
+
+    fileprivate func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
+        let ends = state.withLock { state -> (Downstream?, Subscription?, Subscription?) in
+            guard !state.ended, !state.triggered else { return (nil, nil, nil) }
+            defer { state = State(ended: true, gotSubscription: state.gotSubscription) }
+            return (state.downstream, state.upstream, state.trigger)
+        }
+        ends.1?.cancel()
+        ends.0?.receive(completion: completion)
+    }
+
+    /// The trigger's subscriber. It keeps the engine weakly: once the trigger fired, the
+    /// trigger publisher may keep its subscriber for as long as it lives.
+    struct TriggerSide<Other>: Subscriber, CombineReflectable {
+        typealias Input = Other
+        weak var engine: DropUntilOutputEngine?
+        let combineIdentifier: CombineIdentifier
+
+        init(engine: DropUntilOutputEngine) {
+            self.engine = engine
+            self.combineIdentifier = engine.combineIdentifier
+        }
+
+        var description: String { "DropUntilOutput" }
+
+        func receive(subscription: Subscription) {
+            guard let engine else { return subscription.cancel() }
+            engine.triggerSubscribed(subscription)
+        }
+
+        func receive(_ input: Other) -> Subscribers.Demand {
+            engine?.triggerFired()
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            engine?.triggerCompleted(completion)
+        }
+    }
+}
+
+/// The engine behind ``Publishers/PrefixUntilOutput``: an upstream whose values pass until a
+/// second publisher, the trigger, produces a value; then the upstream is cancelled and the
+/// stream finishes.
+///
+/// As in Combine: the downstream gets its subscription when the upstream's arrives, and
+/// requests (`.none` too) go straight to the upstream; events before it are ignored (a
+/// completion then cancels the trigger). The trigger is asked for one value; when it fires
+/// its subscription is let go of (not cancelled), the upstream is cancelled and `.finished`
+/// goes downstream, after the value being delivered if one is. The trigger's completion only
+/// lets go of it. The upstream's completion cancels the trigger, then goes downstream; a
+/// cancel cancels the upstream, then the trigger.
+///
+/// Like Combine's, neither the engine nor the trigger's subscriber has a description or a
+/// mirror of its own; the trigger's subscriber shows the engine's identifier.
+///
+/// Thread-safety: every field lives in one lock that is never held while calling out; both
+/// ends are dropped at the end of the stream.
+final class PrefixUntilOutputEngine<Input, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+    @unchecked Sendable
+where Downstream.Input == Input, Downstream.Failure == Failure {
+    private struct State {
+        var downstream: Downstream?
+        var upstream: Subscription?
+        var trigger: Subscription?
+        var delivering = false
+        var finishPending = false
+        var ended = false
+    }
+
+    private let state: Locked<State>
+
+    init(downstream: Downstream) {
+        state = Locked(State(downstream: downstream))
+    }
+
+    /// Subscribes to the upstream, then to the trigger.
+    func start<Upstream: Publisher, Other: Publisher>(upstream: Upstream, other: Other)
+    where Upstream.Output == Input, Upstream.Failure == Failure {
+        upstream.subscribe(self)
+        other.subscribe(TriggerSide<Other.Output, Other.Failure>(engine: self))
+    }
+
+    // MARK: Upstream
+
+    func receive(subscription: Subscription) {
+        let downstream = state.withLock { state -> Downstream? in
+            guard !state.ended, state.upstream == nil else { return nil }
+            state.upstream = subscription
+            return state.downstream
+        }
+        guard let downstream else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let downstream = state.withLock { state -> Downstream? in
+            guard !state.ended, state.upstream != nil else { return nil }
+            state.delivering = true
+            return state.downstream
+        }
+        guard let downstream else { return .none }
+        let demand = downstream.receive(input)
+        let finish = state.withLock { state -> (Subscription?, Downstream?)? in
+            state.delivering = false
+            guard state.finishPending, !state.ended else { return nil }
+            defer { state = State(ended: true) }
+            return (state.upstream, state.downstream)
+        }
+        if let finish {
+            finish.0?.cancel()
+            finish.1?.receive(completion: .finished)
+        }
+        return demand
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let ends = state.withLock { state -> (Downstream?, Subscription?) in
+            guard !state.ended else { return (nil, nil) }
+            let attached = state.upstream != nil
+            defer { state = State(ended: true) }
+            // Before the upstream's subscription the completion reaches no one.
+            return (attached ? state.downstream : nil, state.trigger)
+        }
+        ends.1?.cancel()
+        ends.0?.receive(completion: completion)
+    }
+
+    // MARK: Subscription
+
+    func request(_ demand: Subscribers.Demand) {
+        state.withLock { $0.ended ? nil : $0.upstream }?.request(demand)
+    }
+
+    func cancel() {
+        let ends = state.withLock { state -> (Subscription?, Subscription?, Downstream?) in
+            guard !state.ended else { return (nil, nil, nil) }
+            defer { state = State(ended: true) }
+            return (state.upstream, state.trigger, state.downstream)
+        }
+        ends.0?.cancel()
+        ends.1?.cancel()
+    }
+
+    // MARK: Trigger
+
+    fileprivate func triggerSubscribed(_ subscription: Subscription) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.ended, state.trigger == nil else { return false }
+            state.trigger = subscription
+            return true
+        }
+        if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
+    }
+
+    fileprivate func triggerFired() {
+        let ends = state.withLock { state -> (Subscription?, Downstream?, Subscription?)? in
+            guard !state.ended, let trigger = state.trigger else { return nil }
+            state.trigger = nil
+            if state.delivering {
+                state.finishPending = true
+                return (nil, nil, trigger)
+            }
+            defer { state = State(ended: true) }
+            return (state.upstream, state.downstream, trigger)
+        }
+        guard let ends else { return }
+        // The trigger is let go of, not cancelled; the downstream finishes even if the
+        // upstream's subscription has not arrived yet, as in Combine.
+        ends.0?.cancel()
+        ends.1?.receive(completion: .finished)
+    }
+
+    fileprivate func triggerCompleted() {
+        let released = state.withLock { state -> Subscription? in
+            defer { state.trigger = nil }
+            return state.trigger
+        }
+        _ = released
+    }
+
+    /// The trigger's subscriber, for any failure type (its completion is only let go of). It
+    /// keeps the engine weakly: the trigger publisher may keep its subscriber for as long as it
+    /// lives.
+    struct TriggerSide<Other, OtherFailure: Error>: Subscriber {
+        typealias Input = Other
+        typealias Failure = OtherFailure
+        weak var engine: PrefixUntilOutputEngine?
+        let combineIdentifier: CombineIdentifier
+
+        init(engine: PrefixUntilOutputEngine) {
+            self.engine = engine
+            self.combineIdentifier = engine.combineIdentifier
+        }
+
+        func receive(subscription: Subscription) {
+            guard let engine else { return subscription.cancel() }
+            engine.triggerSubscribed(subscription)
+        }
+
+        func receive(_ input: Other) -> Subscribers.Demand {
+            engine?.triggerFired()
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<OtherFailure>) {
+            engine?.triggerCompleted()
+        }
+    }
+}

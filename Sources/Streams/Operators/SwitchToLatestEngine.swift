@@ -1,0 +1,273 @@
+/// `switchToLatest()`'s subscriber to the upstream of inner publishers, and the downstream's
+/// subscription (see ``Publishers/SwitchToLatest``).
+///
+/// Inner publishers are numbered; events from any but the latest are ignored. Demand is kept
+/// here: the downstream's requests add to it and go to the current inner subscription, each
+/// value delivered takes one, and a new inner subscription is asked for what is outstanding.
+/// Contract violations trap in debug builds as Combine's do (an inner value beyond the demand,
+/// an inner completion before its subscription); release builds drop the value or go on.
+///
+/// Inlinable, with its state in stored properties under a ``RawMutex`` (no `Locked` closures),
+/// so that it runs specialised in the subscriber's code and instantiates no generic metadata
+/// per value. Thread-safety: every stored `var` is read and written only under `mutex`, which
+/// is never held while calling out.
+@usableFromInline
+final class SwitchToLatestEngine<Inner: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    CombineReflectable, @unchecked Sendable
+where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
+    @usableFromInline typealias Input = Inner
+    @usableFromInline typealias Failure = Inner.Failure
+
+    @usableFromInline let mutex = RawMutex()
+    /// The downstream, initialised while `live` (its own allocation: see ``Relay``).
+    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
+    @exclusivity(unchecked) @usableFromInline var live = true
+    @exclusivity(unchecked) @usableFromInline var outer = SubscriptionSlot()
+    @exclusivity(unchecked) @usableFromInline var inner = SubscriptionSlot()
+    @exclusivity(unchecked) @usableFromInline var currentIndex: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var nextIndex: UInt64 = 1
+    @exclusivity(unchecked) @usableFromInline var cancelled = false
+    @exclusivity(unchecked) @usableFromInline var outerFinished = false
+    @exclusivity(unchecked) @usableFromInline var sentCompletion = false
+    @exclusivity(unchecked) @usableFromInline var awaitingInnerSubscription = false
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
+    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
+    /// subscriber's specialised code) and forward to the specialised bodies.
+    @usableFromInline let specializedRequest: (SwitchToLatestEngine, Subscribers.Demand) -> Void
+    @usableFromInline let specializedCancel: (SwitchToLatestEngine) -> Void
+
+    @inlinable
+    init(downstream: Downstream) {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: downstream)
+        specializedRequest = { $0.requestNow($1) }
+        specializedCancel = { $0.cancelNow() }
+    }
+
+    deinit {
+        if live { storage.deinitialize(count: 1) }
+        storage.deallocate()
+        mutex.destroy()
+    }
+
+    @usableFromInline var description: String { "SwitchToLatest" }
+
+    /// The downstream while live; call with the mutex held.
+    @inlinable var downstream: Downstream? { live ? storage.pointee : nil }
+
+    /// Marks the end and hands back the downstream to tell, once; call with the mutex held.
+    @inlinable
+    func end() -> Downstream? {
+        sentCompletion = true
+        guard live else { return nil }
+        live = false
+        return storage.move()
+    }
+
+    // MARK: The upstream of inner publishers
+
+    @inlinable
+    func receive(subscription: Subscription) {
+        mutex.lock()
+        let accepted = !outer.isSet && !cancelled && !sentCompletion
+        if accepted { outer = SubscriptionSlot(subscription) }
+        mutex.unlock()
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        subscription.request(.unlimited)
+    }
+
+    @inlinable
+    func receive(_ input: Inner) -> Subscribers.Demand {
+        mutex.lock()
+        guard !cancelled, !outerFinished, !sentCompletion else {
+            mutex.unlock()
+            return .none
+        }
+        let previous = inner.take()
+        let index = nextIndex
+        currentIndex = index
+        nextIndex += 1
+        awaitingInnerSubscription = true
+        mutex.unlock()
+        previous.cancel()
+        input.subscribe(SwitchToLatestSide(outer: self, index: index))
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        mutex.lock()
+        outer = SubscriptionSlot()
+        outerFinished = true
+        guard !cancelled, !sentCompletion else {
+            mutex.unlock()
+            return
+        }
+        if case .finished = completion, awaitingInnerSubscription || inner.isSet {
+            mutex.unlock()
+            return
+        }
+        let current = inner.take()
+        let downstream = end()
+        mutex.unlock()
+        current.cancel()
+        downstream?.receive(completion: completion)
+    }
+
+    // MARK: The downstream's subscription
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        specializedRequest(self, demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        specializedCancel(self)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        mutex.lock()
+        guard !cancelled, !sentCompletion else {
+            mutex.unlock()
+            return
+        }
+        self.demand += demand
+        let current = inner
+        mutex.unlock()
+        current.request(demand)
+    }
+
+    @inlinable
+    func cancelNow() {
+        mutex.lock()
+        cancelled = true
+        let ended = (inner.take(), outer.take(), live ? storage.move() : nil)
+        live = false
+        mutex.unlock()
+        ended.0.cancel()
+        ended.1.cancel()
+        // The downstream is released when `ended` goes, outside the lock.
+    }
+
+    // MARK: The current inner publisher
+
+    @inlinable
+    func receiveInner(subscription: Subscription, _ index: UInt64) {
+        mutex.lock()
+        guard currentIndex == index, !cancelled, !inner.isSet else {
+            mutex.unlock()
+            subscription.cancel()
+            return
+        }
+        awaitingInnerSubscription = false
+        // After the upstream failed, Combine still asks the late subscription for the
+        // outstanding demand; nothing it sends reaches anyone, and it is not kept.
+        if !sentCompletion { inner = SubscriptionSlot(subscription) }
+        let outstanding = demand
+        mutex.unlock()
+        if outstanding > 0 { subscription.request(outstanding) }
+    }
+
+    @inlinable
+    func receiveInner(_ input: Downstream.Input, _ index: UInt64) -> Subscribers.Demand {
+        mutex.lock()
+        guard currentIndex == index, !cancelled, live else {
+            mutex.unlock()
+            return .none
+        }
+        guard demand > 0 else {
+            mutex.unlock()
+            assertionFailure("An inner publisher of switchToLatest sent a value beyond the demand")
+            return .none
+        }
+        if demand != .unlimited { demand -= 1 }
+        let downstream = storage.pointee
+        mutex.unlock()
+        let extra = downstream.receive(input)
+        if extra > 0 {
+            mutex.lock()
+            if !sentCompletion, !cancelled { demand += extra }
+            mutex.unlock()
+        }
+        return extra
+    }
+
+    @inlinable
+    func receiveInner(completion: Subscribers.Completion<Failure>, _ index: UInt64) {
+        mutex.lock()
+        guard currentIndex == index, !cancelled else {
+            mutex.unlock()
+            return
+        }
+        let early = awaitingInnerSubscription
+        awaitingInnerSubscription = false
+        let finished = inner.take()
+        var downstream: Downstream?
+        var upstream = SubscriptionSlot()
+        if !sentCompletion {
+            switch completion {
+            case .finished:
+                if outerFinished { downstream = end() }
+            case .failure:
+                cancelled = true
+                upstream = outer.take()
+                downstream = end()
+            }
+        }
+        mutex.unlock()
+        if early {
+            assertionFailure("An inner publisher of switchToLatest completed before its subscription")
+        }
+        _ = finished  // released outside the lock
+        upstream.cancel()
+        downstream?.receive(completion: completion)
+    }
+}
+
+/// The subscriber to one inner publisher of `switchToLatest()`: passes its events to the outer
+/// subscriber with its number.
+@usableFromInline
+struct SwitchToLatestSide<Inner: Publisher, Downstream: Subscriber>: Subscriber, CombineReflectable
+where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
+    @usableFromInline typealias Input = Inner.Output
+    @usableFromInline typealias Failure = Inner.Failure
+
+    @usableFromInline let outer: SwitchToLatestEngine<Inner, Downstream>
+    @usableFromInline let index: UInt64
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(outer: SwitchToLatestEngine<Inner, Downstream>, index: UInt64) {
+        self.outer = outer
+        self.index = index
+    }
+
+    @usableFromInline var description: String { "SwitchToLatest" }
+
+    /// Combine's child: the outer subscription's identifier.
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: [("parentSubscription", outer.combineIdentifier)])
+    }
+
+    @inlinable
+    func receive(subscription: Subscription) {
+        outer.receiveInner(subscription: subscription, index)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        outer.receiveInner(input, index)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        outer.receiveInner(completion: completion, index)
+    }
+}
