@@ -3,7 +3,7 @@ import Synchronization
 /// The engine behind ``Publishers/Merge`` and ``Publishers/MergeMany`` (``Publishers/FlatMap``
 /// has its own, ``FlatMapEngine``, and ``Publishers/SwitchToLatest`` ``SwitchToLatestEngine``):
 /// an upstream of values that are turned into child publishers, whose values are merged into
-/// one downstream. (Its `switchToLatest` mode is no longer used by an operator.)
+/// one downstream.
 ///
 /// Demand: as in Combine, the upstream is asked for `maxPublishers` children as soon as it hands
 /// over its subscription (one more each time a child finishes, when bounded), and every child is
@@ -12,9 +12,6 @@ import Synchronization
 ///
 /// Once the downstream's demand is `.unlimited`, every child (current and future) is asked for
 /// `.unlimited` instead, so fast or concurrent sources (subjects) are not throttled.
-///
-/// In `switchToLatest` mode a new child cancels the previous one and values from superseded
-/// children are dropped.
 ///
 /// Completion: `.finished` once the upstream has finished and every child has finished; the first
 /// failure (upstream or child) cancels everything else and is delivered ahead of queued values.
@@ -39,9 +36,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @exclusivity(unchecked) @usableFromInline var unlimited = false
     /// `unlimited`, readable without the mutex (it only ever turns on).
     @usableFromInline let unlimitedNow = Atomic<Bool>(false)
-    /// For switchToLatest: the identity of the newest child (0 once the stream ended), readable
-    /// without the mutex. Both children compared are alive, so their identities differ.
-    @usableFromInline let latestChild = Atomic<UInt>(0)
     @exclusivity(unchecked) @usableFromInline var terminated = false
     /// The newest active child; the others follow through `next`.
     @exclusivity(unchecked) @usableFromInline var firstChild: ChildSide?
@@ -50,7 +44,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> Child)?
     @usableFromInline let outbox: Outbox<Downstream>
     @usableFromInline let maxPublishers: Subscribers.Demand
-    @usableFromInline let switchToLatest: Bool
     @usableFromInline let description: String
     /// The identifier of the subscriber put in front of the upstream, which each child's
     /// subscriber shows as its parent in its mirror, as Combine's do.
@@ -66,13 +59,11 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         downstream: Downstream,
         name: String,
         maxPublishers: Subscribers.Demand,
-        switchToLatest: Bool = false,
         transform: @escaping (UpstreamOutput) -> Child
     ) {
         outbox = Outbox(downstream)
         self.description = name
-        self.maxPublishers = switchToLatest ? .unlimited : maxPublishers
-        self.switchToLatest = switchToLatest
+        self.maxPublishers = maxPublishers
         self.transform = transform
         self.specializedRequest = { $0.requestNow($1) }
         self.specializedCancel = { $0.cancelNow() }
@@ -138,7 +129,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         var subscriptions: [Subscription] = []
         mutex.lock()
         terminated = true
-        latestChild.store(0, ordering: .releasing)
         while let child = firstChild {
             if let subscription = unlink(child) { subscriptions.append(subscription) }
         }
@@ -202,18 +192,12 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             mutex.unlock()
             return
         }
-        var superseded: Subscription?
-        if switchToLatest, let previous = firstChild {
-            superseded = unlink(previous)
-        }
         child.active = true
-        if switchToLatest { latestChild.store(UInt(bitPattern: ObjectIdentifier(child)), ordering: .releasing) }
         child.next = firstChild
         firstChild?.previous = child
         firstChild = child
         activeCount += 1
         mutex.unlock()
-        superseded?.cancel()
         transform(value).subscribe(child)
     }
 
@@ -259,11 +243,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     func childReceived(_ child: ChildSide, _ value: Child.Output) {
         // Without a demand limit no bookkeeping is needed per value: a value from a finished or
         // cancelled child cannot arrive, one racing a failure or a cancel is dropped by the
-        // outbox, and for switchToLatest the newest child is known without the lock.
+        // outbox.
         if unlimitedNow.load(ordering: .acquiring) {
-            if switchToLatest && latestChild.load(ordering: .acquiring) != UInt(bitPattern: ObjectIdentifier(child)) {
-                return
-            }
             outbox.enqueue(value)
             return
         }
