@@ -84,7 +84,7 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         if let (handlers, response) = delivery {
             handlers.didReceiveData(data, response)
         } else if case .responseTooLarge? = tasks.withLock({ $0[dataTask.taskIdentifier]?.failure }) {
-            Self.cancelOutside(dataTask)
+            SessionCallbackQueue.cancelOutside(dataTask)
         }
         // Other failures (a 401 body before its challenge) are dropped without cancelling.
     }
@@ -108,13 +108,6 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         } else {
             state.handlers.completion(nil)
         }
-    }
-
-    /// Cancels `task` from outside the session's work queue (this delegate's calls run on it,
-    /// where a synchronous cancel would deadlock; see ``SessionCallbackQueue``).
-    private static func cancelOutside(_ task: URLSessionTask) {
-        let cancellation = UncheckedTask(task: task)
-        SessionCallbackQueue.performOutside { cancellation.task.cancel() }
     }
 
     /// The error of a response outside 200...299: with its `Retry-After` for 429 and 503.
@@ -188,15 +181,9 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         case .refuse:
             if let previous, let target = request.url { fail(task, .insecureRedirect(from: previous, to: target)) }
             completionHandler(nil)
-            Self.cancelOutside(task)
+            SessionCallbackQueue.cancelOutside(task)
         }
     }
-}
-
-/// A task handed to a worker (URLSessionTask is thread-safe to cancel, not marked Sendable in
-/// corelibs-foundation).
-private struct UncheckedTask: @unchecked Sendable {
-    let task: URLSessionTask
 }
 
 /// An authentication challenge answered on a worker (Foundation's challenge types and handler are

@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,9 +56,21 @@ final class SessionCallbackQueue: OperationQueue, @unchecked Sendable {
         }
     }
 
+    /// Cancels `task`, from a worker when this thread is inside a delegate call.
+    static func cancelOutside(_ task: URLSessionTask) {
+        let cancellation = UncheckedTask(task: task)
+        performOutside { cancellation.task.cancel() }
+    }
+
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
     }()
+}
+
+/// A task handed to a worker (URLSessionTask is thread-safe to cancel, not marked Sendable in
+/// corelibs-foundation).
+private struct UncheckedTask: @unchecked Sendable {
+    let task: URLSessionTask
 }

@@ -52,12 +52,6 @@ final class URLSessionLoadingTask: DataLoadingTask, @unchecked Sendable {
             }
         }
         guard let started else { return }
-        let cancellation = TaskCancellation(task: started)
-        SessionCallbackQueue.performOutside { cancellation.task.cancel() }
+        SessionCallbackQueue.cancelOutside(started)
     }
-}
-
-/// A task cancelled from a worker.
-private struct TaskCancellation: @unchecked Sendable {
-    let task: URLSessionTask // thread-safe to cancel, not marked Sendable in corelibs-foundation
 }
