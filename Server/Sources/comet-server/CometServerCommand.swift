@@ -17,8 +17,8 @@ struct CometServerCommand: AsyncParsableCommand {
         abstract: "Serves resized images over HTTP: /{signature}/{options}/{base64url(source)}[.{ext}].",
         discussion: """
         Signing: COMET_KEY and COMET_SALT (hex) in the environment; signature = base64url(HMAC-SHA256(key, salt + "/{options}/{source}[.{ext}]")).
-        Options: rs:{fit|fill|force}:{w}:{h}[:{upscale 0|1}], cr:{x}:{y}:{w}:{h}, q:{1-100}, f:{jpeg|png|webp|avif}, bg:{RRGGBB} (JPEG background, default white), comma-separated; "-" for none.
-        """
+        Options, comma-separated ("-" for none):
+        """ + "\n" + ThumbnailOptions.helpText
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"

@@ -76,23 +76,24 @@ public final class ThumbnailService: Sendable {
             throw .badSignature
         }
         var parsed = try ThumbnailOptions.parse(path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
+        let plan = ThumbnailPlan(parsed)
         let extensionFormat = path.fileExtension.flatMap(OutputFormat.init(name:))
-        if let asked = parsed.format, let extensionFormat, asked != extensionFormat {
+        if let asked = plan.format, let extensionFormat, asked != extensionFormat {
             throw .badOptions("f:\(asked.rawValue) and the extension .\(path.fileExtension!) disagree")
         }
         let choice: FormatChoice
         var variesOnAccept = false
-        if let format = parsed.format ?? extensionFormat {
+        if let format = plan.format ?? extensionFormat {
             choice = .exactly(format)
         } else {
             choice = FormatChoice.negotiate(accept: accept, allowsAVIF: configuration.negotiatesAVIF)
             variesOnAccept = true
         }
-        parsed.format = nil
+        parsed.format = nil // in the key through `choice`
         try configuration.sourcePolicy.checkWithoutResolving(path.source)
 
         let key = Self.digest("\(parsed.canonical)\n\(choice.keyComponent)\n\(path.source.absoluteString)")
-        let request = WorkItem(key: key, source: path.source, options: parsed, choice: choice)
+        let request = WorkItem(key: key, source: path.source, plan: plan, choice: choice)
         let result: StoredResult
         let made = Locked(false)
         do {
@@ -118,7 +119,7 @@ public final class ThumbnailService: Sendable {
     private struct WorkItem: Sendable {
         var key: String
         var source: URL
-        var options: ThumbnailOptions
+        var plan: ThumbnailPlan
         var choice: FormatChoice
     }
 
@@ -140,7 +141,7 @@ public final class ThumbnailService: Sendable {
     }
 
     private func makeWithoutDeadline(_ item: WorkItem) async throws -> StoredResult {
-        var request = Self.imageRequest(source: item.source, options: item.options)
+        var request = item.plan.imageRequest(source: item.source)
         let image: Image
         do {
             image = try await tracer.withAnySpan("image") { span in
@@ -159,8 +160,8 @@ public final class ThumbnailService: Sendable {
         case .exactly(let format): format
         case .jpegOrPNG: image.isOpaque ? .jpeg : .png
         }
-        let quality = item.options.quality
-        let background = item.options.background ?? RGBA8(red: 255, green: 255, blue: 255)
+        let quality = item.plan.quality
+        let background = item.plan.background ?? RGBA8(red: 255, green: 255, blue: 255)
         let bytes = try await tracer.withAnySpan("encode") { span in
             span.attributes["comet.format"] = format.rawValue
             let bytes = try await Self.offCooperativePool {
@@ -176,42 +177,6 @@ public final class ThumbnailService: Sendable {
         let validator = fetcher.validators.validator(for: item.source.absoluteString) ?? "sha256:" + Self.digest(bytes)
         let etag = "\"" + Self.digest("\(item.key)\n\(format.rawValue)\n\(validator)").prefix(32) + "\""
         return StoredResult(bytes: bytes, contentType: format.contentType, etag: etag)
-    }
-
-    /// The pipeline request for `options`. A plain fit into a box (no crop, no enlarging) is a
-    /// thumbnail request, so JPEGs and WebPs are reduced while decoding; fills and stretches get
-    /// that reduction from the pipeline already (their size does not depend on the source's
-    /// aspect ratio); a crop needs the source's own pixel grid, so it decodes at full size.
-    static func imageRequest(source: URL, options: ThumbnailOptions) -> ImageRequest {
-        if options.crop == nil, let resize = options.resize, resize.mode == .fit, resize.width > 0, resize.height > 0,
-           !resize.upscale {
-            return ImageRequest(url: source, thumbnail: .init(width: resize.width, height: resize.height, contentMode: .aspectFit))
-        }
-        return ImageRequest(url: source, processors: processors(for: options))
-    }
-
-    /// Comet's processors for the options: the crop first, then the resize.
-    static func processors(for options: ThumbnailOptions) -> [any ImageProcessing] {
-        var processors: [any ImageProcessing] = []
-        if let crop = options.crop {
-            processors.append(ImageProcessors.Crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
-        }
-        if let resize = options.resize {
-            let size = Size(width: resize.width, height: resize.height)
-            switch resize.mode {
-            case .fit where resize.height == 0:
-                processors.append(ImageProcessors.Resize(width: resize.width, upscale: resize.upscale))
-            case .fit where resize.width == 0:
-                processors.append(ImageProcessors.Resize(height: resize.height, upscale: resize.upscale))
-            case .fit:
-                processors.append(ImageProcessors.Resize(size: size, contentMode: .aspectFit, upscale: resize.upscale))
-            case .fill:
-                processors.append(ImageProcessors.Resize(size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale))
-            case .force:
-                processors.append(ImageProcessors.Resize(size: size, contentMode: .stretch, upscale: resize.upscale))
-            }
-        }
-        return processors
     }
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison, as RFC 9110 asks for it).

@@ -1,0 +1,68 @@
+/// One option of a thumbnail URL's `{options}` segment, declared once: its names, the form of its
+/// arguments, what it means, how it is read and spelled, and what it does to the result.
+///
+/// Everything about options is derived from ``ThumbnailOptions/table``: parsing, the canonical
+/// spelling (cache keys and ETags), the error listing the known options, `comet-server --help`,
+/// the README's table, and the ``ThumbnailPlan`` a request is made from. A new option is one
+/// more entry there.
+///
+/// Thread-safe (a value of immutable fields and `Sendable` closures).
+public struct ThumbnailOption: Sendable {
+    /// The short name, used in the canonical spelling (`rs`).
+    public let name: String
+    /// The long name, accepted as well (`resize`).
+    public let longName: String
+    /// The arguments after the name, as the grammar writes them (`{fit|fill|force}:{w}:{h}[:{up}]`).
+    public let syntax: String
+    /// What the option does, in one sentence (README and `--help`).
+    public let summary: String
+    /// A valid use of the option, in its canonical spelling (`rs:fill:256:256`).
+    public let example: String
+
+    private let readArguments: @Sendable ([String], Int, inout ThumbnailOptions) throws(ServiceError) -> Void
+    private let spellArguments: @Sendable (ThumbnailOptions) -> [String]?
+    private let applyEffect: @Sendable (ThumbnailOptions, inout ThumbnailPlan) -> Void
+
+    /// Declares an option stored in `field`.
+    /// - Parameters:
+    ///   - parse: reads the arguments (after the name), given the largest output side allowed;
+    ///     throws ``ServiceError/badOptions(_:)`` naming the problem.
+    ///   - spell: the arguments of a value in canonical form (parsing them gives the value back).
+    ///   - effect: what the value does to the plan a request is made from.
+    init<Value: Sendable>(
+        name: String, longName: String, syntax: String, summary: String, example: String,
+        field: WritableKeyPath<ThumbnailOptions, Value?> & Sendable,
+        parse: @escaping @Sendable ([String], _ maximumDimension: Int) throws(ServiceError) -> Value,
+        spell: @escaping @Sendable (Value) -> [String],
+        effect: @escaping @Sendable (Value, inout ThumbnailPlan) -> Void
+    ) {
+        self.name = name
+        self.longName = longName
+        self.syntax = syntax
+        self.summary = summary
+        self.example = example
+        readArguments = { (arguments: [String], maximumDimension: Int, options: inout ThumbnailOptions) throws(ServiceError) in
+            options[keyPath: field] = try parse(arguments, maximumDimension)
+        }
+        spellArguments = { options in options[keyPath: field].map(spell) }
+        applyEffect = { options, plan in
+            if let value = options[keyPath: field] { effect(value, &plan) }
+        }
+    }
+
+    /// Reads this option's `arguments` into `options`.
+    func read(_ arguments: [String], maximumDimension: Int, into options: inout ThumbnailOptions) throws(ServiceError) {
+        try readArguments(arguments, maximumDimension, &options)
+    }
+
+    /// The option as it appears in the canonical spelling (`rs:fill:256:256`), or `nil` when
+    /// `options` do not set it.
+    func spelled(in options: ThumbnailOptions) -> String? {
+        spellArguments(options).map { ([name] + $0).joined(separator: ":") }
+    }
+
+    /// Adds what `options` set for this option to `plan`.
+    func apply(_ options: ThumbnailOptions, to plan: inout ThumbnailPlan) {
+        applyEffect(options, &plan)
+    }
+}

@@ -1,0 +1,112 @@
+import Comet
+
+extension ThumbnailOptions {
+    /// Every option of the `{options}` segment, in canonical order: the order of the canonical
+    /// spelling, and the order in which their processors run (a crop before the resize).
+    public static let table: [ThumbnailOption] = [crop, resize, quality, format, background]
+
+    static let crop = ThumbnailOption(
+        name: "cr", longName: "crop", syntax: "{x}:{y}:{w}:{h}",
+        summary: "crop this rectangle (source pixels) before resizing",
+        example: "cr:0:0:800:600",
+        field: \.crop,
+        parse: { arguments, _ throws(ServiceError) in
+            let values = arguments.compactMap { Int($0) }
+            guard values.count == 4, arguments.count == 4, values[0] >= 0, values[1] >= 0, values[2] > 0, values[3] > 0 else {
+                throw .badOptions("cr takes x, y, width and height in source pixels, as in cr:0:0:800:600")
+            }
+            return Crop(x: values[0], y: values[1], width: values[2], height: values[3])
+        },
+        spell: { ["\($0.x)", "\($0.y)", "\($0.width)", "\($0.height)"] },
+        effect: { crop, plan in
+            plan.add(ImageProcessors.Crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
+        }
+    )
+
+    static let resize = ThumbnailOption(
+        name: "rs", longName: "resize", syntax: "{fit|fill|force}:{w}:{h}[:{up}]",
+        summary: "`fit`: inside w×h, aspect kept (`0` for one side: follow the other); `fill`: cover w×h and cut the "
+            + "centre to exactly w×h; `force`: stretch to w×h. `up` = `1` allows enlarging (default `0`)",
+        example: "rs:fill:256:256",
+        field: \.resize,
+        parse: { arguments, maximumDimension throws(ServiceError) in try parseResize(arguments, maximumDimension: maximumDimension) },
+        spell: { [$0.mode.rawValue, "\($0.width)", "\($0.height)"] + ($0.upscale ? ["1"] : []) },
+        effect: { resize, plan in plan.add(resize) }
+    )
+
+    static let quality = ThumbnailOption(
+        name: "q", longName: "quality", syntax: "{1…100}",
+        summary: "quality for JPEG (default 85), WebP (80; 100 is lossless) and AVIF (60)",
+        example: "q:80",
+        field: \.quality,
+        parse: { arguments, _ throws(ServiceError) in
+            guard arguments.count == 1, let quality = Int(arguments[0]), (1...100).contains(quality) else {
+                throw .badOptions("q takes one quality from 1 to 100, as in q:80")
+            }
+            return quality
+        },
+        spell: { ["\($0)"] },
+        effect: { quality, plan in plan.quality = quality }
+    )
+
+    static let format = ThumbnailOption(
+        name: "f", longName: "format", syntax: "{jpeg|png|webp|avif}",
+        summary: "output format (or put it as the extension: `….webp`)",
+        example: "f:webp",
+        field: \.format,
+        parse: { arguments, _ throws(ServiceError) in
+            guard arguments.count == 1, let format = OutputFormat(name: arguments[0]) else {
+                throw .badOptions("f takes one of jpeg, png, webp, avif, as in f:webp")
+            }
+            return format
+        },
+        spell: { [$0.rawValue] },
+        effect: { format, plan in plan.format = format }
+    )
+
+    static let background = ThumbnailOption(
+        name: "bg", longName: "background", syntax: "{RRGGBB}",
+        summary: "the colour transparent pixels are laid on in JPEG, which has no alpha (default white)",
+        example: "bg:0080ff",
+        field: \.background,
+        parse: { arguments, _ throws(ServiceError) in
+            guard arguments.count == 1, let color = parseColor(arguments[0]) else {
+                throw .badOptions("bg takes one RRGGBB hex colour, as in bg:ffffff")
+            }
+            return color
+        },
+        spell: { [[$0.red, $0.green, $0.blue].map(hex).joined()] },
+        effect: { color, plan in plan.background = color }
+    )
+
+    private static func parseResize(_ arguments: [String], maximumDimension: Int) throws(ServiceError) -> Resize {
+        let usage = "rs takes a mode (fit, fill, force), a width and a height, as in rs:fill:256:256"
+        guard arguments.count == 3 || arguments.count == 4, let mode = ResizeMode(rawValue: arguments[0]),
+              let width = Int(arguments[1]), let height = Int(arguments[2]), width >= 0, height >= 0 else {
+            throw .badOptions(usage)
+        }
+        var upscale = false
+        if arguments.count == 4 {
+            guard arguments[3] == "0" || arguments[3] == "1" else { throw .badOptions("rs's fourth value (upscale) is 0 or 1") }
+            upscale = arguments[3] == "1"
+        }
+        guard width > 0 || height > 0 else { throw .badOptions("rs needs a width or a height above 0") }
+        guard mode == .fit || (width > 0 && height > 0) else {
+            throw .badOptions("rs:\(mode.rawValue) needs both a width and a height (0 is for rs:fit)")
+        }
+        guard width <= maximumDimension, height <= maximumDimension else {
+            throw .badOptions("the largest output side allowed is \(maximumDimension) pixels")
+        }
+        return Resize(mode: mode, width: width, height: height, upscale: upscale)
+    }
+
+    private static func parseColor(_ text: String) -> RGBA8? {
+        guard text.utf8.count == 6, text.allSatisfy(\.isHexDigit), let value = UInt32(text, radix: 16) else { return nil }
+        return RGBA8(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+}

@@ -1,0 +1,71 @@
+import Comet
+@testable import CometServer
+import Foundation
+import Testing
+
+@Suite("The options table: every option declared once, none dropped on any path")
+struct ThumbnailOptionTableTests {
+    /// What a plan makes: the pipeline request's processing and the encoder's settings.
+    private func outcome(_ segment: String) throws -> String {
+        let plan = ThumbnailPlan(try ThumbnailOptions.parse(segment, maximumDimension: 4096))
+        let request = plan.imageRequest(source: URL(string: "https://images.example.com/a.jpg")!)
+        return "processors \(request.processors.map(\.identifier)), thumbnail \(request.thumbnail.map(String.init(describing:)) ?? "none"), "
+            + "quality \(plan.quality.map(String.init) ?? "default"), format \(plan.format?.rawValue ?? "negotiated"), "
+            + "background \(plan.background.map { "\($0.red),\($0.green),\($0.blue)" } ?? "white")"
+    }
+
+    /// Segments each option is added to: none, the decode-time thumbnail path (a lone fit), a
+    /// processed path (a fill), and a crop.
+    private static let bases = ["-", "rs:fit:256:256", "rs:fill:256:256", "cr:0:0:10:10"]
+
+    @Test(arguments: ThumbnailOptions.table.map(\.name))
+    func anOptionChangesWhatIsMadeOnEveryPath(_ name: String) throws {
+        let option = try #require(ThumbnailOptions.table.first { $0.name == name })
+        for base in Self.bases where !base.hasPrefix(option.name + ":") {
+            let combined = base == "-" ? option.example : base + "," + option.example
+            #expect(try outcome(combined) != outcome(base), "\(option.example) is dropped when added to \(base)")
+        }
+    }
+
+    @Test(arguments: ThumbnailOptions.table.map(\.name))
+    func anOptionsExampleIsItsOwnCanonicalSpelling(_ name: String) throws {
+        let option = try #require(ThumbnailOptions.table.first { $0.name == name })
+        #expect(try ThumbnailOptions.parse(option.example, maximumDimension: 4096).canonical == option.example)
+    }
+
+    @Test(arguments: ThumbnailOptions.table.map(\.name))
+    func anOptionsLongNameReadsAsItsShortName(_ name: String) throws {
+        let option = try #require(ThumbnailOptions.table.first { $0.name == name })
+        let long = option.longName + option.example.dropFirst(option.name.count)
+        #expect(try ThumbnailOptions.parse(long, maximumDimension: 4096) == ThumbnailOptions.parse(option.example, maximumDimension: 4096))
+    }
+
+    @Test func theCanonicalOrderIsTheTablesWhateverTheURLsOrder() throws {
+        let reversed = ThumbnailOptions.table.reversed().map(\.example).joined(separator: ",")
+        let spelled = try ThumbnailOptions.parse(reversed, maximumDimension: 4096).canonical
+        #expect(spelled == ThumbnailOptions.table.map(\.example).joined(separator: ","))
+    }
+
+    @Test func theUnknownOptionErrorNamesEveryOption() {
+        let names = ThumbnailOptions.table.map(\.name).joined(separator: ", ")
+        #expect(throws: ServiceError.badOptions("unknown option \"nope\" (known: \(names))")) {
+            try ThumbnailOptions.parse("nope:1", maximumDimension: 4096)
+        }
+    }
+
+    @Test func theHelpTextListsEveryOption() {
+        let lines = ThumbnailOptions.helpText.split(separator: "\n")
+        #expect(lines.count == ThumbnailOptions.table.count)
+        for (line, option) in zip(lines, ThumbnailOptions.table) {
+            #expect(line.contains("\(option.name):\(option.syntax)") && line.contains(option.longName))
+        }
+    }
+
+    @Test func theREADMEsTableIsTheDeclaredOne() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(ThumbnailOptions.markdownTable + "\n"),
+                "README.md's options table differs from ThumbnailOptions.table; it should read:\n\(ThumbnailOptions.markdownTable)")
+    }
+}
