@@ -48,13 +48,10 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         }
     }
 
+    /// The task's state (``ImageTaskLifecycle``) and the observers its outcome goes to.
     private struct Shared {
-        var isCancelled = false
-        /// Whether ``start(with:)`` subscribed the task in the graph (a cancel must then leave it).
-        var hasJoinedGraph = false
-        var priority: ImageRequest.Priority
+        var lifecycle: ImageTaskLifecycle
         var progress = Progress()
-        var result: Result<ImageResponse, ImagePipeline.Error>?
         /// The first awaiter, kept apart from the rest: most tasks have exactly one, and an
         /// array would be an allocation per task. Resumed once, under this lock's decision.
         var waiter: UnsafeContinuation<Delivery, any Error>?
@@ -62,6 +59,21 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         var streams: [AsyncStream<Event>.Continuation] = []
         var progressHandler: (@Sendable (ImageResponse?, Progress) -> Void)?
         var completion: (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?
+
+        /// Takes the observers of a task that just finished with `outcome` (none can be added
+        /// after), and queues its `finished` event.
+        mutating func takeObservers(finishedWith outcome: Result<ImageResponse, ImagePipeline.Error>,
+                                    enqueueing enqueueEvent: (ImagePipeline.TaskEvent) -> Void) -> Observers {
+            enqueueEvent(.finished(outcome))
+            defer {
+                waiter = nil
+                moreWaiters = []
+                streams = []
+                completion = nil
+                progressHandler = nil
+            }
+            return Observers(outcome: outcome, waiter: waiter, moreWaiters: moreWaiters, streams: streams, completion: completion)
+        }
     }
 
     /// A number unique within the process.
@@ -90,7 +102,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         self.callbackQueue = callbackQueue
         self.context = pipeline.context
         self.executor = pipeline.context.executor
-        self.shared = Locked(Shared(priority: request.priority, progressHandler: progress, completion: completion))
+        self.shared = Locked(Shared(lifecycle: ImageTaskLifecycle(priority: request.priority), progressHandler: progress,
+                                    completion: completion))
         self.eventHook = pipeline.configuration.hooks.taskEvent
         enqueueEvent(.created)
     }
@@ -106,30 +119,18 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// The task's priority; setting it re-orders the task's queued work (shared work runs at
     /// the highest priority of the tasks that share it).
     public var priority: ImageRequest.Priority {
-        get { shared.withLock { $0.priority } }
+        get { shared.withLock { $0.lifecycle.priority } }
         set {
-            let changed = shared.withLock { state -> Bool in
-                guard state.priority != newValue, state.result == nil else { return false }
-                state.priority = newValue
-                return true
-            }
-            guard changed else { return }
-            executor.schedule { self.subscription?.setPriority(newValue) }
+            guard let priority = shared.withLock({ $0.lifecycle.setPriority(newValue) }) else { return }
+            executor.schedule { self.subscription?.setPriority(priority) }
         }
     }
 
     /// `true` once ``cancel()`` was called.
-    public var isCancelled: Bool { shared.withLock { $0.isCancelled } }
+    public var isCancelled: Bool { shared.withLock { $0.lifecycle.isCancelled } }
 
     /// Where the task is: running until it finishes, then cancelled or completed.
-    public var state: State {
-        shared.withLock { shared in
-            guard let result = shared.result else { return .running }
-            if shared.isCancelled { return .cancelled }
-            if case .failure(.cancelled) = result { return .cancelled }
-            return .completed
-        }
-    }
+    public var state: State { shared.withLock { $0.lifecycle.publicState } }
 
     /// Bytes received so far.
     public var progress: Progress { shared.withLock { $0.progress } }
@@ -138,15 +139,15 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// and leaves the work it shared (which stops when no other task wants it) in the graph
     /// shortly after. Idempotent; does nothing after the task finished.
     public func cancel() {
-        let (shouldCancel, mustLeaveGraph) = shared.withLock { state -> (Bool, Bool) in
-            guard !state.isCancelled, state.result == nil else { return (false, false) }
-            state.isCancelled = true
-            return (true, state.hasJoinedGraph)
+        let finishing = shared.withLock { state -> (Observers, leaveGraph: Bool)? in
+            guard case .finish(let outcome, let leaveGraph) = state.lifecycle.cancel(request: request) else { return nil }
+            enqueueEvent(.cancelled)
+            return (state.takeObservers(finishedWith: outcome, enqueueing: enqueueEvent), leaveGraph)
         }
-        guard shouldCancel else { return }
-        finish(.failure(.cancelled(request: request)))
-        // A task cancelled before it joined never will (start(with:) checks under the same lock).
-        if mustLeaveGraph { executor.schedule { self.detach() } }
+        guard let (observers, leaveGraph) = finishing else { return }
+        deliver(observers, ticket: nil)
+        // A task cancelled before it joined never will (its lifecycle refuses the join).
+        if leaveGraph { executor.schedule { self.detach() } }
     }
 
     /// The final response. Throws ``ImagePipeline/Error``; cancelling the awaiting Swift task
@@ -157,10 +158,10 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
                 // The delivery carries the result's backlog slot until this task has resumed.
                 let delivery = try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Delivery, any Error>) in
                     let result = shared.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
-                        if state.result == nil {
+                        if state.lifecycle.outcome == nil {
                             if state.waiter == nil { state.waiter = continuation } else { state.moreWaiters.append(continuation) }
                         }
-                        return state.result
+                        return state.lifecycle.outcome
                     }
                     if let result { continuation.resume(with: result.map { Delivery(response: $0, ticket: nil) }.mapError { $0 as any Error }) }
                 }
@@ -181,8 +182,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
             let result = shared.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
-                if state.result == nil { state.streams.append(continuation) }
-                return state.result
+                if state.lifecycle.outcome == nil { state.streams.append(continuation) }
+                return state.lifecycle.outcome
             }
             if let result {
                 continuation.yield(.finished(result))
@@ -199,8 +200,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// the block its finisher enqueues behind this one.
     func start(with makeJob: () -> Job<ImageResult>) {
         let joins = shared.withLock { state -> Bool in
-            guard !state.isCancelled, state.result == nil else { return false }
-            state.hasJoinedGraph = true
+            guard state.lifecycle.join() == .subscribe else { return false }
             enqueueEvent(.started)
             return true
         }
@@ -208,9 +208,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         // Strong `self` (a weak one would give every task a side table): the cycle through the
         // job's subscription ends when the task leaves the job (final event, cancel, detach).
         subscription = makeJob().subscribe(priority: priority) { event in self.handle(event) }
-        if subscription == nil, shared.withLock({ $0.result == nil }) {
-            finish(.failure(.cancelled(request: request)))
-        }
+        if subscription == nil { finish(.failure(.cancelled(request: request))) }
     }
 
     /// Joins the graph as a request of its own (the job of exactly its request).
@@ -232,7 +230,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             let progress = Progress(completed: completed, total: total)
             let (handler, streams) = shared.withLock { state in
                 state.progress = progress
-                if state.result == nil { enqueueEvent(.progress(progress)) }
+                if state.lifecycle.outcome == nil { enqueueEvent(.progress(progress)) }
                 return (state.progressHandler, state.streams)
             }
             for stream in streams { stream.yield(.progress(progress)) }
@@ -240,7 +238,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         case .value(let result, isCompleted: false):
             let response = makeResponse(result)
             let (handler, streams, progress) = shared.withLock { state in
-                if state.result == nil { enqueueEvent(.preview(response)) }
+                if state.lifecycle.outcome == nil { enqueueEvent(.preview(response)) }
                 return (state.progressHandler, state.streams, state.progress)
             }
             for stream in streams { stream.yield(.preview(response)) }
@@ -259,40 +257,45 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
                       cacheType: result.cacheType, request: request, animation: result.animation)
     }
 
-    /// Ends the task once: resumes awaiters, closes event streams, calls the completion handler
-    /// on the callback queue. `ticket`, the result's decoded-image backlog slot, is kept until
-    /// every awaiter has resumed and the completion handler has returned. Safe from any thread.
+    /// Ends the task once with `proposed` (a no-op once it has finished): resumes awaiters,
+    /// closes event streams, calls the completion handler on the callback queue. `ticket`, the
+    /// result's decoded-image backlog slot, is kept until every awaiter has resumed and the
+    /// completion handler has returned. Safe from any thread.
     func finish(_ proposed: Result<ImageResponse, ImagePipeline.Error>, ticket: DecodedImageBacklog.Ticket? = nil) {
-        let taken = shared.withLock { state -> (Result<ImageResponse, ImagePipeline.Error>, UnsafeContinuation<Delivery, any Error>?, [UnsafeContinuation<Delivery, any Error>], [AsyncStream<Event>.Continuation], (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?)? in
-            guard state.result == nil else { return nil }
-            // A result that raced with cancel() loses: the caller already saw the task cancelled.
-            let result = state.isCancelled ? .failure(.cancelled(request: request)) : proposed
-            state.result = result
-            if state.isCancelled { enqueueEvent(.cancelled) }
-            enqueueEvent(.finished(result))
-            defer {
-                state.waiter = nil
-                state.moreWaiters = []
-                state.streams = []
-                state.completion = nil
-                state.progressHandler = nil
-            }
-            return (result, state.waiter, state.moreWaiters, state.streams, state.completion)
+        let observers = shared.withLock { state -> Observers? in
+            guard case .deliver(let outcome) = state.lifecycle.finish(proposed) else { return nil }
+            return state.takeObservers(finishedWith: outcome, enqueueing: enqueueEvent)
         }
-        guard let (result, waiter, moreWaiters, streams, completion) = taken else { return }
-        if let waiter { waiter.resume(with: result.map { Delivery(response: $0, ticket: ticket) }.mapError { $0 as any Error }) }
-        for waiter in moreWaiters { waiter.resume(with: result.map { Delivery(response: $0, ticket: ticket) }.mapError { $0 as any Error }) }
-        for stream in streams {
-            stream.yield(.finished(result))
+        guard let observers else { return }
+        deliver(observers, ticket: ticket)
+    }
+
+    /// Hands the outcome to everyone who asked for it, outside the lock.
+    private func deliver(_ observers: Observers, ticket: DecodedImageBacklog.Ticket?) {
+        let outcome = observers.outcome
+        let delivery = outcome.map { Delivery(response: $0, ticket: ticket) }.mapError { $0 as any Error }
+        observers.waiter?.resume(with: delivery)
+        for waiter in observers.moreWaiters { waiter.resume(with: delivery) }
+        for stream in observers.streams {
+            stream.yield(.finished(outcome))
             stream.finish()
         }
-        if let completion {
+        if let completion = observers.completion {
             callbackQueue.async {
-                completion(result)
+                completion(outcome)
                 withExtendedLifetime(ticket) {}
             }
         }
-        pipeline?.taskDidFinish(self, result: result)
+        pipeline?.taskDidFinish(self, result: outcome)
+    }
+
+    /// Who gets a finished task's outcome, taken out of its shared state in one step.
+    private struct Observers {
+        let outcome: Result<ImageResponse, ImagePipeline.Error>
+        let waiter: UnsafeContinuation<Delivery, any Error>?
+        let moreWaiters: [UnsafeContinuation<Delivery, any Error>]
+        let streams: [AsyncStream<Event>.Continuation]
+        let completion: (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?
     }
 
     /// A final response on its way to an awaiting task, with the backlog slot of its bitmap.
