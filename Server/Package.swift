@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Deque for the first-come queues (already built for SwiftNIO).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // Already built for Hummingbird; the tests drive single handlers on an embedded channel.
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         // Spans for each request (already built for Hummingbird); tests use its in-memory tracer.
@@ -79,6 +81,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // The `comet-server` command: options, environment, signals (swift-service-lifecycle).

@@ -8,9 +8,8 @@ import Locking
 /// Thread-safe (a mutex; continuations are resumed outside it).
 public final class LoadShedder: Sendable {
     private struct State {
-        var active = 0
+        var admission: AdmissionQueue<CheckedContinuation<Void, any Error>>
         var nextID = 0
-        var queue: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     }
 
     /// How many pieces of work run at once.
@@ -19,22 +18,22 @@ public final class LoadShedder: Sendable {
     public let maximumQueued: Int
     /// The `Retry-After` seconds sent with a refusal.
     public let retryAfter: Int
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let onChange: @Sendable (_ active: Int, _ queued: Int) -> Void
 
     /// Creates a shedder. `onChange` is called (outside the lock) with the counts after each
     /// change, for gauges.
     public init(maximumConcurrent: Int, maximumQueued: Int, retryAfter: Int = 1,
                 onChange: @escaping @Sendable (_ active: Int, _ queued: Int) -> Void = { _, _ in }) {
-        precondition(maximumConcurrent > 0 && maximumQueued >= 0)
         self.maximumConcurrent = maximumConcurrent
         self.maximumQueued = maximumQueued
         self.retryAfter = retryAfter
         self.onChange = onChange
+        state = Locked(State(admission: AdmissionQueue(maximumConcurrent: maximumConcurrent, maximumQueued: maximumQueued)))
     }
 
     /// The work running and waiting now.
-    public var load: (active: Int, queued: Int) { state.withLock { ($0.active, $0.queue.count) } }
+    public var load: (active: Int, queued: Int) { state.withLock { ($0.admission.active, $0.admission.queued) } }
 
     /// Runs `work` when a slot is free; throws ``ServiceError`` 503 when the queue is full, or
     /// `CancellationError` when the caller is cancelled while waiting.
@@ -45,50 +44,31 @@ public final class LoadShedder: Sendable {
     }
 
     private func acquire() async throws {
-        enum Admission { case run, wait(Int), refuse }
-        let admission: Admission = state.withLock { state in
-            if state.active < maximumConcurrent {
-                state.active += 1
-                return .run
-            }
-            guard state.queue.count < maximumQueued else { return .refuse }
+        let id = state.withLock { state in
             state.nextID += 1
-            return .wait(state.nextID)
+            return state.nextID
         }
-        switch admission {
-        case .run:
-            report()
-        case .refuse:
-            throw ServiceError.overloaded(retryAfter: retryAfter)
-        case .wait(let id):
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let cancelled = state.withLock { state in
-                        if Task.isCancelled { return true }
-                        state.queue.append((id, continuation))
-                        return false
-                    }
-                    if cancelled { continuation.resume(throwing: CancellationError()) } else { report() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let action = state.withLock { $0.admission.arrive(id: id, waiter: continuation, isCancelled: Task.isCancelled) }
+                switch action {
+                case .run: continuation.resume()
+                case .wait: break
+                case .refuse: continuation.resume(throwing: ServiceError.overloaded(retryAfter: retryAfter))
+                case .cancel: continuation.resume(throwing: CancellationError())
                 }
-            } onCancel: {
-                let waiter = state.withLock { state in
-                    state.queue.firstIndex { $0.id == id }.map { state.queue.remove(at: $0).continuation }
-                }
-                waiter?.resume(throwing: CancellationError())
                 report()
             }
+        } onCancel: {
+            let waiter = state.withLock { $0.admission.abandon(id: id) }
+            guard let waiter else { return }
+            waiter.resume(throwing: CancellationError())
+            report()
         }
     }
 
     private func release() {
-        // The slot passes straight to the first waiter, so `active` stays the same.
-        let next = state.withLock { state in
-            if state.queue.isEmpty {
-                state.active -= 1
-                return nil as CheckedContinuation<Void, any Error>?
-            }
-            return state.queue.removeFirst().continuation
-        }
+        let next = state.withLock { $0.admission.finish() }
         next?.resume()
         report()
     }
