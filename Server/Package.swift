@@ -60,6 +60,7 @@ let package = Package(
             dependencies: [
                 "CHiredis",
                 .product(name: "Locking", package: "Comet"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]

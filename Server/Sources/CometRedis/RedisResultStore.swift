@@ -74,52 +74,55 @@ public final class RedisResultStore: Sendable {
     ) async throws -> StoredResult {
         let resultKey = configuration.keyPrefix + "r:" + key
         let leaseKey = configuration.keyPrefix + "l:" + key
-        do {
-            if let stored = try await client.get(resultKey).flatMap(StoredResult.init(encoded:)) {
-                hits.increment()
-                return stored
-            }
-        } catch {
-            return try await fallBack(error, produce)
-        }
-        misses.increment()
         let token = Self.token()
-        let waitDeadline = ContinuousClock.now + configuration.leaseDuration * 2
-        var interval = configuration.initialPollInterval
-        var waited = false
+        var flight = LeaseFlight(leaseDuration: configuration.leaseDuration, initialPollInterval: configuration.initialPollInterval,
+                                 maximumPollInterval: configuration.maximumPollInterval)
+        var action = flight.start()
         while true {
-            let won: Bool
-            do {
-                won = try await client.set(leaseKey, Array(token.utf8), expiry: configuration.leaseDuration, onlyIfAbsent: true)
-            } catch {
-                return try await fallBack(error, produce)
-            }
-            if won {
+            switch action {
+            case .produceAndStore:
                 return try await produceAndStore(resultKey: resultKey, leaseKey: leaseKey, token: token, ttl: ttl, produce)
-            }
-            if !waited {
-                waited = true
-                leaseWaits.increment()
-            }
-            // A peer holds the lease: poll for its result, or for the lease to go.
-            while true {
-                if ContinuousClock.now >= waitDeadline {
-                    logger.debug("gave up waiting for a peer's result", metadata: ["key": "\(key)"])
-                    return try await produce()
-                }
-                try await Task.sleep(for: interval)
-                interval = min(interval * 2, configuration.maximumPollInterval)
-                let values: [[UInt8]?]
+            case .answer(let stored):
+                return stored
+            case .produceAlone(let reason):
+                if reason == .waitedTooLong { logger.debug("gave up waiting for a peer's result", metadata: ["key": "\(key)"]) }
+                return try await produce()
+            case .lookUp, .takeLease, .poll:
                 do {
-                    values = try await client.get([resultKey, leaseKey])
+                    action = try await perform(action, on: &flight, resultKey: resultKey, leaseKey: leaseKey, token: token)
+                } catch is CancellationError {
+                    throw CancellationError()
                 } catch {
-                    return try await fallBack(error, produce)
+                    errors.increment()
+                    fallbacks.increment()
+                    warn(error)
+                    action = flight.redisFailed()
                 }
-                if let value = values[0], let stored = StoredResult(encoded: value) {
-                    return stored
-                }
-                if values[1] == nil { break }  // lease gone without a result: try to take it
             }
+        }
+    }
+
+    /// Performs one of the flight's Redis steps and reports its outcome to `flight`, whose next
+    /// action it returns. Throws what Redis throws, or `CancellationError` from a poll's sleep.
+    private func perform(_ action: LeaseFlight.Action, on flight: inout LeaseFlight, resultKey: String, leaseKey: String,
+                         token: String) async throws -> LeaseFlight.Action {
+        switch action {
+        case .lookUp:
+            let stored = try await client.get(resultKey).flatMap(StoredResult.init(encoded:))
+            if stored == nil { misses.increment() } else { hits.increment() }
+            return flight.lookedUp(stored, now: .now)
+        case .takeLease:
+            let won = try await client.set(leaseKey, Array(token.utf8), expiry: configuration.leaseDuration, onlyIfAbsent: true)
+            let hadWaited = flight.hasWaited
+            let next = flight.contended(won: won, now: .now)
+            if flight.hasWaited && !hadWaited { leaseWaits.increment() }
+            return next
+        case .poll(let interval):
+            try await Task.sleep(for: interval)
+            let values = try await client.get([resultKey, leaseKey])
+            return flight.polled(result: values[0].flatMap(StoredResult.init(encoded:)), leaseHeld: values[1] != nil, now: .now)
+        case .produceAndStore, .answer, .produceAlone:
+            return action
         }
     }
 
@@ -158,13 +161,6 @@ public final class RedisResultStore: Sendable {
             errors.increment()
             warn(error)
         }
-    }
-
-    private func fallBack(_ error: any Error, _ produce: @escaping @Sendable () async throws -> StoredResult) async throws -> StoredResult {
-        errors.increment()
-        fallbacks.increment()
-        warn(error)
-        return try await produce()
     }
 
     // Outages are logged by the client once each; this catches the rest (a full queue, a

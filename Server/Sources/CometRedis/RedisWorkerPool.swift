@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import Glibc
 
@@ -10,10 +11,9 @@ final class RedisWorkerPool: @unchecked Sendable {
     /// A unit of work, run on a worker thread with that thread's connection.
     typealias Job = @Sendable (RedisConnection) -> Void
 
-    // Guards `jobs`, `head`, `running` and `stopping`.
+    // Guards `jobs`, `running` and `stopping`.
     private let condition = NSCondition()
-    private var jobs: [Job] = []
-    private var head = 0
+    private var jobs: Deque<Job> = []
     private var running = 0
     private var stopping = false
     private let maxQueued: Int
@@ -45,7 +45,7 @@ final class RedisWorkerPool: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         // Room for one job per connection plus the queue: queued and running jobs count alike.
-        guard !stopping, jobs.count - head + running < maxQueued + workerCount else { return false }
+        guard !stopping, jobs.count + running < maxQueued + workerCount else { return false }
         jobs.append(job)
         condition.signal()
         return true
@@ -72,18 +72,11 @@ final class RedisWorkerPool: @unchecked Sendable {
     private func next() -> Job? {
         condition.lock()
         defer { condition.unlock() }
-        while head == jobs.count {
+        while jobs.isEmpty {
             if stopping { return nil }
             condition.wait()
         }
-        let job = jobs[head]
-        head += 1
         running += 1
-        // Compact once the consumed prefix dominates, so the array does not grow for ever.
-        if head > 64 && head * 2 > jobs.count {
-            jobs.removeFirst(head)
-            head = 0
-        }
-        return job
+        return jobs.removeFirst()
     }
 }
