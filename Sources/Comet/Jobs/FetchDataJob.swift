@@ -40,19 +40,16 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private var resumable: ResumableData?
     /// The kept bytes the response continued (the first bytes of ``buffer``).
     private var resumed: ResumableData?
-    /// The response continued other bytes than asked for: the attempt is dropped and redone.
-    private var isResumeMismatched = false
     private var swiftTask: Task<Void, Never>?
-    private var attempt = 1
     private var retryWait: Task<Void, Never>?
-    /// Whether chunks go to subscribers as they arrive (progressive decoding, until a retry).
-    private var sendsChunks: Bool
+    /// Where the fetch is, and what each event makes of it.
+    private var lifecycle: FetchLifecycle
 
     init(request: ImageRequest, key: DataLoadKey, context: PipelineContext) {
         self.request = request
         self.key = key
         self.context = context
-        self.sendsChunks = context.configuration.isProgressiveDecodingEnabled
+        self.lifecycle = FetchLifecycle(sendsChunks: context.configuration.isProgressiveDecodingEnabled)
         super.init(executor: context.executor)
     }
 
@@ -61,9 +58,8 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     override func start() {
-        guard context.cachePolicy.readsOriginalData(for: request), let dataCache = context.dataCache(for: request) else {
-            return loadData()
-        }
+        let dataCache = context.cachePolicy.readsOriginalData(for: request) ? context.dataCache(for: request) : nil
+        guard lifecycle.start(readsDiskCache: dataCache != nil) == .readDiskCache, let dataCache else { return loadData() }
         let key = context.dataCacheKey(for: request) ?? self.key.dataKey
         workItem = context.dataCachingQueue.run(priority: priority, { dataCache.cachedData(for: key) }, then: { [weak self] data in
             self?.didReadDiskCache(data)
@@ -72,17 +68,21 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
 
     private func didReadDiskCache(_ data: Data?) {
         guard !isDone else { return }
-        if let data, !data.isEmpty {
+        switch lifecycle.diskCacheRead(found: data?.isEmpty == false) {
+        case .deliverCachedData:
             context.metrics.record(.diskCacheHits)
-            send(.value(FetchedData(data: data, response: nil, cacheType: .disk), isCompleted: true))
-        } else {
+            send(.value(FetchedData(data: data ?? Data(), response: nil, cacheType: .disk), isCompleted: true))
+        case .load:
             loadData()
+        case .ignore:
+            break
         }
     }
 
     private func loadData() {
         guard !isDone else { return }
         if request.options.contains(.returnCacheDataDontLoad) {
+            lifecycle.end()
             send(.error(.dataMissingInCache(request: request)))
             return
         }
@@ -115,6 +115,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         let executor = context.executor
         switch request.resource {
         case .closure(_, let load):
+            lifecycle.transferStarted(resuming: false)
             swiftTask = Task {
                 let result: Result<Data, SendableError>
                 do { result = .success(try await load()) } catch { result = .failure(SendableError(error)) }
@@ -132,6 +133,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         case .url, .urlRequest:
             guard var urlRequest = request.urlRequest, let url = urlRequest.url else {
                 slot?.finish()
+                lifecycle.end()
                 send(.error(.invalidRequest(request: request, reason: "it has no URL")))
                 return
             }
@@ -140,6 +142,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 resumable = partial
                 urlRequest = partial.resumingRequest(urlRequest)
             }
+            lifecycle.transferStarted(resuming: resumable != nil)
             let loader = context.dataLoader(for: request)
             self.loader = loader // a loader made by a hook for this load lives as long as the load
             loadingSlot = slot
@@ -181,6 +184,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     override func didCancel() {
+        lifecycle.end()
         keepPartialData()
         loadingTask?.cancel()
         swiftTask?.cancel()
@@ -202,25 +206,30 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
 
     private func didReceive(_ chunk: Data, response: URLResponse?) {
         guard !isDone else { return }
-        guard !isResumeMismatched else { return }
         if self.response == nil, let response {
-            if let partial = resumable {
+            switch lifecycle.responseArrived(responseKind(response)) {
+            case .accept(let isResumed):
+                let partial = resumable
                 resumable = nil
-                if let http = response as? HTTPURLResponse, http.statusCode == 206 {
-                    guard partial.isContinued(by: http) else {
-                        isResumeMismatched = true
-                        loadingTask?.cancel()
-                        return
-                    }
+                if isResumed, let partial {
                     resumed = partial
                     buffer = partial.data
-                    if sendsChunks { send(.value(FetchedData(data: partial.data, response: response, cacheType: nil), isCompleted: false)) }
+                    if lifecycle.sendsChunks {
+                        send(.value(FetchedData(data: partial.data, response: response, cacheType: nil), isCompleted: false))
+                    }
                 }
+                self.response = response
+                expectedLength = resumed.map { Int64($0.totalLength) } ?? max(0, response.expectedContentLength)
+                if !(buffer.isEmpty && Int64(chunk.count) >= expectedLength) { reserveBuffer() }
+            case .cancelTransfer:
+                resumable = nil
+                loadingTask?.cancel()
+                return
+            case .ignore:
+                break
             }
-            self.response = response
-            expectedLength = resumed.map { Int64($0.totalLength) } ?? max(0, response.expectedContentLength)
-            if !(buffer.isEmpty && Int64(chunk.count) >= expectedLength) { reserveBuffer() }
         }
+        guard case .append(let sendsChunk) = lifecycle.chunkArrived() else { return }
         // A first chunk that is the whole body (or of a body of unknown length) becomes the
         // buffer as it is: no allocation, no copy.
         if buffer.isEmpty && !isBufferReserved {
@@ -230,32 +239,46 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         }
         context.metrics.record(.bytesLoaded, chunk.count)
         if let limit = context.configuration.maximumResponseDataSize, buffer.count > limit {
+            lifecycle.end()
             loadingTask?.cancel()
             send(.error(.responseTooLarge(request: request, limit: limit)))
             return
         }
         send(.progress(completed: Int64(buffer.count), total: expectedLength))
-        if sendsChunks {
+        if sendsChunk {
             send(.value(FetchedData(data: chunk, response: response, cacheType: nil), isCompleted: false))
         }
     }
 
+    /// What `response` is to the kept bytes this attempt asked to continue.
+    private func responseKind(_ response: URLResponse) -> FetchLifecycle.ResponseKind {
+        guard let partial = resumable, let http = response as? HTTPURLResponse, http.statusCode == 206 else { return .wholeBody }
+        return partial.isContinued(by: http) ? .matchingContinuation : .mismatchedContinuation
+    }
+
     /// A subscriber that joins mid-download gets everything received so far as one chunk.
     override func didAddLateSubscriber(_ subscription: Subscription) {
-        guard sendsChunks, !buffer.isEmpty else { return }
+        guard lifecycle.sendsChunks, !buffer.isEmpty else { return }
         send(.value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: false), to: subscription)
     }
 
     private func didFinish(_ error: (any Error)?) {
         guard !isDone else { return }
-        if isResumeMismatched {
+        let retryDelay = error.flatMap(retryDelay(after:))
+        switch lifecycle.transferEnded(failed: error != nil, hasBytes: !buffer.isEmpty, retryDelay: retryDelay) {
+        case .restartWhole:
             context.log("loading \(key): the server continued other bytes; loading it whole")
             resetAttempt()
-            return loadData()
-        }
-        if error != nil { keepPartialData() }
-        if let error, retryIfAllowed(after: error) { return }
-        if let error {
+            loadData()
+        case .retry(let delay):
+            keepPartialData()
+            context.log("loading \(key) failed (\(error.map { "\($0)" } ?? "")); attempt \(lifecycle.attempt) in \(delay)")
+            context.metrics.record(.retries)
+            resetAttempt()
+            scheduleRetry(after: delay)
+        case .fail:
+            keepPartialData()
+            guard let error else { return }
             context.log("loading \(key) failed: \(error)")
             switch error {
             case DataLoaderError.responseTooLarge(let limit):
@@ -265,35 +288,36 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             default:
                 send(.error(.dataLoadingFailed(request: request, statusCode: nil, underlying: error)))
             }
-        } else if buffer.isEmpty {
+        case .failEmpty:
             send(.error(.dataIsEmpty(request: request)))
-        } else {
+        case .deliver:
             send(.value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: true))
+        case .ignore:
+            break
         }
     }
 
     // MARK: Retries
 
-    /// Schedules the next attempt when the policy allows one after `error`.
-    private func retryIfAllowed(after error: any Error) -> Bool {
+    /// The wait before the next attempt when the policy allows one after `error`, else `nil`.
+    private func retryDelay(after error: any Error) -> Duration? {
         let policy = request.retryPolicy ?? context.configuration.retryPolicy
-        guard policy.maximumAttempts > 1, let delay = policy.delay(afterAttempt: attempt, failedWith: error) else { return false }
-        context.log("loading \(key) failed (\(error)); attempt \(attempt + 1) in \(delay)")
-        context.metrics.record(.retries)
-        attempt += 1
-        if !buffer.isEmpty { sendsChunks = false }
-        resetAttempt()
-        let sleep = policy.sleep
+        guard policy.maximumAttempts > 1 else { return nil }
+        return policy.delay(afterAttempt: lifecycle.attempt, failedWith: error)
+    }
+
+    /// Waits `delay` in a Swift task outside the graph (cancelled with the job), then loads again.
+    private func scheduleRetry(after delay: Duration) {
+        let sleep = (request.retryPolicy ?? context.configuration.retryPolicy).sleep
         let executor = context.executor
         retryWait = Task { [weak self] in
             do { try await sleep(delay) } catch { return } // cancelled with the job
             executor.perform { [weak self] in
-                guard let self, !self.isDone else { return }
+                guard let self, !self.isDone, self.lifecycle.retryDelayEnded() else { return }
                 self.retryWait = nil
                 self.loadData()
             }
         }
-        return true
     }
 
     // MARK: Resumable downloads
@@ -308,7 +332,6 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         swiftTask = nil
         resumable = nil
         resumed = nil
-        isResumeMismatched = false
     }
 
     /// Keeps the bytes received so far for the next load of the URL, when they can be resumed
