@@ -16,7 +16,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup demo test loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
+.PHONY: setup demo test docs loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -41,6 +41,11 @@ test: setup
 	@scripts/skipped-summary .build/test-output.log
 	$(MAKE) loader-test
 	$(MAKE) serve-test
+
+## The DocC catalogs (Imaging, Streams, Comet, CometServer, the migration guide), built with the
+## toolchain's docc into .build/docs; a DocC warning fails it (scripts/docs).
+docs: setup
+	scripts/docs
 
 ## The AsyncHTTPClient loader's tests (the nested Loaders/AsyncHTTPClient package: SwiftNIO and
 ## AsyncHTTPClient; its first build takes about 4 minutes on 2 cores, later ones seconds).

@@ -130,7 +130,7 @@ let package = Package(
             ],
             exclude: ["EndToEnd/Fixtures"]
         ),
-        // Comet's keys against a model of what a result depends on (docs/keys.md).
+        // Comet's keys against a model of what a result depends on (Comet.docc/CacheKeys.md).
         .testTarget(
             name: "KeyPropertyTests",
             dependencies: ["Comet", "Locking", "CometTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -92,9 +92,11 @@ public final class DataCache: DataCaching, Sendable {
 
     /// A cache in the directory at `path` (created now if possible, and again on a later write
     /// if it is missing then).
-    /// - Parameter filenameGenerator: names the file of a key; ``sha256Filename(_:)`` by default.
-    ///   A name must be one path component not starting with `.comet-tmp-`; a key for which the
-    ///   generator returns `nil` or an invalid name is never stored.
+    /// - Parameters:
+    ///   - path: the directory.
+    ///   - filenameGenerator: names the file of a key; ``sha256Filename(_:)`` by default.
+    ///     A name must be one path component not starting with `.comet-tmp-`; a key for which the
+    ///     generator returns `nil` or an invalid name is never stored.
     public init(path: URL, filenameGenerator: @escaping @Sendable (String) -> String? = DataCache.sha256Filename) {
         self.path = path
         self.directory = path.path

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The image for one request as a ``Streams`` publisher: zero or more progressive previews,
+/// The image for one request as a `Streams` publisher: zero or more progressive previews,
 /// then the final image, then `.finished` — or a failure.
 ///
 /// Made by ``ImagePipeline/imageStream(with:)-(ImageRequest)``. Nothing is loaded until a

@@ -9,9 +9,9 @@ import FoundationNetworking
 /// decoding for `data:` URLs.
 ///
 /// - Validates status codes (200...299; anything else fails with the status in the error).
-/// - Enforces ``maximumResponseDataSize`` from Content-Length before reading the body, and while
+/// - Enforces ``Configuration/maximumResponseDataSize`` from Content-Length before reading the body, and while
 ///   receiving; a body shorter than its Content-Length fails instead of passing as complete.
-/// - Answers authentication challenges at the session level through ``credentialProvider``
+/// - Answers authentication challenges at the session level through ``Configuration/credentialProvider``
 ///   (per-task challenge handling hangs on Linux's URLSession): without a credential the
 ///   challenge is cancelled, so a 401 fails at once instead of waiting.
 /// - Follows redirects by ``Configuration/redirectPolicy``: credentials never go to another

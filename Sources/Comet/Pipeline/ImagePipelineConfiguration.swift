@@ -68,14 +68,14 @@ extension ImagePipeline {
         /// 1/4 or 1/8) whose result still covers the resize's target, and the resize makes the
         /// exact size from that: a 1024×768 photo made into a 256² thumbnail decodes at 512×384,
         /// about a third of the work. The result has the same size as from a full decode, and
-        /// differs by a few levels per channel (see ``ImageProcessors/Resize/decodingDownsampling``). Such a decode is not shared with a full-size decode of the
+        /// differs by a few levels per channel (see `ImageProcessors.Resize.decodingDownsampling`). Such a decode is not shared with a full-size decode of the
         /// same data (the download still is). Default `true`.
         public var isResizeDownsamplingEnabled = true
         /// Decoder limits and strictness (thumbnails add their downsampling). Default: the
-        /// decoder defaults (see ``ImageDecodingLimits``).
+        /// decoder defaults (see `ImageDecodingLimits`).
         public var decodingOptions = ImageDecodingOptions()
         /// The decoders, chosen by each file's format (final images, progressive previews and
-        /// encoded images read back from the disk cache). Default ``ImageDecoderRegistry/default``
+        /// encoded images read back from the disk cache). Default `ImageDecoderRegistry.default`
         /// (PNG, JPEG, WebP, GIF, AVIF); register your own formats on a copy.
         public var decoders = ImageDecoderRegistry.default
         /// Chooses the encoder of a result the disk cache stores encoded (see

@@ -69,7 +69,7 @@ extension ImagePipeline {
         case progress(ImageTask.Progress)
         /// A progressive preview.
         case preview(ImageResponse)
-        /// The task was cancelled (``finished`` follows with the cancellation error).
+        /// The task was cancelled (``ImagePipeline/TaskEvent/finished(_:)`` follows with the cancellation error).
         case cancelled
         /// The task's result.
         case finished(Result<ImageResponse, ImagePipeline.Error>)

@@ -8,7 +8,7 @@ extension ImagePipeline {
         /// The final decode of the fetched bytes (with the thumbnail's reduction, when the
         /// request asks for one). Progressive previews are not reported.
         case decode
-        /// One processor on the final image, named by its ``ImageProcessing/identifier``.
+        /// One processor on the final image, named by its `ImageProcessing.identifier`.
         case process(String)
     }
 

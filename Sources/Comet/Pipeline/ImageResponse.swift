@@ -27,7 +27,7 @@ public struct ImageResponse: @unchecked Sendable {
     public var request: ImageRequest
     /// Every frame, composited, when the request had ``ImageRequest/Options/decodeAnimation``
     /// and the image is animated (GIF, animated WebP); ``image`` is then the first frame. `nil`
-    /// for still images and by default. See ``AnimatedImage`` for how to display it.
+    /// for still images and by default. See `AnimatedImage` (Imaging) for how to display it.
     public var animation: AnimatedImage?
 
     /// Creates a response.

@@ -47,7 +47,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         public static let disableDiskCache: Options = [.disableDiskCacheReads, .disableDiskCacheWrites]
         /// Load from the source even when a cache has the image (the result is still stored).
         public static let reloadIgnoringCachedData = Options(rawValue: 1 << 4)
-        /// Use only what the caches have; fail with ``ImagePipeline/Error/dataMissingInCache``
+        /// Use only what the caches have; fail with ``ImagePipeline/Error/dataMissingInCache(request:)``
         /// instead of loading.
         public static let returnCacheDataDontLoad = Options(rawValue: 1 << 5)
         /// Start the download at once, bypassing the data-loading queue's concurrency limit
@@ -266,7 +266,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// expiring signature query): requests with equal `imageID`s are the same image, whatever
     /// their URLs and headers. Default: the URL's absolute string, or the closure's `id`. (A
     /// `URLRequest` that sets headers, a body or a method other than GET then also keys by a
-    /// digest of them; see docs/keys.md.)
+    /// digest of them; see <doc:CacheKeys>.)
     public var imageID: String? {
         get { storage.imageID ?? url?.absoluteString }
         set { mutate { $0.imageID = newValue } }

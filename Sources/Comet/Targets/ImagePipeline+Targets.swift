@@ -14,9 +14,14 @@ extension ImagePipeline {
     ///
     /// See ``ImageDisplaying`` for the threads the target is called on.
     ///
-    /// - Parameter completion: Called once with the load's result after it was displayed — on the
-    ///   callback queue, or synchronously for a memory-cache hit; with
-    ///   ``Error/cancelled(request:)`` when the load was replaced, cancelled or its target released.
+    /// - Parameters:
+    ///   - request: what to load.
+    ///   - options: the placeholder, failure image, transition and previews (see
+    ///     ``ImageLoadingOptions``).
+    ///   - target: what displays the image.
+    ///   - completion: Called once with the load's result after it was displayed — on the
+    ///     callback queue, or synchronously for a memory-cache hit; with
+    ///     ``Error/cancelled(request:)`` when the load was replaced, cancelled or its target released.
     /// - Returns: The task, or `nil` on a memory-cache hit.
     @discardableResult
     public func loadImage(

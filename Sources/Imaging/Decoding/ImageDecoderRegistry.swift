@@ -1,6 +1,6 @@
 import Foundation
 
-/// The decoders available to a pipeline (``ImagePipeline/Configuration/decoders``) or to
+/// The decoders available to a pipeline (`ImagePipeline.Configuration.decoders` in Comet) or to
 /// ``ImageDecoders``, keyed by format: each file's format is recognised from its first bytes,
 /// then its format's decoder decodes it.
 ///
@@ -53,7 +53,9 @@ public struct ImageDecoderRegistry: Sendable {
     /// Registers `decoder` for `type`, replacing any decoder registered for it.
     ///
     /// - Parameters:
-    ///   - recognizedBy: recognises the format from a file's first bytes (at least 16 are given
+    ///   - type: the format.
+    ///   - decoder: decodes whole files of it.
+    ///   - recognizer: recognises the format from a file's first bytes (at least 16 are given
     ///     when the file has them). `nil` (the default): ``AssetType``'s built-in recognition.
     ///   - incremental: makes an incremental decoder (for progressive previews). `nil` (the
     ///     default): the data is collected and decoded in one go when complete.

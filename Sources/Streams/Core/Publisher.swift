@@ -15,7 +15,7 @@ public protocol Publisher<Output, Failure> {
     /// Attaches the specified subscriber to this publisher.
     ///
     /// Implementations must call `receive(subscription:)` on the subscriber exactly once.
-    /// Clients should call ``Publisher/subscribe(_:)-(Subscriber)`` instead.
+    /// Clients should call `subscribe(_:)` (the one taking a subscriber) instead.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 

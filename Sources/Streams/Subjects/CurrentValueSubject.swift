@@ -6,7 +6,7 @@
 /// completion, sends are ignored and the value no longer changes.
 ///
 /// Thread-safety: `value` and `send` may be used from any thread; the value, the completion and
-/// the subscriber list live under one mutex (in a ``SubjectCore``), and deliveries happen outside
+/// the subscriber list live under one mutex (in a `SubjectCore`), and deliveries happen outside
 /// it, serialised per subscriber.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, UpstreamAcceptingSubject, @unchecked Sendable {
     @usableFromInline let core = SubjectCore()

@@ -5,7 +5,7 @@
 /// later sends are ignored and new subscribers receive the completion at once.
 ///
 /// Thread-safety: `send` may be called from any thread. The subscriber list, the completion and
-/// the upstreams live under one mutex (in a ``SubjectCore``, which its subscribers report to
+/// the upstreams live under one mutex (in a `SubjectCore`, which its subscribers report to
 /// instead of holding the subject); each subscriber's deliveries are serialised by its own
 /// conduit and made outside any lock. `send` is inlinable, so it runs specialised.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, UpstreamAcceptingSubject, @unchecked Sendable {

@@ -3,7 +3,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-// The code of docs/formats.md, kept identical so it compiles and runs.
+// The code of Imaging.docc/Formats.md, kept identical so it compiles and runs.
 
 func play(_ animation: AnimatedImage, show: (Image) -> Void) async throws {
     var plays = 0
@@ -16,7 +16,7 @@ func play(_ animation: AnimatedImage, show: (Image) -> Void) async throws {
     } while animation.loopCount == 0 || plays < animation.loopCount
 }
 
-@Suite("docs/formats.md runs", .timeLimit(.minutes(1)))
+@Suite("The Formats guide runs", .timeLimit(.minutes(1)))
 struct FormatsDocsTests {
     @Test func decodingAnyFormat() throws {
         for webpOrGIFOrAVIFData in [TestImages.webp(), TestImages.animatedGIF(width: 64, height: 48), TestImages.avif()] {

@@ -3,10 +3,10 @@ import CometTestSupport
 import Foundation
 import Testing
 
-// The code blocks of README.md and docs/processing.md, kept verbatim (DocsCodeBlocksTests
+// The code blocks of README.md and the Loading, Decoding and Processing guides, kept verbatim (DocsCodeBlocksTests
 // checks that each block appears here), compiled and, where it is safe, run.
 
-/// README, "Loading images". Compiled only: running it would create ~/.cache/com.example.gallery
+/// README and Comet.docc/Loading.md. Compiled only: running it would create ~/.cache/com.example.gallery
 /// and replace `ImagePipeline.shared` for the whole test process. The behaviours it shows are
 /// tested in the pipeline suites.
 func readmeLoadingImages(url: URL) async throws {
@@ -27,7 +27,7 @@ func readmeLoadingImages(url: URL) async throws {
     _ = (image, cached)
 }
 
-/// README, "Thumbnail, then full image".
+/// README, "A thumbnail, then the full image".
 func readmeThumbnailThenFull(url: URL, pipeline: ImagePipeline, failureImage: Image,
                              show: @escaping @Sendable (Image, ContentMode) -> Void) -> AnyCancellable {
     let thumb = pipeline.imageStream(with: ImageRequest(url: url, processors: [.resize(width: 256)]))
@@ -39,7 +39,7 @@ func readmeThumbnailThenFull(url: URL, pipeline: ImagePipeline, failureImage: Im
     return cancellable
 }
 
-/// README, "Decoding".
+/// README and Imaging.docc/DecodingImages.md.
 func readmeDecoding(data: Data) throws -> (Image, DecodedImage, Data, Data) {
     let image = try Image(data: data)                    // PNG, JPEG, WebP, GIF, AVIF; upright, RGBA8 straight alpha
     let result = try ImageDecoders.decode(data, options: ImageDecodingOptions(
@@ -51,7 +51,7 @@ func readmeDecoding(data: Data) throws -> (Image, DecodedImage, Data, Data) {
     return (image, result, png, jpeg)
 }
 
-/// docs/processing.md, the opening example.
+/// Imaging.docc/ProcessingImages.md, the opening example.
 func processingGuideThumbnail(of image: Image) throws -> Image {
     let thumbnail = try ImageProcessors.Composition([
         .resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true),

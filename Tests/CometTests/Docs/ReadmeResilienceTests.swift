@@ -4,7 +4,7 @@ import Foundation
 import Locking
 import Testing
 
-/// README, "Hooks, retries and resilience", verbatim, run against the loopback server.
+/// Comet.docc/RetriesAndHooks.md, verbatim, run against the loopback server.
 func readmeResilience(url: URL, log: @escaping @Sendable (String) -> Void,
                       show: (Image) -> Void) async throws -> Image {
     let resilient = ImagePipeline {
@@ -22,7 +22,7 @@ func readmeResilience(url: URL, log: @escaping @Sendable (String) -> Void,
     return image
 }
 
-@Suite("README resilience example", .timeLimit(.minutes(1)))
+@Suite("The retries and hooks guide runs", .timeLimit(.minutes(1)))
 struct ReadmeResilienceTests {
     @Test func theExampleLoadsAndReportsItsEvents() async throws {
         let server = try await TestServer.start()

@@ -2,7 +2,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// README, "Streams": the virtual-time example, verbatim (DocsCodeBlocksTests checks it is here).
+/// README and Streams.docc/UsingStreams.md: the virtual-time example, verbatim (DocsCodeBlocksTests checks it is here).
 func readmeStreamsDebounce() -> [String] {
     let scheduler = TestScheduler()
     let subject = PassthroughSubject<String, Never>()

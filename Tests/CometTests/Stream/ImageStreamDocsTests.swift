@@ -4,7 +4,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-// The code of docs/image-stream.md ("Thumbnail, then full image"), kept identical so it compiles.
+// The code of Comet.docc/ThumbnailThenFull.md, kept identical so it compiles.
 
 enum ContentMode { case aspectFill, aspectFit }
 
@@ -19,7 +19,7 @@ func showThumbnailThenFull(url: URL, pipeline: ImagePipeline, failureImage: Imag
         .sink { image, mode in show(image, mode) }
 }
 
-@Suite("docs/image-stream.md runs", .timeLimit(.minutes(1)))
+@Suite("The thumbnail-then-full guide runs", .timeLimit(.minutes(1)))
 struct ImageStreamDocsTests {
     @Test func theDocumentedChainShowsThumbnailThenFull() async throws {
         let server = try await TestServer.start()

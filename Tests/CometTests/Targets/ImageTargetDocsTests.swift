@@ -4,7 +4,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-// The target code of docs/image-stream.md ("Loading into a target"), kept identical.
+// The target code of Comet.docc/ThumbnailThenFull.md ("Loading into a target"), kept identical.
 
 final class ThumbnailView: ImageDisplaying {
     private(set) var image: Image?
@@ -16,7 +16,7 @@ func configure(_ view: ThumbnailView, url: URL, pipeline: ImagePipeline, placeho
     pipeline.loadImage(with: url, options: options, into: view)  // cancels the view's previous load
 }
 
-@Suite("docs/image-stream.md: targets", .timeLimit(.minutes(1)))
+@Suite("The thumbnail-then-full guide: targets", .timeLimit(.minutes(1)))
 struct ImageTargetDocsTests {
     @Test func theDocumentedTargetShowsPlaceholderThenImageOrFailure() async throws {
         let server = try await TestServer.start()

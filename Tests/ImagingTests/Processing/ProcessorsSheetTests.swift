@@ -4,7 +4,7 @@ import Testing
 @testable import Imaging
 
 /// Writes a contact sheet of processed images for people to look at:
-/// `.build/processors-sheet.png` (the README shows a copy, docs/processors-sheet.png).
+/// `.build/processors-sheet.png` (Imaging.docc/Processing.md shows a copy, Sources/Imaging/Imaging.docc/processors-sheet.png).
 ///
 /// Row 1, a photo (kodim23): original fitted · fill+crop 192×192 · AlamofireImage aspect-fit on a
 /// 192×192 canvas · rounded corners 24 · circle · circle with a white border · blur σ 8 ·

@@ -7,13 +7,13 @@ import FoundationNetworking
 #endif
 
 /// The pipeline's data loader in the service: fetches sources over http(s) with
-/// AsyncHTTPClient (``CometAsyncHTTPClient/AsyncHTTPClientDataLoader``) under the
+/// AsyncHTTPClient (`AsyncHTTPClientDataLoader` from CometAsyncHTTPClient) under the
 /// ``SourcePolicy`` and the ``SourceFetchLimits`` (bytes, redirects, time), and records each
 /// source's validator.
 ///
 /// - Every request, the first and each redirect's, is checked by the policy first (canonical
 ///   form, allow-list, addresses), and its connection goes to the address that check accepted
-///   (``SourcePolicyResolver``): the name is resolved once per request, so DNS rebinding has no
+///   (`SourcePolicyResolver`): the name is resolved once per request, so DNS rebinding has no
 ///   window between the check and the connection.
 /// - Only http and https sources are fetched.
 /// - Failures reach the pipeline as errors it wraps in `ImagePipeline.Error.dataLoadingFailed`:

@@ -61,11 +61,12 @@ struct ThumbnailOptionTableTests {
         }
     }
 
-    @Test func theREADMEsTableIsTheDeclaredOne() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains(ThumbnailOptions.markdownTable + "\n"),
-                "README.md's options table differs from ThumbnailOptions.table; it should read:\n\(ThumbnailOptions.markdownTable)")
+    @Test func theServingGuidesTableIsTheDeclaredOne() throws {
+        let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let guide = try String(contentsOf: server.appendingPathComponent("Sources/CometServer/CometServer.docc/Serving.md"),
+                               encoding: .utf8)
+        #expect(guide.contains(ThumbnailOptions.markdownTable + "\n"),
+                "Serving.md's options table differs from ThumbnailOptions.table; it should read:\n\(ThumbnailOptions.markdownTable)")
     }
 }

@@ -36,7 +36,7 @@ struct URLSignerTests {
         #expect(throws: ServiceError.self) { try URLSigner(hexKey: "", hexSalt: "00") }
     }
 
-    /// The README's signing example, as written there (DocsCodeBlocksTests finds it here).
+    /// Serving.md's signing example, as written there (DocsCodeBlocksTests finds it here).
     @Test func theReadmeSigningExampleMakesAPathTheServerAccepts() throws {
         let key = "736563726574", salt = "68656c6c6f"
         let signer = try URLSigner(hexKey: key, hexSalt: salt)
