@@ -1,4 +1,4 @@
-// The pipeline (ImagePipeline, requests, caches) arrives with the pipeline-core issue. Until
-// then this module only re-exports the parts it is built on, so `import Comet` gives both.
+// `import Comet` re-exports the modules the pipeline is built on, so one import gives the
+// pipeline, `Imaging` (images, codecs, processors) and `Streams` (publishers).
 @_exported import Imaging
 @_exported import Streams

@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A value behind a lock: the one lock type of Comet's modules, its command-line tool and its
-/// tests. Its target is not a product: no user imports it.
+/// A value behind a lock: the one lock type of Comet's modules, its command-line tool, the
+/// Server and loader packages, and the tests. Its target is a library product only so that those
+/// packages can share it; it is not part of the API adopters are meant to use.
 ///
 /// `withLock` gives exclusive access to the value. Never call out to other components (user
 /// closures, subscribers, loaders, callbacks) inside it: take what you need out of the value and
@@ -13,8 +14,8 @@ import Darwin
 ///
 /// Built on `pthread_mutex_t` rather than `Synchronization.Mutex`: on Linux, `Mutex` waits with
 /// raw futex calls that ThreadSanitizer cannot see, so every access it guards is reported as a
-/// race and `--sanitize=thread` becomes useless (measured: a two-thread counter under `Mutex`
-/// gives "Swift access race" reports, under a pthread mutex none). A struct around one class
+/// race and `--sanitize=thread` becomes useless (a two-thread counter under `Mutex` gives
+/// "Swift access race" reports, under a pthread mutex none). A struct around one class
 /// (the value and the mutex in one allocation) so that `withLock` inlines into callers in other
 /// modules.
 ///

@@ -114,9 +114,9 @@ struct CometServerCommand: AsyncParsableCommand {
                                                                      metricsFactory: PrometheusMetricsFactory(registry: metrics.registry)))
         } ?? local
         defer { redisClient?.close() }
-        let service = ThumbnailService(configuration: configuration, store: store, metrics: metrics, logger: logger)
+        let responder = ThumbnailResponder(configuration: configuration, store: store, metrics: metrics, logger: logger)
         let gallery = demo ? await DemoGallery.make() : nil
-        let server = ThumbnailServer(service: service, demo: gallery, logger: logger)
+        let server = ThumbnailServer(responder: responder, demo: gallery, logger: logger)
         let host = host
         let application = server.makeApplication { port in
             // Unbuffered, so a script reading the pipe sees it at once.

@@ -7,11 +7,11 @@
 /// The count follows the bitmap: a decode takes a ``Ticket``, the ``ImageResult`` carries it
 /// through the processors (a processed image replaces the decoded one), and delivery keeps it
 /// until the caller has the image (an awaiting task has resumed, a completion handler has
-/// returned). The last reference to the ticket going away gives the slot back.
+/// returned). The last reference to the ticket going away gives its place back.
 ///
 /// Graph-confined, except ``Ticket``'s release, which re-enters the graph.
 final class DecodedImageBacklog: @unchecked Sendable {
-    /// One decoded bitmap's slot; released when the last copy of its result is dropped.
+    /// One decoded bitmap's place in the backlog; released when the last copy of its result is dropped.
     final class Ticket: Sendable {
         private let backlog: DecodedImageBacklog
         private let executor: PipelineExecutor
@@ -30,7 +30,7 @@ final class DecodedImageBacklog: @unchecked Sendable {
     let limit: Int
     private let executor: PipelineExecutor
     private(set) var count = 0
-    /// Called in the graph when a slot frees (the decoding queue drains again).
+    /// Called in the graph when a place frees (the decoding queue drains again).
     var onRelease: (() -> Void)?
 
     init(limit: Int, executor: PipelineExecutor) {
@@ -41,7 +41,7 @@ final class DecodedImageBacklog: @unchecked Sendable {
     /// Whether another decode may start.
     var hasRoom: Bool { count < limit }
 
-    /// Takes a slot for a decode about to start.
+    /// Takes a place for a decode about to start.
     func take() -> Ticket {
         executor.assertIsCurrent()
         count += 1

@@ -57,17 +57,19 @@ final class PipelineContext: @unchecked Sendable {
         logger.trace("\(message())")
     }
 
-    /// Jobs that have not finished yet (for tests: a quiet pipeline holds none).
+    #if DEBUG
+    /// Jobs that have not finished yet (tests, debug builds only: a quiet pipeline holds none).
     var activeJobCount: Int {
         executor.assertIsCurrent()
         return fetchJobs.count + decodeJobs.count + processJobs.count
     }
 
-    /// The priority of the in-flight fetch for a data key (tests and diagnostics).
-    func debugFetchJobPriority(for key: String) -> ImageRequest.Priority? {
+    /// The priority of the in-flight fetch for a data key (tests, debug builds only).
+    func fetchJobPriority(for key: String) -> ImageRequest.Priority? {
         executor.assertIsCurrent()
         return fetchJobs.first { $0.key.dataKey == key }?.value.priority
     }
+    #endif
 
     // MARK: Jobs
 

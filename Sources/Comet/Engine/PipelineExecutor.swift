@@ -54,18 +54,15 @@ import Glibc
 /// graph or on the worker doing that step: they must return quickly and must not call back
 /// into the pipeline synchronously.
 ///
-/// **Why this model** (measured in `make bench`, see BENCHMARKS.md): the serial coordinator
-/// queue it replaces cost a thread wake-up at every entry (caller → coordinator, loader →
-/// coordinator, decode → coordinator, and one more per work-queue bookkeeping step), 4 thread
-/// crossings and 8 dispatches per request. A global actor has the same cost from the
-/// non-async contexts the graph is entered from (URLSession callbacks, Dispatch workers): each
-/// entry is a new `Task` and an executor hop. Draining on the arriving thread makes an
-/// uncontended entry a lock and unlock. Under contention, a caller that would suspend until
-/// its result comes back waits a few microseconds for the graph instead of queuing its work:
-/// work queued for the draining thread finishes there, and resuming a suspended Swift task from
-/// another thread costs a thread wake-up (measured at 10 concurrent requests: 72% of tasks
-/// suspended before, about 1% after; with fewer allocations per request, the overhead at 10
-/// concurrent fell from 16.7 to about 12 µs).
+/// **Why this model**: an executor that is a thread (a serial queue) costs a thread wake-up at
+/// every entry (caller, loader, decode, and each work-queue bookkeeping step). A global actor
+/// has the same cost from the non-async contexts the graph is entered from (URLSession
+/// callbacks, Dispatch workers): each entry is a new `Task` and an executor hop. Draining on the
+/// arriving thread makes an uncontended entry a lock and unlock. Under contention, a caller that
+/// would suspend until its result comes back waits a few microseconds for the graph instead of
+/// queuing its work: work queued for the draining thread finishes there, and resuming a
+/// suspended Swift task from another thread costs a thread wake-up. The figures are in
+/// BENCHMARKS.md ("Pipeline").
 ///
 /// Debug builds check the model: every graph entry point calls ``assertIsCurrent()``.
 ///
@@ -141,9 +138,8 @@ final class PipelineExecutor: @unchecked Sendable {
     /// (`image(for:)`, `data(for:)`). When another thread is in the graph, it first watches for
     /// up to ``entryWaitNanoseconds`` for the graph to come free, then runs the work itself.
     /// Why: work queued for the draining thread finishes there, and resuming the caller's
-    /// suspended task from that thread costs a thread wake-up (measured: about half the CPU
-    /// time of a request at 10 concurrent went to futex wake-ups and context switches), while
-    /// a request's part in the graph takes a few microseconds.
+    /// suspended task from that thread costs a thread wake-up, while a request's part in the
+    /// graph takes a few microseconds.
     func performWaitingBriefly(_ work: @escaping @Sendable () -> Void) {
         if isBusy.load(ordering: .relaxed) {
             let deadline = Self.monotonicNanoseconds() + entryWaitNanoseconds
@@ -174,8 +170,7 @@ final class PipelineExecutor: @unchecked Sendable {
     /// A woken drainer: drains, then lingers for ``lingerNanoseconds`` in case more work is
     /// scheduled (a caller creating many tasks in a row schedules one start after another).
     /// While it lingers, ``schedule(_:)`` only enqueues: without the linger, a drainer that
-    /// caught up went idle and the next task woke another, a thread wake-up per task (measured:
-    /// 1000 coalesced requests cost 4–7 µs each instead of 2–3).
+    /// caught up went idle and the next task woke another, a thread wake-up per task.
     private func drainScheduled() {
         var idleSince: UInt64?
         while true {
@@ -267,7 +262,9 @@ final class PipelineExecutor: @unchecked Sendable {
         #endif
     }
 
-    // MARK: Tests and diagnostics
+    // MARK: Tests (debug builds only: production code cannot call these)
+
+    #if DEBUG
 
     /// Holds queued work (tests: to order events deterministically). Work submitted while
     /// suspended waits; the work running now finishes.
@@ -302,6 +299,7 @@ final class PipelineExecutor: @unchecked Sendable {
         done.wait()
         return result.withLock { $0! }
     }
+    #endif
 }
 
 /// The light work one thread runs after leaving a graph (any pipeline's), in a flat loop: a

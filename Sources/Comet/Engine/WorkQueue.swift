@@ -2,7 +2,8 @@ import Dispatch
 
 /// A priority queue of work with a concurrency limit: the next item to start is the one with
 /// the highest priority, first-in first-out among equals. One per pipeline stage (data loading,
-/// decoding, processing, disk-cache I/O).
+/// decoding, processing, disk-cache I/O). A running item holds one of the queue's
+/// ``maxConcurrentCount`` slots until it finishes.
 ///
 /// Confined to its pipeline's graph (``PipelineExecutor``): every method runs there. Heavy work
 /// goes through ``run(priority:light:_:then:)``, the engine's one way to leave the graph and come back.
@@ -19,7 +20,7 @@ final class WorkQueue: @unchecked Sendable {
         fileprivate weak var queue: WorkQueue?
         /// Whether the item produces a decoded bitmap that counts against the queue's backlog.
         fileprivate let isAdmissionChecked: Bool
-        /// The backlog slot taken when an admission-checked item started.
+        /// The backlog ticket taken when an admission-checked item started.
         fileprivate var ticket: DecodedImageBacklog.Ticket?
 
         enum State { case pending, running, finished, cancelled }
@@ -80,8 +81,8 @@ final class WorkQueue: @unchecked Sendable {
         didSet { if !isSuspended { drain() } }
     }
     /// The decoding queue's bound on decoded bitmaps: an admission-checked item starts only
-    /// when the backlog has room (and takes a slot), else it and everything behind it wait
-    /// until a slot frees.
+    /// when the backlog has room (and takes a ticket), else it and everything behind it wait
+    /// until a ticket is given back.
     var backlog: DecodedImageBacklog?
     /// A queue whose waiting items hold this one's back: an item here starts only while `queue`
     /// has fewer than `limit` pending items (downloads wait while downloaded images wait for a
@@ -119,7 +120,7 @@ final class WorkQueue: @unchecked Sendable {
 
     /// The engine's one primitive for heavy work: when a slot is free, runs `heavy` on a worker
     /// (Dispatch's global queue, `.userInitiated` for every priority: the queues already start
-    /// work in priority order, as before the engine rewrite), then `then` with its result
+    /// work in priority order), then `then` with its result
     /// back in the graph, on the worker's own thread when the graph is idle (no further hop). The
     /// slot is freed before `then` runs; `then` is not called when the item was cancelled.
     ///
@@ -138,7 +139,7 @@ final class WorkQueue: @unchecked Sendable {
     }
 
     /// ``run(priority:light:_:then:)`` for work that makes a decoded bitmap: it starts only when
-    /// the queue's ``backlog`` has room, and `then` receives the slot it took, for the result to
+    /// the queue's ``backlog`` has room, and `then` receives the ticket it took, for the result to
     /// carry until it is delivered.
     @discardableResult
     func runCountingBacklog<Output: Sendable>(
@@ -194,10 +195,13 @@ final class WorkQueue: @unchecked Sendable {
         }
     }
 
-    /// Entries in the priority buckets, stale ones included (tests: they do not pile up).
+    #if DEBUG
+    /// Entries in the priority buckets, stale ones included (tests, debug builds only: they do
+    /// not pile up).
     var bucketEntryCount: Int {
         zip(buckets, heads).reduce(0) { $0 + $1.0.count - $1.1 }
     }
+    #endif
 
     /// With nothing pending, every entry left in the buckets is stale (cancelled or moved):
     /// they go at once, so entries never pile up behind an empty queue.
@@ -213,7 +217,7 @@ final class WorkQueue: @unchecked Sendable {
     func drain() {
         var started = false
         defer { if started { onPendingRemoved?() } }
-        // `pendingCount` first: most calls (a slot freed, a backlog slot released) find
+        // `pendingCount` first: most calls (a slot freed, a backlog ticket released) find
         // nothing pending, and looking costs a scan of every priority's bucket.
         while pendingCount > 0 && !isSuspended && runningCount < maxConcurrentCount, let item = peekNext() {
             if let heldBackBy, heldBackBy.queue.pendingCount >= heldBackBy.limit { return }

@@ -16,7 +16,7 @@ import FoundationNetworking
 /// through the decoding queue and runs off the graph: on a worker, or, for a file of at most
 /// 64×64 declared pixels whose decoder checks limits first (``FinalDecode``), on the thread that
 /// leaves the graph (cheaper than waking a worker). A final decode also takes
-/// a slot of the pipeline's decoded-image backlog, which its result carries until it is delivered.
+/// a ticket of the pipeline's decoded-image backlog, which its result carries until it is delivered.
 final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: ImageKey

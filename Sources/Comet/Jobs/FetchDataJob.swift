@@ -9,10 +9,10 @@ import FoundationNetworking
 /// Nothing is written to any cache here: what is stored is decided once the bytes decoded clean.
 ///
 /// The loader is started in the graph; its chunks and completion re-enter the graph from the
-/// loader's threads, and the data-loading slot is held until the transfer completes.
+/// loader's threads, and its data-loading work item runs until the transfer completes.
 ///
 /// A transient failure is retried as the request's ``ImagePipeline/RetryPolicy`` says: the
-/// slot is freed, the wait runs in a Swift task outside the graph (cancelled with the job), and
+/// work item finishes, the wait runs in a Swift task outside the graph (cancelled with the job), and
 /// the next attempt queues again like a new download. What a failed attempt received is
 /// dropped; after a retry no more progressive chunks are sent (a decoder fed from two attempts
 /// would mix them), so the final image is decoded from the final attempt's bytes alone.
@@ -34,8 +34,8 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private var expectedLength: Int64 = 0
     private var loadingTask: (any DataLoadingTask)?
     private var loader: (any DataLoading)?
-    /// The data-loading queue's slot of the transfer in flight, freed when it completes.
-    private var loadingSlot: WorkQueue.Item?
+    /// The data-loading queue's item of the transfer in flight, finished when it completes.
+    private var loadingItem: WorkQueue.Item?
     /// The kept bytes this attempt asked to continue, until its response arrives.
     private var resumable: ResumableData?
     /// The kept bytes the response continued (the first bytes of ``buffer``).
@@ -87,7 +87,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             return
         }
         if request.options.contains(.skipDataLoadingQueue) {
-            startLoading(slot: nil)
+            startLoading(item: nil)
             return
         }
         guard let rateLimiter = context.rateLimiter else { return enqueue() }
@@ -101,15 +101,15 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private func enqueue() {
         // Strong `self` (no side table for a weak one): the item drops this closure when it
         // starts or is cancelled.
-        workItem = context.dataLoadingQueue.add(priority: priority) { slot in
-            guard !self.isDone else { return slot.finish() }
-            self.startLoading(slot: slot)
+        workItem = context.dataLoadingQueue.add(priority: priority) { item in
+            guard !self.isDone else { return item.finish() }
+            self.startLoading(item: item)
         }
     }
 
-    /// Starts the transfer; `slot` (the data-loading queue's, `nil` when the request skips the
-    /// queue) is freed when it completes.
-    private func startLoading(slot: WorkQueue.Item?) {
+    /// Starts the transfer; `item` (the data-loading queue's, `nil` when the request skips the
+    /// queue) finishes when it completes.
+    private func startLoading(item: WorkQueue.Item?) {
         context.metrics.record(.downloadsStarted)
         context.log("start loading \(key)")
         let executor = context.executor
@@ -120,7 +120,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 let result: Result<Data, SendableError>
                 do { result = .success(try await load()) } catch { result = .failure(SendableError(error)) }
                 executor.perform {
-                    slot?.finish()
+                    item?.finish()
                     switch result {
                     case .success(let data):
                         self.didReceive(data, response: nil)
@@ -132,7 +132,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             }
         case .url, .urlRequest:
             guard var urlRequest = request.urlRequest, let url = urlRequest.url else {
-                slot?.finish()
+                item?.finish()
                 lifecycle.end()
                 send(.error(.invalidRequest(request: request, reason: "it has no URL")))
                 return
@@ -145,7 +145,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             lifecycle.transferStarted(resuming: resumable != nil)
             let loader = context.dataLoader(for: request)
             self.loader = loader // a loader made by a hook for this load lives as long as the load
-            loadingSlot = slot
+            loadingItem = item
             // The callbacks capture the job alone (its executor is a property), so they need no
             // closure contexts of their own.
             let task = loader.loadData(
@@ -153,7 +153,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 didReceiveData: { data, response in self.loaderDidReceive(data, response: response) },
                 completion: { error in self.loaderDidComplete(error) }
             )
-            loadingTask = task // cancelled by didCancel() (once, whether or not it holds a slot)
+            loadingTask = task // cancelled by didCancel() (once, whether or not it has a queue item)
         }
     }
 
@@ -173,10 +173,10 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         executor.perform { self.finishLoading(failure.error) }
     }
 
-    /// In the graph: frees the data-loading slot and ends the attempt.
+    /// In the graph: finishes the data-loading item and ends the attempt.
     private func finishLoading(_ error: (any Error)?) {
-        loadingSlot?.finish()
-        loadingSlot = nil
+        loadingItem?.finish()
+        loadingItem = nil
         // A loader's task may keep the callbacks, which hold this job: let it go, so the job
         // (and its buffer) never depends on the loader to break that cycle.
         loadingTask = nil

@@ -11,7 +11,7 @@ struct ImageResult: @unchecked Sendable {
     var isClean: Bool
     var response: URLResponse?
     var cacheType: ImageResponse.CacheType?
-    /// The decoded-image backlog slot this bitmap holds until it is delivered (`nil` for images
+    /// The decoded-image backlog ticket this bitmap holds until it is delivered (`nil` for images
     /// from the memory or disk cache and for previews).
     var backlogTicket: DecodedImageBacklog.Ticket? = nil
     /// Every frame, when the request asked for the animation and the file has one.

@@ -4,7 +4,7 @@ import Foundation
 /// processors): one job per processor prefix, so requests `[resize]` and `[resize, blur]` share
 /// the resize. Previews are processed too when the processor is free (skipped otherwise).
 /// Processors run on a worker through the processing queue; the processed image takes the place
-/// of its input in the result, which keeps the input's backlog slot until delivery.
+/// of its input in the result, which keeps the input's backlog ticket until delivery.
 final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     private let request: ImageRequest
     private let key: ImageKey

@@ -193,9 +193,11 @@ public final class ImagePipeline: Sendable {
     /// Tasks that have not finished.
     var activeTaskCount: Int { activeTasks.withLock { $0.count } }
 
+    #if DEBUG
     /// Jobs of the task graph that have not finished (0 when the pipeline is quiet). Waits for
-    /// the graph; for tests and diagnostics.
+    /// the graph; tests, debug builds only.
     var activeJobCount: Int { context.executor.sync { [context] in context.activeJobCount } }
+    #endif
 
     /// Cancels every task (they fail with ``Error/pipelineInvalidated(request:)``) and makes every
     /// later request fail the same way. Caches are left as they are, and nothing that finishes

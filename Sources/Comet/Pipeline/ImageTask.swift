@@ -155,7 +155,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     public var response: ImageResponse {
         get async throws {
             try await withTaskCancellationHandler {
-                // The delivery carries the result's backlog slot until this task has resumed.
+                // The delivery carries the result's backlog ticket until this task has resumed.
                 let delivery = try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Delivery, any Error>) in
                     let result = shared.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
                         if state.lifecycle.outcome == nil {
@@ -259,7 +259,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
 
     /// Ends the task once with `proposed` (a no-op once it has finished): resumes awaiters,
     /// closes event streams, calls the completion handler on the callback queue. `ticket`, the
-    /// result's decoded-image backlog slot, is kept until every awaiter has resumed and the
+    /// result's decoded-image backlog ticket, is kept until every awaiter has resumed and the
     /// completion handler has returned. Safe from any thread.
     func finish(_ proposed: Result<ImageResponse, ImagePipeline.Error>, ticket: DecodedImageBacklog.Ticket? = nil) {
         let observers = shared.withLock { state -> Observers? in
@@ -298,7 +298,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         let completion: (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)?
     }
 
-    /// A final response on its way to an awaiting task, with the backlog slot of its bitmap.
+    /// A final response on its way to an awaiting task, with the backlog ticket of its bitmap.
     private struct Delivery: Sendable {
         let response: ImageResponse
         let ticket: DecodedImageBacklog.Ticket?

@@ -11,14 +11,12 @@ import Darwin
 ///
 /// Why not `malloc`: once glibc has freed one large block its mmap threshold rises, later
 /// bitmaps come from its heaps, and freed heap memory stays with the process. A pipeline that
-/// decodes photo after photo then holds tens of megabytes it no longer uses (measured: 62 MB
-/// above the start for 200 full decodes of 1024×768 JPEGs, against 24 MB with every bitmap
-/// mapped). Why keep a few: a fresh mapping page-faults on every first write, which nearly
-/// doubled the cost of those decodes (2.6 → 4.8 ms); a reused one is already resident. Why
-/// half a megabyte, and four kept: a 1024×768 photo decoded at 1/2 for a thumbnail is a 768 KB
-/// bitmap, and with two decoding workers several are in flight; below the threshold malloc's
-/// heaps took them, and trimmed and faulted them in again, 0.38 ms of CPU per thumbnail over
-/// HTTP (BENCHMARKS.md, "Where the CPU goes").
+/// decodes photo after photo then holds tens of megabytes it no longer uses. Why keep a few: a
+/// fresh mapping page-faults on every first write, which nearly doubles the cost of a decode; a
+/// reused one is already resident. Why half a megabyte, and four kept: a 1024×768 photo decoded
+/// at 1/2 for a thumbnail is a 768 KB bitmap, and with two decoding workers several are in
+/// flight; below the threshold malloc's heaps take them, and trim and fault them in again.
+/// The figures are in BENCHMARKS.md ("Where the CPU goes").
 ///
 /// Thread-safe (one small lock around the kept blocks).
 final class BitmapAllocator: Sendable {

@@ -1,6 +1,6 @@
 /// A stateless subscriber that hands the upstream subscription straight to the downstream and
 /// adapts values and completions with closures. Used by simple operators (mapError,
-/// setFailureType, removeDuplicates); it is exactly as thread-safe as its upstream, since it
+/// setFailureType, assertNoFailure, scan, map by key path); it is exactly as thread-safe as its upstream, since it
 /// adds no state of its own (closures that keep state rely on the upstream's serialised calls).
 /// Inlinable, so a chain through it is specialised in the caller's module.
 @usableFromInline

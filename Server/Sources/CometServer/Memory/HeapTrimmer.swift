@@ -5,10 +5,9 @@ import ServiceLifecycle
 ///
 /// Why: the server's threads (SwiftNIO's event loops, Swift concurrency's pool, Dispatch workers,
 /// the Redis threads) each get one of glibc's heaps, and a heap keeps what its thread freed for
-/// that thread's next allocation. Under the soak, the bytes in use stayed flat (46 → 39 MB from
-/// the second to the fifth minute) while the heaps' free bytes grew from 54 to 95 MB, and the
-/// resident memory with them. `malloc_trim(0)` releases the free pages of every heap (its cost
-/// was not measured separately; the soak's throughput with it was within 2% of the run without).
+/// that thread's next allocation. Under the soak the bytes in use stay flat while the heaps'
+/// free bytes grow, and the resident memory with them (BENCHMARKS.md, the soak).
+/// `malloc_trim(0)` releases the free pages of every heap.
 ///
 /// A swift-service-lifecycle `Service`: it ends at the group's graceful shutdown. Does nothing
 /// where glibc is not the allocator.
@@ -36,9 +35,8 @@ public struct HeapTrimmer: Service {
     /// Why: glibc's default threshold moves up to the size of the largest mapped block freed
     /// (up to 32 MiB), so a server's request-sized buffers (source bodies, encoded results,
     /// bitmaps) soon come from the heaps, between small long-lived blocks; the heaps' extents
-    /// then grow with fragmentation that no trim can give back. Measured under `make soak`
-    /// with the default: bytes in use flat at 40 MB, the heaps' extent 95 → 107 MB and RSS
-    /// +15–20% after the warm-up; the free chunks of 64 KiB to 512 KiB held 25 MB.
+    /// then grow with fragmentation that no trim can give back (`make soak` with glibc's
+    /// default fails for it; BENCHMARKS.md has the figures).
     @discardableResult
     public static func mapAllocations(ofAtLeast bytes: Int) -> Bool {
         #if canImport(Glibc)

@@ -4,7 +4,7 @@ import Logging
 import NIOCore
 import Locking
 
-/// The HTTP face of ``ThumbnailService`` on Hummingbird 2.
+/// The HTTP face of ``ThumbnailResponder`` on Hummingbird 2.
 ///
 /// Routes:
 /// - `GET` (and `HEAD`) `/{signature}/{options}/{base64url(source)}[.{ext}]`: the image (or 304, or a JSON error)
@@ -24,7 +24,7 @@ import Locking
 /// accepting connections and lets requests in flight finish. Thread-safe.
 public final class ThumbnailServer: Sendable {
     /// The request path behind the routes.
-    public let service: ThumbnailService
+    public let responder: ThumbnailResponder
     /// The demo sources, when serving the demo.
     public let demo: DemoGallery?
     private let logger: Logger
@@ -34,11 +34,11 @@ public final class ThumbnailServer: Sendable {
     /// The open connections, against ``ServerConfiguration/connectionLimits``.
     let connections: ConnectionGuard
 
-    /// Creates a server for `service`. `accessLogger` writes one line per request; default: a
+    /// Creates a server for `responder`. `accessLogger` writes one line per request; default: a
     /// logger labelled `comet.server.access` at `logger`'s level.
-    public init(service: ThumbnailService, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server"),
+    public init(responder: ThumbnailResponder, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server"),
                 accessLogger: Logger? = nil) {
-        self.service = service
+        self.responder = responder
         self.demo = demo
         self.logger = logger
         self.accessLogger = accessLogger ?? {
@@ -46,7 +46,7 @@ public final class ThumbnailServer: Sendable {
             access.logLevel = logger.logLevel
             return access
         }()
-        connections = ConnectionGuard(limits: service.configuration.connectionLimits) { [metrics = service.metrics] open, closing in
+        connections = ConnectionGuard(limits: responder.configuration.connectionLimits) { [metrics = responder.metrics] open, closing in
             metrics.recordConnections(open: open, closedBecause: closing?.rawValue)
         }
     }
@@ -60,19 +60,19 @@ public final class ThumbnailServer: Sendable {
     public func makeApplication(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
         -> Application<RouterResponder<ThumbnailRequestContext>> {
         let router = Router(context: ThumbnailRequestContext.self)
-        router.add(middleware: RequestTracingMiddleware(tracer: service.tracer, logger: accessLogger))
-        router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
+        router.add(middleware: RequestTracingMiddleware(tracer: responder.tracer, logger: accessLogger))
+        router.add(middleware: RequestMetricsMiddleware(metrics: responder.metrics))
         router.add(middleware: JSONErrorMiddleware())
         router.get("/health") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}")))
         }
-        router.get("/metrics") { [service] _, _ in
+        router.get("/metrics") { [responder] _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                     body: .init(byteBuffer: ByteBuffer(string: service.metrics.exposition())))
+                     body: .init(byteBuffer: ByteBuffer(string: responder.metrics.exposition())))
         }
         if let demo {
-            let configuration = service.configuration
+            let configuration = responder.configuration
             router.get("/") { [self] _, _ in
                 let port = self.boundPort.withLock { $0 } ?? configuration.port
                 let page = demo.page(origin: "http://127.0.0.1:\(port)", signer: configuration.signer)
@@ -87,7 +87,7 @@ public final class ThumbnailServer: Sendable {
                                 body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
             }
         }
-        let thumbnail: @Sendable (Request, ThumbnailRequestContext) async -> Response = { [service, logger, connections] request, context in
+        let thumbnail: @Sendable (Request, ThumbnailRequestContext) async -> Response = { [responder, logger, connections] request, context in
             let parameters = context.parameters
             let (signature, options, source) = (parameters.get("signature") ?? "", parameters.get("options") ?? "", parameters.get("source") ?? "")
             let (accept, ifNoneMatch) = (request.headers[.accept], request.headers[.ifNoneMatch])
@@ -96,7 +96,7 @@ public final class ThumbnailServer: Sendable {
                 // A client that disconnects cancels its work (the result store keeps the making
                 // going while another request waits for the same result).
                 let answer = try await connections.cancellingOnDisconnect(of: context.channel) {
-                    try await service.answer(signature: signature, options: options, source: source, accept: accept,
+                    try await responder.answer(signature: signature, options: options, source: source, accept: accept,
                                              ifNoneMatch: ifNoneMatch)
                 }
                 response = Self.response(for: answer)
@@ -105,7 +105,7 @@ public final class ThumbnailServer: Sendable {
                 if !context.channel.isActive {
                     logger.debug("\(request.uri.path): the client went away; its work was cancelled")
                 } else {
-                    // Client mistakes are routine; failures of sources and of the service are not.
+                    // Client mistakes are routine; failures of sources and of the responder are not.
                     logger.log(level: failure.status >= 500 ? .warning : .debug, "\(request.uri.path): \(failure)")
                 }
                 response = Self.response(for: failure)
@@ -114,7 +114,7 @@ public final class ThumbnailServer: Sendable {
         }
         router.get("/:signature/:options/:source", use: thumbnail)
         router.head("/:signature/:options/:source", use: thumbnail)
-        let configuration = service.configuration
+        let configuration = responder.configuration
         return Application(
             router: router,
             server: .guardedHTTP1(connections),

@@ -17,7 +17,7 @@ struct LoadSheddingTests {
             let admitted = (0..<2).map { index in
                 Task { try await client.get(server.url("rs:fit:\(20 + index):20", origin.url("/slow/4000/photo.jpg"))) }
             }
-            while server.service.shedder.load.active + server.service.shedder.load.queued < 2 {
+            while server.responder.shedder.load.active + server.responder.shedder.load.queued < 2 {
                 try await Task.sleep(for: .milliseconds(10))
             }
             let start = ContinuousClock.now

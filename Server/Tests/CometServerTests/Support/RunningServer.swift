@@ -5,14 +5,14 @@ import ServiceLifecycle
 
 /// A `ThumbnailServer` running in this process on a free loopback port, for one test.
 final class RunningServer: Sendable {
-    let service: ThumbnailService
+    let responder: ThumbnailResponder
     let server: ThumbnailServer
     let base: String
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(service: ThumbnailService, server: ThumbnailServer, base: String, group: ServiceGroup, task: Task<Void, any Error>) {
-        self.service = service
+    private init(responder: ThumbnailResponder, server: ThumbnailServer, base: String, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.responder = responder
         self.server = server
         self.base = base
         self.group = group
@@ -37,8 +37,8 @@ final class RunningServer: Sendable {
                       demo: DemoGallery? = nil, accessLogger: Logger? = nil) async throws -> RunningServer {
         var logger = Logger(label: "test.server")
         logger.logLevel = .warning
-        let service = ThumbnailService(configuration: configuration, store: store, logger: logger)
-        let server = ThumbnailServer(service: service, demo: demo, logger: logger, accessLogger: accessLogger)
+        let responder = ThumbnailResponder(configuration: configuration, store: store, logger: logger)
+        let server = ThumbnailServer(responder: responder, demo: demo, logger: logger, accessLogger: accessLogger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = server.makeApplication { port in
             continuation.yield(port)
@@ -47,10 +47,10 @@ final class RunningServer: Sendable {
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let task = Task { try await group.run() }
         let port = try await firstValue(of: ports, within: .seconds(10))
-        return RunningServer(service: service, server: server, base: "http://127.0.0.1:\(port)", group: group, task: task)
+        return RunningServer(responder: responder, server: server, base: "http://127.0.0.1:\(port)", group: group, task: task)
     }
 
-    /// The service URL for `options` and `source`, signed with the tests' key (or with
+    /// The responder URL for `options` and `source`, signed with the tests' key (or with
     /// `signature` in its place).
     func url(_ options: String, _ source: URL, fileExtension: String? = nil, signer: URLSigner? = RunningServer.signer) -> URL {
         URL(string: base + ThumbnailPath.make(options: options, source: source, fileExtension: fileExtension, signer: signer))!

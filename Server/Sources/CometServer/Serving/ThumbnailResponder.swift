@@ -12,7 +12,7 @@ import Tracing
 ///
 /// The pipeline coalesces equal work across clients; the store shares finished results (and,
 /// for a shared store, their making) across instances. Thread-safe; one per server.
-public final class ThumbnailService: Sendable {
+public final class ThumbnailResponder: Sendable {
     /// The configuration it was made with.
     public let configuration: ServerConfiguration
     /// The pipeline that fetches, decodes and processes.
