@@ -8,6 +8,7 @@ import Glibc
 ///
 /// Thread-safe: `submit` and `shutdown` may be called from any thread.
 final class RedisWorkerPool: @unchecked Sendable {
+    // @unchecked Sendable: its mutable fields are guarded by `condition` (an NSCondition).
     /// A unit of work, run on a worker thread with that thread's connection.
     typealias Job = @Sendable (RedisConnection) -> Void
 

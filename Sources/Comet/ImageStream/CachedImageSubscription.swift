@@ -7,6 +7,7 @@ import Locking
 /// `receive(_:)` suppresses the completion.
 final class CachedImageSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Error {
+    // @unchecked Sendable: its state is behind `state`'s lock; the downstream is called outside it.
     private struct State {
         var pending: (response: ImageResponse, downstream: Downstream)?
         var isCancelled = false

@@ -13,6 +13,7 @@ import Dispatch
 final class ImageStreamSubscription<Downstream: Subscriber>: Subscription, ImageStreamEvents, CustomStringConvertible,
     @unchecked Sendable
 where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Error {
+    // @unchecked Sendable: its state is behind `state`'s lock; the downstream is called outside it.
     private struct State {
         var downstream: Downstream?
         var demand = Subscribers.Demand.none

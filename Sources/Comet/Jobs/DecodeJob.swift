@@ -18,6 +18,7 @@ import FoundationNetworking
 /// leaves the graph (cheaper than waking a worker). A final decode also takes
 /// a ticket of the pipeline's decoded-image backlog, which its result carries until it is delivered.
 final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
+    // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor), as every Job.
     private let request: ImageRequest
     private let key: ImageKey
     /// The memory-cache key of ``key``, made once.

@@ -24,6 +24,7 @@ import FoundationNetworking
 /// kept bytes are dropped); a 206 for another range is dropped and the load starts again in
 /// full. Only a complete body is ever sent as the final value.
 final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
+    // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor), as every Job.
     private let request: ImageRequest
     private let key: DataLoadKey
     private let context: PipelineContext // strong: in-flight work outlives a released pipeline

@@ -12,6 +12,7 @@ import Foundation
 /// Confined to its pipeline's graph (``PipelineExecutor``): every method runs there, and
 /// subscriber handlers are called there, synchronously.
 class Job<Value>: @unchecked Sendable {
+    // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor).
     enum Event {
         /// A value: a preview or chunk (`isCompleted == false`), or the final one.
         case value(Value, isCompleted: Bool)

@@ -6,6 +6,7 @@ import Foundation
 /// Processors run on a worker through the processing queue; the processed image takes the place
 /// of its input in the result, which keeps the input's backlog ticket until delivery.
 final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
+    // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor), as every Job.
     private let request: ImageRequest
     private let key: ImageKey
     /// The memory-cache key of ``key``, made once.

@@ -218,6 +218,7 @@ public final class ImagePipeline: Sendable {
 
 /// The subscription of one `data(for:)` call (confined to the pipeline's graph).
 private final class DataRequestBox: @unchecked Sendable {
+    // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor).
     private var subscription: Job<FetchedData>.Subscription?
     private var completion: ((Result<FetchedData, ImagePipeline.Error>) -> Void)?
 

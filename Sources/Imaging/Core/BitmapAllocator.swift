@@ -32,6 +32,7 @@ final class BitmapAllocator: Sendable {
     static let keptByteLimit = 8 << 20
 
     private struct Block: @unchecked Sendable {
+        // @unchecked Sendable: a block belongs to one bitmap, or to `kept` under its lock.
         let base: UnsafeMutableRawPointer
         let length: Int
     }
