@@ -40,10 +40,9 @@ extension ThumbnailOptions {
         example: "q:80",
         field: \.quality,
         parse: { arguments, _ throws(ServiceError) in
-            guard arguments.count == 1, let quality = Int(arguments[0]), (1...100).contains(quality) else {
-                throw .badOptions("q takes one quality from 1 to 100, as in q:80")
+            try single(arguments, usage: "q takes one quality from 1 to 100, as in q:80") { text in
+                Int(text).flatMap { (1...100).contains($0) ? $0 : nil }
             }
-            return quality
         },
         spell: { ["\($0)"] },
         effect: { quality, plan in plan.quality = quality }
@@ -55,10 +54,7 @@ extension ThumbnailOptions {
         example: "f:webp",
         field: \.format,
         parse: { arguments, _ throws(ServiceError) in
-            guard arguments.count == 1, let format = OutputFormat(name: arguments[0]) else {
-                throw .badOptions("f takes one of jpeg, png, webp, avif, as in f:webp")
-            }
-            return format
+            try single(arguments, usage: "f takes one of jpeg, png, webp, avif, as in f:webp", OutputFormat.init(name:))
         },
         spell: { [$0.rawValue] },
         effect: { format, plan in plan.format = format }
@@ -70,14 +66,18 @@ extension ThumbnailOptions {
         example: "bg:0080ff",
         field: \.background,
         parse: { arguments, _ throws(ServiceError) in
-            guard arguments.count == 1, let color = parseColor(arguments[0]) else {
-                throw .badOptions("bg takes one RRGGBB hex colour, as in bg:ffffff")
-            }
-            return color
+            try single(arguments, usage: "bg takes one RRGGBB hex colour, as in bg:ffffff", parseColor)
         },
         spell: { [[$0.red, $0.green, $0.blue].map(hex).joined()] },
         effect: { color, plan in plan.background = color }
     )
+
+    /// The value of an option's one argument, read by `read`; `usage` is the error otherwise.
+    private static func single<Value>(_ arguments: [String], usage: String,
+                                      _ read: (String) -> Value?) throws(ServiceError) -> Value {
+        guard arguments.count == 1, let value = read(arguments[0]) else { throw .badOptions(usage) }
+        return value
+    }
 
     private static func parseResize(_ arguments: [String], maximumDimension: Int) throws(ServiceError) -> Resize {
         let usage = "rs takes a mode (fit, fill, force), a width and a height, as in rs:fill:256:256"
