@@ -35,7 +35,7 @@ import Darwin
 /// storage is initialised while `live` and is only touched by the owner of delivery, or under
 /// the mutex when nobody owns it.
 @usableFromInline
-final class FlatMapEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: Subscription,
+final class FlatMapEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: SpecializedSubscription,
     CombineReflectable, @unchecked Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Downstream.Failure
@@ -68,11 +68,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// The identifier of the subscriber put in front of the upstream, which each child's
     /// subscriber shows as its parent in its mirror, as Combine's do.
     @usableFromInline let upstreamIdentifier = CombineIdentifier()
-    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
-    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
-    /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (FlatMapEngine, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (FlatMapEngine) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<FlatMapEngine>
 
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> Child) {
@@ -80,8 +77,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         storage.initialize(to: downstream)
         self.maxPublishers = maxPublishers
         self.transform = transform
-        self.specializedRequest = { $0.requestNow($1) }
-        self.specializedCancel = { $0.cancelNow() }
+        self.specialized = SpecializedEntries()
     }
 
     deinit {
@@ -184,16 +180,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     }
 
     // MARK: Subscription
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
-    }
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {

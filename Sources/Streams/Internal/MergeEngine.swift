@@ -25,7 +25,7 @@ import Synchronization
 /// and written only under `mutex`, which is never held while calling out; delivery goes through
 /// the outbox, which serialises it.
 @usableFromInline
-final class MergeEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: Subscription,
+final class MergeEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: SpecializedSubscription,
     CombineReflectable, @unchecked Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Downstream.Failure
@@ -48,11 +48,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// The identifier of the subscriber put in front of the upstream, which each child's
     /// subscriber shows as its parent in its mirror, as Combine's do.
     @usableFromInline let upstreamIdentifier = CombineIdentifier()
-    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
-    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
-    /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (MergeEngine, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (MergeEngine) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<MergeEngine>
 
     @inlinable
     init(
@@ -65,8 +62,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         self.description = name
         self.maxPublishers = maxPublishers
         self.transform = transform
-        self.specializedRequest = { $0.requestNow($1) }
-        self.specializedCancel = { $0.cancelNow() }
+        self.specialized = SpecializedEntries()
     }
 
     deinit {
@@ -85,16 +81,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     var upstreamSubscriber: UpstreamSide { UpstreamSide(inner: self) }
 
     // MARK: Subscription
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
-    }
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {

@@ -21,7 +21,7 @@
 /// completion nothing more is started towards the downstream (which the relay then lets go of),
 /// and an upstream attaching after cancel is cancelled at once.
 @usableFromInline
-final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @unchecked Sendable {
+final class Relay<Downstream: Subscriber>: SpecializedSubscription, CombineReflectable, @unchecked Sendable {
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var current = SubscriptionSlot()
@@ -44,11 +44,8 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     /// What to do with events from an upstream before its subscription, and with a
     /// subscription that arrives after the downstream cancelled (see ``ContractPolicy``).
     @usableFromInline let early: ContractPolicy
-    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
-    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
-    /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (Relay, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (Relay) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<Relay>
 
     @inlinable
     init(
@@ -64,8 +61,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         self.early = early
         self.reflectsDemand = reflectsDemand
         self.requestsReturnedDemand = requestsReturnedDemand
-        self.specializedRequest = { $0.requestNow($1) }
-        self.specializedCancel = { $0.cancelNow() }
+        self.specialized = SpecializedEntries()
     }
 
     deinit {
@@ -223,16 +219,6 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         mutex.unlock()
         _ = previous
         ended?.receive(completion: completion)
-    }
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
     }
 
     @inlinable

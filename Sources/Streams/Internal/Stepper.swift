@@ -32,7 +32,7 @@ enum Step<Output, Failure: Error> {
 /// Thread-safety: `step` and `mapFailure` (and whatever state they capture) run only from the
 /// upstream's serialised calls; request and cancel may come from any thread.
 @usableFromInline
-final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, SpecializedSubscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline typealias Input = UpstreamOutput
@@ -47,8 +47,8 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     /// some operators' state here: the closures read it without synchronisation, so a mirror is
     /// a view for a debugger, taken while the stream is quiet.
     @usableFromInline let reflect: ((Downstream?) -> [Mirror.Child])?
-    @usableFromInline let specializedRequest: (Stepper, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (Stepper) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<Stepper>
 
     /// - Parameters:
     ///   - initialRequest: asked of the upstream as soon as it subscribes, on top of the
@@ -70,8 +70,7 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         self.initialRequest = initialRequest
         self.step = step
         self.mapFailure = mapFailure
-        self.specializedRequest = { $0.requestNow($1) }
-        self.specializedCancel = { $0.cancelNow() }
+        self.specialized = SpecializedEntries()
     }
 
     @usableFromInline var playgroundDescription: Any { description }
@@ -125,16 +124,6 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         link.complete()?.receive(completion: completion.mapFailure(mapFailure))
-    }
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
     }
 
     @inlinable

@@ -15,7 +15,7 @@
 ///
 /// Thread-safety: the state lives under one mutex that is never held while calling out.
 @usableFromInline
-final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable, @unchecked Sendable {
+final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, SpecializedSubscription, CombineReflectable, @unchecked Sendable {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -28,18 +28,15 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @exclusivity(unchecked) @usableFromInline var pending = Subscribers.Demand.none
     /// Values still to drop.
     @exclusivity(unchecked) @usableFromInline var remaining: Int
-    /// `request` and `cancel` arrive through the `Subscription` existential; these forward to
-    /// the specialised bodies (see ``Relay``).
-    @usableFromInline let specializedRequest: (DropFirstSubscription, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (DropFirstSubscription) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<DropFirstSubscription>
 
     @inlinable
     init(downstream: Downstream, count: Int) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: downstream)
         remaining = count
-        specializedRequest = { $0.requestNow($1) }
-        specializedCancel = { $0.cancelNow() }
+        specialized = SpecializedEntries()
     }
 
     deinit {
@@ -101,16 +98,6 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
         mutex.unlock()
         _ = upstream
         downstream?.receive(completion: completion)
-    }
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
     }
 
     @inlinable

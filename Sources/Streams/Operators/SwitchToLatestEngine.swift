@@ -12,7 +12,7 @@
 /// per value. Thread-safety: every stored `var` is read and written only under `mutex`, which
 /// is never held while calling out.
 @usableFromInline
-final class SwitchToLatestEngine<Inner: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+final class SwitchToLatestEngine<Inner: Publisher, Downstream: Subscriber>: Subscriber, SpecializedSubscription,
     CombineReflectable, @unchecked Sendable
 where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @usableFromInline typealias Input = Inner
@@ -31,18 +31,14 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @exclusivity(unchecked) @usableFromInline var sentCompletion = false
     @exclusivity(unchecked) @usableFromInline var awaitingInnerSubscription = false
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
-    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
-    /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (SwitchToLatestEngine, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (SwitchToLatestEngine) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<SwitchToLatestEngine>
 
     @inlinable
     init(downstream: Downstream) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: downstream)
-        specializedRequest = { $0.requestNow($1) }
-        specializedCancel = { $0.cancelNow() }
+        specialized = SpecializedEntries()
     }
 
     deinit {
@@ -119,16 +115,6 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     }
 
     // MARK: The downstream's subscription
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
-    }
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
