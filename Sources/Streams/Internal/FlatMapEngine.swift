@@ -30,16 +30,17 @@ import Darwin
 /// thread meanwhile waits, and the owner delivers it before giving ownership up. Nothing is
 /// delivered after the completion or a cancel, and the downstream is released at the end.
 ///
-/// Thread-safety: every stored `var` (and the list fields of every ``ChildSide``) is read and
+/// Thread-safety: every stored `var` (and the list fields of every child) is read and
 /// written only under `mutex`, which is never held while calling out; the downstream's
 /// storage is initialised while `live` and is only touched by the owner of delivery, or under
 /// the mutex when nobody owns it.
 @usableFromInline
 final class FlatMapEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: SpecializedSubscription,
-    CombineReflectable, @unchecked Sendable
+    ChildPublisherEngine, CombineReflectable, @unchecked Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline typealias Output = Child.Output
+    @usableFromInline typealias ChildSide = EngineChildSide<FlatMapEngine>
 
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var upstream: Subscription?
@@ -56,9 +57,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @exclusivity(unchecked) @usableFromInline var askingChild = false
     /// A failure that arrived while another thread was delivering, for the owner to deliver.
     @exclusivity(unchecked) @usableFromInline var pendingFailure: Failure?
-    /// The newest child (subscribed or about to be); the others follow through `next`.
-    @exclusivity(unchecked) @usableFromInline var firstChild: ChildSide?
-    @exclusivity(unchecked) @usableFromInline var childCount = 0
+    /// The children subscribed or about to be.
+    @exclusivity(unchecked) @usableFromInline var children = EngineChildList<FlatMapEngine>()
     /// Dropped when the upstream ends or the stream does, with whatever the closure captured.
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> Child)?
     /// The downstream, initialised while `live`.
@@ -91,7 +91,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @inlinable
-    var upstreamSubscriber: UpstreamSide { UpstreamSide(engine: self) }
+    var upstreamSubscriber: EngineUpstreamSide<FlatMapEngine> { EngineUpstreamSide(engine: self) }
 
     // MARK: Ownership of delivery
 
@@ -152,7 +152,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 }
                 continue
             }
-            if upstreamFinished, childCount == 0, queue.isEmpty {
+            if upstreamFinished, children.count == 0, queue.isEmpty {
                 ended = true
                 owner = nil
                 let downstream = takeDownstream()
@@ -191,14 +191,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         }
         let becameUnlimited = demand == .unlimited && self.demand != .unlimited
         self.demand += demand
-        var children: [Subscription] = []
-        if becameUnlimited {
-            var child = firstChild
-            while let current = child {
-                if let subscription = current.subscription { children.append(subscription) }
-                child = current.next
-            }
-        }
+        let children = becameUnlimited ? self.children.subscriptions : []
         // From inside the downstream's `receive(_:)` (or while another thread delivers) the
         // demand is only added: the owner goes on with it.
         if claim() {
@@ -232,10 +225,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func endLocked(keeping: ChildSide?, cancelUpstream: Bool) -> [Subscription] {
         ended = true
-        var subscriptions: [Subscription] = []
-        while let child = firstChild {
-            if let subscription = unlink(child), child !== keeping { subscriptions.append(subscription) }
-        }
+        var subscriptions = children.unlinkAll(keeping: keeping)
         if cancelUpstream, let upstream { subscriptions.append(upstream) }
         upstream = nil
         transform = nil
@@ -272,26 +262,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         }
     }
 
-    /// Takes `child` out of the list; returns its subscription (to release or cancel outside
-    /// the lock). Call with the mutex held.
-    @inlinable
-    func unlink(_ child: ChildSide) -> Subscription? {
-        let subscription = child.subscription
-        child.subscription = nil
-        child.active = false
-        let next = child.next
-        if let previous = child.previous {
-            previous.next = next
-        } else {
-            firstChild = next
-        }
-        next?.previous = child.previous
-        child.next = nil
-        child.previous = nil
-        childCount -= 1
-        return subscription
-    }
-
     // MARK: Upstream events
 
     @inlinable
@@ -317,11 +287,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             mutex.unlock()
             return
         }
-        child.active = true
-        child.next = firstChild
-        firstChild?.previous = child
-        firstChild = child
-        childCount += 1
+        children.push(child)
         mutex.unlock()
         transform(value).subscribe(child)
     }
@@ -404,7 +370,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 mutex.unlock()
                 return
             }
-            let finished = child.active ? unlink(child) : nil
+            let finished = child.active ? children.unlink(child) : nil
             let upstream = maxPublishers == .unlimited ? nil : self.upstream
             let endedNow: Bool
             if claim() {
