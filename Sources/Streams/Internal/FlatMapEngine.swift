@@ -80,6 +80,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         self.specialized = SpecializedEntries()
     }
 
+    @inlinable var hasEnded: Bool { ended }
+
     deinit {
         if live { storage.deinitialize(count: 1) }
         storage.deallocate()
@@ -275,21 +277,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         } else {
             subscription.cancel()
         }
-    }
-
-    /// The child is listed before the closure makes its publisher (outside the lock), so the
-    /// stream cannot finish meanwhile.
-    @inlinable
-    func upstreamReceived(_ value: UpstreamOutput) {
-        let child = ChildSide(engine: self)
-        mutex.lock()
-        guard !ended, let transform else {
-            mutex.unlock()
-            return
-        }
-        children.push(child)
-        mutex.unlock()
-        transform(value).subscribe(child)
     }
 
     @inlinable

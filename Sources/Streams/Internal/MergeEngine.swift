@@ -63,6 +63,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         self.specialized = SpecializedEntries()
     }
 
+    @inlinable var hasEnded: Bool { terminated }
+
     deinit {
         mutex.destroy()
     }
@@ -139,19 +141,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         } else if maxPublishers > 0 {
             subscription.request(maxPublishers)
         }
-    }
-
-    @inlinable
-    func upstreamReceived(_ value: UpstreamOutput) {
-        let child = ChildSide(engine: self)
-        mutex.lock()
-        guard !terminated, let transform else {
-            mutex.unlock()
-            return
-        }
-        children.push(child)
-        mutex.unlock()
-        transform(value).subscribe(child)
     }
 
     @inlinable
