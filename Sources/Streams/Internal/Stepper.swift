@@ -95,12 +95,14 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         case .skip:
             return initialRequest == .unlimited ? .none : .max(1)
         case .emitAndFinish(let output):
+            if holdsEnd { return downstream.receive(output) }
             guard endEarly() else { return .none }
             // As Combine's output(in:), the demand the downstream returns is passed back.
             let demand = downstream.receive(output)
             downstream.receive(completion: .finished)
             return demand
         case .finish:
+            if holdsEnd { return .none }
             guard endEarly() else { return .none }
             downstream.receive(completion: .finished)
         case .fail(let error):
@@ -108,6 +110,13 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
             downstream.receive(completion: .failure(error))
         }
         return .none
+    }
+
+    /// Whether an early end is held back: before the upstream's subscription, for operators
+    /// that end only once attached (``ContractPolicy/endOnlyAttached``).
+    @inlinable
+    var holdsEnd: Bool {
+        link.early.contains(.endOnlyAttached) && !link.isAttached
     }
 
     /// Ends the link and cancels the upstream; `false` if the stream had already ended. A
