@@ -32,7 +32,7 @@ import Darwin
 ///
 /// Thread-safety: every stored `var` (and the list fields of every child) is read and
 /// written only under `mutex`, which is never held while calling out; the downstream's
-/// storage is initialised while `live` and is only touched by the owner of delivery, or under
+/// cell is held while live and is only touched by the owner of delivery, or under
 /// the mutex when nobody owns it.
 @usableFromInline
 final class FlatMapEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: SpecializedSubscription,
@@ -61,9 +61,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @exclusivity(unchecked) @usableFromInline var children = EngineChildList<FlatMapEngine>()
     /// Dropped when the upstream ends or the stream does, with whatever the closure captured.
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> Child)?
-    /// The downstream, initialised while `live`.
-    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
-    @exclusivity(unchecked) @usableFromInline var live = true
+    /// The downstream, held while the stream is live.
+    @exclusivity(unchecked) @usableFromInline var cell: DownstreamCell<Downstream>
     @usableFromInline let maxPublishers: Subscribers.Demand
     /// The identifier of the subscriber put in front of the upstream, which each child's
     /// subscriber shows as its parent in its mirror, as Combine's do.
@@ -73,8 +72,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> Child) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: downstream)
+        cell = DownstreamCell(downstream)
         self.maxPublishers = maxPublishers
         self.transform = transform
         self.specialized = SpecializedEntries()
@@ -83,8 +81,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable var hasEnded: Bool { ended }
 
     deinit {
-        if live { storage.deinitialize(count: 1) }
-        storage.deallocate()
+        cell.destroy()
         mutex.destroy()
     }
 
@@ -141,7 +138,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 if !unlimited { demand -= 1 }
                 depth = 1
                 mutex.unlock()
-                let extra = storage.pointee.receive(value)
+                let extra = cell.live.receive(value)
                 mutex.lock()
                 depth = 0
                 demand += extra
@@ -175,10 +172,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// delivery or when nobody owns it; release the result outside the lock.
     @inlinable
     func takeDownstream() -> Downstream? {
-        guard live else { return nil }
-        live = false
+        guard cell.isLive else { return nil }
         queue = FIFO()
-        return storage.move()
+        return cell.take()
     }
 
     // MARK: Subscription
@@ -260,7 +256,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         } else {
             depth -= 1
             mutex.unlock()
-            storage.pointee.receive(completion: .failure(error))
+            cell.live.receive(completion: .failure(error))
         }
     }
 
@@ -336,7 +332,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         }
         if !unlimited { demand -= 1 }
         mutex.unlock()
-        let extra = storage.pointee.receive(value)
+        let extra = cell.live.receive(value)
         mutex.lock()
         demand += extra
         release()

@@ -20,9 +20,8 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Specializ
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let mutex = RawMutex()
-    /// The downstream, initialised while ``live``.
-    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
-    @exclusivity(unchecked) @usableFromInline var live = true
+    /// The downstream, held while the stream is live.
+    @exclusivity(unchecked) @usableFromInline var cell: DownstreamCell<Downstream>
     @exclusivity(unchecked) @usableFromInline var upstream = SubscriptionSlot()
     /// Demand requested before the upstream's subscription arrived.
     @exclusivity(unchecked) @usableFromInline var pending = Subscribers.Demand.none
@@ -33,35 +32,25 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Specializ
 
     @inlinable
     init(downstream: Downstream, count: Int) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: downstream)
+        cell = DownstreamCell(downstream)
         remaining = count
         specialized = SpecializedEntries()
     }
 
     deinit {
-        if live { storage.deinitialize(count: 1) }
-        storage.deallocate()
+        cell.destroy()
         mutex.destroy()
     }
 
     @usableFromInline var description: String { "Drop" }
 
-    /// Moves the downstream out (the stream ends). Call with the mutex held.
-    @inlinable
-    func takeDownstream() -> Downstream? {
-        guard live else { return nil }
-        live = false
-        return storage.move()
-    }
-
     @inlinable
     func receive(subscription: Subscription) {
         mutex.lock()
-        guard live, !upstream.isSet else {
+        guard cell.isLive, !upstream.isSet else {
             // After a cancel the subscription is left alone, as Combine leaves it; a second
             // one while attached is cancelled.
-            let second = live
+            let second = cell.isLive
             mutex.unlock()
             if second { subscription.cancel() }
             return
@@ -76,7 +65,7 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Specializ
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         mutex.lock()
-        guard live else {
+        guard cell.isLive else {
             mutex.unlock()
             return .none
         }
@@ -85,7 +74,7 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Specializ
             mutex.unlock()
             return .none
         }
-        let downstream = storage.pointee
+        let downstream = cell.live
         mutex.unlock()
         return downstream.receive(input)
     }
@@ -93,7 +82,7 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Specializ
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         mutex.lock()
-        let downstream = takeDownstream()
+        let downstream = cell.take()
         let upstream = self.upstream.take()
         mutex.unlock()
         _ = upstream
@@ -105,7 +94,7 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Specializ
         demand.assertNonZero()
         guard demand > 0 else { return }
         mutex.lock()
-        guard live else {
+        guard cell.isLive else {
             mutex.unlock()
             return
         }
@@ -122,7 +111,7 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Specializ
     @inlinable
     func cancelNow() {
         mutex.lock()
-        let ended = (upstream.take(), takeDownstream())
+        let ended = (upstream.take(), cell.take())
         mutex.unlock()
         // The downstream is released when `ended` goes, outside the lock.
         ended.0.cancel()

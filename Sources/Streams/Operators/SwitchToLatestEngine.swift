@@ -19,9 +19,8 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @usableFromInline typealias Failure = Inner.Failure
 
     @usableFromInline let mutex = RawMutex()
-    /// The downstream, initialised while `live` (its own allocation: see ``Relay``).
-    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
-    @exclusivity(unchecked) @usableFromInline var live = true
+    /// The downstream, held while the stream is live.
+    @exclusivity(unchecked) @usableFromInline var cell: DownstreamCell<Downstream>
     @exclusivity(unchecked) @usableFromInline var outer = SubscriptionSlot()
     @exclusivity(unchecked) @usableFromInline var inner = SubscriptionSlot()
     @exclusivity(unchecked) @usableFromInline var currentIndex: UInt64 = 0
@@ -36,29 +35,25 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
 
     @inlinable
     init(downstream: Downstream) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: downstream)
+        cell = DownstreamCell(downstream)
         specialized = SpecializedEntries()
     }
 
     deinit {
-        if live { storage.deinitialize(count: 1) }
-        storage.deallocate()
+        cell.destroy()
         mutex.destroy()
     }
 
     @usableFromInline var description: String { "SwitchToLatest" }
 
     /// The downstream while live; call with the mutex held.
-    @inlinable var downstream: Downstream? { live ? storage.pointee : nil }
+    @inlinable var downstream: Downstream? { cell.value }
 
     /// Marks the end and hands back the downstream to tell, once; call with the mutex held.
     @inlinable
     func end() -> Downstream? {
         sentCompletion = true
-        guard live else { return nil }
-        live = false
-        return storage.move()
+        return cell.take()
     }
 
     // MARK: The upstream of inner publishers
@@ -134,8 +129,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     func cancelNow() {
         mutex.lock()
         cancelled = true
-        let ended = (inner.take(), outer.take(), live ? storage.move() : nil)
-        live = false
+        let ended = (inner.take(), outer.take(), cell.take())
         mutex.unlock()
         ended.0.cancel()
         ended.1.cancel()
@@ -164,7 +158,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receiveInner(_ input: Downstream.Input, _ index: UInt64) -> Subscribers.Demand {
         mutex.lock()
-        guard currentIndex == index, !cancelled, live else {
+        guard currentIndex == index, !cancelled, cell.isLive else {
             mutex.unlock()
             return .none
         }
@@ -174,7 +168,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
             return .none
         }
         if demand != .unlimited { demand -= 1 }
-        let downstream = storage.pointee
+        let downstream = cell.live
         mutex.unlock()
         let extra = downstream.receive(input)
         if extra > 0 {
