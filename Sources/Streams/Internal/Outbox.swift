@@ -69,6 +69,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     /// only under the mutex, except that the holder gives the claim up with a compare-and-swap
     /// when nothing changed: after a fast-path delivery that takes no second lock round trip.
     @usableFromInline let flags = Atomic<Int>(OutboxFlags.claimed)
+    @exclusivity(unchecked) @usableFromInline var opened = false
     @exclusivity(unchecked) @usableFromInline var missedValue: Bool
     @exclusivity(unchecked) @usableFromInline var everRequested = false
     @usableFromInline let onReturnedDemand: ((Subscribers.Demand) -> Void)?
@@ -135,10 +136,15 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         return demand
     }
 
-    /// Starts delivery. Call once, after the downstream has received its subscription.
+    /// Starts delivery, once the downstream has its subscription; later calls do nothing.
     @inlinable
     func open() {
         mutex.lock()
+        guard !opened else {
+            mutex.unlock()
+            return
+        }
+        opened = true
         flags.store(0, ordering: .releasing)
         // Cancelled before opening: the release was left to whoever opens.
         let dropped = terminated ? takeDownstream() : nil

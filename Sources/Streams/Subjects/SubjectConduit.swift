@@ -119,6 +119,10 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
         let (first, _, missed) = outbox.request(demand)
         if first { core?.conduitDemanded() }
         if missed, let value = currentValue?() {
+            // As Combine's: a subscriber that asks from inside its `receive(subscription:)`
+            // gets the current value within that request (it has its subscription, so
+            // delivery may start).
+            outbox.open()
             outbox.offer(value)
         }
     }
