@@ -75,7 +75,8 @@ extension Publishers {
         where Downstream.Input == Output, Downstream.Failure == Failure {
             private enum Step {
                 case deliver(Downstream, Output)
-                case complete(Downstream, Subscribers.Completion<Failure>, Subscription?)
+                /// With the ended state, released outside the lock.
+                case complete(Downstream, Subscribers.Completion<Failure>, State)
                 case stop
             }
 
@@ -208,7 +209,7 @@ extension Publishers {
                             if case .failure = terminal { failed = true }
                             let due = state.policy.overflowed
                                 ? fromRequest : state.policy.values.count == 0 || (failed && state.demand == 0)
-                            if due { return .complete(downstream, terminal, state.end().upstream) }
+                            if due { return .complete(downstream, terminal, state.end()) }
                         }
                         state.policy.draining = false
                         return .stop
@@ -216,11 +217,11 @@ extension Publishers {
                     switch step {
                     case .stop:
                         break loop
-                    case .complete(let downstream, let completion, let upstream):
+                    case .complete(let downstream, let completion, let ended):
                         // As Combine's, the values a request let through before a full
                         // buffer's failure are asked for again (from the cancelled upstream).
                         if self.prefetch == .keepFull, delivered > 0, case .failure = completion {
-                            upstream?.request(.max(delivered))
+                            ended.upstream?.request(.max(delivered))
                         }
                         downstream.receive(completion: completion)
                         return 0

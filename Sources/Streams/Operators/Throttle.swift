@@ -117,17 +117,17 @@ extension Publishers {
             private func emit() {
                 let stampsEmission = state.withLock { $0.policy.value != nil && $0.policy.completion == nil }
                 let now: Context.SchedulerTimeType? = stampsEmission ? self.scheduler.now : nil
-                let taken = state.withLock { state -> (Downstream, Output?, Subscribers.Completion<Failure>?)? in
+                let taken = state.withLock { state -> (Downstream, Output?, Subscribers.Completion<Failure>?, State?)? in
                     guard let downstream = state.downstream else { return nil }
                     let value = state.policy.value
                     let completion = state.policy.completion
                     state.policy.value = nil
                     state.policy.completion = nil
                     if let now, value != nil { state.policy.last = now }
-                    if completion != nil { _ = state.end() }
-                    return (downstream, value, completion)
+                    return (downstream, value, completion, completion == nil ? nil : state.end())
                 }
-                guard let (downstream, value, completion) = taken else { return }
+                guard let (downstream, value, completion, ended) = taken else { return }
+                _ = ended  // released outside the lock
                 if let value {
                     let extra = downstream.receive(value)
                     if extra > 0 {
