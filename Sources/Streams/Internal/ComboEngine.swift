@@ -20,7 +20,7 @@
 /// Thread-safety: every stored `var` here and in the stores lives under `mutex`, which is never
 /// held while calling out (`combine`, called under it, only takes values from the stores).
 @usableFromInline
-final class ComboEngine<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class ComboEngine<Downstream: Subscriber>: SpecializedSubscription, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let mutex = RawMutex()
@@ -37,18 +37,14 @@ final class ComboEngine<Downstream: Subscriber>: Subscription, CustomStringConve
     @exclusivity(unchecked) @usableFromInline var outbox: Outbox<Downstream>!  // set once in init
     @usableFromInline let zip: Bool
     @usableFromInline let description: String
-    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
-    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
-    /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (ComboEngine, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (ComboEngine) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<ComboEngine>
 
     @inlinable
     init(downstream: Downstream, zip: Bool) {
         self.zip = zip
         self.description = zip ? "Zip" : "CombineLatest"
-        self.specializedRequest = { $0.requestNow($1) }
-        self.specializedCancel = { $0.cancelNow() }
+        self.specialized = SpecializedEntries()
         self.outbox = Outbox(downstream) { [unowned self] extra in self.forwardDemand(extra) }
     }
 
@@ -74,16 +70,6 @@ final class ComboEngine<Downstream: Subscriber>: Subscription, CustomStringConve
     }
 
     // MARK: Subscription
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
-    }
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {

@@ -30,16 +30,17 @@ import Darwin
 /// thread meanwhile waits, and the owner delivers it before giving ownership up. Nothing is
 /// delivered after the completion or a cancel, and the downstream is released at the end.
 ///
-/// Thread-safety: every stored `var` (and the list fields of every ``ChildSide``) is read and
+/// Thread-safety: every stored `var` (and the list fields of every child) is read and
 /// written only under `mutex`, which is never held while calling out; the downstream's
-/// storage is initialised while `live` and is only touched by the owner of delivery, or under
+/// cell is held while live and is only touched by the owner of delivery, or under
 /// the mutex when nobody owns it.
 @usableFromInline
-final class FlatMapEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: Subscription,
-    CombineReflectable, @unchecked Sendable
+final class FlatMapEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: SpecializedSubscription,
+    ChildPublisherEngine, CombineReflectable, @unchecked Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline typealias Output = Child.Output
+    @usableFromInline typealias ChildSide = EngineChildSide<FlatMapEngine>
 
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var upstream: Subscription?
@@ -56,37 +57,31 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @exclusivity(unchecked) @usableFromInline var askingChild = false
     /// A failure that arrived while another thread was delivering, for the owner to deliver.
     @exclusivity(unchecked) @usableFromInline var pendingFailure: Failure?
-    /// The newest child (subscribed or about to be); the others follow through `next`.
-    @exclusivity(unchecked) @usableFromInline var firstChild: ChildSide?
-    @exclusivity(unchecked) @usableFromInline var childCount = 0
+    /// The children subscribed or about to be.
+    @exclusivity(unchecked) @usableFromInline var children = EngineChildList<FlatMapEngine>()
     /// Dropped when the upstream ends or the stream does, with whatever the closure captured.
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> Child)?
-    /// The downstream, initialised while `live`.
-    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
-    @exclusivity(unchecked) @usableFromInline var live = true
+    /// The downstream, held while the stream is live.
+    @exclusivity(unchecked) @usableFromInline var cell: DownstreamCell<Downstream>
     @usableFromInline let maxPublishers: Subscribers.Demand
     /// The identifier of the subscriber put in front of the upstream, which each child's
     /// subscriber shows as its parent in its mirror, as Combine's do.
     @usableFromInline let upstreamIdentifier = CombineIdentifier()
-    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
-    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
-    /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (FlatMapEngine, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (FlatMapEngine) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<FlatMapEngine>
 
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> Child) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: downstream)
+        cell = DownstreamCell(downstream)
         self.maxPublishers = maxPublishers
         self.transform = transform
-        self.specializedRequest = { $0.requestNow($1) }
-        self.specializedCancel = { $0.cancelNow() }
+        self.specialized = SpecializedEntries()
     }
 
+    @inlinable var hasEnded: Bool { ended }
+
     deinit {
-        if live { storage.deinitialize(count: 1) }
-        storage.deallocate()
+        cell.destroy()
         mutex.destroy()
     }
 
@@ -95,7 +90,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @inlinable
-    var upstreamSubscriber: UpstreamSide { UpstreamSide(engine: self) }
+    var upstreamSubscriber: EngineUpstreamSide<FlatMapEngine> { EngineUpstreamSide(engine: self) }
 
     // MARK: Ownership of delivery
 
@@ -143,7 +138,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 if !unlimited { demand -= 1 }
                 depth = 1
                 mutex.unlock()
-                let extra = storage.pointee.receive(value)
+                let extra = cell.live.receive(value)
                 mutex.lock()
                 depth = 0
                 demand += extra
@@ -156,7 +151,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 }
                 continue
             }
-            if upstreamFinished, childCount == 0, queue.isEmpty {
+            if upstreamFinished, children.count == 0, queue.isEmpty {
                 ended = true
                 owner = nil
                 let downstream = takeDownstream()
@@ -177,23 +172,12 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// delivery or when nobody owns it; release the result outside the lock.
     @inlinable
     func takeDownstream() -> Downstream? {
-        guard live else { return nil }
-        live = false
+        guard cell.isLive else { return nil }
         queue = FIFO()
-        return storage.move()
+        return cell.take()
     }
 
     // MARK: Subscription
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
-    }
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
@@ -205,14 +189,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         }
         let becameUnlimited = demand == .unlimited && self.demand != .unlimited
         self.demand += demand
-        var children: [Subscription] = []
-        if becameUnlimited {
-            var child = firstChild
-            while let current = child {
-                if let subscription = current.subscription { children.append(subscription) }
-                child = current.next
-            }
-        }
+        let children = becameUnlimited ? self.children.subscriptions : []
         // From inside the downstream's `receive(_:)` (or while another thread delivers) the
         // demand is only added: the owner goes on with it.
         if claim() {
@@ -246,10 +223,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func endLocked(keeping: ChildSide?, cancelUpstream: Bool) -> [Subscription] {
         ended = true
-        var subscriptions: [Subscription] = []
-        while let child = firstChild {
-            if let subscription = unlink(child), child !== keeping { subscriptions.append(subscription) }
-        }
+        var subscriptions = children.unlinkAll(keeping: keeping)
         if cancelUpstream, let upstream { subscriptions.append(upstream) }
         upstream = nil
         transform = nil
@@ -282,28 +256,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         } else {
             depth -= 1
             mutex.unlock()
-            storage.pointee.receive(completion: .failure(error))
+            cell.live.receive(completion: .failure(error))
         }
-    }
-
-    /// Takes `child` out of the list; returns its subscription (to release or cancel outside
-    /// the lock). Call with the mutex held.
-    @inlinable
-    func unlink(_ child: ChildSide) -> Subscription? {
-        let subscription = child.subscription
-        child.subscription = nil
-        child.active = false
-        let next = child.next
-        if let previous = child.previous {
-            previous.next = next
-        } else {
-            firstChild = next
-        }
-        next?.previous = child.previous
-        child.next = nil
-        child.previous = nil
-        childCount -= 1
-        return subscription
     }
 
     // MARK: Upstream events
@@ -319,25 +273,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         } else {
             subscription.cancel()
         }
-    }
-
-    /// The child is listed before the closure makes its publisher (outside the lock), so the
-    /// stream cannot finish meanwhile.
-    @inlinable
-    func upstreamReceived(_ value: UpstreamOutput) {
-        let child = ChildSide(engine: self)
-        mutex.lock()
-        guard !ended, let transform else {
-            mutex.unlock()
-            return
-        }
-        child.active = true
-        child.next = firstChild
-        firstChild?.previous = child
-        firstChild = child
-        childCount += 1
-        mutex.unlock()
-        transform(value).subscribe(child)
     }
 
     @inlinable
@@ -397,7 +332,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         }
         if !unlimited { demand -= 1 }
         mutex.unlock()
-        let extra = storage.pointee.receive(value)
+        let extra = cell.live.receive(value)
         mutex.lock()
         demand += extra
         release()
@@ -418,7 +353,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 mutex.unlock()
                 return
             }
-            let finished = child.active ? unlink(child) : nil
+            let finished = child.active ? children.unlink(child) : nil
             let upstream = maxPublishers == .unlimited ? nil : self.upstream
             let endedNow: Bool
             if claim() {

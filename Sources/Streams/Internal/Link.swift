@@ -95,6 +95,12 @@ struct Link<Downstream>: @unchecked Sendable {
         return downstream
     }
 
+    /// Whether the upstream's subscription has arrived and the link has not ended.
+    @inlinable
+    var isAttached: Bool {
+        state.withLock { $0.upstream.isSet && $0.downstream != nil }
+    }
+
     /// The downstream while the link is live, attached or not; for views such as mirrors,
     /// never for delivery.
     @inlinable
@@ -220,4 +226,9 @@ struct ContractPolicy: OptionSet, Sendable {
     /// A request of `.none` is passed on to the upstream, as Combine's concatenate does
     /// (elsewhere a zero request has no effect).
     @inlinable static var forwardZeroRequests: ContractPolicy { ContractPolicy(rawValue: 1 << 9) }
+    /// With ``forwardValues``: a value before the subscription that would end the stream early
+    /// (``Stepper``'s `.finish`, `.emitAndFinish`) does not end it: the value, if any, still
+    /// goes downstream, and the end waits for a value after the subscription, as Combine's
+    /// output(in:) does.
+    @inlinable static var endOnlyAttached: ContractPolicy { ContractPolicy(rawValue: 1 << 10) }
 }

@@ -16,19 +16,19 @@ import Synchronization
 /// Completion: `.finished` once the upstream has finished and every child has finished; the first
 /// failure (upstream or child) cancels everything else and is delivered ahead of queued values.
 ///
-/// The active children form an intrusive list (each ``ChildSide`` links to the next), so adding
-/// and removing one costs no hashing; a child that is no longer in the list is superseded,
+/// The active children form an ``EngineChildList``; a child that is no longer in the list is
 /// finished or cancelled, and its values are dropped. Inlinable, so the operators that build it
 /// in the subscriber's code run specialised.
 ///
-/// Thread-safety: every stored `var` here and the list fields of every ``ChildSide`` are read
+/// Thread-safety: every stored `var` here and the list fields of every child are read
 /// and written only under `mutex`, which is never held while calling out; delivery goes through
 /// the outbox, which serialises it.
 @usableFromInline
-final class MergeEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: Subscription,
-    CombineReflectable, @unchecked Sendable
+final class MergeEngine<UpstreamOutput, Child: Publisher, Downstream: Subscriber>: SpecializedSubscription,
+    ChildPublisherEngine, CombineReflectable, @unchecked Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias ChildSide = EngineChildSide<MergeEngine>
 
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var upstream: Subscription?
@@ -37,9 +37,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// `unlimited`, readable without the mutex (it only ever turns on).
     @usableFromInline let unlimitedNow = Atomic<Bool>(false)
     @exclusivity(unchecked) @usableFromInline var terminated = false
-    /// The newest active child; the others follow through `next`.
-    @exclusivity(unchecked) @usableFromInline var firstChild: ChildSide?
-    @exclusivity(unchecked) @usableFromInline var activeCount = 0
+    @exclusivity(unchecked) @usableFromInline var children = EngineChildList<MergeEngine>()
     /// Dropped when the stream ends, with whatever the closure captured.
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> Child)?
     @usableFromInline let outbox: Outbox<Downstream>
@@ -48,11 +46,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// The identifier of the subscriber put in front of the upstream, which each child's
     /// subscriber shows as its parent in its mirror, as Combine's do.
     @usableFromInline let upstreamIdentifier = CombineIdentifier()
-    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
-    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
-    /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (MergeEngine, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (MergeEngine) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<MergeEngine>
 
     @inlinable
     init(
@@ -65,9 +60,10 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         self.description = name
         self.maxPublishers = maxPublishers
         self.transform = transform
-        self.specializedRequest = { $0.requestNow($1) }
-        self.specializedCancel = { $0.cancelNow() }
+        self.specialized = SpecializedEntries()
     }
+
+    @inlinable var hasEnded: Bool { terminated }
 
     deinit {
         mutex.destroy()
@@ -82,19 +78,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     }
 
     @inlinable
-    var upstreamSubscriber: UpstreamSide { UpstreamSide(inner: self) }
+    var upstreamSubscriber: EngineUpstreamSide<MergeEngine> { EngineUpstreamSide(engine: self) }
 
     // MARK: Subscription
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
-    }
 
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
@@ -106,11 +92,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         if !terminated {
             unlimited = true
             unlimitedNow.store(true, ordering: .releasing)
-            var child = firstChild
-            while let current = child {
-                if let subscription = current.subscription { children.append(subscription) }
-                child = current.next
-            }
+            children = self.children.subscriptions
         }
         mutex.unlock()
         for child in children {
@@ -126,12 +108,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func cancelAll() {
-        var subscriptions: [Subscription] = []
         mutex.lock()
         terminated = true
-        while let child = firstChild {
-            if let subscription = unlink(child) { subscriptions.append(subscription) }
-        }
+        var subscriptions = children.unlinkAll()
         if let upstream { subscriptions.append(upstream) }
         upstream = nil
         let droppedTransform = transform
@@ -147,26 +126,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     func fail(_ error: Failure) {
         cancelAll()
         outbox.complete(.failure(error), dropPending: true)
-    }
-
-    /// Takes `child` out of the active list; returns its subscription (to release or cancel
-    /// outside the lock). Call with the mutex held.
-    @inlinable
-    func unlink(_ child: ChildSide) -> Subscription? {
-        let subscription = child.subscription
-        child.subscription = nil
-        child.active = false
-        let next = child.next
-        if let previous = child.previous {
-            previous.next = next
-        } else {
-            firstChild = next
-        }
-        next?.previous = child.previous
-        child.next = nil
-        child.previous = nil
-        activeCount -= 1
-        return subscription
     }
 
     // MARK: Upstream events
@@ -185,23 +144,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     }
 
     @inlinable
-    func upstreamReceived(_ value: UpstreamOutput) {
-        let child = ChildSide(inner: self)
-        mutex.lock()
-        guard !terminated, let transform else {
-            mutex.unlock()
-            return
-        }
-        child.active = true
-        child.next = firstChild
-        firstChild?.previous = child
-        firstChild = child
-        activeCount += 1
-        mutex.unlock()
-        transform(value).subscribe(child)
-    }
-
-    @inlinable
     func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .failure(let error):
@@ -216,7 +158,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             upstream = nil
             let droppedTransform = transform
             transform = nil
-            let done = activeCount == 0
+            let done = children.count == 0
             mutex.unlock()
             _ = droppedTransform
             if done { outbox.complete(.finished) }
@@ -240,25 +182,26 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     }
 
     @inlinable
-    func childReceived(_ child: ChildSide, _ value: Child.Output) {
+    func childReceived(_ child: ChildSide, _ value: Child.Output) -> Subscribers.Demand {
         // Without a demand limit no bookkeeping is needed per value: a value from a finished or
         // cancelled child cannot arrive, one racing a failure or a cancel is dropped by the
         // outbox.
         if unlimitedNow.load(ordering: .acquiring) {
             outbox.enqueue(value)
-            return
+            return .none
         }
         mutex.lock()
         let live = child.active && !terminated
         let unlimited = self.unlimited
         let subscription = unlimited ? nil : child.subscription
         mutex.unlock()
-        guard live else { return }
+        guard live else { return .none }
         if unlimited {
             outbox.enqueue(value)
         } else {
             outbox.enqueue(value) { subscription?.request(.max(1)) }
         }
+        return .none
     }
 
     @inlinable
@@ -275,8 +218,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 mutex.unlock()
                 return
             }
-            let finished = unlink(child)
-            let done = upstreamFinished && activeCount == 0
+            let finished = children.unlink(child)
+            let done = upstreamFinished && children.count == 0
             let upstream = self.upstream
             mutex.unlock()
             _ = finished  // released outside the lock
@@ -285,68 +228,6 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             } else if maxPublishers != .unlimited {
                 upstream?.request(.max(1))
             }
-        }
-    }
-
-    // MARK: Sides
-
-    @usableFromInline
-    struct UpstreamSide: Subscriber, CombineReflectable {
-        @usableFromInline typealias Input = UpstreamOutput
-        @usableFromInline typealias Failure = Downstream.Failure
-        @usableFromInline let inner: MergeEngine
-        @usableFromInline var combineIdentifier: CombineIdentifier { inner.upstreamIdentifier }
-        @usableFromInline var description: String { inner.description }
-
-        @inlinable init(inner: MergeEngine) {
-            self.inner = inner
-        }
-
-        @inlinable func receive(subscription: Subscription) { inner.upstreamSubscribed(subscription) }
-        @inlinable func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
-            inner.upstreamReceived(input)
-            return .none
-        }
-        @inlinable func receive(completion: Subscribers.Completion<Failure>) { inner.upstreamCompleted(completion) }
-    }
-
-    /// One child's subscriber, and its node in the active list. Its stored `var`s belong to the
-    /// inner's mutex.
-    @usableFromInline
-    final class ChildSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-        @unchecked Sendable
-    {
-        @usableFromInline typealias Input = Child.Output
-        @usableFromInline typealias Failure = Child.Failure
-        @usableFromInline let inner: MergeEngine
-        @exclusivity(unchecked) @usableFromInline var subscription: Subscription?
-        @exclusivity(unchecked) @usableFromInline var active = false
-        @exclusivity(unchecked) @usableFromInline var next: ChildSide?
-        /// The node whose `next` is this one (which keeps it alive while both are listed).
-        @exclusivity(unchecked) @usableFromInline unowned(unsafe) var previous: ChildSide?
-
-        @inlinable init(inner: MergeEngine) {
-            self.inner = inner
-        }
-
-        @usableFromInline var description: String { inner.description }
-
-        @usableFromInline var playgroundDescription: Any { description }
-
-        /// The upstream's subscriber, by its identifier, as Combine shows it.
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: [("parentSubscription", inner.upstreamIdentifier)])
-        }
-
-        @inlinable func receive(subscription: Subscription) {
-            inner.childSubscribed(self, subscription)
-        }
-        @inlinable func receive(_ input: Child.Output) -> Subscribers.Demand {
-            inner.childReceived(self, input)
-            return .none
-        }
-        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
-            inner.childCompleted(self, completion)
         }
     }
 }

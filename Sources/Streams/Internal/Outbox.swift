@@ -29,7 +29,7 @@ import Synchronization
 ///
 /// Thread-safety: every stored `var` is read and written only under `mutex` (dynamic
 /// exclusivity checks are off on them because the mutex, not a Swift access, guarantees
-/// exclusivity); the downstream's storage is initialised from creation until the first of a
+/// exclusivity); the downstream (a ``DownstreamCell``) is held from creation until the first of a
 /// completion or a cancel, then moved out under the mutex (and released outside it) by whoever
 /// holds the delivery claim, or by the canceller when nobody does. `@unchecked Sendable` because the downstream and queued
 /// values are only touched under the mutex or by the single delivering thread.
@@ -52,9 +52,8 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     }
 
     @usableFromInline let mutex = RawMutex()
-    /// Initialised while `hasDownstream`.
-    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
-    @exclusivity(unchecked) @usableFromInline var hasDownstream = true
+    /// The downstream, held until the first of a completion or a cancel.
+    @exclusivity(unchecked) @usableFromInline var cell: DownstreamCell<Downstream>
     /// The downstream completed or cancelled: nothing more is accepted or delivered.
     @exclusivity(unchecked) @usableFromInline var terminated = false
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
@@ -69,6 +68,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     /// only under the mutex, except that the holder gives the claim up with a compare-and-swap
     /// when nothing changed: after a fast-path delivery that takes no second lock round trip.
     @usableFromInline let flags = Atomic<Int>(OutboxFlags.claimed)
+    @exclusivity(unchecked) @usableFromInline var opened = false
     @exclusivity(unchecked) @usableFromInline var missedValue: Bool
     @exclusivity(unchecked) @usableFromInline var everRequested = false
     @usableFromInline let onReturnedDemand: ((Subscribers.Demand) -> Void)?
@@ -84,15 +84,13 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         missedValue: Bool = false,
         onReturnedDemand: ((Subscribers.Demand) -> Void)? = nil
     ) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: downstream)
+        cell = DownstreamCell(downstream)
         self.missedValue = missedValue
         self.onReturnedDemand = onReturnedDemand
     }
 
     deinit {
-        if hasDownstream { storage.deinitialize(count: 1) }
-        storage.deallocate()
+        cell.destroy()
         if let scheduledCompletion {
             scheduledCompletion.deinitialize(count: 1)
             scheduledCompletion.deallocate()
@@ -102,13 +100,11 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
 
     @inlinable var queuedCount: Int { queue.count }
 
-    /// Moves the downstream out of its storage (the stream ended). Call with the mutex held,
-    /// when nobody else is delivering; release the result outside the lock.
+    /// Moves the downstream out (the stream ended). Call with the mutex held, when nobody
+    /// else is delivering; release the result outside the lock.
     @inlinable
     func takeDownstream() -> Downstream? {
-        guard hasDownstream else { return nil }
-        hasDownstream = false
-        return storage.move()
+        cell.take()
     }
 
     /// `true` once the downstream completed or cancelled.
@@ -124,7 +120,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     var downstreamIfLive: Downstream? {
         mutex.lock()
         defer { mutex.unlock() }
-        return terminated || !hasDownstream ? nil : storage.pointee
+        return terminated ? nil : cell.value
     }
 
     /// The demand not yet used up, for views such as mirrors.
@@ -135,10 +131,15 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         return demand
     }
 
-    /// Starts delivery. Call once, after the downstream has received its subscription.
+    /// Starts delivery, once the downstream has its subscription; later calls do nothing.
     @inlinable
     func open() {
         mutex.lock()
+        guard !opened else {
+            mutex.unlock()
+            return
+        }
+        opened = true
         flags.store(0, ordering: .releasing)
         // Cancelled before opening: the release was left to whoever opens.
         let dropped = terminated ? takeDownstream() : nil
@@ -348,7 +349,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     /// downstream stays initialised while it holds the claim) and adds the demand it returns.
     @inlinable
     func deliver(_ value: Input) {
-        let extra = storage.pointee.receive(value)
+        let extra = cell.live.receive(value)
         if extra > 0 {
             mutex.lock()
             demand += extra

@@ -9,10 +9,8 @@
 ///
 /// Inlinable with its state in stored properties under a ``RawMutex``, so that the operators
 /// built on it run specialised in the subscriber's code and instantiate no generic metadata.
-/// The downstream lives in its own allocation rather than in a `Downstream?` property: a
-/// class's `deinit` always runs unspecialised, and destroying an optional of a generic type
-/// there looks up `Optional<Downstream>`'s metadata, at every relay's end. The current upstream
-/// is kept in a ``SubscriptionSlot`` for the same reason.
+/// The downstream lives in a ``DownstreamCell`` rather than in a `Downstream?` property, and
+/// the current upstream in a ``SubscriptionSlot``, for the reason the cell gives.
 ///
 /// Thread-safety: the demand, the current upstream subscription, the downstream and the
 /// terminal flag (every stored `var`) live under a mutex that is never held while calling the
@@ -21,7 +19,7 @@
 /// completion nothing more is started towards the downstream (which the relay then lets go of),
 /// and an upstream attaching after cancel is cancelled at once.
 @usableFromInline
-final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @unchecked Sendable {
+final class Relay<Downstream: Subscriber>: SpecializedSubscription, CombineReflectable, @unchecked Sendable {
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var current = SubscriptionSlot()
@@ -30,10 +28,8 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     /// Which upstream is current: each ``RelaySide`` is made for one generation, and events
     /// from an earlier one (a second completion, a value after its completion) are ignored.
     @exclusivity(unchecked) @usableFromInline var generation = 0
-    /// The downstream, initialised while ``live``: dropped when the relay terminates
-    /// (completion or cancel).
-    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
-    @exclusivity(unchecked) @usableFromInline var live = true
+    /// The downstream, held while the stream is live.
+    @exclusivity(unchecked) @usableFromInline var cell: DownstreamCell<Downstream>
     @usableFromInline let description: String
     /// Whether the mirror shows the downstream and the outstanding demand, as Combine's
     /// catch operators do (the others show nothing).
@@ -44,11 +40,8 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     /// What to do with events from an upstream before its subscription, and with a
     /// subscription that arrives after the downstream cancelled (see ``ContractPolicy``).
     @usableFromInline let early: ContractPolicy
-    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
-    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
-    /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (Relay, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (Relay) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<Relay>
 
     @inlinable
     init(
@@ -58,35 +51,23 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         reflectsDemand: Bool = false,
         requestsReturnedDemand: Bool = false
     ) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: downstream)
+        cell = DownstreamCell(downstream)
         self.description = name
         self.early = early
         self.reflectsDemand = reflectsDemand
         self.requestsReturnedDemand = requestsReturnedDemand
-        self.specializedRequest = { $0.requestNow($1) }
-        self.specializedCancel = { $0.cancelNow() }
+        self.specialized = SpecializedEntries()
     }
 
     deinit {
-        if live { storage.deinitialize(count: 1) }
-        storage.deallocate()
+        cell.destroy()
         mutex.destroy()
     }
 
     /// The downstream while the relay is live. Call with the mutex held.
     @inlinable
     var downstream: Downstream? {
-        live ? storage.pointee : nil
-    }
-
-    /// Moves the downstream out (the relay terminates); `nil` if it already had. Call with the
-    /// mutex held.
-    @inlinable
-    func takeDownstream() -> Downstream? {
-        guard live else { return nil }
-        live = false
-        return storage.move()
+        cell.value
     }
 
     @usableFromInline var customMirror: Mirror {
@@ -104,9 +85,9 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     @inlinable
     func isCurrent(_ generation: Int) -> Bool {
         mutex.lock()
-        let current = live && generation == self.generation
+        let current = cell.isLive && generation == self.generation
         let early = current && !self.current.isSet
-        let repeated = live && generation != self.generation
+        let repeated = cell.isLive && generation != self.generation
         mutex.unlock()
         if repeated, self.early.contains(.trapRepeatedCompletion) {
             assertionFailure("An upstream completed twice, which breaks the contract")
@@ -127,7 +108,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
             // One that arrives after a cancel that came before any subscription is cancelled
             // only where the operator's Combine counterpart does; a second or stale one, or
             // one after an attached relay ended, always is.
-            let leaveAlone = !live && !sentSubscription && !early.contains(.cancelLateSubscription)
+            let leaveAlone = !cell.isLive && !sentSubscription && !early.contains(.cancelLateSubscription)
             mutex.unlock()
             if !leaveAlone { subscription.cancel() }
             return
@@ -186,7 +167,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
             mutex.unlock()
             return extra
         }
-        let current = live ? self.current : SubscriptionSlot()
+        let current = cell.isLive ? self.current : SubscriptionSlot()
         mutex.unlock()
         current.request(extra)
         return .none
@@ -208,7 +189,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         mutex.lock()
         let previous = current.take()
         generation &+= 1
-        let next = live ? generation : nil
+        let next = cell.isLive ? generation : nil
         mutex.unlock()
         _ = previous  // released outside the lock
         return next
@@ -218,21 +199,11 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     @inlinable
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
         mutex.lock()
-        let ended = takeDownstream()
+        let ended = cell.take()
         let previous = current.take()
         mutex.unlock()
         _ = previous
         ended?.receive(completion: completion)
-    }
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
     }
 
     @inlinable
@@ -240,13 +211,13 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
         guard demand > 0 else {
             guard early.contains(.forwardZeroRequests) else { return }
             mutex.lock()
-            let current = live ? self.current : SubscriptionSlot()
+            let current = cell.isLive ? self.current : SubscriptionSlot()
             mutex.unlock()
             current.request(.none)
             return
         }
         mutex.lock()
-        guard live else {
+        guard cell.isLive else {
             mutex.unlock()
             return
         }
@@ -259,7 +230,7 @@ final class Relay<Downstream: Subscriber>: Subscription, CombineReflectable, @un
     @inlinable
     func cancelNow() {
         mutex.lock()
-        let ended = (current.take(), takeDownstream())
+        let ended = (current.take(), cell.take())
         mutex.unlock()
         // The downstream is released when `ended` goes, outside the lock.
         ended.0.cancel()

@@ -32,7 +32,7 @@ enum Step<Output, Failure: Error> {
 /// Thread-safety: `step` and `mapFailure` (and whatever state they capture) run only from the
 /// upstream's serialised calls; request and cancel may come from any thread.
 @usableFromInline
-final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, SpecializedSubscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline typealias Input = UpstreamOutput
@@ -47,8 +47,8 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     /// some operators' state here: the closures read it without synchronisation, so a mirror is
     /// a view for a debugger, taken while the stream is quiet.
     @usableFromInline let reflect: ((Downstream?) -> [Mirror.Child])?
-    @usableFromInline let specializedRequest: (Stepper, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (Stepper) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<Stepper>
 
     /// - Parameters:
     ///   - initialRequest: asked of the upstream as soon as it subscribes, on top of the
@@ -70,8 +70,7 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         self.initialRequest = initialRequest
         self.step = step
         self.mapFailure = mapFailure
-        self.specializedRequest = { $0.requestNow($1) }
-        self.specializedCancel = { $0.cancelNow() }
+        self.specialized = SpecializedEntries()
     }
 
     @usableFromInline var playgroundDescription: Any { description }
@@ -96,12 +95,14 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         case .skip:
             return initialRequest == .unlimited ? .none : .max(1)
         case .emitAndFinish(let output):
+            if holdsEnd { return downstream.receive(output) }
             guard endEarly() else { return .none }
             // As Combine's output(in:), the demand the downstream returns is passed back.
             let demand = downstream.receive(output)
             downstream.receive(completion: .finished)
             return demand
         case .finish:
+            if holdsEnd { return .none }
             guard endEarly() else { return .none }
             downstream.receive(completion: .finished)
         case .fail(let error):
@@ -109,6 +110,13 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
             downstream.receive(completion: .failure(error))
         }
         return .none
+    }
+
+    /// Whether an early end is held back: before the upstream's subscription, for operators
+    /// that end only once attached (``ContractPolicy/endOnlyAttached``).
+    @inlinable
+    var holdsEnd: Bool {
+        link.early.contains(.endOnlyAttached) && !link.isAttached
     }
 
     /// Ends the link and cancels the upstream; `false` if the stream had already ended. A
@@ -125,16 +133,6 @@ final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         link.complete()?.receive(completion: completion.mapFailure(mapFailure))
-    }
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
     }
 
     @inlinable

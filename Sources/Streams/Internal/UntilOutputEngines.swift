@@ -18,9 +18,11 @@ import Locking
 /// Thread-safety: every field lives in one lock that is never held while calling out; both
 /// ends are dropped at the end of the stream.
 final class DropUntilOutputEngine<Input, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CombineReflectable, @unchecked Sendable
+    NamedTriggeredEngine, CombineReflectable, @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == Failure {
-    private struct State {
+    typealias TriggerFailure = Failure
+
+    private struct State: TriggerHolding {
         var downstream: Downstream?
         var upstream: Subscription?
         var trigger: Subscription?
@@ -37,14 +39,16 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         state = Locked(State(downstream: downstream))
     }
 
-    var description: String { "DropUntilOutput" }
+    static var triggerName: String { "DropUntilOutput" }
+
+    var description: String { Self.triggerName }
 
     /// Hands the downstream its subscription, then subscribes to the trigger and the upstream.
     func start<Upstream: Publisher, Other: Publisher>(upstream: Upstream, other: Other)
     where Upstream.Output == Input, Upstream.Failure == Failure, Other.Failure == Failure {
         guard let downstream = state.withLock({ $0.downstream }) else { return }
         downstream.receive(subscription: self)
-        other.subscribe(TriggerSide<Other.Output>(engine: self))
+        other.subscribe(TriggerSide<DropUntilOutputEngine, Other.Output>(engine: self))
         upstream.subscribe(self)
     }
 
@@ -112,16 +116,11 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     // MARK: Trigger
 
-    fileprivate func triggerSubscribed(_ subscription: Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.ended, state.trigger == nil else { return false }
-            state.trigger = subscription
-            return true
-        }
-        if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
+    func adoptTrigger(_ subscription: Subscription) -> Bool {
+        state.withLock { $0.adoptTrigger(subscription) }
     }
 
-    fileprivate func triggerFired() {
+    func triggerFired() {
         let released = state.withLock { state -> Subscription? in
             guard !state.ended, let trigger = state.trigger else { return nil }
             state.triggered = true
@@ -131,7 +130,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         _ = released  // let go of outside the lock, not cancelled
     }
 
-    fileprivate func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
+    func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
         let ends = state.withLock { state -> (Downstream?, Subscription?, Subscription?) in
             guard !state.ended, !state.triggered else { return (nil, nil, nil) }
             defer { state = State(ended: true, gotSubscription: state.gotSubscription) }
@@ -139,35 +138,6 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         }
         ends.1?.cancel()
         ends.0?.receive(completion: completion)
-    }
-
-    /// The trigger's subscriber. It keeps the engine weakly: once the trigger fired, the
-    /// trigger publisher may keep its subscriber for as long as it lives.
-    struct TriggerSide<Other>: Subscriber, CombineReflectable {
-        typealias Input = Other
-        weak var engine: DropUntilOutputEngine?
-        let combineIdentifier: CombineIdentifier
-
-        init(engine: DropUntilOutputEngine) {
-            self.engine = engine
-            self.combineIdentifier = engine.combineIdentifier
-        }
-
-        var description: String { "DropUntilOutput" }
-
-        func receive(subscription: Subscription) {
-            guard let engine else { return subscription.cancel() }
-            engine.triggerSubscribed(subscription)
-        }
-
-        func receive(_ input: Other) -> Subscribers.Demand {
-            engine?.triggerFired()
-            return .none
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            engine?.triggerCompleted(completion)
-        }
     }
 }
 
@@ -188,10 +158,10 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 ///
 /// Thread-safety: every field lives in one lock that is never held while calling out; both
 /// ends are dropped at the end of the stream.
-final class PrefixUntilOutputEngine<Input, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    @unchecked Sendable
+final class PrefixUntilOutputEngine<Input, Failure: Error, TriggerFailure: Error, Downstream: Subscriber>: Subscriber,
+    Subscription, TriggeredEngine, @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == Failure {
-    private struct State {
+    private struct State: TriggerHolding {
         var downstream: Downstream?
         var upstream: Subscription?
         var trigger: Subscription?
@@ -208,9 +178,9 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     /// Subscribes to the upstream, then to the trigger.
     func start<Upstream: Publisher, Other: Publisher>(upstream: Upstream, other: Other)
-    where Upstream.Output == Input, Upstream.Failure == Failure {
+    where Upstream.Output == Input, Upstream.Failure == Failure, Other.Failure == TriggerFailure {
         upstream.subscribe(self)
-        other.subscribe(TriggerSide<Other.Output, Other.Failure>(engine: self))
+        other.subscribe(TriggerSide<PrefixUntilOutputEngine, Other.Output>(engine: self))
     }
 
     // MARK: Upstream
@@ -279,16 +249,11 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     // MARK: Trigger
 
-    fileprivate func triggerSubscribed(_ subscription: Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.ended, state.trigger == nil else { return false }
-            state.trigger = subscription
-            return true
-        }
-        if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
+    func adoptTrigger(_ subscription: Subscription) -> Bool {
+        state.withLock { $0.adoptTrigger(subscription) }
     }
 
-    fileprivate func triggerFired() {
+    func triggerFired() {
         let ends = state.withLock { state -> (Subscription?, Downstream?, Subscription?)? in
             guard !state.ended, let trigger = state.trigger else { return nil }
             state.trigger = nil
@@ -306,40 +271,12 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         ends.1?.receive(completion: .finished)
     }
 
-    fileprivate func triggerCompleted() {
+    /// The trigger's completion only lets go of it.
+    func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>) {
         let released = state.withLock { state -> Subscription? in
             defer { state.trigger = nil }
             return state.trigger
         }
         _ = released
-    }
-
-    /// The trigger's subscriber, for any failure type (its completion is only let go of). It
-    /// keeps the engine weakly: the trigger publisher may keep its subscriber for as long as it
-    /// lives.
-    struct TriggerSide<Other, OtherFailure: Error>: Subscriber {
-        typealias Input = Other
-        typealias Failure = OtherFailure
-        weak var engine: PrefixUntilOutputEngine?
-        let combineIdentifier: CombineIdentifier
-
-        init(engine: PrefixUntilOutputEngine) {
-            self.engine = engine
-            self.combineIdentifier = engine.combineIdentifier
-        }
-
-        func receive(subscription: Subscription) {
-            guard let engine else { return subscription.cancel() }
-            engine.triggerSubscribed(subscription)
-        }
-
-        func receive(_ input: Other) -> Subscribers.Demand {
-            engine?.triggerFired()
-            return .none
-        }
-
-        func receive(completion: Subscribers.Completion<OtherFailure>) {
-            engine?.triggerCompleted()
-        }
     }
 }

@@ -61,31 +61,25 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
 
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
-            @unchecked Sendable
+        /// The buffered values and the completion that follows them.
+        private struct Buffered: ScheduledPolicyState {
+            var values = FIFO<Output>()
+            var terminal: Subscribers.Completion<Failure>?
+            /// The terminal failure is the `customError` one: it waits for the next request.
+            var overflowed = false
+            var draining = false
+        }
+
+        private final class Inner<Downstream: Subscriber>: ScheduledSubscription<Downstream, Buffered>, Subscriber,
+            Subscription, CombineReflectable, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State {
-                var upstream: Subscription?
-                var downstream: Downstream?
-                var demand = Subscribers.Demand.none
-                var values = FIFO<Output>()
-                var terminal: Subscribers.Completion<Failure>?
-                /// The terminal failure is the `customError` one: it waits for the next request.
-                var overflowed = false
-                var draining = false
-
-                var count: Int { values.count }
-
-                mutating func popFirst() -> Output { values.popFirst() }
-            }
-
             private enum Step {
                 case deliver(Downstream, Output)
-                case complete(Downstream, Subscribers.Completion<Failure>)
+                /// With the ended state, released outside the lock.
+                case complete(Downstream, Subscribers.Completion<Failure>, State)
                 case stop
             }
 
-            private let state: Locked<State>
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
             // this subscription (a cycle that would outlive the stream).
             private let size: Int
@@ -93,10 +87,10 @@ extension Publishers {
             private let whenFull: BufferingStrategy<Failure>
 
             init(downstream: Downstream, publisher: Buffer) {
-                self.state = Locked(State(downstream: downstream))
                 self.size = publisher.size
                 self.prefetch = publisher.prefetch
                 self.whenFull = publisher.whenFull
+                super.init(downstream: downstream, early: .cancelLateSubscription)
             }
 
             var description: String { "Buffer" }
@@ -107,25 +101,17 @@ extension Publishers {
                 let children: [Mirror.Child] = state.withLock { state in
                     let stage = state.downstream == nil ? "terminal" : state.upstream == nil ? "awaitingSubscription" : "subscribed"
                     return [
-                        ("values", Array(state.values.waiting)),
+                        ("values", Array(state.policy.values.waiting)),
                         ("state", stage),
                         ("downstreamDemand", state.demand),
-                        ("terminal", state.terminal as Any),
+                        ("terminal", state.policy.terminal as Any),
                     ]
                 }
                 return Mirror(self, children: children)
             }
 
             func receive(subscription: Subscription) {
-                let downstream = state.withLock { state -> Downstream? in
-                    guard state.upstream == nil, let downstream = state.downstream else { return nil }
-                    state.upstream = subscription
-                    return downstream
-                }
-                guard let downstream else {
-                    subscription.cancel()
-                    return
-                }
+                guard let downstream = attach(subscription) else { return }
                 // As Combine's: the upstream is asked first, then the downstream gets its
                 // subscription. A buffer of no size asks for nothing ahead (`.max` of a negative
                 // count traps).
@@ -136,27 +122,27 @@ extension Publishers {
 
             func receive(_ input: Output) -> Subscribers.Demand {
                 let overflow = state.withLock { state -> (() -> Failure)? in
-                    guard state.downstream != nil, state.terminal == nil else { return nil }
-                    if state.count >= self.size {
+                    guard state.downstream != nil, state.policy.terminal == nil else { return nil }
+                    if state.policy.values.count >= self.size {
                         switch self.whenFull {
                         case .dropNewest:
                             return nil
                         case .dropOldest:
-                            if state.count > 0 { _ = state.popFirst() } else { return nil }
+                            if state.policy.values.count > 0 { _ = state.policy.values.popFirst() } else { return nil }
                         case .customError(let makeError):
                             return makeError
                         }
                     }
-                    state.values.append(input)
+                    state.policy.values.append(input)
                     return nil
                 }
                 if let overflow {
                     // The caller's closure runs outside the lock.
                     let failure = overflow()
                     let toCancel = state.withLock { state -> Subscription? in
-                        guard state.downstream != nil, state.terminal == nil else { return nil }
-                        state.terminal = .failure(failure)
-                        state.overflowed = true
+                        guard state.downstream != nil, state.policy.terminal == nil else { return nil }
+                        state.policy.terminal = .failure(failure)
+                        state.policy.overflowed = true
                         return state.upstream
                     }
                     toCancel?.cancel()
@@ -171,33 +157,29 @@ extension Publishers {
                 // A completion before the subscription breaks the contract: as Combine's buffer
                 // does, it is ignored.
                 state.withLock { state in
-                    if state.downstream != nil, state.upstream != nil, state.terminal == nil { state.terminal = completion }
+                    if state.isAccepting, state.policy.terminal == nil { state.policy.terminal = completion }
                 }
                 drain(fromRequest: false)
             }
 
             func request(_ demand: Subscribers.Demand) {
+                addDemand(demand)
                 guard demand > 0 else { return }
-                state.withLock { state in
-                    if state.downstream != nil { state.demand += demand }
-                }
                 let delivered = drain(fromRequest: true)
                 guard self.prefetch == .keepFull, delivered > 0 else { return }
                 state.withLock { state in
-                    state.downstream == nil || state.terminal != nil ? nil : state.upstream
+                    state.downstream == nil || state.policy.terminal != nil ? nil : state.upstream
                 }?.request(.max(delivered))
             }
 
-            func cancel() {
-                let ended = state.withLock { state -> (Subscription?, Downstream?, FIFO<Output>) in
-                    // Before the upstream's subscription there is nothing to cancel: as Combine's
-                    // buffer does, the cancel is ignored (only a caller breaking the contract
-                    // holds this subscription then).
-                    guard state.upstream != nil || state.downstream == nil else { return (nil, nil, FIFO()) }
-                    defer { state = State() }
-                    return (state.downstream == nil ? nil : state.upstream, state.downstream, state.values)
+            /// Before the upstream's subscription there is nothing to cancel: as Combine's buffer
+            /// does, the cancel is ignored (only a caller breaking the contract holds this
+            /// subscription then).
+            override func cancel() {
+                let ended = state.withLock { state -> State? in
+                    state.upstream == nil && state.downstream != nil ? nil : state.end()
                 }
-                ended.0?.cancel()
+                ended?.upstream?.cancel()
             }
 
             /// Delivers while there is demand and something to deliver, from one thread at a
@@ -209,8 +191,8 @@ extension Publishers {
             @discardableResult
             private func drain(fromRequest: Bool) -> Int {
                 let claimed = state.withLock { state -> Bool in
-                    guard !state.draining, state.downstream != nil else { return false }
-                    state.draining = true
+                    guard !state.policy.draining, state.downstream != nil else { return false }
+                    state.policy.draining = true
                     return true
                 }
                 guard claimed else { return 0 }
@@ -218,45 +200,34 @@ extension Publishers {
                 loop: while true {
                     let step = state.withLock { state -> Step in
                         guard let downstream = state.downstream else { return .stop }
-                        if state.count > 0, state.demand > 0 {
+                        if state.policy.values.count > 0, state.demand > 0 {
                             state.demand -= 1
-                            return .deliver(downstream, state.popFirst())
+                            return .deliver(downstream, state.policy.values.popFirst())
                         }
-                        if let terminal = state.terminal {
+                        if let terminal = state.policy.terminal {
                             var failed = false
                             if case .failure = terminal { failed = true }
-                            let due = state.overflowed ? fromRequest : state.count == 0 || (failed && state.demand == 0)
-                            if due {
-                                state = State(upstream: state.upstream)
-                                return .complete(downstream, terminal)
-                            }
+                            let due = state.policy.overflowed
+                                ? fromRequest : state.policy.values.count == 0 || (failed && state.demand == 0)
+                            if due { return .complete(downstream, terminal, state.end()) }
                         }
-                        state.draining = false
+                        state.policy.draining = false
                         return .stop
                     }
                     switch step {
                     case .stop:
                         break loop
-                    case .complete(let downstream, let completion):
+                    case .complete(let downstream, let completion, let ended):
                         // As Combine's, the values a request let through before a full
                         // buffer's failure are asked for again (from the cancelled upstream).
-                        let upstream = state.withLock { state -> Subscription? in
-                            defer { state.upstream = nil }
-                            return state.upstream
-                        }
                         if self.prefetch == .keepFull, delivered > 0, case .failure = completion {
-                            upstream?.request(.max(delivered))
+                            ended.upstream?.request(.max(delivered))
                         }
                         downstream.receive(completion: completion)
                         return 0
                     case .deliver(let downstream, let value):
                         delivered += 1
-                        let extra = downstream.receive(value)
-                        if extra > 0 {
-                            state.withLock { state in
-                                if state.downstream != nil { state.demand += extra }
-                            }
-                        }
+                        addDemand(downstream.receive(value))
                     }
                 }
                 return delivered

@@ -50,71 +50,46 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
 
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-            @unchecked Sendable
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State {
-                var upstream: Subscription?
-                var timer: Cancellable?
-                var buffer: [Upstream.Output] = []
-                var ended = false
-            }
+        /// The elements gathered since the last group.
+        private struct Gathering: ScheduledPolicyState {
+            var group: [Upstream.Output] = []
+        }
 
-            private let state = Locked(State())
+        private final class Inner<Downstream: Subscriber>: ScheduledSubscription<Downstream, Gathering>, Subscriber,
+            Subscription, CustomStringConvertible, @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             private let outbox: Outbox<Downstream>
-            private let downstream: Locked<Downstream?>
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
             // this subscription (a cycle that would outlive the stream).
-            private let strategy: TimeGroupingStrategy<Context>
             private let options: Context.SchedulerOptions?
             private let scheduler: Context
             private let stride: Context.SchedulerTimeType.Stride
             private let count: Int?
 
             init(downstream: Downstream, publisher: CollectByTime) {
-                self.strategy = publisher.strategy
                 self.options = publisher.options
-                switch self.strategy {
+                switch publisher.strategy {
                 case .byTime(let scheduler, let stride):
                     (self.scheduler, self.stride, self.count) = (scheduler, stride, nil)
                 case .byTimeOrCount(let scheduler, let stride, let count):
                     (self.scheduler, self.stride, self.count) = (scheduler, stride, count)
                 }
-                self.downstream = Locked(downstream)
                 let upstreamPerGroup = count
-                let state = self.state
+                let state = Locked(ScheduledSubscription<Downstream, Gathering>.State(downstream: downstream))
                 self.outbox = Outbox(downstream) { extra in
                     guard let upstreamPerGroup else { return }
-                    state.withLock { $0.ended ? nil : $0.upstream }?.request(extra * upstreamPerGroup)
+                    state.withLock { $0.downstream == nil ? nil : $0.upstream }?.request(extra * upstreamPerGroup)
                 }
+                super.init(state: state, early: .cancelLateSubscription)
             }
 
             var description: String { "CollectByTime" }
 
             func receive(subscription: Subscription) {
-                let accepted = state.withLock { state -> Bool in
-                    guard state.upstream == nil, !state.ended else { return false }
-                    state.upstream = subscription
-                    return true
-                }
-                guard accepted, let downstream = downstream.withLock({ d in defer { d = nil }; return d }) else {
-                    subscription.cancel()
-                    return
-                }
-                let timer = scheduler.schedule(
-                    after: scheduler.now.advanced(by: stride),
-                    interval: stride,
-                    tolerance: scheduler.minimumTolerance,
-                    options: self.options
-                ) { [weak self] in
+                guard let downstream = attach(subscription) else { return }
+                restartTimer(on: scheduler, every: stride, options: options) { [weak self] _ in
                     self?.tick()
                 }
-                let stale = state.withLock { state -> Cancellable? in
-                    if state.ended { return timer }
-                    state.timer = timer
-                    return nil
-                }
-                stale?.cancel()
                 downstream.receive(subscription: self)
                 outbox.open()
                 if count == nil { subscription.request(.unlimited) }
@@ -122,36 +97,32 @@ extension Publishers {
 
             private func tick() {
                 let group = state.withLock { state -> [Upstream.Output]? in
-                    guard !state.ended, !state.buffer.isEmpty else { return nil }
-                    defer { state.buffer = [] }
-                    return state.buffer
+                    guard state.downstream != nil, !state.policy.group.isEmpty else { return nil }
+                    defer { state.policy.group = [] }
+                    return state.policy.group
                 }
                 if let group { outbox.enqueue(group) }
             }
 
+            /// Values that arrive before the subscription are gathered too.
             func receive(_ input: Upstream.Output) -> Subscribers.Demand {
                 let group = state.withLock { state -> [Upstream.Output]? in
-                    guard !state.ended else { return nil }
-                    state.buffer.append(input)
-                    guard let count, state.buffer.count >= count else { return nil }
-                    defer { state.buffer = [] }
-                    return state.buffer
+                    guard state.downstream != nil else { return nil }
+                    state.policy.group.append(input)
+                    guard let count, state.policy.group.count >= count else { return nil }
+                    defer { state.policy.group = [] }
+                    return state.policy.group
                 }
                 if let group { outbox.enqueue(group) }
                 return .none
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
-                let ended = state.withLock { state -> (Cancellable?, [Upstream.Output])? in
-                    guard !state.ended else { return nil }
-                    defer { state = State(ended: true) }
-                    return (state.timer, state.buffer)
-                }
-                guard let (timer, rest) = ended else { return }
-                timer?.cancel()
+                guard let ended = state.withLock({ $0.downstream == nil ? nil : $0.end() }) else { return }
+                ended.timer?.cancel()
                 switch completion {
                 case .finished:
-                    if !rest.isEmpty { outbox.enqueue(rest) }
+                    if !ended.policy.group.isEmpty { outbox.enqueue(ended.policy.group) }
                     outbox.complete(.finished)
                 case .failure:
                     outbox.complete(completion, dropPending: true)
@@ -162,20 +133,13 @@ extension Publishers {
                 guard demand > 0 else { return }
                 outbox.request(demand)
                 if let count {
-                    state.withLock { $0.ended ? nil : $0.upstream }?.request(demand * count)
+                    state.withLock { $0.downstream == nil ? nil : $0.upstream }?.request(demand * count)
                 }
             }
 
-            func cancel() {
-                let ended = state.withLock { state -> (Subscription?, Cancellable?)? in
-                    guard !state.ended else { return nil }
-                    defer { state = State(ended: true) }
-                    return (state.upstream, state.timer)
-                }
+            override func cancel() {
                 outbox.cancel()
-                guard let (upstream, timer) = ended else { return }
-                timer?.cancel()
-                upstream?.cancel()
+                super.cancel()
             }
         }
     }

@@ -27,12 +27,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboEngine(downstream: subscriber, zip: false)
-            let aStore = inner.store(A.Output.self)
-            let bStore = inner.store(B.Output.self)
-            inner.start(subscriber) { (aStore.latest(), bStore.latest()) }
-            a.subscribe(ComboSide(inner: inner, store: aStore))
-            b.subscribe(ComboSide(inner: inner, store: bStore))
+            ComboEngine.subscribe(subscriber, zip: false, a, b)
         }
     }
 
@@ -67,14 +62,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboEngine(downstream: subscriber, zip: false)
-            let aStore = inner.store(A.Output.self)
-            let bStore = inner.store(B.Output.self)
-            let cStore = inner.store(C.Output.self)
-            inner.start(subscriber) { (aStore.latest(), bStore.latest(), cStore.latest()) }
-            a.subscribe(ComboSide(inner: inner, store: aStore))
-            b.subscribe(ComboSide(inner: inner, store: bStore))
-            c.subscribe(ComboSide(inner: inner, store: cStore))
+            ComboEngine.subscribe(subscriber, zip: false, a, b, c)
         }
     }
 
@@ -112,16 +100,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboEngine(downstream: subscriber, zip: false)
-            let aStore = inner.store(A.Output.self)
-            let bStore = inner.store(B.Output.self)
-            let cStore = inner.store(C.Output.self)
-            let dStore = inner.store(D.Output.self)
-            inner.start(subscriber) { (aStore.latest(), bStore.latest(), cStore.latest(), dStore.latest()) }
-            a.subscribe(ComboSide(inner: inner, store: aStore))
-            b.subscribe(ComboSide(inner: inner, store: bStore))
-            c.subscribe(ComboSide(inner: inner, store: cStore))
-            d.subscribe(ComboSide(inner: inner, store: dStore))
+            ComboEngine.subscribe(subscriber, zip: false, a, b, c, d)
         }
     }
 

@@ -39,20 +39,15 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
 
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-            CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State: UpstreamHolding {
-                var upstream: Subscription?
-                var downstream: Downstream?
-                var demand = Subscribers.Demand.none
-                var generation: UInt64 = 0
-                var pending: Output?
-                /// The repeating timer of the latest value (Combine's debounce waits with one).
-                var timer: Cancellable?
-            }
+        /// The value waiting for the quiet period.
+        private struct Waiting: ScheduledPolicyState {
+            var value: Output?
+        }
 
-            private let state: Locked<State>
+        private final class Inner<Downstream: Subscriber>: ScheduledSubscription<Downstream, Waiting>, Subscriber,
+            Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+            @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
             // this subscription (a cycle that would outlive the stream).
             private let dueTime: Context.SchedulerTimeType.Stride
@@ -60,10 +55,10 @@ extension Publishers {
             private let options: Context.SchedulerOptions?
 
             init(downstream: Downstream, publisher: Debounce) {
-                self.state = Locked(State(downstream: downstream))
                 self.dueTime = publisher.dueTime
                 self.scheduler = publisher.scheduler
                 self.options = publisher.options
+                super.init(downstream: downstream)
             }
 
             var description: String { "Debounce" }
@@ -73,7 +68,7 @@ extension Publishers {
             /// Combine's children: the downstream while live, its outstanding demand and the
             /// value waiting for the quiet period.
             var customMirror: Mirror {
-                let (downstream, demand, pending) = state.withLock { ($0.downstream, $0.demand, $0.pending) }
+                let (downstream, demand, pending) = state.withLock { ($0.downstream, $0.demand, $0.policy.value) }
                 return Mirror(self, children: [
                     downstreamChild(downstream),
                     ("downstreamDemand", demand),
@@ -82,87 +77,54 @@ extension Publishers {
             }
 
             func receive(subscription: Subscription) {
-                let (downstream, duplicate) = state.withLock { $0.admit(subscription) }
-                if duplicate { subscription.cancel() }
-                guard let downstream else { return }
+                guard let downstream = attach(subscription) else { return }
                 downstream.receive(subscription: self)
                 subscription.request(.unlimited)
             }
 
+            /// Each value restarts the wait, as Combine's debounce does: a repeating timer,
+            /// cancelled when it fires or is replaced.
             func receive(_ input: Output) -> Subscribers.Demand {
-                let generation = state.withLock { state -> UInt64? in
-                    guard state.upstream != nil, state.downstream != nil else { return nil }
-                    state.generation += 1
-                    state.pending = input
-                    return state.generation
-                }
-                guard let generation else { return .none }
-                // As Combine does: a repeating timer, cancelled when it fires or is replaced.
-                let scheduler = self.scheduler
-                let timer = scheduler.schedule(
-                    after: scheduler.now.advanced(by: self.dueTime),
-                    interval: self.dueTime,
-                    tolerance: scheduler.minimumTolerance,
-                    options: self.options
-                ) { [weak self] in
+                restartTimer(on: scheduler, every: dueTime, options: options) { state in
+                    guard state.upstream != nil else { return false }
+                    state.policy.value = input
+                    return true
+                } fire: { [weak self] generation in
                     self?.due(generation)
                 }
-                let stale = state.withLock { state -> Cancellable? in
-                    guard state.downstream != nil, state.generation == generation else { return timer }
-                    defer { state.timer = timer }
-                    return state.timer
-                }
-                stale?.cancel()
                 return .none
             }
 
             private func due(_ generation: UInt64) {
                 let (timer, delivery) = state.withLock { state -> (Cancellable?, (Downstream, Output)?) in
-                    guard let downstream = state.downstream, state.generation == generation,
-                        let value = state.pending
+                    guard state.isCurrentTimer(generation), let downstream = state.downstream,
+                        let value = state.policy.value
                     else { return (nil, nil) }
                     let timer = state.timer
                     state.timer = nil
-                    state.pending = nil
+                    state.policy.value = nil
                     guard state.demand > 0 else { return (timer, nil) }
                     state.demand -= 1
                     return (timer, (downstream, value))
                 }
                 timer?.cancel()
                 guard let (downstream, value) = delivery else { return }
-                let extra = downstream.receive(value)
-                if extra > 0 { state.withLock { $0.demand += extra } }
+                addDemand(downstream.receive(value))
             }
 
-            /// Drops a waiting value and delivers the completion on `scheduler`, with no
-            /// options (as Combine does).
+            /// Drops a waiting value, ends the stream and delivers the completion on
+            /// `scheduler`, with no options (as Combine does).
             func receive(completion: Subscribers.Completion<Failure>) {
-                let ended = state.withLock { state -> (Downstream?, Cancellable?) in
-                    guard state.upstream != nil else { return (nil, nil) }
-                    defer { state = State() }
-                    return (state.downstream, state.timer)
-                }
-                ended.1?.cancel()
-                guard let downstream = ended.0 else { return }
+                guard let ended = state.withLock({ $0.upstream == nil ? nil : $0.end() }) else { return }
+                ended.timer?.cancel()
+                guard let downstream = ended.downstream else { return }
                 self.scheduler.schedule(options: nil) {
                     downstream.receive(completion: completion)
                 }
             }
 
             func request(_ demand: Subscribers.Demand) {
-                guard demand > 0 else { return }
-                state.withLock { state in
-                    if state.downstream != nil { state.demand += demand }
-                }
-            }
-
-            func cancel() {
-                let ended = state.withLock { state -> (Subscription?, Cancellable?) in
-                    defer { state = State() }
-                    return (state.upstream, state.timer)
-                }
-                ended.1?.cancel()
-                ended.0?.cancel()
+                addDemand(demand)
             }
         }
     }

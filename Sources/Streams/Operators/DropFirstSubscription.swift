@@ -15,56 +15,42 @@
 ///
 /// Thread-safety: the state lives under one mutex that is never held while calling out.
 @usableFromInline
-final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable, @unchecked Sendable {
+final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, SpecializedSubscription, CombineReflectable, @unchecked Sendable {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let mutex = RawMutex()
-    /// The downstream, initialised while ``live``.
-    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
-    @exclusivity(unchecked) @usableFromInline var live = true
+    /// The downstream, held while the stream is live.
+    @exclusivity(unchecked) @usableFromInline var cell: DownstreamCell<Downstream>
     @exclusivity(unchecked) @usableFromInline var upstream = SubscriptionSlot()
     /// Demand requested before the upstream's subscription arrived.
     @exclusivity(unchecked) @usableFromInline var pending = Subscribers.Demand.none
     /// Values still to drop.
     @exclusivity(unchecked) @usableFromInline var remaining: Int
-    /// `request` and `cancel` arrive through the `Subscription` existential; these forward to
-    /// the specialised bodies (see ``Relay``).
-    @usableFromInline let specializedRequest: (DropFirstSubscription, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (DropFirstSubscription) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<DropFirstSubscription>
 
     @inlinable
     init(downstream: Downstream, count: Int) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: downstream)
+        cell = DownstreamCell(downstream)
         remaining = count
-        specializedRequest = { $0.requestNow($1) }
-        specializedCancel = { $0.cancelNow() }
+        specialized = SpecializedEntries()
     }
 
     deinit {
-        if live { storage.deinitialize(count: 1) }
-        storage.deallocate()
+        cell.destroy()
         mutex.destroy()
     }
 
     @usableFromInline var description: String { "Drop" }
 
-    /// Moves the downstream out (the stream ends). Call with the mutex held.
-    @inlinable
-    func takeDownstream() -> Downstream? {
-        guard live else { return nil }
-        live = false
-        return storage.move()
-    }
-
     @inlinable
     func receive(subscription: Subscription) {
         mutex.lock()
-        guard live, !upstream.isSet else {
+        guard cell.isLive, !upstream.isSet else {
             // After a cancel the subscription is left alone, as Combine leaves it; a second
             // one while attached is cancelled.
-            let second = live
+            let second = cell.isLive
             mutex.unlock()
             if second { subscription.cancel() }
             return
@@ -79,7 +65,7 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         mutex.lock()
-        guard live else {
+        guard cell.isLive else {
             mutex.unlock()
             return .none
         }
@@ -88,7 +74,7 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
             mutex.unlock()
             return .none
         }
-        let downstream = storage.pointee
+        let downstream = cell.live
         mutex.unlock()
         return downstream.receive(input)
     }
@@ -96,21 +82,11 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         mutex.lock()
-        let downstream = takeDownstream()
+        let downstream = cell.take()
         let upstream = self.upstream.take()
         mutex.unlock()
         _ = upstream
         downstream?.receive(completion: completion)
-    }
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
     }
 
     @inlinable
@@ -118,7 +94,7 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
         demand.assertNonZero()
         guard demand > 0 else { return }
         mutex.lock()
-        guard live else {
+        guard cell.isLive else {
             mutex.unlock()
             return
         }
@@ -135,7 +111,7 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func cancelNow() {
         mutex.lock()
-        let ended = (upstream.take(), takeDownstream())
+        let ended = (upstream.take(), cell.take())
         mutex.unlock()
         // The downstream is released when `ended` goes, outside the lock.
         ended.0.cancel()

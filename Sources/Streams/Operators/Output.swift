@@ -4,7 +4,10 @@ extension Publishers {
     ///
     /// Elements before the range are replaced by a demand of one from the upstream; once the
     /// last element of the range is published, the upstream is cancelled and the stream
-    /// finishes. An empty range finishes at the first element.
+    /// finishes. An empty range finishes at the first element. As in Combine, elements that
+    /// arrive before the upstream's subscription (which breaks the contract) are counted and
+    /// published, but end nothing: the stream ends at the first element after the
+    /// subscription that lies beyond the range.
     public struct Output<Upstream: Publisher>: Publisher {
         /// The upstream's output type.
         public typealias Output = Upstream.Output
@@ -28,7 +31,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let range = self.range
             let index = StepState(0)
-            upstream.subscribeStepping(subscriber, name: "Output", mapFailure: { $0 }) { input in
+            // As Combine's, values before the subscription are counted and passed on, but do
+            // not end the stream.
+            upstream.subscribeStepping(subscriber, name: "Output", early: [.forwardValues, .endOnlyAttached], mapFailure: { $0 }) {
+                input in
                 let current = index.value
                 index.value += 1
                 if current < range.lowerBound { return .skip }

@@ -12,16 +12,15 @@
 /// per value. Thread-safety: every stored `var` is read and written only under `mutex`, which
 /// is never held while calling out.
 @usableFromInline
-final class SwitchToLatestEngine<Inner: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+final class SwitchToLatestEngine<Inner: Publisher, Downstream: Subscriber>: Subscriber, SpecializedSubscription,
     CombineReflectable, @unchecked Sendable
 where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @usableFromInline typealias Input = Inner
     @usableFromInline typealias Failure = Inner.Failure
 
     @usableFromInline let mutex = RawMutex()
-    /// The downstream, initialised while `live` (its own allocation: see ``Relay``).
-    @usableFromInline let storage: UnsafeMutablePointer<Downstream>
-    @exclusivity(unchecked) @usableFromInline var live = true
+    /// The downstream, held while the stream is live.
+    @exclusivity(unchecked) @usableFromInline var cell: DownstreamCell<Downstream>
     @exclusivity(unchecked) @usableFromInline var outer = SubscriptionSlot()
     @exclusivity(unchecked) @usableFromInline var inner = SubscriptionSlot()
     @exclusivity(unchecked) @usableFromInline var currentIndex: UInt64 = 0
@@ -31,38 +30,30 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @exclusivity(unchecked) @usableFromInline var sentCompletion = false
     @exclusivity(unchecked) @usableFromInline var awaitingInnerSubscription = false
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    /// `request` and `cancel` arrive through the `Subscription` existential, which always runs
-    /// the unspecialised method; these non-capturing closures are formed in `init` (in the
-    /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (SwitchToLatestEngine, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (SwitchToLatestEngine) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<SwitchToLatestEngine>
 
     @inlinable
     init(downstream: Downstream) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: downstream)
-        specializedRequest = { $0.requestNow($1) }
-        specializedCancel = { $0.cancelNow() }
+        cell = DownstreamCell(downstream)
+        specialized = SpecializedEntries()
     }
 
     deinit {
-        if live { storage.deinitialize(count: 1) }
-        storage.deallocate()
+        cell.destroy()
         mutex.destroy()
     }
 
     @usableFromInline var description: String { "SwitchToLatest" }
 
     /// The downstream while live; call with the mutex held.
-    @inlinable var downstream: Downstream? { live ? storage.pointee : nil }
+    @inlinable var downstream: Downstream? { cell.value }
 
     /// Marks the end and hands back the downstream to tell, once; call with the mutex held.
     @inlinable
     func end() -> Downstream? {
         sentCompletion = true
-        guard live else { return nil }
-        live = false
-        return storage.move()
+        return cell.take()
     }
 
     // MARK: The upstream of inner publishers
@@ -120,16 +111,6 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
 
     // MARK: The downstream's subscription
 
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        specializedCancel(self)
-    }
-
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
@@ -148,8 +129,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     func cancelNow() {
         mutex.lock()
         cancelled = true
-        let ended = (inner.take(), outer.take(), live ? storage.move() : nil)
-        live = false
+        let ended = (inner.take(), outer.take(), cell.take())
         mutex.unlock()
         ended.0.cancel()
         ended.1.cancel()
@@ -178,7 +158,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receiveInner(_ input: Downstream.Input, _ index: UInt64) -> Subscribers.Demand {
         mutex.lock()
-        guard currentIndex == index, !cancelled, live else {
+        guard currentIndex == index, !cancelled, cell.isLive else {
             mutex.unlock()
             return .none
         }
@@ -188,7 +168,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
             return .none
         }
         if demand != .unlimited { demand -= 1 }
-        let downstream = storage.pointee
+        let downstream = cell.live
         mutex.unlock()
         let extra = downstream.receive(input)
         if extra > 0 {

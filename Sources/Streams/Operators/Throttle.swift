@@ -39,21 +39,17 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
 
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
-            @unchecked Sendable
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State {
-                var upstream: Subscription?
-                var downstream: Downstream?
-                var demand = Subscribers.Demand.none
-                var lastEmission: Context.SchedulerTimeType?
-                var pendingValue: Output?
-                var pendingCompletion: Subscribers.Completion<Failure>?
-                var upstreamDone = false
-                var emissionScheduled: Bool { pendingValue != nil || pendingCompletion != nil }
-            }
+        /// The emission waiting for its time, and the time of the last one.
+        private struct Emission: ScheduledPolicyState {
+            var last: Context.SchedulerTimeType?
+            var value: Output?
+            var completion: Subscribers.Completion<Failure>?
+            var isScheduled: Bool { value != nil || completion != nil }
+        }
 
-            private let state: Locked<State>
+        private final class Inner<Downstream: Subscriber>: ScheduledSubscription<Downstream, Emission>, Subscriber,
+            Subscription, CombineReflectable, @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
             // this subscription (a cycle that would outlive the stream).
             private let interval: Context.SchedulerTimeType.Stride
@@ -61,10 +57,10 @@ extension Publishers {
             private let latest: Bool
 
             init(downstream: Downstream, publisher: Throttle) {
-                self.state = Locked(State(downstream: downstream))
                 self.interval = publisher.interval
                 self.scheduler = publisher.scheduler
                 self.latest = publisher.latest
+                super.init(downstream: downstream, early: .cancelLateSubscription)
                 // Combine reads the clock when its subscriber is made, and at every event.
                 _ = publisher.scheduler.now
             }
@@ -74,33 +70,24 @@ extension Publishers {
             /// Asks the upstream for `.unlimited` before handing the subscription downstream,
             /// as Combine does.
             func receive(subscription: Subscription) {
-                let downstream = state.withLock { state -> Downstream? in
-                    guard state.upstream == nil, let downstream = state.downstream else { return nil }
-                    state.upstream = subscription
-                    return downstream
-                }
-                guard let downstream else {
-                    subscription.cancel()
-                    return
-                }
+                guard let downstream = attach(subscription) else { return }
                 _ = self.scheduler.now
                 subscription.request(.unlimited)
                 downstream.receive(subscription: self)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
-                let live = state.withLock { $0.upstream != nil && $0.downstream != nil && !$0.upstreamDone }
-                guard live else { return .none }
+                guard state.withLock({ $0.isAccepting }) else { return .none }
                 let now = self.scheduler.now
                 let emitAt = state.withLock { state -> Context.SchedulerTimeType?? in
-                    guard state.downstream != nil, !state.upstreamDone, state.demand > 0 else { return nil }
-                    if state.emissionScheduled {
-                        if self.latest { state.pendingValue = input }
+                    guard state.downstream != nil, !state.completing, state.demand > 0 else { return nil }
+                    if state.policy.isScheduled {
+                        if self.latest { state.policy.value = input }
                         return nil
                     }
                     state.demand -= 1
-                    state.pendingValue = input
-                    guard let last = state.lastEmission else { return .some(nil) }
+                    state.policy.value = input
+                    guard let last = state.policy.last else { return .some(nil) }
                     let earliest = last.advanced(by: self.interval)
                     return .some(earliest > now ? earliest : nil)
                 }
@@ -115,35 +102,32 @@ extension Publishers {
 
             /// Delivers the completion with a waiting value, or on `scheduler` at once.
             func receive(completion: Subscribers.Completion<Failure>) {
-                let live = state.withLock { $0.upstream != nil && $0.downstream != nil && !$0.upstreamDone }
-                guard live else { return }
+                guard state.withLock({ $0.isAccepting }) else { return }
                 _ = self.scheduler.now
-                let scheduleNow = state.withLock { state -> Bool in
-                    guard state.downstream != nil, !state.upstreamDone else { return false }
-                    state.upstreamDone = true
-                    let alreadyScheduled = state.emissionScheduled
-                    state.pendingCompletion = completion
+                let scheduleNow = beginCompletion { state -> Bool in
+                    let alreadyScheduled = state.policy.isScheduled
+                    state.policy.completion = completion
                     return !alreadyScheduled
                 }
-                if scheduleNow {
+                if scheduleNow == true {
                     self.scheduler.schedule { [weak self] in self?.emit() }
                 }
             }
 
             private func emit() {
-                let stampsEmission = state.withLock { $0.pendingValue != nil && $0.pendingCompletion == nil }
+                let stampsEmission = state.withLock { $0.policy.value != nil && $0.policy.completion == nil }
                 let now: Context.SchedulerTimeType? = stampsEmission ? self.scheduler.now : nil
-                let taken = state.withLock { state -> (Downstream, Output?, Subscribers.Completion<Failure>?)? in
+                let taken = state.withLock { state -> (Downstream, Output?, Subscribers.Completion<Failure>?, State?)? in
                     guard let downstream = state.downstream else { return nil }
-                    let value = state.pendingValue
-                    let completion = state.pendingCompletion
-                    state.pendingValue = nil
-                    state.pendingCompletion = nil
-                    if let now, value != nil { state.lastEmission = now }
-                    if completion != nil { state = State() }
-                    return (downstream, value, completion)
+                    let value = state.policy.value
+                    let completion = state.policy.completion
+                    state.policy.value = nil
+                    state.policy.completion = nil
+                    if let now, value != nil { state.policy.last = now }
+                    return (downstream, value, completion, completion == nil ? nil : state.end())
                 }
-                guard let (downstream, value, completion) = taken else { return }
+                guard let (downstream, value, completion, ended) = taken else { return }
+                _ = ended  // released outside the lock
                 if let value {
                     let extra = downstream.receive(value)
                     if extra > 0 {
@@ -158,18 +142,7 @@ extension Publishers {
             }
 
             func request(_ demand: Subscribers.Demand) {
-                guard demand > 0 else { return }
-                state.withLock { state in
-                    if state.downstream != nil, !state.upstreamDone { state.demand += demand }
-                }
-            }
-
-            func cancel() {
-                let ended = state.withLock { state -> (Subscription?, Downstream?) in
-                    defer { state = State() }
-                    return (state.upstream, state.downstream)
-                }
-                ended.0?.cancel()
+                addDemand(demand)
             }
         }
     }

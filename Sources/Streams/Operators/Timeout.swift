@@ -47,21 +47,14 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
 
-        private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
-            @unchecked Sendable
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            private struct State: UpstreamHolding {
-                var upstream: Subscription?
-                var downstream: Downstream?
-                /// The running timer and the number it was started under: a timer whose number
-                /// is not the current one is stale and ends nothing.
-                var timer: Cancellable?
-                var timerGeneration: UInt64 = 0
-                var requested = false
-                var upstreamDone = false
-            }
+        /// Whether the downstream has made its first request (which starts the wait again).
+        private struct Requests: ScheduledPolicyState {
+            var made = false
+        }
 
-            private let state: Locked<State>
+        private final class Inner<Downstream: Subscriber>: ScheduledSubscription<Downstream, Requests>, Subscriber,
+            Subscription, CombineReflectable, @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
             // this subscription (a cycle that would outlive the stream).
             private let interval: Context.SchedulerTimeType.Stride
@@ -70,68 +63,39 @@ extension Publishers {
             private let customError: (() -> Upstream.Failure)?
 
             init(downstream: Downstream, publisher: Timeout) {
-                self.state = Locked(State(downstream: downstream))
                 self.interval = publisher.interval
                 self.scheduler = publisher.scheduler
                 self.options = publisher.options
                 self.customError = publisher.customError
+                super.init(downstream: downstream)
             }
 
             var description: String { "Timeout" }
 
             func receive(subscription: Subscription) {
-                let (downstream, duplicate) = state.withLock { $0.admit(subscription) }
-                if duplicate { subscription.cancel() }
-                guard let downstream else { return }
+                guard let downstream = attach(subscription) else { return }
                 restartTimer()
                 downstream.receive(subscription: self)
             }
 
-            /// Starts the wait again as Combine does: a repeating timer every `interval`, the
-            /// first firing `interval` from now; the previous timer is cancelled.
             private func restartTimer() {
-                let generation = state.withLock { state -> UInt64? in
-                    guard state.downstream != nil, !state.upstreamDone else { return nil }
-                    state.timerGeneration &+= 1
-                    return state.timerGeneration
-                }
-                guard let generation else { return }
-                let scheduler = self.scheduler
-                let timer = scheduler.schedule(
-                    after: scheduler.now.advanced(by: self.interval),
-                    interval: self.interval,
-                    tolerance: scheduler.minimumTolerance,
-                    options: self.options
-                ) { [weak self] in
+                restartTimer(on: scheduler, every: interval, options: options) { [weak self] generation in
                     self?.timedOut(generation)
                 }
-                let stale = state.withLock { state -> Cancellable? in
-                    guard state.downstream != nil, !state.upstreamDone, state.timerGeneration == generation else {
-                        return timer
-                    }
-                    defer { state.timer = timer }
-                    return state.timer
-                }
-                stale?.cancel()
             }
 
             private func timedOut(_ generation: UInt64) {
-                let ended = state.withLock { state -> (Subscription?, Downstream, Cancellable?)? in
-                    guard let downstream = state.downstream, !state.upstreamDone,
-                        state.timerGeneration == generation
-                    else { return nil }
-                    defer { state = State() }
-                    return (state.upstream, downstream, state.timer)
+                let ended = state.withLock { state -> State? in
+                    state.isCurrentTimer(generation) ? state.end() : nil
                 }
-                guard let (upstream, downstream, timer) = ended else { return }
-                timer?.cancel()
-                upstream?.cancel()
+                guard let ended, let downstream = ended.downstream else { return }
+                ended.timer?.cancel()
+                ended.upstream?.cancel()
                 downstream.receive(completion: self.customError.map { .failure($0()) } ?? .finished)
             }
 
             func receive(_ input: Output) -> Subscribers.Demand {
-                let live = state.withLock { $0.upstream != nil && $0.downstream != nil && !$0.upstreamDone }
-                guard live else { return .none }
+                guard state.withLock({ $0.isAccepting }) else { return .none }
                 restartTimer()
                 self.scheduler.schedule(options: self.options) { [weak self] in
                     self?.deliver(input)
@@ -140,29 +104,20 @@ extension Publishers {
             }
 
             private func deliver(_ input: Output) {
-                guard let (upstream, downstream) = state.withLock({ state -> (Subscription?, Downstream)? in
-                    state.downstream.map { (state.upstream, $0) }
-                }) else { return }
+                guard let (upstream, downstream) = ends else { return }
                 let extra = downstream.receive(input)
                 if extra > 0 { upstream?.request(extra) }
             }
 
             func receive(completion: Subscribers.Completion<Failure>) {
-                let timer = state.withLock { state -> Cancellable?? in
-                    guard state.upstream != nil, state.downstream != nil, !state.upstreamDone else { return nil }
-                    state.upstreamDone = true
+                let timer = beginCompletion { state -> Cancellable? in
                     defer { state.timer = nil }
-                    return .some(state.timer)
+                    return state.timer
                 }
                 guard let timer else { return }
                 timer?.cancel()
                 self.scheduler.schedule(options: self.options) { [weak self] in
-                    guard let self else { return }
-                    let downstream = self.state.withLock { state -> Downstream? in
-                        defer { state = State() }
-                        return state.downstream
-                    }
-                    downstream?.receive(completion: completion)
+                    self?.endForCompletion()?.receive(completion: completion)
                 }
             }
 
@@ -171,21 +126,12 @@ extension Publishers {
             func request(_ demand: Subscribers.Demand) {
                 let taken = state.withLock { state -> (Subscription, Bool)? in
                     guard state.downstream != nil, let upstream = state.upstream else { return nil }
-                    defer { state.requested = true }
-                    return (upstream, !state.requested)
+                    defer { state.policy.made = true }
+                    return (upstream, !state.policy.made)
                 }
                 guard let (upstream, first) = taken else { return }
                 if first { restartTimer() }
                 upstream.request(demand)
-            }
-
-            func cancel() {
-                let ended = state.withLock { state -> (Subscription?, Cancellable?) in
-                    defer { state = State() }
-                    return (state.upstream, state.timer)
-                }
-                ended.1?.cancel()
-                ended.0?.cancel()
             }
         }
     }

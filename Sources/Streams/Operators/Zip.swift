@@ -26,12 +26,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboEngine(downstream: subscriber, zip: true)
-            let aStore = inner.store(A.Output.self)
-            let bStore = inner.store(B.Output.self)
-            inner.start(subscriber) { (aStore.take(), bStore.take()) }
-            a.subscribe(ComboSide(inner: inner, store: aStore))
-            b.subscribe(ComboSide(inner: inner, store: bStore))
+            ComboEngine.subscribe(subscriber, zip: true, a, b)
         }
     }
 
@@ -65,14 +60,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboEngine(downstream: subscriber, zip: true)
-            let aStore = inner.store(A.Output.self)
-            let bStore = inner.store(B.Output.self)
-            let cStore = inner.store(C.Output.self)
-            inner.start(subscriber) { (aStore.take(), bStore.take(), cStore.take()) }
-            a.subscribe(ComboSide(inner: inner, store: aStore))
-            b.subscribe(ComboSide(inner: inner, store: bStore))
-            c.subscribe(ComboSide(inner: inner, store: cStore))
+            ComboEngine.subscribe(subscriber, zip: true, a, b, c)
         }
     }
 
@@ -109,16 +97,7 @@ extension Publishers {
         /// Subscribes to every upstream, in order, after handing the subscriber its subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = ComboEngine(downstream: subscriber, zip: true)
-            let aStore = inner.store(A.Output.self)
-            let bStore = inner.store(B.Output.self)
-            let cStore = inner.store(C.Output.self)
-            let dStore = inner.store(D.Output.self)
-            inner.start(subscriber) { (aStore.take(), bStore.take(), cStore.take(), dStore.take()) }
-            a.subscribe(ComboSide(inner: inner, store: aStore))
-            b.subscribe(ComboSide(inner: inner, store: bStore))
-            c.subscribe(ComboSide(inner: inner, store: cStore))
-            d.subscribe(ComboSide(inner: inner, store: dStore))
+            ComboEngine.subscribe(subscriber, zip: true, a, b, c, d)
         }
     }
 

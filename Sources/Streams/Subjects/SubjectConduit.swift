@@ -45,16 +45,15 @@ class SubjectConduitBase<Output, Failure: Error>: SubjectConduitRoot, @unchecked
 /// ``CurrentValueSubject``, to re-offer the current value when demand arrives after a drop.
 @usableFromInline
 final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstream.Input, Downstream.Failure>,
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    SpecializedSubscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
 {
     @usableFromInline let outbox: Outbox<Downstream>
     @usableFromInline let description: String
-    /// `request` and `cancel` arrive through the `Subscription` existential and `start` through
-    /// the subject's type-erased list, which always run the unspecialised method; these
-    /// non-capturing closures are formed in `init` (in the
-    /// subscriber's specialised code) and forward to the specialised bodies.
-    @usableFromInline let specializedRequest: (SubjectConduit, Subscribers.Demand) -> Void
-    @usableFromInline let specializedCancel: (SubjectConduit) -> Void
+    /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
+    @usableFromInline let specialized: SpecializedEntries<SubjectConduit>
+    /// `start` arrives through the subject's type-erased list, which always runs the
+    /// unspecialised method: this closure, formed in `init`, forwards to the specialised body.
     @usableFromInline let specializedStart: (SubjectConduit) -> Void
 
     /// - Parameter replaysCurrentValue: for current-value subjects: the first demand delivers
@@ -64,8 +63,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
         let outbox = Outbox(downstream, missedValue: replaysCurrentValue)
         self.outbox = outbox
         self.description = name
-        self.specializedRequest = { $0.requestNow($1) }
-        self.specializedCancel = { $0.cancelNow() }
+        self.specialized = SpecializedEntries()
         self.specializedStart = { $0.startNow() }
         super.init(offerValue: { outbox.offer($0) })
     }
@@ -106,19 +104,15 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
         outbox.cancel()
     }
 
-    @usableFromInline func request(_ demand: Subscribers.Demand) {
-        specializedRequest(self, demand)
-    }
-
-    @usableFromInline func cancel() {
-        specializedCancel(self)
-    }
-
     @inlinable func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         let (first, _, missed) = outbox.request(demand)
         if first { core?.conduitDemanded() }
         if missed, let value = currentValue?() {
+            // As Combine's: a subscriber that asks from inside its `receive(subscription:)`
+            // gets the current value within that request (it has its subscription, so
+            // delivery may start).
+            outbox.open()
             outbox.offer(value)
         }
     }

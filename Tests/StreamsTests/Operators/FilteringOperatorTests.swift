@@ -128,6 +128,26 @@ import Testing
         #expect(subscriber.log == ["sub", "1", "2", "finished"])
     }
 
+    /// As Combine's: values that arrive before the upstream's subscription are counted and
+    /// passed on, but neither the range's end nor an early completion ends the stream; the
+    /// first value beyond the range after the subscription does.
+    @Test func outputInPassesValuesBeforeTheSubscriptionButEndsOnlyOnceSubscribed() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(demandPerValue: .max(42))
+        upstream.output(in: 1..<3).subscribe(subscriber)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(upstream.subscriber?.receive(1) == .max(1))
+        #expect(upstream.subscriber?.receive(2) == .max(42))
+        #expect(upstream.subscriber?.receive(3) == .max(42))
+        #expect(upstream.subscriber?.receive(4) == Subscribers.Demand.none)
+        #expect(subscriber.log == ["2", "3"])
+        let subscription = TestSubscription()
+        upstream.subscriber?.receive(subscription: subscription)
+        #expect(upstream.subscriber?.receive(5) == Subscribers.Demand.none)
+        #expect(subscriber.log == ["2", "3", "sub", "finished"])
+        #expect(subscription.cancelCount == 1)
+    }
+
     @Test func prefixWhileFinishesAtTheFirstFailingElement() {
         let plain = TrackingSubscriber<Int, Never>()
         let throwing = TrackingSubscriber<Int, Error>()

@@ -34,6 +34,9 @@ import Testing
             Case(name: "replaceError") {
                 $0.replaceError(with: 0).setFailureType(to: Error.self).eraseToAnyPublisher()
             },
+            Case(name: "output(in:)", forwardsValues: true) {
+                $0.output(in: 0..<10).setFailureType(to: Error.self).eraseToAnyPublisher()
+            },
             Case(name: "append", cancelsLateSubscription: true) {
                 $0.append(Empty()).setFailureType(to: Error.self).eraseToAnyPublisher()
             },

@@ -61,6 +61,29 @@ import Testing
         #expect(subscriber.values == [1])
     }
 
+    /// As Combine's: the current value is delivered inside a request made from the
+    /// subscriber's `receive(subscription:)`, not after that call returns.
+    @Test func aCurrentValueSubjectDeliversItsValueInsideARequestMadeFromReceiveSubscription() {
+        final class Requester: Subscriber, @unchecked Sendable {
+            var log: [String] = []
+            func receive(subscription: Subscription) {
+                subscription.request(.unlimited)
+                log.append("sub")
+            }
+            func receive(_ input: Int) -> Subscribers.Demand {
+                log.append("\(input)")
+                return .none
+            }
+            func receive(completion: Subscribers.Completion<Never>) { log.append("end") }
+        }
+        let subject = CurrentValueSubject<Int, Never>(7)
+        let requester = Requester()
+        subject.subscribe(requester)
+        #expect(requester.log == ["7", "sub"])
+        subject.send(8)
+        #expect(requester.log == ["7", "sub", "8"])
+    }
+
     @Test func currentValueSubjectRespectsPerSubscriberDemand() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let limited = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
