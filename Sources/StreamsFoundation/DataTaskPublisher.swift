@@ -50,6 +50,7 @@ extension URLSession {
 private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
+    // @unchecked Sendable: its state is behind its `Locked` lock; the rest is immutable.
     private struct State {
         var downstream: Downstream?
         var task: URLSessionDataTask?

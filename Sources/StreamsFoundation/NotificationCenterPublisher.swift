@@ -47,6 +47,7 @@ extension NotificationCenter {
 /// One observer of a center, delivering to one subscriber while it has demand.
 private final class ObserverSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Notification, Downstream.Failure == Never {
+    // @unchecked Sendable: its state is behind its `Locked` lock; the rest is immutable.
     private struct State {
         var downstream: Downstream?
         var demand = Subscribers.Demand.none

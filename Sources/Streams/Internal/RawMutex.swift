@@ -17,6 +17,7 @@ import Darwin
 /// from its `deinit`. Never call out to other components while holding it.
 @usableFromInline
 struct RawMutex: @unchecked Sendable {
+    // @unchecked Sendable: a pthread mutex is made to be shared; `pointer` never changes.
     @usableFromInline let pointer: UnsafeMutablePointer<pthread_mutex_t>
 
     @inlinable

@@ -20,6 +20,7 @@
 /// and an upstream attaching after cancel is cancelled at once.
 @usableFromInline
 final class Relay<Downstream: Subscriber>: SpecializedSubscription, CombineReflectable, @unchecked Sendable {
+    // @unchecked Sendable: its `var`s belong to `mutex`; the rest is immutable.
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var current = SubscriptionSlot()

@@ -85,6 +85,7 @@ extension Published: PublishedField {
 /// The shared storage of a `@Published` property: the value the getter reads, the subject that
 /// publishes, and the enclosing object's will-change publisher once someone asked for it.
 final class PublishedBox<Value>: @unchecked Sendable {
+    // @unchecked Sendable: its state is behind its `Locked` lock; the rest is immutable.
     private struct State {
         var value: Value
         var willChange: ObservableObjectPublisher?

@@ -73,6 +73,7 @@ extension Publishers {
         private final class Inner<Downstream: Subscriber>: ScheduledSubscription<Downstream, Buffered>, Subscriber,
             Subscription, CombineReflectable, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
+            // @unchecked Sendable: its state is behind ScheduledSubscription's lock; its own fields are immutable.
             private enum Step {
                 case deliver(Downstream, Output)
                 /// With the ended state, released outside the lock.

@@ -58,6 +58,7 @@ extension Publishers {
         private final class Inner<Downstream: Subscriber>: ScheduledSubscription<Downstream, Gathering>, Subscriber,
             Subscription, CustomStringConvertible, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
+            // @unchecked Sendable: its state is behind ScheduledSubscription's lock; its own fields are immutable.
             private let outbox: Outbox<Downstream>
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
             // this subscription (a cycle that would outlive the stream).

@@ -48,6 +48,7 @@ extension Publishers {
             Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
+            // @unchecked Sendable: its state is behind ScheduledSubscription's lock; its own fields are immutable.
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
             // this subscription (a cycle that would outlive the stream).
             private let dueTime: Context.SchedulerTimeType.Stride

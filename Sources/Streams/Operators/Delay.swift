@@ -49,6 +49,7 @@ extension Publishers {
         /// Like Combine's, it has no description or custom mirror of its own.
         private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
+            // @unchecked Sendable: its state is in `link`, behind the link's lock; its other fields are immutable.
             private let link: ScheduledLink<Downstream>
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
             // this subscription (a cycle that would outlive the stream).

@@ -80,6 +80,7 @@ extension Publishers {
         private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
+            // @unchecked Sendable: its state is in `link`, behind the link's lock; its other fields are immutable.
             private let link: Link<Downstream>
             private let handlers: Handlers
             let description: String

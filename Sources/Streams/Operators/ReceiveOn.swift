@@ -38,6 +38,7 @@ extension Publishers {
         final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
+            // @unchecked Sendable: its state is in `link`, behind the link's lock; its other fields are immutable.
             @usableFromInline let link: ScheduledLink<Downstream>
             @usableFromInline let scheduler: Context
             @usableFromInline let options: Context.SchedulerOptions?

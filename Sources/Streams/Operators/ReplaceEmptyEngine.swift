@@ -10,6 +10,7 @@ import Locking
 final class ReplaceEmptyEngine<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable,
     @unchecked Sendable
 {
+    // @unchecked Sendable: its state is behind its `Locked` lock; the rest is immutable.
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

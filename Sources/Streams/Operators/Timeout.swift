@@ -55,6 +55,7 @@ extension Publishers {
         private final class Inner<Downstream: Subscriber>: ScheduledSubscription<Downstream, Requests>, Subscriber,
             Subscription, CombineReflectable, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
+            // @unchecked Sendable: its state is behind ScheduledSubscription's lock; its own fields are immutable.
             // The publisher's settings, not the publisher: it holds its upstream, which may hold
             // this subscription (a cycle that would outlive the stream).
             private let interval: Context.SchedulerTimeType.Stride

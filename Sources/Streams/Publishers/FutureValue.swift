@@ -38,6 +38,7 @@ extension Future where Failure == Never {
 /// The subscriber behind `Future.value` (throwing): resumes its continuation exactly once, with
 /// the value, the failure or `CancellationError`.
 final class FutureWaiter<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+    // @unchecked Sendable: its state is behind its `Locked` lock; the rest is immutable.
     private struct State {
         var continuation: CheckedContinuation<UnsafeTransfer<Input>, Error>?
         var subscription: Subscription?

@@ -37,6 +37,7 @@ extension Publisher {
 /// (named "Subject"), which passes requests and cancels on to the upstream; the module's own
 /// subjects take the upstream's subscription directly.
 final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable {
+    // @unchecked Sendable: its state is in `link`, behind the link's lock; its other fields are immutable.
     private let link: Link<Target>
 
     init(subject: Target) {

@@ -48,6 +48,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     SpecializedSubscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 {
+    // @unchecked Sendable: its state is in `outbox`, behind the outbox's lock; the rest is immutable.
     @usableFromInline let outbox: Outbox<Downstream>
     @usableFromInline let description: String
     /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
