@@ -14,7 +14,10 @@ struct CacheCommand: ParsableCommand {
 
     /// The options both subcommands take.
     struct Location: ParsableArguments {
-        @Option(help: "The cache directory. Default: the cache of `comet fetch` ($XDG_CACHE_HOME or ~/.cache, then com.comet.cli).")
+        @Option(
+            help:
+                "The cache directory. Default: the cache of `comet fetch` ($XDG_CACHE_HOME or ~/.cache, then com.comet.cli)."
+        )
         var path: String?
 
         /// The directory, or `nil` when there is none yet.
@@ -26,7 +29,8 @@ struct CacheCommand: ParsableCommand {
 
     /// `comet cache stats`.
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the size, entry count, and oldest and newest entries.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the size, entry count, and oldest and newest entries.")
 
         @OptionGroup var location: Location
 
@@ -40,10 +44,11 @@ struct CacheCommand: ParsableCommand {
             }
             let cache = DataCache(path: directory)
             let entries = CacheInspector(directory: directory).entries()
-            let stats = CacheStats(path: directory.path, totalSize: cache.totalSize, totalCount: cache.totalCount,
-                                   sizeLimit: cache.sizeLimit,
-                                   oldest: entries.min { $0.lastUsed < $1.lastUsed },
-                                   newest: entries.max { $0.lastUsed < $1.lastUsed })
+            let stats = CacheStats(
+                path: directory.path, totalSize: cache.totalSize, totalCount: cache.totalCount,
+                sizeLimit: cache.sizeLimit,
+                oldest: entries.min { $0.lastUsed < $1.lastUsed },
+                newest: entries.max { $0.lastUsed < $1.lastUsed })
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -96,8 +101,9 @@ struct CacheStats: Codable {
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
         for (label, entry) in [("oldest", oldest), ("newest", newest)] {
             guard let entry else { continue }
-            lines.append(label.padded(12) + "\(formatter.string(from: entry.lastUsed))  \(entry.key ?? entry.file) "
-                + "(\(Format.bytes(entry.size)))")
+            lines.append(
+                label.padded(12) + "\(formatter.string(from: entry.lastUsed))  \(entry.key ?? entry.file) "
+                    + "(\(Format.bytes(entry.size)))")
         }
         return lines.joined(separator: "\n")
     }

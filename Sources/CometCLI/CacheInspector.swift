@@ -30,9 +30,11 @@ struct CacheInspector {
             guard !name.hasPrefix(".") else { return nil }
             let path = directory.appendingPathComponent(name).path
             guard let attributes = try? manager.attributesOfItem(atPath: path),
-                  attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
-            return Entry(file: name, key: Self.key(at: path), size: (attributes[.size] as? NSNumber)?.intValue ?? 0,
-                         lastUsed: attributes[.modificationDate] as? Date ?? .distantPast)
+                attributes[.type] as? FileAttributeType == .typeRegular
+            else { return nil }
+            return Entry(
+                file: name, key: Self.key(at: path), size: (attributes[.size] as? NSNumber)?.intValue ?? 0,
+                lastUsed: attributes[.modificationDate] as? Date ?? .distantPast)
         }
     }
 
@@ -41,10 +43,12 @@ struct CacheInspector {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let header = try? handle.read(upToCount: 16), header.count == 16,
-              header.prefix(4) == Data("CMT1".utf8) else { return nil }
+            header.prefix(4) == Data("CMT1".utf8)
+        else { return nil }
         let keyLength = header[header.startIndex + 4..<header.startIndex + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
         guard keyLength > 0, keyLength <= 1 << 16, let key = try? handle.read(upToCount: keyLength),
-              key.count == keyLength else { return nil }
+            key.count == keyLength
+        else { return nil }
         return String(data: key, encoding: .utf8)
     }
 }

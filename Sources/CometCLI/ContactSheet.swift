@@ -32,8 +32,10 @@ struct ContactSheet {
         let size = Self.size(for: images.count)
         let columns = max(1, min(Self.maxColumns, images.count))
         let tiles = try images.map {
-            try ImageProcessors.Resize(size: Size(width: Self.tileSize, height: Self.tileSize),
-                                       contentMode: .aspectFill, crop: true, upscale: true).process($0)
+            try ImageProcessors.Resize(
+                size: Size(width: Self.tileSize, height: Self.tileSize),
+                contentMode: .aspectFill, crop: true, upscale: true
+            ).process($0)
         }
         let background = Self.background
         return Image(width: size.width, height: size.height, isOpaque: true) { pixels, bytesPerRow in
@@ -50,7 +52,9 @@ struct ContactSheet {
     }
 
     /// Composites `tile` over what is at (`left`, `top`) ("source over", in premultiplied terms).
-    private static func draw(_ tile: Image, into out: UnsafeMutablePointer<UInt8>, bytesPerRow: Int, left: Int, top: Int) {
+    private static func draw(
+        _ tile: Image, into out: UnsafeMutablePointer<UInt8>, bytesPerRow: Int, left: Int, top: Int
+    ) {
         let premultiplied = tile.pixelFormat == .rgba8Premultiplied
         tile.withUnsafeBytes { source in
             let base = source.baseAddress!.assumingMemoryBound(to: UInt8.self)

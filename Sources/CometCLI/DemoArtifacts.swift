@@ -37,8 +37,10 @@ struct DemoArtifacts {
             try thumbnail.jpegData(compressionQuality: 0.85).write(to: file, options: .atomic)
             paths.append(file.path)
             sheetImages.append(thumbnail)
-            items.append(HTMLGallery.Item(thumbnailPath: "thumbnails/" + name, name: asset.name, width: asset.width,
-                                          height: asset.height, format: asset.kind.rawValue, bytes: asset.data.count))
+            items.append(
+                HTMLGallery.Item(
+                    thumbnailPath: "thumbnails/" + name, name: asset.name, width: asset.width,
+                    height: asset.height, format: asset.kind.rawValue, bytes: asset.data.count))
         }
 
         let sheet = try ContactSheet(images: sheetImages).render()
@@ -49,8 +51,9 @@ struct DemoArtifacts {
         let htmlFile = directory.appendingPathComponent("index.html")
         try Data(page.render().utf8).write(to: htmlFile, options: .atomic)
 
-        return Written(thumbnailPaths: paths,
-                       contactSheet: DemoSummary.ImageFile(path: sheetFile.path, width: sheet.width, height: sheet.height),
-                       htmlPath: htmlFile.path)
+        return Written(
+            thumbnailPaths: paths,
+            contactSheet: DemoSummary.ImageFile(path: sheetFile.path, width: sheet.width, height: sheet.height),
+            htmlPath: htmlFile.path)
     }
 }

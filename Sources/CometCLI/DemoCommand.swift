@@ -10,10 +10,10 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Serve a generated gallery on 127.0.0.1 and load it as thumbnails through the pipeline.",
         discussion: """
-        Writes contact-sheet.png, index.html and thumbnails/ into the output folder. The generated \
-        gallery is kept in OUT/gallery and reused by the next run; the disk cache lives in OUT/cache \
-        and is emptied at the start of each run.
-        """
+            Writes contact-sheet.png, index.html and thumbnails/ into the output folder. The generated \
+            gallery is kept in OUT/gallery and reused by the next run; the disk cache lives in OUT/cache \
+            and is emptied at the start of each run.
+            """
     )
 
     /// The side of the square thumbnails, in pixels.
@@ -60,13 +60,18 @@ struct DemoCommand: AsyncParsableCommand {
         dataCache?.flush()
         session.trace("server stopped")
 
-        var summary = makeSummary(gallery: gallery, generationSeconds: generationSeconds, feed: feed, server: server, passes: passes, large: large,
-                                  dataCache: dataCache, session: session)
+        var summary = makeSummary(
+            gallery: gallery, generationSeconds: generationSeconds, feed: feed, server: server, passes: passes,
+            large: large,
+            dataCache: dataCache, session: session)
         let written = try DemoArtifacts(directory: session.output).write(
             assets: gallery.assets, thumbnails: passes.thumbnails,
-            summaryLines: ["\(gallery.assets.count) images, \(Format.bytes(summary.galleryBytes)), loaded as \(Self.thumbnailSize)-pixel "
-                + "aspect-fill thumbnails by Comet", passes.reports.map { "\($0.name): \($0.requests) requests in \(Format.duration($0.seconds))" }
-                .joined(separator: " · ")])
+            summaryLines: [
+                "\(gallery.assets.count) images, \(Format.bytes(summary.galleryBytes)), loaded as \(Self.thumbnailSize)-pixel "
+                    + "aspect-fill thumbnails by Comet",
+                passes.reports.map { "\($0.name): \($0.requests) requests in \(Format.duration($0.seconds))" }
+                    .joined(separator: " · "),
+            ])
         session.trace("files written")
         summary.contactSheet = written.contactSheet
         summary.html = written.htmlPath
@@ -84,10 +89,14 @@ struct DemoCommand: AsyncParsableCommand {
     /// The demo's thumbnail request for `url`: decoded at reduced size where the format allows,
     /// then resized to fill 256×256 and cropped.
     static func thumbnailRequest(_ url: URL) -> ImageRequest {
-        ImageRequest(url: url,
-                     processors: [.resize(size: Size(width: thumbnailSize, height: thumbnailSize),
-                                          contentMode: .aspectFill, crop: true)],
-                     thumbnail: .init(width: thumbnailSize, height: thumbnailSize, contentMode: .aspectFill))
+        ImageRequest(
+            url: url,
+            processors: [
+                .resize(
+                    size: Size(width: thumbnailSize, height: thumbnailSize),
+                    contentMode: .aspectFill, crop: true)
+            ],
+            thumbnail: .init(width: thumbnailSize, height: thumbnailSize, contentMode: .aspectFill))
     }
 
     /// A pipeline with its own memory cache (so a fresh pipeline really starts cold) over `dataCache`.

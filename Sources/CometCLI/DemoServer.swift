@@ -20,9 +20,13 @@ final class DemoServer: Sendable {
     static func start(serving assets: [GalleryAsset]) async throws -> DemoServer {
         let table = Dictionary(assets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let counter = RequestCounter()
-        let listing = try JSONSerialization.data(withJSONObject: assets.map {
-            ["name": $0.name, "width": $0.width, "height": $0.height, "format": $0.kind.rawValue, "bytes": $0.data.count] as [String: Any]
-        }, options: [.prettyPrinted, .sortedKeys])
+        let listing = try JSONSerialization.data(
+            withJSONObject: assets.map {
+                [
+                    "name": $0.name, "width": $0.width, "height": $0.height, "format": $0.kind.rawValue,
+                    "bytes": $0.data.count,
+                ] as [String: Any]
+            }, options: [.prettyPrinted, .sortedKeys])
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         await server.appendRoute("GET /gallery.json") { _ in
             HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: listing)
@@ -31,8 +35,9 @@ final class DemoServer: Sendable {
             await counter.increment()
             let name = request.path.split(separator: "/").last.map(String.init) ?? ""
             guard let asset = table[name] else { return HTTPResponse(statusCode: .notFound) }
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: asset.contentType],
-                                body: HTTPBodySequence(data: asset.data, suggestedBufferSize: 64 << 10))
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: asset.contentType],
+                body: HTTPBodySequence(data: asset.data, suggestedBufferSize: 64 << 10))
         }
         let runTask = Task { try await server.run() }
         try await server.waitUntilListening()

@@ -80,22 +80,27 @@ struct DemoSummary: Codable, Sendable {
         lines.append("")
         lines.append("pass      requests  network  memory  disk  downloads  coalesced  downloaded  time")
         for pass in passes {
-            lines.append(pass.name.padded(10) + String(pass.requests).padded(10) + String(pass.loadedResponses).padded(9)
-                + String(pass.memoryResponses).padded(8) + String(pass.diskResponses).padded(6)
-                + String(pass.downloads).padded(11) + String(pass.coalescedRequests).padded(11)
-                + Format.bytes(pass.bytesDownloaded).padded(12) + Format.duration(pass.seconds))
+            lines.append(
+                pass.name.padded(10) + String(pass.requests).padded(10) + String(pass.loadedResponses).padded(9)
+                    + String(pass.memoryResponses).padded(8) + String(pass.diskResponses).padded(6)
+                    + String(pass.downloads).padded(11) + String(pass.coalescedRequests).padded(11)
+                    + Format.bytes(pass.bytesDownloaded).padded(12) + Format.duration(pass.seconds))
         }
         if let large = largeImage {
             lines.append("")
-            lines.append("large image  \(large.name) (\(large.width)×\(large.height), \(Format.bytes(large.bytes))), thumb.append(full):")
+            lines.append(
+                "large image  \(large.name) (\(large.width)×\(large.height), \(Format.bytes(large.bytes))), thumb.append(full):"
+            )
             for arrival in large.arrivals {
-                lines.append("  " + arrival.stage.padded(11) + "\(arrival.width)×\(arrival.height)".padded(11)
-                    + "after " + Format.duration(arrival.milliseconds / 1000).padded(9) + "from \(arrival.source)")
+                lines.append(
+                    "  " + arrival.stage.padded(11) + "\(arrival.width)×\(arrival.height)".padded(11)
+                        + "after " + Format.duration(arrival.milliseconds / 1000).padded(9) + "from \(arrival.source)")
             }
         }
         lines.append("")
-        lines.append("images \(images) · requests \(requestsPerPass) a pass · downloaded \(Format.bytes(bytesDownloaded)) "
-            + "in \(downloads) downloads · coalesced requests \(coalescedRequests)")
+        lines.append(
+            "images \(images) · requests \(requestsPerPass) a pass · downloaded \(Format.bytes(bytesDownloaded)) "
+                + "in \(downloads) downloads · coalesced requests \(coalescedRequests)")
         lines.append("cache hits: memory \(cacheHits.memory), disk \(cacheHits.disk) · failures \(failures)")
         var memory = "wall time \(Format.duration(wallTimeSeconds))"
         memory += " (gallery \(generatedImages > 0 ? "generated" : "reused") in \(Format.duration(generationSeconds)))"

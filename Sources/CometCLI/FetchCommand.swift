@@ -7,13 +7,14 @@ import Foundation
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Download images (http, https, file), optionally resize them, and save them as PNG, JPEG, WebP or AVIF.",
+        abstract:
+            "Download images (http, https, file), optionally resize them, and save them as PNG, JPEG, WebP or AVIF.",
         discussion: """
-        Each URL is loaded through one pipeline with a disk cache (see `comet cache`), so a second \
-        fetch of the same URL does not download it again. A failed URL is reported and the batch \
-        goes on; the exit code is 1 if any URL failed. Output files are named after the URL's last \
-        path component (with -WxH when resized) and never overwrite a source or each other.
-        """
+            Each URL is loaded through one pipeline with a disk cache (see `comet cache`), so a second \
+            fetch of the same URL does not download it again. A failed URL is reported and the batch \
+            goes on; the exit code is 1 if any URL failed. Output files are named after the URL's last \
+            path component (with -WxH when resized) and never overwrite a source or each other.
+            """
     )
 
     /// The name of the tool's disk cache under the user's cache directory.
@@ -28,7 +29,10 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "How --resize fits: fill (cover and crop to exactly WxH) or fit (inside WxH).")
     var mode: FitMode = .fill
 
-    @Option(help: "Output format: png, jpeg, webp (lossy), webp-lossless or avif. Default: jpeg for opaque images, png for transparent ones.")
+    @Option(
+        help:
+            "Output format: png, jpeg, webp (lossy), webp-lossless or avif. Default: jpeg for opaque images, png for transparent ones."
+    )
     var format: OutputFormat?
 
     @Option(help: "JPEG, WebP and AVIF quality, 1–100.")
@@ -62,11 +66,12 @@ struct FetchCommand: AsyncParsableCommand {
         let stopwatch = Stopwatch()
         let tally = await fetchAll(items, with: pipeline, console: console, bar: bar)
         bar.finish()
-        dataCache?.flush()   // staged writes reach the disk before the process exits
+        dataCache?.flush()  // staged writes reach the disk before the process exits
         if !quiet {
             let metrics = pipeline.metrics
-            console.line("\(tally.succeeded) saved, \(tally.failures) failed · downloaded \(Format.bytes(metrics.bytesLoaded)) · "
-                + "disk cache hits \(metrics.diskCacheHits) · \(Format.duration(stopwatch.elapsed))")
+            console.line(
+                "\(tally.succeeded) saved, \(tally.failures) failed · downloaded \(Format.bytes(metrics.bytesLoaded)) · "
+                    + "disk cache hits \(metrics.diskCacheHits) · \(Format.duration(stopwatch.elapsed))")
         }
         if tally.failures > 0 { throw ExitCode(1) }
     }
@@ -81,8 +86,10 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     /// Fetches every item, at most `--concurrency` at once, reporting each as it ends.
-    private func fetchAll(_ items: [FetchPlan.Item], with pipeline: ImagePipeline, console: Console,
-                          bar: ProgressBar) async -> (succeeded: Int, failures: Int) {
+    private func fetchAll(
+        _ items: [FetchPlan.Item], with pipeline: ImagePipeline, console: Console,
+        bar: ProgressBar
+    ) async -> (succeeded: Int, failures: Int) {
         let fetcher = Fetcher(resize: resize, mode: mode, format: format, quality: quality)
         var tally = (succeeded: 0, failures: 0)
         await withTaskGroup(of: (FetchPlan.Item, Result<String, any Error>).self) { group in
@@ -134,12 +141,18 @@ struct Fetcher: Sendable {
         var thumbnail: ImageRequest.ThumbnailOptions?
         if let resize {
             let contentMode: ImageProcessors.Resize.ContentMode = mode == .fill ? .aspectFill : .aspectFit
-            processors = [.resize(size: Size(width: resize.width, height: resize.height), contentMode: contentMode,
-                                  crop: mode == .fill)]
+            processors = [
+                .resize(
+                    size: Size(width: resize.width, height: resize.height), contentMode: contentMode,
+                    crop: mode == .fill)
+            ]
             thumbnail = .init(width: resize.width, height: resize.height, contentMode: contentMode)
         }
-        let response = try await pipeline.imageTask(with: ImageRequest(url: url, processors: processors,
-                                                                       thumbnail: thumbnail)).response
+        let response = try await pipeline.imageTask(
+            with: ImageRequest(
+                url: url, processors: processors,
+                thumbnail: thumbnail)
+        ).response
         let image = response.image
         let chosen = format ?? (image.isOpaque ? .jpeg : .png)
         let data = try chosen.encoder(quality: Double(quality) / 100).encode(image)

@@ -23,8 +23,9 @@ struct FetchPlan {
     /// Plans `arguments` into `outputDirectory`.
     init(arguments: [String], resize: ThumbnailSize?, outputDirectory: URL) {
         var taken = Set<String>()
-        let sources = Set(arguments.compactMap { Self.url(for: $0) }.filter(\.isFileURL)
-            .map { $0.standardizedFileURL.deletingPathExtension().path })
+        let sources = Set(
+            arguments.compactMap { Self.url(for: $0) }.filter(\.isFileURL)
+                .map { $0.standardizedFileURL.deletingPathExtension().path })
         items = arguments.map { argument in
             let url = Self.url(for: argument)
             var stem = url.map { ($0.lastPathComponent as NSString).deletingPathExtension } ?? ""
@@ -34,7 +35,8 @@ struct FetchPlan {
             var candidate = stem
             var counter = 1
             while taken.contains(candidate)
-                    || sources.contains(outputDirectory.appendingPathComponent(candidate).standardizedFileURL.path) {
+                || sources.contains(outputDirectory.appendingPathComponent(candidate).standardizedFileURL.path)
+            {
                 counter += 1
                 candidate = "\(stem)-\(counter)"
             }
@@ -46,7 +48,8 @@ struct FetchPlan {
     /// The URL for an argument: parsed when it has a scheme, a file URL otherwise.
     static func url(for argument: String) -> URL? {
         if let colon = argument.firstIndex(of: ":"), argument[..<colon].count > 1,
-           argument[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) {
+            argument[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." })
+        {
             return URL(string: argument)
         }
         guard !argument.isEmpty else { return nil }

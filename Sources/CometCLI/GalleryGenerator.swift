@@ -69,21 +69,26 @@ struct GalleryGenerator: Sendable {
 
     /// The images, in gallery order.
     var specs: [Spec] {
-        let sizes = [(1600, 1067), (1067, 1600), (1920, 1080), (1200, 1200), (1440, 960),
-                     (960, 1280), (2048, 1152), (1280, 853)]
+        let sizes = [
+            (1600, 1067), (1067, 1600), (1920, 1080), (1200, 1200), (1440, 960),
+            (960, 1280), (2048, 1152), (1280, 853),
+        ]
         return (0..<count).map { index in
             let seed = UInt32(index) &* 2_654_435_761 &+ 12_345
             let scene = PhotoPainter.palette(for: seed).name
             let number = String(format: "%02d", index)
             switch index {
             case 0:
-                return Spec(name: "large-\(scene)-6000x4000.jpg", width: 6000, height: 4000, kind: .jpeg,
-                            seed: seed, enlargement: 4)
+                return Spec(
+                    name: "large-\(scene)-6000x4000.jpg", width: 6000, height: 4000, kind: .jpeg,
+                    seed: seed, enlargement: 4)
             case 1:
-                return Spec(name: "progressive-\(scene)-\(number).jpg", width: 1600, height: 1067,
-                            kind: .progressiveJPEG, seed: seed)
+                return Spec(
+                    name: "progressive-\(scene)-\(number).jpg", width: 1600, height: 1067,
+                    kind: .progressiveJPEG, seed: seed)
             case 2:
-                return Spec(name: "animated-\(scene)-\(number).gif", width: 480, height: 320, kind: .animatedGIF, seed: seed)
+                return Spec(
+                    name: "animated-\(scene)-\(number).gif", width: 480, height: 320, kind: .animatedGIF, seed: seed)
             case 3:
                 return Spec(name: "\(scene)-\(number).avif", width: 960, height: 640, kind: .avif, seed: seed)
             case let index where index % 6 == 4:
@@ -122,11 +127,17 @@ struct GalleryGenerator: Sendable {
             let result = Result { () throws -> (GalleryAsset, Bool) in
                 let file = cacheDirectory?.appendingPathComponent(spec.name)
                 if canReuse, let file, let data = try? Data(contentsOf: file), !data.isEmpty {
-                    return (GalleryAsset(name: spec.name, width: spec.width, height: spec.height, kind: spec.kind, data: data), true)
+                    return (
+                        GalleryAsset(
+                            name: spec.name, width: spec.width, height: spec.height, kind: spec.kind, data: data), true
+                    )
                 }
                 let data = try Self.encode(spec)
                 if let file { try data.write(to: file, options: .atomic) }
-                return (GalleryAsset(name: spec.name, width: spec.width, height: spec.height, kind: spec.kind, data: data), false)
+                return (
+                    GalleryAsset(name: spec.name, width: spec.width, height: spec.height, kind: spec.kind, data: data),
+                    false
+                )
             }
             results.withLock { $0[index] = result }
         }

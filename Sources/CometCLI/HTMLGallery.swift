@@ -25,40 +25,41 @@ struct HTMLGallery {
     /// The page's HTML.
     func render() -> String {
         var html = """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <title>Comet demo gallery</title>
-        <style>
-        body { background: #16181e; color: #d8dae0; font: 14px/1.4 system-ui, sans-serif; margin: 24px; }
-        h1 { font-weight: 600; margin: 0 0 8px; }
-        .summary { color: #9aa0ac; margin: 0 0 20px; }
-        .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 16px; }
-        figure { margin: 0; background: #20232b; border-radius: 8px; overflow: hidden; }
-        figure img { display: block; width: 100%; aspect-ratio: 1; object-fit: cover; }
-        figcaption { padding: 8px 10px; font-size: 12px; color: #aab0bc; }
-        figcaption b { color: #e8eaf0; font-weight: 600; }
-        .sheet { margin-top: 28px; } .sheet img { max-width: 100%; }
-        </style>
-        </head>
-        <body>
-        <h1>Comet demo gallery</h1>
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <title>Comet demo gallery</title>
+            <style>
+            body { background: #16181e; color: #d8dae0; font: 14px/1.4 system-ui, sans-serif; margin: 24px; }
+            h1 { font-weight: 600; margin: 0 0 8px; }
+            .summary { color: #9aa0ac; margin: 0 0 20px; }
+            .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 16px; }
+            figure { margin: 0; background: #20232b; border-radius: 8px; overflow: hidden; }
+            figure img { display: block; width: 100%; aspect-ratio: 1; object-fit: cover; }
+            figcaption { padding: 8px 10px; font-size: 12px; color: #aab0bc; }
+            figcaption b { color: #e8eaf0; font-weight: 600; }
+            .sheet { margin-top: 28px; } .sheet img { max-width: 100%; }
+            </style>
+            </head>
+            <body>
+            <h1>Comet demo gallery</h1>
 
-        """
+            """
         html += "<p class=\"summary\">" + summaryLines.map(Self.escape).joined(separator: "<br>\n") + "</p>\n"
         html += "<div class=\"grid\">\n"
         for item in items {
             let path = Self.escape(item.thumbnailPath)
             html += """
-            <figure><a href="\(path)"><img src="\(path)" alt="\(Self.escape(item.name))" width="256" height="256" loading="lazy"></a>\
-            <figcaption><b>\(Self.escape(item.name))</b><br>\(item.width)×\(item.height) \(Self.escape(item.format)), \
-            \(Self.escape(Format.bytes(item.bytes)))</figcaption></figure>
+                <figure><a href="\(path)"><img src="\(path)" alt="\(Self.escape(item.name))" width="256" height="256" loading="lazy"></a>\
+                <figcaption><b>\(Self.escape(item.name))</b><br>\(item.width)×\(item.height) \(Self.escape(item.format)), \
+                \(Self.escape(Format.bytes(item.bytes)))</figcaption></figure>
 
-            """
+                """
         }
         html += "</div>\n"
-        html += "<div class=\"sheet\"><h2>Contact sheet</h2><img src=\"\(Self.escape(contactSheetPath))\" alt=\"contact sheet\"></div>\n"
+        html +=
+            "<div class=\"sheet\"><h2>Contact sheet</h2><img src=\"\(Self.escape(contactSheetPath))\" alt=\"contact sheet\"></div>\n"
         html += "</body>\n</html>\n"
         return html
     }

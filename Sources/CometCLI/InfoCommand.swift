@@ -12,7 +12,10 @@ struct InfoCommand: ParsableCommand {
     @Argument(help: "Image files to decode.")
     var files: [String]
 
-    @Option(help: "Decode at reduced size so that the longer side is at least this many pixels (JPEG DCT scaling, WebP's scaler).")
+    @Option(
+        help:
+            "Decode at reduced size so that the longer side is at least this many pixels (JPEG DCT scaling, WebP's scaler)."
+    )
     var maxPixelSize: Int?
 
     mutating func run() throws {
@@ -26,7 +29,8 @@ struct InfoCommand: ParsableCommand {
                 var line = "\(file): \(decoded.type) \(decoded.sourceWidth)×\(decoded.sourceHeight)"
                 if let animation = decoded.animation {
                     let loops = animation.loopCount == 0 ? "looping" : "playing \(animation.loopCount)×"
-                    line += ", \(animation.frames.count) frames, \(String(format: "%.2f", animation.duration)) s, \(loops)"
+                    line +=
+                        ", \(animation.frames.count) frames, \(String(format: "%.2f", animation.duration)) s, \(loops)"
                 } else {
                     line += ", 1 frame"
                 }

@@ -42,12 +42,14 @@ struct LargeImageStep {
 extension Arrival {
     /// An arrival for `response` at `milliseconds`.
     init(stage: String, response: ImageResponse, milliseconds: Double) {
-        let source = switch response.cacheType {
-        case .memory?: "memory"
-        case .disk?: "disk"
-        case nil: "network"
-        }
-        self.init(stage: stage, width: response.image.width, height: response.image.height, source: source,
-                  milliseconds: milliseconds)
+        let source =
+            switch response.cacheType {
+            case .memory?: "memory"
+            case .disk?: "disk"
+            case nil: "network"
+            }
+        self.init(
+            stage: stage, width: response.image.width, height: response.image.height, source: source,
+            milliseconds: milliseconds)
     }
 }

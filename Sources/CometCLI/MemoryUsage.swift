@@ -25,8 +25,9 @@ enum MemoryUsage {
     private static func field(_ name: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
-            let number = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
-            return number.map { $0 * 1024 }   // the kernel reports kB
+            let number = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap
+            { Int($0) }
+            return number.map { $0 * 1024 }  // the kernel reports kB
         }
         return nil
     }

@@ -24,18 +24,24 @@ enum PhotoPainter {
 
     /// The scenes the painter picks from (by seed).
     static let palettes: [Palette] = [
-        Palette(name: "dawn", skyTop: RGB(40, 60, 120), horizon: RGB(250, 170, 120), sun: RGB(255, 232, 190),
-                layers: [RGB(130, 110, 150), RGB(85, 72, 115), RGB(40, 38, 62)]),
-        Palette(name: "meadow", skyTop: RGB(60, 120, 205), horizon: RGB(185, 218, 242), sun: RGB(255, 255, 235),
-                layers: [RGB(125, 152, 175), RGB(78, 128, 86), RGB(44, 98, 42)]),
-        Palette(name: "sunset", skyTop: RGB(62, 30, 92), horizon: RGB(250, 122, 62), sun: RGB(255, 206, 128),
-                layers: [RGB(134, 62, 84), RGB(82, 40, 62), RGB(30, 20, 36)]),
-        Palette(name: "night", skyTop: RGB(6, 10, 32), horizon: RGB(34, 54, 96), sun: RGB(232, 232, 255),
-                layers: [RGB(34, 44, 74), RGB(22, 30, 54), RGB(10, 14, 26)]),
-        Palette(name: "desert", skyTop: RGB(86, 148, 222), horizon: RGB(240, 212, 172), sun: RGB(255, 250, 222),
-                layers: [RGB(212, 164, 112), RGB(190, 130, 80), RGB(150, 94, 54)]),
-        Palette(name: "arctic", skyTop: RGB(112, 164, 218), horizon: RGB(224, 234, 246), sun: RGB(255, 255, 255),
-                layers: [RGB(196, 208, 226), RGB(160, 178, 204), RGB(232, 238, 248)]),
+        Palette(
+            name: "dawn", skyTop: RGB(40, 60, 120), horizon: RGB(250, 170, 120), sun: RGB(255, 232, 190),
+            layers: [RGB(130, 110, 150), RGB(85, 72, 115), RGB(40, 38, 62)]),
+        Palette(
+            name: "meadow", skyTop: RGB(60, 120, 205), horizon: RGB(185, 218, 242), sun: RGB(255, 255, 235),
+            layers: [RGB(125, 152, 175), RGB(78, 128, 86), RGB(44, 98, 42)]),
+        Palette(
+            name: "sunset", skyTop: RGB(62, 30, 92), horizon: RGB(250, 122, 62), sun: RGB(255, 206, 128),
+            layers: [RGB(134, 62, 84), RGB(82, 40, 62), RGB(30, 20, 36)]),
+        Palette(
+            name: "night", skyTop: RGB(6, 10, 32), horizon: RGB(34, 54, 96), sun: RGB(232, 232, 255),
+            layers: [RGB(34, 44, 74), RGB(22, 30, 54), RGB(10, 14, 26)]),
+        Palette(
+            name: "desert", skyTop: RGB(86, 148, 222), horizon: RGB(240, 212, 172), sun: RGB(255, 250, 222),
+            layers: [RGB(212, 164, 112), RGB(190, 130, 80), RGB(150, 94, 54)]),
+        Palette(
+            name: "arctic", skyTop: RGB(112, 164, 218), horizon: RGB(224, 234, 246), sun: RGB(255, 255, 255),
+            layers: [RGB(196, 208, 226), RGB(160, 178, 204), RGB(232, 238, 248)]),
     ]
 
     /// The palette `seed` paints with.
@@ -81,9 +87,10 @@ enum PhotoPainter {
                 for y in 0..<height {
                     let row = out + y * bytesPerRow
                     let t = min(1, Float(y) / (0.62 * h))
-                    let sky = RGB(palette.skyTop.r + (palette.horizon.r - palette.skyTop.r) * t,
-                                  palette.skyTop.g + (palette.horizon.g - palette.skyTop.g) * t,
-                                  palette.skyTop.b + (palette.horizon.b - palette.skyTop.b) * t)
+                    let sky = RGB(
+                        palette.skyTop.r + (palette.horizon.r - palette.skyTop.r) * t,
+                        palette.skyTop.g + (palette.horizon.g - palette.skyTop.g) * t,
+                        palette.skyTop.b + (palette.horizon.b - palette.skyTop.b) * t)
                     let dy2 = (Float(y) - sunY) * (Float(y) - sunY)
                     let fy = Int32(y)
                     for x in 0..<width {

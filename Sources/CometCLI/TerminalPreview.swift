@@ -7,8 +7,10 @@ enum TerminalPreview {
     /// as many per row as fit in `columns`; ends with a colour reset.
     static func render(_ images: [Image], side: Int = 16, columns: Int) throws -> String {
         let tiles = try images.map {
-            try ImageProcessors.Resize(size: Size(width: side, height: side), contentMode: .aspectFill,
-                                       crop: true, upscale: true).process($0)
+            try ImageProcessors.Resize(
+                size: Size(width: side, height: side), contentMode: .aspectFill,
+                crop: true, upscale: true
+            ).process($0)
         }
         let perRow = max(1, min(tiles.count, (columns + 1) / (side + 1)))
         var output = ""

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A value behind a lock: the one lock type of Comet's modules, its command-line tool, the
@@ -31,16 +31,16 @@ public struct Locked<Value>: @unchecked Sendable {
             buffer.withUnsafeMutablePointerToElements { mutex in
                 mutex.initialize(to: pthread_mutex_t())
                 #if canImport(Glibc)
-                // Adaptive: a contended lock spins briefly before sleeping in the kernel. Every
-                // Comet lock is held for a few instructions, so a waiter usually gets it within
-                // the spin instead of paying a futex sleep and wake-up.
-                var attributes = pthread_mutexattr_t()
-                pthread_mutexattr_init(&attributes)
-                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
-                _ = pthread_mutex_init(mutex, &attributes)
-                pthread_mutexattr_destroy(&attributes)
+                    // Adaptive: a contended lock spins briefly before sleeping in the kernel. Every
+                    // Comet lock is held for a few instructions, so a waiter usually gets it within
+                    // the spin instead of paying a futex sleep and wake-up.
+                    var attributes = pthread_mutexattr_t()
+                    pthread_mutexattr_init(&attributes)
+                    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+                    _ = pthread_mutex_init(mutex, &attributes)
+                    pthread_mutexattr_destroy(&attributes)
                 #else
-                _ = pthread_mutex_init(mutex, nil)
+                    _ = pthread_mutex_init(mutex, nil)
                 #endif
             }
             return unsafeDowncast(buffer, to: Storage.self)
@@ -64,7 +64,9 @@ public struct Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inlinable
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         try storage.withUnsafeMutablePointers { (value, mutex) throws(Failure) -> Result in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }

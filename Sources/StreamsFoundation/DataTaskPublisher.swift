@@ -2,7 +2,7 @@ import Foundation
 import Locking
 import Streams
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension URLSession {
@@ -41,7 +41,8 @@ extension URLSession {
 
         /// Hands the subscriber a subscription that starts the task on first demand.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscriber.receive(subscription: DataTaskSubscription(downstream: subscriber, request: request, session: session))
+            subscriber.receive(
+                subscription: DataTaskSubscription(downstream: subscriber, request: request, session: session))
         }
     }
 }
@@ -77,13 +78,16 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     /// live (`nil` afterwards), and the demand requested so far.
     var customMirror: Mirror {
         let (task, downstream, demand) = state.withLock { ($0.task, $0.downstream, $0.demand) }
-        let parent: URLSession.DataTaskPublisher? = downstream == nil ? nil : URLSession.DataTaskPublisher(request: request, session: session)
-        return Mirror(self, children: [
-            ("task", task.map { $0 as Any } ?? "nil"),
-            ("downstream", downstream.map { $0 as Any } ?? "nil"),
-            ("parent", parent as Any),
-            ("demand", demand),
-        ])
+        let parent: URLSession.DataTaskPublisher? =
+            downstream == nil ? nil : URLSession.DataTaskPublisher(request: request, session: session)
+        return Mirror(
+            self,
+            children: [
+                ("task", task.map { $0 as Any } ?? "nil"),
+                ("downstream", downstream.map { $0 as Any } ?? "nil"),
+                ("parent", parent as Any),
+                ("demand", demand),
+            ])
     }
 
     func request(_ demand: Subscribers.Demand) {

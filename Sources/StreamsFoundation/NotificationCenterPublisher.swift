@@ -45,7 +45,8 @@ extension NotificationCenter {
 }
 
 /// One observer of a center, delivering to one subscriber while it has demand.
-private final class ObserverSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
+private final class ObserverSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    @unchecked Sendable
 where Downstream.Input == Notification, Downstream.Failure == Never {
     // @unchecked Sendable: its state is behind its `Locked` lock; the rest is immutable.
     private struct State {

@@ -55,7 +55,9 @@ extension OperationQueue: Scheduler {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         let delay = Swift.max(0, date.date.timeIntervalSinceNow)
         let nanos = Int(Swift.min(Swift.max(interval.timeInterval, 0.000_001) * 1e9, Double(Int.max / 2)))
-        timer.schedule(deadline: .now() + delay, repeating: .nanoseconds(nanos), leeway: .nanoseconds(Int(tolerance.timeInterval * 1e9)))
+        timer.schedule(
+            deadline: .now() + delay, repeating: .nanoseconds(nanos),
+            leeway: .nanoseconds(Int(tolerance.timeInterval * 1e9)))
         timer.setEventHandler { queue.queue.addOperation { action.body() } }
         timer.resume()
         return AnyCancellable { timer.cancel() }

@@ -49,8 +49,10 @@ extension Timer {
         private let subject = PassthroughSubject<Date, Never>()
 
         /// Creates a timer publisher.
-        public init(interval: TimeInterval, tolerance: TimeInterval? = nil, runLoop: RunLoop, mode: RunLoop.Mode,
-                    options: RunLoop.SchedulerOptions? = nil) {
+        public init(
+            interval: TimeInterval, tolerance: TimeInterval? = nil, runLoop: RunLoop, mode: RunLoop.Mode,
+            options: RunLoop.SchedulerOptions? = nil
+        ) {
             self.interval = interval
             self.tolerance = tolerance
             self.runLoop = runLoop

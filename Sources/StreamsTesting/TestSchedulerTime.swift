@@ -134,7 +134,9 @@ extension TestScheduler {
             /// An interval of `s` seconds.
             public static func seconds(_ s: Double) -> Stride { Stride(floatLiteral: s) }
             /// An interval of `ms` milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: saturatingProduct(ms, 1_000_000)) }
+            public static func milliseconds(_ ms: Int) -> Stride {
+                Stride(nanoseconds: saturatingProduct(ms, 1_000_000))
+            }
             /// An interval of `us` microseconds.
             public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: saturatingProduct(us, 1_000)) }
             /// An interval of `ns` nanoseconds.

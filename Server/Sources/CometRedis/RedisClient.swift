@@ -22,7 +22,8 @@ public final class RedisClient: Sendable {
         self.configuration = configuration
         self.logger = logger
         pool = RedisWorkerPool(configuration: configuration, name: "comet-redis")
-        breaker = CircuitBreaker(initialBackoff: configuration.initialBackoff, maximumBackoff: configuration.maximumBackoff)
+        breaker = CircuitBreaker(
+            initialBackoff: configuration.initialBackoff, maximumBackoff: configuration.maximumBackoff)
     }
 
     deinit {
@@ -93,7 +94,9 @@ public final class RedisClient: Sendable {
     /// `onlyIfAbsent`, only when the key does not exist yet.
     /// - Returns: whether the value was stored (false only when `onlyIfAbsent` and the key existed).
     @discardableResult
-    public func set(_ key: String, _ value: [UInt8], expiry: Duration? = nil, onlyIfAbsent: Bool = false) async throws(RedisError) -> Bool {
+    public func set(_ key: String, _ value: [UInt8], expiry: Duration? = nil, onlyIfAbsent: Bool = false)
+        async throws(RedisError) -> Bool
+    {
         var arguments: [[UInt8]] = [Array("SET".utf8), Array(key.utf8), value]
         if let expiry {
             arguments.append(Array("PX".utf8))
@@ -141,8 +144,11 @@ public final class RedisClient: Sendable {
     }
 
     /// `EVAL script numkeys keys... args...`: runs a Lua script; its reply as is.
-    public func eval(_ script: String, keys: [String], arguments: [[UInt8]] = []) async throws(RedisError) -> RedisReply {
-        try await command([Array("EVAL".utf8), Array(script.utf8), Array(String(keys.count).utf8)] + keys.map { Array($0.utf8) } + arguments)
+    public func eval(_ script: String, keys: [String], arguments: [[UInt8]] = []) async throws(RedisError) -> RedisReply
+    {
+        try await command(
+            [Array("EVAL".utf8), Array(script.utf8), Array(String(keys.count).utf8)] + keys.map { Array($0.utf8) }
+                + arguments)
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {
@@ -160,11 +166,13 @@ public final class RedisClient: Sendable {
         case .none:
             break
         case .opened(let backoff):
-            logger.warning("Redis unavailable; calls skip it for a while", metadata: [
-                "redis": "\(configuration.host):\(configuration.port)",
-                "error": "\(error.map { String(describing: $0) } ?? "")",
-                "backoff": "\(backoff)",
-            ])
+            logger.warning(
+                "Redis unavailable; calls skip it for a while",
+                metadata: [
+                    "redis": "\(configuration.host):\(configuration.port)",
+                    "error": "\(error.map { String(describing: $0) } ?? "")",
+                    "backoff": "\(backoff)",
+                ])
         case .closed:
             logger.notice("Redis reachable again", metadata: ["redis": "\(configuration.host):\(configuration.port)"])
         }

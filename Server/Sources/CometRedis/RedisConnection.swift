@@ -65,7 +65,10 @@ final class RedisConnection {
         if let context {
             if Self.peerHasClosed(context) { disconnect() } else { return context }
         }
-        guard let context = redisConnectWithTimeout(configuration.host, Int32(configuration.port), Self.timeval(configuration.connectTimeout)) else {
+        guard
+            let context = redisConnectWithTimeout(
+                configuration.host, Int32(configuration.port), Self.timeval(configuration.connectTimeout))
+        else {
             throw .connectionFailed("cannot allocate a hiredis context")
         }
         if context.pointee.err != 0 {
@@ -107,7 +110,11 @@ final class RedisConnection {
             var elements: [RedisReply] = []
             elements.reserveCapacity(value.elements)
             for index in 0..<value.elements {
-                if let element = value.element[index] { elements.append(convert(element)) } else { elements.append(.null) }
+                if let element = value.element[index] {
+                    elements.append(convert(element))
+                } else {
+                    elements.append(.null)
+                }
             }
             return .array(elements)
         default:

@@ -75,21 +75,26 @@ public final class RedisResultStore: Sendable {
         let resultKey = configuration.keyPrefix + "r:" + key
         let leaseKey = configuration.keyPrefix + "l:" + key
         let token = Self.token()
-        var flight = LeaseFlight(leaseDuration: configuration.leaseDuration, initialPollInterval: configuration.initialPollInterval,
-                                 maximumPollInterval: configuration.maximumPollInterval)
+        var flight = LeaseFlight(
+            leaseDuration: configuration.leaseDuration, initialPollInterval: configuration.initialPollInterval,
+            maximumPollInterval: configuration.maximumPollInterval)
         var action = flight.start()
         while true {
             switch action {
             case .produceAndStore:
-                return try await produceAndStore(resultKey: resultKey, leaseKey: leaseKey, token: token, ttl: ttl, produce)
+                return try await produceAndStore(
+                    resultKey: resultKey, leaseKey: leaseKey, token: token, ttl: ttl, produce)
             case .answer(let stored):
                 return stored
             case .produceAlone(let reason):
-                if reason == .waitedTooLong { logger.debug("gave up waiting for a peer's result", metadata: ["key": "\(key)"]) }
+                if reason == .waitedTooLong {
+                    logger.debug("gave up waiting for a peer's result", metadata: ["key": "\(key)"])
+                }
                 return try await produce()
             case .lookUp, .takeLease, .poll:
                 do {
-                    action = try await perform(action, on: &flight, resultKey: resultKey, leaseKey: leaseKey, token: token)
+                    action = try await perform(
+                        action, on: &flight, resultKey: resultKey, leaseKey: leaseKey, token: token)
                 } catch is CancellationError {
                     throw CancellationError()
                 } catch {
@@ -104,15 +109,18 @@ public final class RedisResultStore: Sendable {
 
     /// Performs one of the flight's Redis steps and reports its outcome to `flight`, whose next
     /// action it returns. Throws what Redis throws, or `CancellationError` from a poll's sleep.
-    private func perform(_ action: LeaseFlight.Action, on flight: inout LeaseFlight, resultKey: String, leaseKey: String,
-                         token: String) async throws -> LeaseFlight.Action {
+    private func perform(
+        _ action: LeaseFlight.Action, on flight: inout LeaseFlight, resultKey: String, leaseKey: String,
+        token: String
+    ) async throws -> LeaseFlight.Action {
         switch action {
         case .lookUp:
             let stored = try await client.get(resultKey).flatMap(StoredResult.init(encoded:))
             if stored == nil { misses.increment() } else { hits.increment() }
             return flight.lookedUp(stored, now: .now)
         case .takeLease:
-            let won = try await client.set(leaseKey, Array(token.utf8), expiry: configuration.leaseDuration, onlyIfAbsent: true)
+            let won = try await client.set(
+                leaseKey, Array(token.utf8), expiry: configuration.leaseDuration, onlyIfAbsent: true)
             let hadWaited = flight.hasWaited
             let next = flight.contended(won: won, now: .now)
             if flight.hasWaited && !hadWaited { leaseWaits.increment() }
@@ -120,7 +128,8 @@ public final class RedisResultStore: Sendable {
         case .poll(let interval):
             try await Task.sleep(for: interval)
             let values = try await client.get([resultKey, leaseKey])
-            return flight.polled(result: values[0].flatMap(StoredResult.init(encoded:)), leaseHeld: values[1] != nil, now: .now)
+            return flight.polled(
+                result: values[0].flatMap(StoredResult.init(encoded:)), leaseHeld: values[1] != nil, now: .now)
         case .produceAndStore, .answer, .produceAlone:
             return action
         }

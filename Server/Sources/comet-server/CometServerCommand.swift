@@ -16,18 +16,22 @@ struct CometServerCommand: AsyncParsableCommand {
         commandName: "comet-server",
         abstract: "Serves resized images over HTTP: /{signature}/{options}/{base64url(source)}[.{ext}].",
         discussion: """
-        Signing: COMET_KEY and COMET_SALT (hex) in the environment; signature = base64url(HMAC-SHA256(key, salt + "/{options}/{source}[.{ext}]")).
-        Options, comma-separated ("-" for none):
-        """ + "\n" + ThumbnailOptions.helpText
+            Signing: COMET_KEY and COMET_SALT (hex) in the environment; signature = base64url(HMAC-SHA256(key, salt + "/{options}/{source}[.{ext}]")).
+            Options, comma-separated ("-" for none):
+            """ + "\n" + ThumbnailOptions.helpText
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on (0: any free port).") var port = 8080
-    @Flag(help: "Serve unsigned URLs (local development only: anyone may then make the server fetch any allowed source).")
+    @Flag(
+        help: "Serve unsigned URLs (local development only: anyone may then make the server fetch any allowed source).")
     var insecureUnsigned = false
-    @Option(name: .customLong("allow-source"), help: "A URL prefix, host or *.domain sources must match (repeatable; none: any public host).")
+    @Option(
+        name: .customLong("allow-source"),
+        help: "A URL prefix, host or *.domain sources must match (repeatable; none: any public host).")
     var allowedSources: [String] = []
-    @Flag(help: "Allow sources on loopback, private, link-local and multicast addresses.") var allowPrivateNetworks = false
+    @Flag(help: "Allow sources on loopback, private, link-local and multicast addresses.") var allowPrivateNetworks =
+        false
     @Option(name: .customLong("private-host"), help: "A host that may resolve to a private address (repeatable).")
     var privateHosts: [String] = []
     @Option(help: "The largest source, in bytes.") var maxSourceBytes = 32 << 20
@@ -43,22 +47,38 @@ struct CometServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a result stays in the result store.") var resultTtl = 3600
     @Option(help: "Seconds between two releases of the allocator's free memory to the system (0: never).")
     var heapTrimInterval: Double = 10
-    @Option(help: "Allocations of this many bytes or more get a mapping of their own, returned to the system when freed (0: glibc's default, a threshold that rises with use).")
+    @Option(
+        help:
+            "Allocations of this many bytes or more get a mapping of their own, returned to the system when freed (0: glibc's default, a threshold that rises with use)."
+    )
     var mallocMmapThreshold = 64 << 10
     @Option(help: "The most heaps the allocator keeps, shared by all threads (0: glibc's default, eight per core).")
     var mallocArenaMax = 2
-    @Option(help: "Bytes of results kept in memory (raise it on a machine with memory to spare).") var resultCacheBytes = 32 << 20
-    @Option(help: "Bytes of processed images kept in memory, for a result asked for again in another format or quality (0: none).")
+    @Option(help: "Bytes of results kept in memory (raise it on a machine with memory to spare).")
+    var resultCacheBytes = 32 << 20
+    @Option(
+        help:
+            "Bytes of processed images kept in memory, for a result asked for again in another format or quality (0: none)."
+    )
     var imageCacheBytes = 0
     @Flag(help: "Never choose AVIF from Accept (AVIF only when a URL asks for it).") var noAvifNegotiation = false
-    @Option(help: "Redis (host:port or redis://host:port; also COMET_REDIS_URL) shared by every instance: results made by one are served by all, and each is made once among them. Redis down or slow: served from memory and the source.")
+    @Option(
+        help:
+            "Redis (host:port or redis://host:port; also COMET_REDIS_URL) shared by every instance: results made by one are served by all, and each is made once among them. Redis down or slow: served from memory and the source."
+    )
     var redis: String?
     @Option(help: "Seconds a client may take to send a request head (from connecting, or from the head's first byte).")
     var headerTimeout: Double = 10
     @Option(help: "Seconds a connection may stay open with no request in progress.") var idleTimeout: Double = 60
-    @Option(help: "Client connections open at once; at the limit a new one closes the one waiting longest for a request head.")
+    @Option(
+        help:
+            "Client connections open at once; at the limit a new one closes the one waiting longest for a request head."
+    )
     var maxConnections = 4096
-    @Option(help: "Export traces over OTLP/HTTP (protobuf) to the collector at this base URL (spans go to URL/v1/traces), e.g. http://127.0.0.1:4318; OTEL_* variables tune the export. Default: spans are not exported. (Only in builds with the OTLPExport trait, the default.)")
+    @Option(
+        help:
+            "Export traces over OTLP/HTTP (protobuf) to the collector at this base URL (spans go to URL/v1/traces), e.g. http://127.0.0.1:4318; OTEL_* variables tune the export. Default: spans are not exported. (Only in builds with the OTLPExport trait, the default.)"
+    )
     var otlpEndpoint: String?
     @Flag(help: "Serve a demo gallery and a page of service URLs at /.") var demo = false
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
@@ -75,10 +95,12 @@ struct CometServerCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.signer = try signer(logger: logger)
-        configuration.sourcePolicy = SourcePolicy(allowedSources: allowedSources, allowsPrivateNetworks: allowPrivateNetworks,
-                                                  privateHosts: Set(privateHosts + (demo ? ["127.0.0.1"] : [])))
-        configuration.fetchLimits = SourceFetchLimits(maximumBytes: maxSourceBytes, maximumRedirects: maxRedirects,
-                                                      timeout: sourceTimeout)
+        configuration.sourcePolicy = SourcePolicy(
+            allowedSources: allowedSources, allowsPrivateNetworks: allowPrivateNetworks,
+            privateHosts: Set(privateHosts + (demo ? ["127.0.0.1"] : [])))
+        configuration.fetchLimits = SourceFetchLimits(
+            maximumBytes: maxSourceBytes, maximumRedirects: maxRedirects,
+            timeout: sourceTimeout)
         configuration.maximumSourcePixels = maxSourcePixels
         configuration.maximumOutputDimension = maxOutputDimension
         configuration.maximumOutputBytes = maxOutputBytes
@@ -90,29 +112,34 @@ struct CometServerCommand: AsyncParsableCommand {
         configuration.imageCacheBytes = imageCacheBytes
         configuration.negotiatesAVIF = !noAvifNegotiation
         configuration.demo = demo
-        configuration.connectionLimits = ConnectionLimits(headerReadTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout),
-                                                          maximumConnections: maxConnections)
+        configuration.connectionLimits = ConnectionLimits(
+            headerReadTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout),
+            maximumConnections: maxConnections)
 
         var traceExport: (any Service)?
         if let otlpEndpoint {
             #if OTLPExport
-            let export = try TraceExport.make(baseURL: otlpEndpoint)
-            InstrumentationSystem.bootstrap(export.tracer)
-            configuration.tracer = export.tracer
-            traceExport = export.service
-            logger.info("exporting traces to \(otlpEndpoint) (OTLP/HTTP)")
+                let export = try TraceExport.make(baseURL: otlpEndpoint)
+                InstrumentationSystem.bootstrap(export.tracer)
+                configuration.tracer = export.tracer
+                traceExport = export.service
+                logger.info("exporting traces to \(otlpEndpoint) (OTLP/HTTP)")
             #else
-            throw ValidationError("--otlp-endpoint: this comet-server was built without the OTLPExport trait")
+                throw ValidationError("--otlp-endpoint: this comet-server was built without the OTLPExport trait")
             #endif
         }
 
         let metrics = ServerMetrics()
         let local = LocalResultStore(costLimit: resultCacheBytes)
         let redisClient = try redisClient(logger: logger)
-        let store: any SharedResultStoring = redisClient.map { client in
-            TieredResultStore(local: local, shared: RedisResultStore(client: client, logger: logger,
-                                                                     metricsFactory: PrometheusMetricsFactory(registry: metrics.registry)))
-        } ?? local
+        let store: any SharedResultStoring =
+            redisClient.map { client in
+                TieredResultStore(
+                    local: local,
+                    shared: RedisResultStore(
+                        client: client, logger: logger,
+                        metricsFactory: PrometheusMetricsFactory(registry: metrics.registry)))
+            } ?? local
         defer { redisClient?.close() }
         let responder = ThumbnailResponder(configuration: configuration, store: store, metrics: metrics, logger: logger)
         let gallery = demo ? await DemoGallery.make() : nil
@@ -125,21 +152,29 @@ struct CometServerCommand: AsyncParsableCommand {
         }
         // The exporter stops after the application, so the last requests' spans are flushed.
         var services: [any Service] = (traceExport.map { [$0] } ?? []) + [application]
-        if heapTrimInterval > 0 { services.append(HeapTrimmer(interval: .milliseconds(Int64(heapTrimInterval * 1000)))) }
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
-                                                      logger: logger))
+        if heapTrimInterval > 0 {
+            services.append(HeapTrimmer(interval: .milliseconds(Int64(heapTrimInterval * 1000))))
+        }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         try await group.run()
         logger.info("comet-server stopped")
     }
 
     /// The Redis client for --redis or COMET_REDIS_URL, if either is given.
     private func redisClient(logger: Logger) throws -> RedisClient? {
-        guard let address = redis ?? ProcessInfo.processInfo.environment["COMET_REDIS_URL"], !address.isEmpty else { return nil }
+        guard let address = redis ?? ProcessInfo.processInfo.environment["COMET_REDIS_URL"], !address.isEmpty else {
+            return nil
+        }
         var hostAndPort = Substring(address)
         if hostAndPort.hasPrefix("redis://") { hostAndPort = hostAndPort.dropFirst("redis://".count) }
         if hostAndPort.hasSuffix("/") { hostAndPort = hostAndPort.dropLast() }
-        guard let colon = hostAndPort.lastIndex(of: ":"), let port = Int(hostAndPort[hostAndPort.index(after: colon)...]),
-              (1...65535).contains(port), colon > hostAndPort.startIndex else {
+        guard let colon = hostAndPort.lastIndex(of: ":"),
+            let port = Int(hostAndPort[hostAndPort.index(after: colon)...]),
+            (1...65535).contains(port), colon > hostAndPort.startIndex
+        else {
             throw ValidationError("--redis wants host:port or redis://host:port, got \(address)")
         }
         let host = String(hostAndPort[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
@@ -153,7 +188,9 @@ struct CometServerCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         if insecureUnsigned {
             for _ in 0..<3 {
-                logger.warning("INSECURE: --insecure-unsigned serves UNSIGNED URLs. Anyone who can reach this server can make it fetch and process any allowed source. Never use it in production.")
+                logger.warning(
+                    "INSECURE: --insecure-unsigned serves UNSIGNED URLs. Anyone who can reach this server can make it fetch and process any allowed source. Never use it in production."
+                )
             }
             return nil
         }
@@ -164,6 +201,7 @@ struct CometServerCommand: AsyncParsableCommand {
             logger.notice("--demo without COMET_KEY: signing the demo page's URLs with a random key")
             return try URLSigner(key: (0..<32).map { _ in UInt8.random(in: 0...255) }, salt: [])
         }
-        throw ValidationError("set COMET_KEY and COMET_SALT (hex) to sign URLs, or pass --insecure-unsigned for local development")
+        throw ValidationError(
+            "set COMET_KEY and COMET_SALT (hex) to sign URLs, or pass --insecure-unsigned for local development")
     }
 }

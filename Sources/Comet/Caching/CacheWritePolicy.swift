@@ -22,7 +22,9 @@ struct CacheWritePolicy: Sendable {
     }
 
     init(_ configuration: ImagePipeline.Configuration) {
-        self.init(policy: configuration.dataCachePolicy, hasDataCache: configuration.dataCache != nil || configuration.hooks.dataCache != nil)
+        self.init(
+            policy: configuration.dataCachePolicy,
+            hasDataCache: configuration.dataCache != nil || configuration.hooks.dataCache != nil)
     }
 
     /// Whether the downloaded bytes of `request` are stored once they decoded clean.
@@ -62,11 +64,13 @@ struct CacheWritePolicy: Sendable {
     }
 
     private func readsDiskCache(for request: ImageRequest) -> Bool {
-        hasDataCache && !request.options.contains(.disableDiskCacheReads) && !request.options.contains(.reloadIgnoringCachedData)
+        hasDataCache && !request.options.contains(.disableDiskCacheReads)
+            && !request.options.contains(.reloadIgnoringCachedData)
     }
 
     private func writesDiskCache(for request: ImageRequest) -> Bool {
-        hasDataCache && !request.options.contains(.disableDiskCacheWrites) && !isLocal(request) && request.imageID != nil
+        hasDataCache && !request.options.contains(.disableDiskCacheWrites) && !isLocal(request)
+            && request.imageID != nil
     }
 
     private func isTransformed(_ request: ImageRequest) -> Bool {

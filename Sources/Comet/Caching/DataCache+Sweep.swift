@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 extension DataCache {
@@ -98,8 +98,10 @@ extension DataCache {
             var info = stat()
             guard lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             let lastUsed = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-            entries.append(DirectoryEntry(name: name, size: Int(info.st_size), lastUsed: lastUsed,
-                                          isTemporary: name.hasPrefix(DataCacheFile.temporaryPrefix)))
+            entries.append(
+                DirectoryEntry(
+                    name: name, size: Int(info.st_size), lastUsed: lastUsed,
+                    isTemporary: name.hasPrefix(DataCacheFile.temporaryPrefix)))
         }
         return entries
     }

@@ -3,9 +3,9 @@ import Dispatch
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A disk cache of data: one file per key, LRU by access, bounded by a periodic sweep.
@@ -289,7 +289,7 @@ public final class DataCache: DataCaching, Sendable {
         case .remove:
             switch DataCacheFile.inspect(filePath, key: key) {
             case .entry(forKey: true), .corrupt: unlink(filePath)
-            case .entry(forKey: false), .absent: break   // another key's file stays
+            case .entry(forKey: false), .absent: break  // another key's file stays
             }
         }
         let needsSweep = state.withLock { state in

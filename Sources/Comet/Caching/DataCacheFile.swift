@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The on-disk format of one ``DataCache`` entry and the POSIX calls that read and write it.
@@ -112,7 +112,8 @@ enum DataCacheFile {
         var dataLength: UInt64 = 0
         for i in 0..<8 { dataLength |= UInt64(header[8 + i]) << UInt64(8 * i) }
         guard dataLength <= UInt64(Int.max - headerSize - keyLength),
-              headerSize + keyLength + Int(dataLength) == fileSize else { return nil }
+            headerSize + keyLength + Int(dataLength) == fileSize
+        else { return nil }
         return (keyLength, Int(dataLength))
     }
 
@@ -192,7 +193,8 @@ enum DataCacheFile {
     static func remove(_ path: String, ifStill identity: FileIdentity) {
         var info = stat()
         guard stat(path, &info) == 0,
-              FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) == identity else { return }
+            FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) == identity
+        else { return }
         unlink(path)
     }
 

@@ -110,7 +110,8 @@ public final class MemoryPressureMonitor: Sendable {
         }
         let system = URL(fileURLWithPath: "/proc/pressure/memory")
         if !sources.contains(where: { if case .pressureStall = $0 { true } else { false } }),
-           fileManager.isReadableFile(atPath: system.path) {
+            fileManager.isReadableFile(atPath: system.path)
+        {
             sources.append(.pressureStall(system))
         }
         return sources
@@ -186,7 +187,8 @@ public final class MemoryPressureMonitor: Sendable {
         for line in text.split(separator: "\n") {
             let words = line.split(separator: " ")
             guard let kind = words.first, let avg10 = words.first(where: { $0.hasPrefix("avg10=") }),
-                  let value = Double(avg10.dropFirst("avg10=".count)) else { continue }
+                let value = Double(avg10.dropFirst("avg10=".count))
+            else { continue }
             if kind == "some" { some = value } else if kind == "full" { full = value }
         }
         if full >= thresholds.criticalStall || some >= thresholds.criticalSomeStall { return .critical }

@@ -21,7 +21,9 @@ struct SHA256 {
         let bitLength = UInt64(message.count) &* 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
 
         var state: [UInt32] = [
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
@@ -30,7 +32,8 @@ struct SHA256 {
         for blockStart in stride(from: 0, to: message.count, by: 64) {
             for i in 0..<16 {
                 let j = blockStart + 4 * i
-                schedule[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16
+                schedule[i] =
+                    UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16
                     | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
             }
             for i in 16..<64 {
@@ -39,7 +42,9 @@ struct SHA256 {
                 let s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10)
                 schedule[i] = schedule[i - 16] &+ s0 &+ schedule[i - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            var (a, b, c, d, e, f, g, h) = (
+                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+            )
             for i in 0..<64 {
                 let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
                 let choice = (e & f) ^ (~e & g)

@@ -17,7 +17,8 @@ enum SystemMemory {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
             // "max" (v2) and v1's page-rounded Int64.max both mean "no limit".
             guard let bytes = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-                  bytes < UInt64(1) << 62 else { continue }
+                bytes < UInt64(1) << 62
+            else { continue }
             lowest = min(lowest ?? bytes, bytes)
         }
         return lowest
@@ -27,7 +28,8 @@ enum SystemMemory {
     /// `nil` without cgroup v2.
     static func ownCgroupV2Directory() -> URL? {
         guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
+        else { return nil }
         let path = String(line.dropFirst(3))
         return URL(fileURLWithPath: "/sys/fs/cgroup" + (path == "/" ? "" : path))
     }

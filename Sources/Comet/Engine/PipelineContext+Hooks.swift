@@ -19,7 +19,9 @@ extension PipelineContext {
 
     /// The disk-cache key of `request`'s original data.
     func dataCacheKey(for request: ImageRequest) -> String? {
-        guard let hook = hooks.cacheKey, let key = hook(request) else { return request.imageID == nil ? nil : request.dataKey }
+        guard let hook = hooks.cacheKey, let key = hook(request) else {
+            return request.imageID == nil ? nil : request.dataKey
+        }
         return key
     }
 

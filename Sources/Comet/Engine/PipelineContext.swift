@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Logging
 import Synchronization
@@ -41,14 +41,19 @@ final class PipelineContext: @unchecked Sendable {
         processingQueue = WorkQueue(maxConcurrentCount: configuration.processingConcurrencyLimit, executor: executor)
         dataCachingQueue = WorkQueue(maxConcurrentCount: 2, executor: executor)
         rateLimiter = configuration.rateLimit.map { RateLimiter(limit: $0, executor: executor) }
-        backlog = DecodedImageBacklog(limit: configuration.decodedImageBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit,
-                                      executor: executor)
+        backlog = DecodedImageBacklog(
+            limit: configuration.decodedImageBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit,
+            executor: executor)
         cachePolicy = CacheWritePolicy(configuration)
-        resumableData = configuration.isResumableDataEnabled ? ResumableDataStore(byteLimit: configuration.resumableDataByteLimit) : nil
+        resumableData =
+            configuration.isResumableDataEnabled
+            ? ResumableDataStore(byteLimit: configuration.resumableDataByteLimit) : nil
         logger = configuration.logger
         decodingQueue.backlog = backlog
-        backlog.onRelease = { [weak decodingQueue] in decodingQueue?.drain() } // weak: the queue holds the backlog
-        dataLoadingQueue.heldBackBy = (decodingQueue, configuration.undecodedDataBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit)
+        backlog.onRelease = { [weak decodingQueue] in decodingQueue?.drain() }  // weak: the queue holds the backlog
+        dataLoadingQueue.heldBackBy = (
+            decodingQueue, configuration.undecodedDataBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit
+        )
         // unowned: the context owns both queues, and the decoding queue calls this only from the graph.
         decodingQueue.onPendingRemoved = { [unowned dataLoadingQueue] in dataLoadingQueue.drain() }
     }
@@ -58,17 +63,17 @@ final class PipelineContext: @unchecked Sendable {
     }
 
     #if DEBUG
-    /// Jobs that have not finished yet (tests, debug builds only: a quiet pipeline holds none).
-    var activeJobCount: Int {
-        executor.assertIsCurrent()
-        return fetchJobs.count + decodeJobs.count + processJobs.count
-    }
+        /// Jobs that have not finished yet (tests, debug builds only: a quiet pipeline holds none).
+        var activeJobCount: Int {
+            executor.assertIsCurrent()
+            return fetchJobs.count + decodeJobs.count + processJobs.count
+        }
 
-    /// The priority of the in-flight fetch for a data key (tests, debug builds only).
-    func fetchJobPriority(for key: String) -> ImageRequest.Priority? {
-        executor.assertIsCurrent()
-        return fetchJobs.first { $0.key.dataKey == key }?.value.priority
-    }
+        /// The priority of the in-flight fetch for a data key (tests, debug builds only).
+        func fetchJobPriority(for key: String) -> ImageRequest.Priority? {
+            executor.assertIsCurrent()
+            return fetchJobs.first { $0.key.dataKey == key }?.value.priority
+        }
     #endif
 
     // MARK: Jobs
@@ -76,7 +81,9 @@ final class PipelineContext: @unchecked Sendable {
     func fetchDataJob(for request: ImageRequest) -> FetchDataJob {
         executor.assertIsCurrent()
         let key = DataLoadKey(request)
-        guard configuration.isTaskCoalescingEnabled else { return FetchDataJob(request: request, key: key, context: self) }
+        guard configuration.isTaskCoalescingEnabled else {
+            return FetchDataJob(request: request, key: key, context: self)
+        }
         if let job = fetchJobs[key] {
             metrics.record(.coalescedRequests)
             return job
@@ -94,18 +101,23 @@ final class PipelineContext: @unchecked Sendable {
         // The request keeps its memory key made; another stage's is made once, with its job.
         if key.processors.isEmpty {
             return pooledJob(&decodeJobs, key: key, isDirect: isDirect) {
-                DecodeJob(request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey, context: self)
+                DecodeJob(
+                    request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey,
+                    context: self)
             }
         }
         return pooledJob(&processJobs, key: key, isDirect: isDirect) {
-            ProcessJob(request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey, context: self)
+            ProcessJob(
+                request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey, context: self)
         }
     }
 
     /// The job in flight for `key` when coalescing is on, else a new one (kept in `pool` until
     /// it is done).
-    private func pooledJob<J: Job<ImageResult> & DirectlyRequestable>(_ pool: inout [ImageKey: J], key: ImageKey, isDirect: Bool,
-                                                                     make: () -> J) -> J {
+    private func pooledJob<J: Job<ImageResult> & DirectlyRequestable>(
+        _ pool: inout [ImageKey: J], key: ImageKey, isDirect: Bool,
+        make: () -> J
+    ) -> J {
         let coalesces = configuration.isTaskCoalescingEnabled
         let job: J
         if coalesces, let pooled = pool[key] {
@@ -137,17 +149,21 @@ final class PipelineContext: @unchecked Sendable {
     /// A clean image from the memory cache, if the request may read it.
     func cachedImage(for memoryKey: ImageCacheKey, request: ImageRequest) -> ImageResult? {
         guard !request.options.contains(.disableMemoryCacheReads), !request.options.contains(.reloadIgnoringCachedData),
-              let cache = configuration.imageCache, let cached = cache[memoryKey], !cached.isPreview else { return nil }
+            let cache = configuration.imageCache, let cached = cache[memoryKey], !cached.isPreview
+        else { return nil }
         metrics.record(.memoryCacheHits)
-        return ImageResult(image: cached.image, isPreview: false, isClean: true, response: nil, cacheType: .memory,
-                           animation: cached.animation)
+        return ImageResult(
+            image: cached.image, isPreview: false, isClean: true, response: nil, cacheType: .memory,
+            animation: cached.animation)
     }
 
     /// Stores the downloaded bytes of a request whose decode came out clean, when the policy
     /// keeps original data (the write itself happens in the disk cache's own writer).
     func storeOriginalDataIfNeeded(_ data: Data, for request: ImageRequest) {
-        guard !isInvalidated.load(ordering: .relaxed), cachePolicy.storesOriginalData(for: request), let dataCache = dataCache(for: request),
-              let key = dataCacheKey(for: request), let data = bytesToCache(data, for: request) else { return }
+        guard !isInvalidated.load(ordering: .relaxed), cachePolicy.storesOriginalData(for: request),
+            let dataCache = dataCache(for: request),
+            let key = dataCacheKey(for: request), let data = bytesToCache(data, for: request)
+        else { return }
         dataCache.storeData(data, for: key)
     }
 
@@ -157,11 +173,12 @@ final class PipelineContext: @unchecked Sendable {
     func storeOriginalDataIfClean(_ data: Data, for request: ImageRequest, then: @escaping () -> Void) {
         let decoders = configuration.decoders
         let options = configuration.decodingOptions
-        decodingQueue.run(priority: request.priority, { (try? decoders.decode(data, options: options))?.isClean == true },
-                          then: { [self] isClean in
-            if isClean { storeOriginalDataIfNeeded(data, for: request) }
-            then()
-        })
+        decodingQueue.run(
+            priority: request.priority, { (try? decoders.decode(data, options: options))?.isClean == true },
+            then: { [self] isClean in
+                if isClean { storeOriginalDataIfNeeded(data, for: request) }
+                then()
+            })
     }
 
     /// Stores a final, clean result in the memory cache and, when the policy says so, encoded in
@@ -169,46 +186,59 @@ final class PipelineContext: @unchecked Sendable {
     func store(_ result: ImageResult, key: ImageKey, memoryKey: ImageCacheKey, request: ImageRequest, processed: Bool) {
         executor.assertIsCurrent()
         guard result.isClean, !result.isPreview, !isInvalidated.load(ordering: .relaxed) else { return }
-        if let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites), result.cacheType != .memory,
-           let image = hooks.willCacheImage.map({ $0(result.image, request) }) ?? result.image {
+        if let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites),
+            result.cacheType != .memory,
+            let image = hooks.willCacheImage.map({ $0(result.image, request) }) ?? result.image
+        {
             // A hook's replacement becomes the still image; an animation's frames stay as decoded.
             cache[memoryKey] = CachedImage(image: image, animation: result.animation)
         }
         // An animation is never re-encoded (one image would lose its frames): its original data
         // is what the disk keeps.
-        guard result.cacheType == nil, result.animation == nil, cachePolicy.storesEncodedImage(for: request, processed: processed),
-              let dataCache = dataCache(for: request) else { return }
+        guard result.cacheType == nil, result.animation == nil,
+            cachePolicy.storesEncodedImage(for: request, processed: processed),
+            let dataCache = dataCache(for: request)
+        else { return }
         let image = result.image
         let diskKey = encodedCacheKey(for: key, request: request)
         let encoder = configuration.makeImageEncoder(ImageEncodingContext(request: request, image: image))
         let logger = self.logger
-        dataCachingQueue.run(priority: .low, {
-            do {
-                guard let data = self.bytesToCache(try encoder.encode(image), for: request) else { return }
-                dataCache.storeData(data, for: diskKey)
-            } catch {
-                logger.debug("not caching \(diskKey): \(error)")
-            }
-        }, then: {})
+        dataCachingQueue.run(
+            priority: .low,
+            {
+                do {
+                    guard let data = self.bytesToCache(try encoder.encode(image), for: request) else { return }
+                    dataCache.storeData(data, for: diskKey)
+                } catch {
+                    logger.debug("not caching \(diskKey): \(error)")
+                }
+            }, then: {})
     }
 
     /// Reads and decodes an encoded image from the disk cache on a worker, then calls
     /// `completion` in the graph (`nil` on a miss or a bad entry).
-    func readEncodedImage(key imageKey: ImageKey, request: ImageRequest, priority: ImageRequest.Priority, owner: Job<ImageResult>,
-                          completion: @escaping (Image?) -> Void) {
+    func readEncodedImage(
+        key imageKey: ImageKey, request: ImageRequest, priority: ImageRequest.Priority, owner: Job<ImageResult>,
+        completion: @escaping (Image?) -> Void
+    ) {
         guard let dataCache = dataCache(for: request) else { return completion(nil) }
         let key = encodedCacheKey(for: imageKey, request: request)
         let options = configuration.decodingOptions
         let decoders = configuration.decoders
-        owner.workItem = dataCachingQueue.run(priority: priority, {
-            dataCache.cachedData(for: key).flatMap { data -> Image? in
-                guard let decoded = try? decoders.decode(data, options: options), decoded.isClean else { return nil }
-                return decoded.image
-            }
-        }, then: { [metrics] image in
-            if image != nil { metrics.record(.diskCacheHits) }
-            completion(image)
-        })
+        owner.workItem = dataCachingQueue.run(
+            priority: priority,
+            {
+                dataCache.cachedData(for: key).flatMap { data -> Image? in
+                    guard let decoded = try? decoders.decode(data, options: options), decoded.isClean else {
+                        return nil
+                    }
+                    return decoded.image
+                }
+            },
+            then: { [metrics] image in
+                if image != nil { metrics.record(.diskCacheHits) }
+                completion(image)
+            })
     }
 }
 

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import Locking
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one execution context of a pipeline's task graph, and the engine's execution model.
@@ -152,7 +152,6 @@ final class PipelineExecutor: @unchecked Sendable {
         perform(work)
     }
 
-
     /// Queues `work` in the graph without ever running it on the calling thread: for entry points
     /// whose caller goes on with its own work (`imageTask(with:)`, `cancel()`), so it pays an
     /// enqueue, not the graph's work. When the graph is idle, a worker is woken to drain it.
@@ -258,7 +257,8 @@ final class PipelineExecutor: @unchecked Sendable {
     @inline(__always)
     func assertIsCurrent(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
-        precondition(isCurrent, "\(function) must run in the pipeline's graph (PipelineExecutor)", file: file, line: line)
+            precondition(
+                isCurrent, "\(function) must run in the pipeline's graph (PipelineExecutor)", file: file, line: line)
         #endif
     }
 
@@ -266,39 +266,39 @@ final class PipelineExecutor: @unchecked Sendable {
 
     #if DEBUG
 
-    /// Holds queued work (tests: to order events deterministically). Work submitted while
-    /// suspended waits; the work running now finishes.
-    func suspend() {
-        state.withLock { $0.isSuspended = true }
-    }
-
-    /// Releases work held by ``suspend()``; this thread drains it if the graph is idle.
-    func resume() {
-        let runsNow = state.withLock { state -> Bool in
-            state.isSuspended = false
-            guard !state.isRunning, state.head < state.pending.count else { return false }
-            state.isRunning = true
-            isBusy.store(true, ordering: .relaxed)
-            state.owner = pthread_self()
-            return true
+        /// Holds queued work (tests: to order events deterministically). Work submitted while
+        /// suspended waits; the work running now finishes.
+        func suspend() {
+            state.withLock { $0.isSuspended = true }
         }
-        if runsNow { drain() }
-    }
 
-    /// Runs `body` in the graph and waits for its result. For tests and diagnostics only: it
-    /// blocks the calling thread, and must not be called from inside the graph.
-    func sync<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
-        precondition(!isCurrent, "PipelineExecutor.sync called from inside the graph would wait for itself")
-        let result = Locked<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        perform {
-            let value = body()
-            result.withLock { $0 = value }
-            done.signal()
+        /// Releases work held by ``suspend()``; this thread drains it if the graph is idle.
+        func resume() {
+            let runsNow = state.withLock { state -> Bool in
+                state.isSuspended = false
+                guard !state.isRunning, state.head < state.pending.count else { return false }
+                state.isRunning = true
+                isBusy.store(true, ordering: .relaxed)
+                state.owner = pthread_self()
+                return true
+            }
+            if runsNow { drain() }
         }
-        done.wait()
-        return result.withLock { $0! }
-    }
+
+        /// Runs `body` in the graph and waits for its result. For tests and diagnostics only: it
+        /// blocks the calling thread, and must not be called from inside the graph.
+        func sync<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+            precondition(!isCurrent, "PipelineExecutor.sync called from inside the graph would wait for itself")
+            let result = Locked<T?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            perform {
+                let value = body()
+                result.withLock { $0 = value }
+                done.signal()
+            }
+            done.wait()
+            return result.withLock { $0! }
+        }
     #endif
 }
 
@@ -369,7 +369,9 @@ private final class LightWork {
     }()
 
     static var ofThisThread: LightWork {
-        if let existing = pthread_getspecific(key) { return Unmanaged<LightWork>.fromOpaque(existing).takeUnretainedValue() }
+        if let existing = pthread_getspecific(key) {
+            return Unmanaged<LightWork>.fromOpaque(existing).takeUnretainedValue()
+        }
         let made = LightWork()
         pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
         return made

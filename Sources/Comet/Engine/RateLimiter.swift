@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Confined to its pipeline's graph; the refill timer re-enters the graph through the executor.
 final class RateLimiter: @unchecked Sendable {
-    private final class Bucket: @unchecked Sendable { // graph-confined
+    private final class Bucket: @unchecked Sendable {  // graph-confined
         var tokens: Double
         var lastRefill: UInt64
         var pending: [() -> Bool] = []
@@ -38,11 +38,13 @@ final class RateLimiter: @unchecked Sendable {
     func execute(host: String?, _ work: @escaping () -> Bool) {
         executor.assertIsCurrent()
         let key = limit.scope == .perHost ? (host?.lowercased() ?? "") : ""
-        let bucket = buckets[key] ?? {
-            let bucket = Bucket(tokens: Double(limit.burst))
-            buckets[key] = bucket
-            return bucket
-        }()
+        let bucket =
+            buckets[key]
+            ?? {
+                let bucket = Bucket(tokens: Double(limit.burst))
+                buckets[key] = bucket
+                return bucket
+            }()
         if !bucket.hasPending, take(work, from: bucket) { return }
         bucket.pending.append(work)
         scheduleDrain(of: bucket, key: key)

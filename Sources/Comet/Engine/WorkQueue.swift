@@ -25,7 +25,9 @@ final class WorkQueue: @unchecked Sendable {
 
         enum State { case pending, running, finished, cancelled }
 
-        fileprivate init(priority: ImageRequest.Priority, sequence: Int, isAdmissionChecked: Bool, work: @escaping (Item) -> Void) {
+        fileprivate init(
+            priority: ImageRequest.Priority, sequence: Int, isAdmissionChecked: Bool, work: @escaping (Item) -> Void
+        ) {
             self.priority = priority
             self.sequence = sequence
             self.isAdmissionChecked = isAdmissionChecked
@@ -93,7 +95,8 @@ final class WorkQueue: @unchecked Sendable {
     var onPendingRemoved: (() -> Void)?
 
     // One FIFO per priority; stale entries (cancelled or moved) are skipped when popped.
-    private var buckets: [[(item: Item, sequence: Int)]] = Array(repeating: [], count: ImageRequest.Priority.allCases.count)
+    private var buckets: [[(item: Item, sequence: Int)]] = Array(
+        repeating: [], count: ImageRequest.Priority.allCases.count)
     private var heads = Array(repeating: 0, count: ImageRequest.Priority.allCases.count)
     private var nextSequence = 0
     private(set) var runningCount = 0
@@ -107,7 +110,9 @@ final class WorkQueue: @unchecked Sendable {
     /// Queues work that runs in the graph when a slot is free and holds the slot until it calls
     /// ``Item/finish()`` (a download: the slot is held until the loader completes).
     @discardableResult
-    func add(priority: ImageRequest.Priority, isAdmissionChecked: Bool = false, _ work: @escaping (Item) -> Void) -> Item {
+    func add(priority: ImageRequest.Priority, isAdmissionChecked: Bool = false, _ work: @escaping (Item) -> Void)
+        -> Item
+    {
         executor.assertIsCurrent()
         let item = Item(priority: priority, sequence: nextSequence, isAdmissionChecked: isAdmissionChecked, work: work)
         nextSequence += 1
@@ -175,7 +180,9 @@ final class WorkQueue: @unchecked Sendable {
             while heads[index] < buckets[index].count {
                 let entry = buckets[index][heads[index]]
                 // Skip entries left behind by a cancel or a priority change.
-                if entry.item.state == .pending && entry.item.sequence == entry.sequence && entry.item.priority.rawValue == index {
+                if entry.item.state == .pending && entry.item.sequence == entry.sequence
+                    && entry.item.priority.rawValue == index
+                {
                     return entry.item
                 }
                 heads[index] += 1
@@ -196,11 +203,11 @@ final class WorkQueue: @unchecked Sendable {
     }
 
     #if DEBUG
-    /// Entries in the priority buckets, stale ones included (tests, debug builds only: they do
-    /// not pile up).
-    var bucketEntryCount: Int {
-        zip(buckets, heads).reduce(0) { $0 + $1.0.count - $1.1 }
-    }
+        /// Entries in the priority buckets, stale ones included (tests, debug builds only: they do
+        /// not pile up).
+        var bucketEntryCount: Int {
+            zip(buckets, heads).reduce(0) { $0 + $1.0.count - $1.1 }
+        }
     #endif
 
     /// With nothing pending, every entry left in the buckets is stale (cancelled or moved):
@@ -254,8 +261,10 @@ private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
     private var item: WorkQueue.Item?
     private var output: Output?
 
-    init(executor: PipelineExecutor, light: (@Sendable () -> Output?)?, heavy: @escaping @Sendable () -> Output,
-         then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void) {
+    init(
+        executor: PipelineExecutor, light: (@Sendable () -> Output?)?, heavy: @escaping @Sendable () -> Output,
+        then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void
+    ) {
         self.executor = executor
         self.light = light
         self.heavy = heavy

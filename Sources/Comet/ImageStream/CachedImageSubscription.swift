@@ -23,10 +23,12 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
 
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
-        guard let (response, downstream) = state.withLock({ state in
-            defer { state.pending = nil }
-            return state.pending
-        }) else { return }
+        guard
+            let (response, downstream) = state.withLock({ state in
+                defer { state.pending = nil }
+                return state.pending
+            })
+        else { return }
         _ = downstream.receive(response)
         if !state.withLock({ $0.isCancelled }) {
             downstream.receive(completion: .finished)

@@ -36,11 +36,13 @@ extension ImagePipeline {
                     if !response.isPreview { thumbnailShown.store(true, ordering: .relaxed) }
                 })
                 .catch { _ in Empty<ImageResponse, Error>() }
-                .append(fullStream.catch { error -> AnyPublisher<ImageResponse, Error> in
-                    thumbnailShown.load(ordering: .relaxed)
-                        ? Empty().eraseToAnyPublisher()
-                        : Fail(error: error).eraseToAnyPublisher()
-                })
+                .append(
+                    fullStream.catch { error -> AnyPublisher<ImageResponse, Error> in
+                        thumbnailShown.load(ordering: .relaxed)
+                            ? Empty().eraseToAnyPublisher()
+                            : Fail(error: error).eraseToAnyPublisher()
+                    }
+                )
                 .eraseToAnyPublisher()
         }
         .eraseToAnyPublisher()

@@ -53,7 +53,8 @@ public struct ImageStream: Publisher, Sendable {
             let response = ImageResponse(memoryCacheHit: cached, request: request)
             subscriber.receive(subscription: CachedImageSubscription(response: response, downstream: subscriber))
         } else {
-            subscriber.receive(subscription: ImageStreamSubscription(request: request, pipeline: pipeline, downstream: subscriber))
+            subscriber.receive(
+                subscription: ImageStreamSubscription(request: request, pipeline: pipeline, downstream: subscriber))
         }
     }
 }

@@ -134,7 +134,8 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
     func releaseHeldPreview() {
         let ready = state.withLock { state -> (Downstream, ImageResponse)? in
             guard !state.isTerminated, let downstream = state.downstream, let preview = state.heldPreview,
-                  state.allowsPreview else { return nil }
+                state.allowsPreview
+            else { return nil }
             state.heldPreview = nil
             state.demand -= 1
             return (downstream, preview)

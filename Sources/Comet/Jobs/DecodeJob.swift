@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Decodes the data of one resource (with one thumbnail setting) on the decoding queue.
@@ -23,7 +23,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     private let key: ImageKey
     /// The memory-cache key of ``key``, made once.
     private let memoryKey: ImageCacheKey
-    private let context: PipelineContext // strong: in-flight work outlives a released pipeline
+    private let context: PipelineContext  // strong: in-flight work outlives a released pipeline
     private var incremental: IncrementalDecoderBox?
     private var pendingChunks: [Data] = []
     private var isDecoding = false
@@ -92,7 +92,8 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     private func didReceiveChunk(_ chunk: Data) {
         guard !isDone else { return }
         if incremental == nil {
-            incremental = IncrementalDecoderBox(IncrementalImageDecoder(options: decodingOptions, registry: context.configuration.decoders))
+            incremental = IncrementalDecoderBox(
+                IncrementalImageDecoder(options: decodingOptions, registry: context.configuration.decoders))
         }
         pendingChunks.append(chunk)
         chunkByteCount += chunk.count
@@ -105,13 +106,16 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         pendingChunks = []
         isDecoding = true
         let thumbnail = key.thumbnail
-        workItem = context.decodingQueue.run(priority: priority, { () -> PreviewOutcome in
-            let decoded = incremental.appendAndPreview(chunks)
-            let preview = decoded.map { image in thumbnail.flatMap { try? $0.resize.process(image) } ?? image }
-            return PreviewOutcome(preview: preview, failed: incremental.failed)
-        }, then: { outcome in
-            self.didDecodePreview(outcome.preview, failed: outcome.failed)
-        })
+        workItem = context.decodingQueue.run(
+            priority: priority,
+            { () -> PreviewOutcome in
+                let decoded = incremental.appendAndPreview(chunks)
+                let preview = decoded.map { image in thumbnail.flatMap { try? $0.resize.process(image) } ?? image }
+                return PreviewOutcome(preview: preview, failed: incremental.failed)
+            },
+            then: { outcome in
+                self.didDecodePreview(outcome.preview, failed: outcome.failed)
+            })
     }
 
     private func didDecodePreview(_ preview: Image?, failed: Bool) {
@@ -123,7 +127,10 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             pendingChunks = []
         }
         if let preview {
-            send(.value(ImageResult(image: preview, isPreview: true, isClean: true, response: nil, cacheType: nil), isCompleted: false))
+            send(
+                .value(
+                    ImageResult(image: preview, isPreview: true, isClean: true, response: nil, cacheType: nil),
+                    isCompleted: false))
         }
         if finalData != nil {
             decodeFinal()
@@ -137,10 +144,12 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     private func decodeFinal() {
         guard let fetched = finalData, !isDone else { return }
         isDecoding = true
-        let decode = FinalDecode(data: fetched.data, incremental: incremental, chunks: pendingChunks, options: decodingOptions,
-                                 thumbnail: key.thumbnail, decoders: context.configuration.decoders)
+        let decode = FinalDecode(
+            data: fetched.data, incremental: incremental, chunks: pendingChunks, options: decodingOptions,
+            thumbnail: key.thumbnail, decoders: context.configuration.decoders)
         pendingChunks = []
-        var light: (@Sendable () -> Result<DecodedImage, ImageDecodingError>?)? = decode.mayRunWithoutWorker ? decode.runIfLight : nil
+        var light: (@Sendable () -> Result<DecodedImage, ImageDecodingError>?)? =
+            decode.mayRunWithoutWorker ? decode.runIfLight : nil
         var run: @Sendable () -> Result<DecodedImage, ImageDecodingError> = decode.run
         if let report = context.hooks.stageFinished {
             let timer = StageTimer(report: report, request: request, stage: .decode, inputBytes: fetched.data.count)
@@ -153,7 +162,8 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         }
     }
 
-    private func didDecodeFinal(_ result: Result<DecodedImage, ImageDecodingError>, ticket: DecodedImageBacklog.Ticket?) {
+    private func didDecodeFinal(_ result: Result<DecodedImage, ImageDecodingError>, ticket: DecodedImageBacklog.Ticket?)
+    {
         isDecoding = false
         guard !isDone, let fetched = finalData else { return }
         switch result {
@@ -162,10 +172,13 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             if decoded.isClean && fetched.cacheType == nil {
                 context.storeOriginalDataIfNeeded(fetched.data, for: request)
             }
-            let value = ImageResult(image: decoded.image, isPreview: false, isClean: decoded.isClean,
-                                    response: fetched.response, cacheType: fetched.cacheType, backlogTicket: ticket,
-                                    animation: decoded.animation)
-            if isRequestedDirectly { context.store(value, key: key, memoryKey: memoryKey, request: request, processed: false) }
+            let value = ImageResult(
+                image: decoded.image, isPreview: false, isClean: decoded.isClean,
+                response: fetched.response, cacheType: fetched.cacheType, backlogTicket: ticket,
+                animation: decoded.animation)
+            if isRequestedDirectly {
+                context.store(value, key: key, memoryKey: memoryKey, request: request, processed: false)
+            }
             send(.value(value, isCompleted: true))
         case .failure(let error):
             if case .tooLarge = error {

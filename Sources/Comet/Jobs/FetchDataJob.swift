@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Fetches the bytes of a request: from the disk cache when allowed, else from the data loader
@@ -27,7 +27,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor), as every Job.
     private let request: ImageRequest
     private let key: DataLoadKey
-    private let context: PipelineContext // strong: in-flight work outlives a released pipeline
+    private let context: PipelineContext  // strong: in-flight work outlives a released pipeline
     private var buffer = Data()
     /// Whether ``buffer`` was sized for the declared length (then chunks are appended to it).
     private var isBufferReserved = false
@@ -60,11 +60,15 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
 
     override func start() {
         let dataCache = context.cachePolicy.readsOriginalData(for: request) ? context.dataCache(for: request) : nil
-        guard lifecycle.start(readsDiskCache: dataCache != nil) == .readDiskCache, let dataCache else { return loadData() }
+        guard lifecycle.start(readsDiskCache: dataCache != nil) == .readDiskCache, let dataCache else {
+            return loadData()
+        }
         let key = context.dataCacheKey(for: request) ?? self.key.dataKey
-        workItem = context.dataCachingQueue.run(priority: priority, { dataCache.cachedData(for: key) }, then: { [weak self] data in
-            self?.didReadDiskCache(data)
-        })
+        workItem = context.dataCachingQueue.run(
+            priority: priority, { dataCache.cachedData(for: key) },
+            then: { [weak self] data in
+                self?.didReadDiskCache(data)
+            })
     }
 
     private func didReadDiskCache(_ data: Data?) {
@@ -139,13 +143,14 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 return
             }
             if let store = context.resumableData, (urlRequest.httpMethod ?? "GET") == "GET",
-               urlRequest.value(forHTTPHeaderField: "Range") == nil, let partial = store.take(for: url.absoluteString) {
+                urlRequest.value(forHTTPHeaderField: "Range") == nil, let partial = store.take(for: url.absoluteString)
+            {
                 resumable = partial
                 urlRequest = partial.resumingRequest(urlRequest)
             }
             lifecycle.transferStarted(resuming: resumable != nil)
             let loader = context.dataLoader(for: request)
-            self.loader = loader // a loader made by a hook for this load lives as long as the load
+            self.loader = loader  // a loader made by a hook for this load lives as long as the load
             loadingItem = item
             // The callbacks capture the job alone (its executor is a property), so they need no
             // closure contexts of their own.
@@ -154,7 +159,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 didReceiveData: { data, response in self.loaderDidReceive(data, response: response) },
                 completion: { error in self.loaderDidComplete(error) }
             )
-            loadingTask = task // cancelled by didCancel() (once, whether or not it has a queue item)
+            loadingTask = task  // cancelled by didCancel() (once, whether or not it has a queue item)
         }
     }
 
@@ -216,7 +221,10 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                     resumed = partial
                     buffer = partial.data
                     if lifecycle.sendsChunks {
-                        send(.value(FetchedData(data: partial.data, response: response, cacheType: nil), isCompleted: false))
+                        send(
+                            .value(
+                                FetchedData(data: partial.data, response: response, cacheType: nil), isCompleted: false)
+                        )
                     }
                 }
                 self.response = response
@@ -253,14 +261,17 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
 
     /// What `response` is to the kept bytes this attempt asked to continue.
     private func responseKind(_ response: URLResponse) -> FetchLifecycle.ResponseKind {
-        guard let partial = resumable, let http = response as? HTTPURLResponse, http.statusCode == 206 else { return .wholeBody }
+        guard let partial = resumable, let http = response as? HTTPURLResponse, http.statusCode == 206 else {
+            return .wholeBody
+        }
         return partial.isContinued(by: http) ? .matchingContinuation : .mismatchedContinuation
     }
 
     /// A subscriber that joins mid-download gets everything received so far as one chunk.
     override func didAddLateSubscriber(_ subscription: Subscription) {
         guard lifecycle.sendsChunks, !buffer.isEmpty else { return }
-        send(.value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: false), to: subscription)
+        send(
+            .value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: false), to: subscription)
     }
 
     private func didFinish(_ error: (any Error)?) {
@@ -273,7 +284,8 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             loadData()
         case .retry(let delay):
             keepPartialData()
-            context.log("loading \(key) failed (\(error.map { "\($0)" } ?? "")); attempt \(lifecycle.attempt) in \(delay)")
+            context.log(
+                "loading \(key) failed (\(error.map { "\($0)" } ?? "")); attempt \(lifecycle.attempt) in \(delay)")
             context.metrics.record(.retries)
             resetAttempt()
             scheduleRetry(after: delay)
@@ -285,7 +297,10 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             case DataLoaderError.responseTooLarge(let limit):
                 send(.error(.responseTooLarge(request: request, limit: limit)))
             case let loaderError as DataLoaderError where loaderError.httpStatusCode != nil:
-                send(.error(.dataLoadingFailed(request: request, statusCode: loaderError.httpStatusCode, underlying: error)))
+                send(
+                    .error(
+                        .dataLoadingFailed(request: request, statusCode: loaderError.httpStatusCode, underlying: error))
+                )
             default:
                 send(.error(.dataLoadingFailed(request: request, statusCode: nil, underlying: error)))
             }
@@ -312,7 +327,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         let sleep = (request.retryPolicy ?? context.configuration.retryPolicy).sleep
         let executor = context.executor
         retryWait = Task { [weak self] in
-            do { try await sleep(delay) } catch { return } // cancelled with the job
+            do { try await sleep(delay) } catch { return }  // cancelled with the job
             executor.perform { [weak self] in
                 guard let self, !self.isDone, self.lifecycle.retryDelayEnded() else { return }
                 self.retryWait = nil
@@ -339,7 +354,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     /// (or puts back the kept bytes this attempt took and never used).
     private func keepPartialData() {
         guard let store = context.resumableData, let url = request.urlRequest?.url else { return }
-        if buffer.isEmpty, let resumable { // the attempt failed before its response: keep what it took
+        if buffer.isEmpty, let resumable {  // the attempt failed before its response: keep what it took
             return store.store(resumable, for: url.absoluteString)
         }
         guard !buffer.isEmpty else { return }

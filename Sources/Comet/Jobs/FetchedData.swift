@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One piece of data delivered by a ``FetchDataJob``: a chunk while loading, or the whole.

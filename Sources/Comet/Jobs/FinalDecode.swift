@@ -25,8 +25,10 @@ final class FinalDecode: @unchecked Sendable {
     /// The decoder of a one-shot decode, found once (`nil`: the registry reports why it has none).
     private let decoder: (any ImageDecoding)?
 
-    init(data: Data, incremental: IncrementalDecoderBox?, chunks: [Data], options: ImageDecodingOptions,
-         thumbnail: ImageRequest.ThumbnailOptions?, decoders: ImageDecoderRegistry) {
+    init(
+        data: Data, incremental: IncrementalDecoderBox?, chunks: [Data], options: ImageDecodingOptions,
+        thumbnail: ImageRequest.ThumbnailOptions?, decoders: ImageDecoderRegistry
+    ) {
         self.data = data
         self.incremental = incremental
         self.chunks = chunks
@@ -34,7 +36,8 @@ final class FinalDecode: @unchecked Sendable {
         self.thumbnail = thumbnail
         self.decoders = decoders
         // The format is sniffed once, here: the light attempt and the decode both use it.
-        self.decoder = incremental == nil && !data.isEmpty ? decoders.format(of: data).flatMap(decoders.decoder(for:)) : nil
+        self.decoder =
+            incremental == nil && !data.isEmpty ? decoders.format(of: data).flatMap(decoders.decoder(for:)) : nil
     }
 
     /// Whether a first attempt without a worker may be made: a one-shot decode of a small file
@@ -65,7 +68,7 @@ final class FinalDecode: @unchecked Sendable {
         } else {
             result = Result { () throws(ImageDecodingError) in
                 if let decoder { return try decoder.decode(data, options: options) }
-                return try decoders.decode(data, options: options) // throws the registry's error
+                return try decoders.decode(data, options: options)  // throws the registry's error
             }
         }
         return result.map { decoded -> DecodedImage in

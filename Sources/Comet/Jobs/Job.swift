@@ -219,12 +219,17 @@ extension Job where Value == ImageResult {
 
     /// Finishes with the disk cache's encoded image for `key`, decoded on a worker; calls
     /// `compute` (in the graph) when the disk does not have it.
-    func finishFromDiskCache(_ context: PipelineContext, key: ImageKey, request: ImageRequest,
-                             otherwise compute: @escaping () -> Void) {
+    func finishFromDiskCache(
+        _ context: PipelineContext, key: ImageKey, request: ImageRequest,
+        otherwise compute: @escaping () -> Void
+    ) {
         context.readEncodedImage(key: key, request: request, priority: priority, owner: self) { [weak self] image in
             guard let self, !self.isDone else { return }
             if let image {
-                self.send(.value(ImageResult(image: image, isPreview: false, isClean: true, response: nil, cacheType: .disk), isCompleted: true))
+                self.send(
+                    .value(
+                        ImageResult(image: image, isPreview: false, isClean: true, response: nil, cacheType: .disk),
+                        isCompleted: true))
             } else {
                 compute()
             }

@@ -12,7 +12,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     /// The memory-cache key of ``key``, made once.
     private let memoryKey: ImageCacheKey
     private let processor: any ImageProcessing
-    private let context: PipelineContext // strong: in-flight work outlives a released pipeline
+    private let context: PipelineContext  // strong: in-flight work outlives a released pipeline
     private var isProcessing = false
     private var pendingFinal: ImageResult?
     /// Set when an image task subscribed to this job directly.
@@ -41,7 +41,8 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     }
 
     private func subscribeUpstream() {
-        let upstreamKey = key.processors.count == 1
+        let upstreamKey =
+            key.processors.count == 1
             ? key.decodeStage(downsamplingForResize: context.configuration.isResizeDownsamplingEnabled)
             : key.prefix(key.processors.count - 1)
         let upstream = context.imageJob(for: request, key: upstreamKey, isDirect: false)
@@ -70,12 +71,15 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
             Result { try processor.process(image) }.mapError(SendableError.init)
         }
         if isFinal, let report = context.hooks.stageFinished {
-            let timer = StageTimer(report: report, request: request, stage: .process(processor.identifier), inputBytes: nil)
+            let timer = StageTimer(
+                report: report, request: request, stage: .process(processor.identifier), inputBytes: nil)
             work = timer.timing(work, size: { Size(width: $0.width, height: $0.height) })
         }
-        workItem = context.processingQueue.run(priority: priority, work, then: { output in
-            self.didProcess(input, output.mapError(\.error), isFinal: isFinal)
-        })
+        workItem = context.processingQueue.run(
+            priority: priority, work,
+            then: { output in
+                self.didProcess(input, output.mapError(\.error), isFinal: isFinal)
+            })
     }
 
     private func didProcess(_ input: ImageResult, _ output: Result<Image, any Error>, isFinal: Bool) {
@@ -87,14 +91,18 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
             var result = input
             result.image = image
             if isFinal {
-                if isRequestedDirectly { context.store(result, key: key, memoryKey: memoryKey, request: request, processed: true) }
+                if isRequestedDirectly {
+                    context.store(result, key: key, memoryKey: memoryKey, request: request, processed: true)
+                }
                 send(.value(result, isCompleted: true))
             } else {
                 send(.value(result, isCompleted: false))
             }
         case .failure(let error):
             // A preview that fails to process is dropped; only the final image's failure counts.
-            if isFinal { send(.error(.processingFailed(request: request, processor: processor.identifier, underlying: error))) }
+            if isFinal {
+                send(.error(.processingFailed(request: request, processor: processor.identifier, underlying: error)))
+            }
         }
         if let pendingFinal {
             self.pendingFinal = nil

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What identifies an image in the graph and the caches: the bytes (``ImageRequest/dataKey``),
@@ -37,9 +37,11 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     /// source policy).
     let imageHash: Int
 
-    init(dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing],
-         decodeDownsampling: ImageDecodingOptions.Downsampling? = nil, decodesAnimation: Bool = false,
-         source: SourcePolicy = .default) {
+    init(
+        dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing],
+        decodeDownsampling: ImageDecodingOptions.Downsampling? = nil, decodesAnimation: Bool = false,
+        source: SourcePolicy = .default
+    ) {
         self.decodesAnimation = decodesAnimation && thumbnail == nil && processors.isEmpty && decodeDownsampling == nil
         self.dataKey = dataKey
         self.thumbnail = thumbnail
@@ -66,8 +68,9 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     }
 
     init(_ request: ImageRequest) {
-        self.init(dataKey: request.makeDataKey(), thumbnail: request.thumbnail, processors: request.processors,
-                  decodesAnimation: request.options.contains(.decodeAnimation), source: SourcePolicy(request))
+        self.init(
+            dataKey: request.makeDataKey(), thumbnail: request.thumbnail, processors: request.processors,
+            decodesAnimation: request.options.contains(.decodeAnimation), source: SourcePolicy(request))
     }
 
     /// The key of the first `count` processors' result (0: the decoded image).
@@ -79,8 +82,10 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     /// processor needs when it is a resize, there is no thumbnail setting, and `isEnabled`.
     func decodeStage(downsamplingForResize isEnabled: Bool) -> ImageKey {
         guard isEnabled, thumbnail == nil, let resize = processors.first as? ImageProcessors.Resize,
-              let downsampling = resize.decodingDownsampling else { return prefix(0) }
-        return ImageKey(dataKey: dataKey, thumbnail: nil, processors: [], decodeDownsampling: downsampling, source: source)
+            let downsampling = resize.decodingDownsampling
+        else { return prefix(0) }
+        return ImageKey(
+            dataKey: dataKey, thumbnail: nil, processors: [], decodeDownsampling: downsampling, source: source)
     }
 
     /// The job key's equality: the same image, fetched under the same source policy.
@@ -91,7 +96,8 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     /// The memory-cache key's equality: the same bytes, thumbnail, processors, downsampling and
     /// animation, wherever the bytes came from.
     func isSameImage(as other: ImageKey) -> Bool {
-        imageHash == other.imageHash && dataKey == other.dataKey && thumbnail == other.thumbnail && identifiers == other.identifiers
+        imageHash == other.imageHash && dataKey == other.dataKey && thumbnail == other.thumbnail
+            && identifiers == other.identifiers
             && decodeDownsampling == other.decodeDownsampling && decodesAnimation == other.decodesAnimation
     }
 

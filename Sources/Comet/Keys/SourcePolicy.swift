@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Where a request's bytes may come from: the options that decide whether a cache may answer
@@ -17,7 +17,9 @@ struct SourcePolicy: Hashable, Sendable {
     /// The policy of a plain request: every cache may answer, the protocol's cache policy.
     static let `default` = SourcePolicy(rawValue: 0)
 
-    private static let optionMask: ImageRequest.Options = [.disableDiskCacheReads, .reloadIgnoringCachedData, .returnCacheDataDontLoad]
+    private static let optionMask: ImageRequest.Options = [
+        .disableDiskCacheReads, .reloadIgnoringCachedData, .returnCacheDataDontLoad,
+    ]
 
     private init(rawValue: UInt32) {
         self.rawValue = rawValue

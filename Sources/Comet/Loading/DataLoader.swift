@@ -2,7 +2,7 @@ import Foundation
 import Locking
 import Synchronization
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The default ``DataLoading``: `URLSession` for http(s), direct reads for `file:` URLs, and
@@ -64,9 +64,10 @@ public final class DataLoader: DataLoading, Sendable {
     /// Creates a loader; its `URLSession` (its own) is made when the first http(s) load starts.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        delegate = DataLoaderSessionDelegate(maximumResponseDataSize: configuration.maximumResponseDataSize,
-                                             credentialProvider: configuration.credentialProvider,
-                                             redirectPolicy: configuration.redirectPolicy)
+        delegate = DataLoaderSessionDelegate(
+            maximumResponseDataSize: configuration.maximumResponseDataSize,
+            credentialProvider: configuration.credentialProvider,
+            redirectPolicy: configuration.redirectPolicy)
     }
 
     deinit {
@@ -84,7 +85,7 @@ public final class DataLoader: DataLoading, Sendable {
             let sessionConfiguration = URLSessionConfiguration.ephemeral
             sessionConfiguration.timeoutIntervalForRequest = configuration.timeoutForRequest
             sessionConfiguration.timeoutIntervalForResource = configuration.timeoutForResource
-            sessionConfiguration.urlCache = nil // URLCache does not cache on Linux; Comet's DataCache does.
+            sessionConfiguration.urlCache = nil  // URLCache does not cache on Linux; Comet's DataCache does.
             sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
             // No cookie jar: what a load sends is what its request says, which the pipeline's keys
             // cover (a stored cookie would make equal requests send different things). This also
@@ -92,8 +93,9 @@ public final class DataLoader: DataLoading, Sendable {
             sessionConfiguration.httpCookieAcceptPolicy = .never
             sessionConfiguration.httpShouldSetCookies = false
             sessionConfiguration.httpCookieStorage = nil
-            let made = URLSession(configuration: sessionConfiguration, delegate: delegate,
-                                  delegateQueue: SessionCallbackQueue())
+            let made = URLSession(
+                configuration: sessionConfiguration, delegate: delegate,
+                delegateQueue: SessionCallbackQueue())
             session = made
             return made
         }
@@ -135,11 +137,13 @@ public final class DataLoader: DataLoading, Sendable {
                 completion(DataLoaderError.fileURLsDisabled(url))
                 return CompletedLoadingTask()
             }
-            return LocalLoadingTask.start(url: url, maximumSize: configuration.maximumResponseDataSize,
-                                          didReceiveData: didReceiveData, completion: completion)
+            return LocalLoadingTask.start(
+                url: url, maximumSize: configuration.maximumResponseDataSize,
+                didReceiveData: didReceiveData, completion: completion)
         case "data":
-            return LocalLoadingTask.start(url: url, maximumSize: configuration.maximumResponseDataSize,
-                                          didReceiveData: didReceiveData, completion: completion)
+            return LocalLoadingTask.start(
+                url: url, maximumSize: configuration.maximumResponseDataSize,
+                didReceiveData: didReceiveData, completion: completion)
         default:
             completion(DataLoaderError.unsupportedURL(url))
             return CompletedLoadingTask()
@@ -161,6 +165,5 @@ private struct URLSessionStart: @unchecked Sendable {
 
 /// A session invalidated by a loader's deinit, possibly from a worker.
 private struct SessionInvalidation: @unchecked Sendable {
-    let session: URLSession // thread-safe, not marked Sendable in corelibs-foundation
+    let session: URLSession  // thread-safe, not marked Sendable in corelibs-foundation
 }
-

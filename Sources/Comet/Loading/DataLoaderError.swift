@@ -32,13 +32,16 @@ public enum DataLoaderError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .statusCode(let code): "the server answered HTTP \(code)"
-        case .retryAfter(let code, let seconds): "the server answered HTTP \(code), retry after \(Int(seconds.rounded(.up))) s"
+        case .retryAfter(let code, let seconds):
+            "the server answered HTTP \(code), retry after \(Int(seconds.rounded(.up))) s"
         case .incompleteBody(let received, let expected): "the connection ended after \(received) of \(expected) bytes"
         case .responseTooLarge(let limit): "the response is larger than \(limit) bytes"
-        case .unsupportedURL(let url): "unsupported URL \(url?.absoluteString ?? "(none)") (http, https, file and data URLs are supported)"
+        case .unsupportedURL(let url):
+            "unsupported URL \(url?.absoluteString ?? "(none)") (http, https, file and data URLs are supported)"
         case .fileURLsDisabled(let url): "file URLs are disabled (\(url.path))"
         case .invalidDataURL: "the data: URL is malformed"
-        case .insecureRedirect(let from, let to): "refused the redirect from \(from.absoluteString) to \(to.absoluteString) (https to http)"
+        case .insecureRedirect(let from, let to):
+            "refused the redirect from \(from.absoluteString) to \(to.absoluteString) (https to http)"
         }
     }
 }

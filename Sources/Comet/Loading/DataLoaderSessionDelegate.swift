@@ -2,7 +2,7 @@ import Locking
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The URLSession delegate behind ``DataLoader``: routes each task's events to its handlers and
@@ -26,9 +26,11 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
     private let redirectPolicy: RedirectPolicy
     private let tasks = Locked<[Int: TaskState]>([:])
 
-    init(maximumResponseDataSize: Int?,
-         credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?,
-         redirectPolicy: RedirectPolicy = RedirectPolicy()) {
+    init(
+        maximumResponseDataSize: Int?,
+        credentialProvider: (@Sendable (URLAuthenticationChallenge, URLRequest?) -> URLCredential?)?,
+        redirectPolicy: RedirectPolicy = RedirectPolicy()
+    ) {
         self.maximumResponseDataSize = maximumResponseDataSize
         self.redirectPolicy = redirectPolicy
         self.credentialProvider = credentialProvider
@@ -47,8 +49,10 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
             fail(dataTask, Self.failure(for: http))
             // 401/407 bodies are allowed through (and dropped) so URLSession can raise the
@@ -98,7 +102,8 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
             // "transfer closed with N bytes remaining"): report what happened. Other errors
             // (a reset, a timeout) keep their URLError.
             if (error as NSError).code == NSURLErrorUnknown, let expected = Self.expectedIdentityLength(state.response),
-               state.received < expected {
+                state.received < expected
+            {
                 state.handlers.completion(DataLoaderError.incompleteBody(received: state.received, expected: expected))
             } else {
                 state.handlers.completion(error)
@@ -114,7 +119,8 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
     private static func failure(for response: HTTPURLResponse) -> DataLoaderError {
         let status = response.statusCode
         guard status == 429 || status == 503, let header = response.value(forHTTPHeaderField: "Retry-After"),
-              let seconds = ImagePipeline.RetryPolicy.parseRetryAfter(header) else { return .statusCode(status) }
+            let seconds = ImagePipeline.RetryPolicy.parseRetryAfter(header)
+        else { return .statusCode(status) }
         return .retryAfter(statusCode: status, seconds: seconds)
     }
 
@@ -128,28 +134,36 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     // MARK: Authentication
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         answer(challenge, task: task, completionHandler: completionHandler)
     }
 
-    func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    func urlSession(
+        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         answer(challenge, task: nil, completionHandler: completionHandler)
     }
 
     /// Answers on a Dispatch worker: the credential provider is the adopter's code, which must
     /// not run on URLSession's work queue (see ``SessionCallbackQueue``).
-    private func answer(_ challenge: URLAuthenticationChallenge, task: URLSessionTask?,
-                        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    private func answer(
+        _ challenge: URLAuthenticationChallenge, task: URLSessionTask?,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         let call = ChallengeCall(challenge: challenge, task: task, completionHandler: completionHandler)
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             self.answerNow(call.challenge, task: call.task, completionHandler: call.completionHandler)
         }
     }
 
-    private func answerNow(_ challenge: URLAuthenticationChallenge, task: URLSessionTask?,
-                           completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    private func answerNow(
+        _ challenge: URLAuthenticationChallenge, task: URLSessionTask?,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         let method = challenge.protectionSpace.authenticationMethod
         if method == "NSURLAuthenticationMethodServerTrust" {
             completionHandler(.performDefaultHandling, nil)
@@ -172,8 +186,10 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
     /// Follows redirects as ``RedirectPolicy`` decides: credentials never cross to another
     /// origin, and https → http is refused unless the policy allows it (the load then fails
     /// with ``DataLoaderError/insecureRedirect(from:to:)``).
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         let previous = response.url ?? task.currentRequest?.url
         switch redirectPolicy.decide(from: previous, original: task.originalRequest?.url, to: request) {
         case .follow(let request):

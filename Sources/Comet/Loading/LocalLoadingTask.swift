@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Loads `file:` and `data:` URLs on a background queue, in one chunk.
@@ -10,16 +10,21 @@ final class LocalLoadingTask: DataLoadingTask, Sendable {
 
     func cancel() { isCancelled.store(true, ordering: .relaxed) }
 
-    static func start(url: URL, maximumSize: Int?,
-                      didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
-                      completion: @escaping @Sendable ((any Error)?) -> Void) -> LocalLoadingTask {
+    static func start(
+        url: URL, maximumSize: Int?,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> LocalLoadingTask {
         let task = LocalLoadingTask()
         DispatchQueue.global(qos: .userInitiated).async {
             do {
                 let data = try url.isFileURL ? readFile(url, maximumSize: maximumSize) : decodeDataURL(url)
-                if let maximumSize, data.count > maximumSize { throw DataLoaderError.responseTooLarge(limit: maximumSize) }
+                if let maximumSize, data.count > maximumSize {
+                    throw DataLoaderError.responseTooLarge(limit: maximumSize)
+                }
                 guard !task.isCancelled.load(ordering: .relaxed) else { throw URLError(.cancelled) }
-                let response = URLResponse(url: url, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil)
+                let response = URLResponse(
+                    url: url, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil)
                 if !data.isEmpty { didReceiveData(data, response) }
                 completion(task.isCancelled.load(ordering: .relaxed) ? URLError(.cancelled) : nil)
             } catch {
@@ -30,7 +35,9 @@ final class LocalLoadingTask: DataLoadingTask, Sendable {
     }
 
     private static func readFile(_ url: URL, maximumSize: Int?) throws -> Data {
-        if let maximumSize, let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > maximumSize {
+        if let maximumSize, let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int,
+            size > maximumSize
+        {
             throw DataLoaderError.responseTooLarge(limit: maximumSize)
         }
         return try Data(contentsOf: url)
@@ -45,7 +52,10 @@ final class LocalLoadingTask: DataLoadingTask, Sendable {
         let header = string[string.index(string.startIndex, offsetBy: 5)..<comma]
         let payload = String(string[string.index(after: comma)...])
         if header.lowercased().hasSuffix(";base64") {
-            guard let data = Data(base64Encoded: payload.removingPercentEncoding ?? payload, options: .ignoreUnknownCharacters) else {
+            guard
+                let data = Data(
+                    base64Encoded: payload.removingPercentEncoding ?? payload, options: .ignoreUnknownCharacters)
+            else {
                 throw DataLoaderError.invalidDataURL
             }
             return data

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What ``DataLoader`` does when a server redirects: a pure decision on the requests, so it can
@@ -42,7 +42,9 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// the new origin differs from either.
     public func decide(from previous: URL?, original: URL? = nil, to proposed: URLRequest) -> Decision {
         guard let target = proposed.url else { return .refuse }
-        if !allowsInsecureRedirects, let previous, Self.scheme(of: previous) == "https", Self.scheme(of: target) != "https" {
+        if !allowsInsecureRedirects, let previous, Self.scheme(of: previous) == "https",
+            Self.scheme(of: target) != "https"
+        {
             return .refuse
         }
         let sources = [previous, original].compactMap { $0 }

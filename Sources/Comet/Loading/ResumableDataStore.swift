@@ -1,7 +1,7 @@
 import Foundation
 import Locking
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The start of an HTTP download that did not finish, with what identifies the version of the
@@ -25,9 +25,10 @@ struct ResumableData: Sendable {
     /// range of an encoded body would not be the rest of the decoded bytes).
     init?(data: Data, response: URLResponse?) {
         guard let http = response as? HTTPURLResponse, http.statusCode == 200, !data.isEmpty,
-              http.expectedContentLength > Int64(data.count),
-              http.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased() == "bytes",
-              (http.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() == "identity" else { return nil }
+            http.expectedContentLength > Int64(data.count),
+            http.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased() == "bytes",
+            (http.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() == "identity"
+        else { return nil }
         if let etag = http.value(forHTTPHeaderField: "ETag"), !etag.hasPrefix("W/") {
             validator = etag
         } else if let modified = http.value(forHTTPHeaderField: "Last-Modified") {
@@ -50,11 +51,15 @@ struct ResumableData: Sendable {
     /// Whether `response` is the rest of these bytes: a 206 whose `Content-Range` starts where
     /// ``data`` ends and has the same total length.
     func isContinued(by response: HTTPURLResponse) -> Bool {
-        guard response.statusCode == 206, let range = response.value(forHTTPHeaderField: "Content-Range") else { return false }
+        guard response.statusCode == 206, let range = response.value(forHTTPHeaderField: "Content-Range") else {
+            return false
+        }
         // "bytes START-END/TOTAL"
         let parts = range.lowercased().replacingOccurrences(of: "bytes", with: "").trimmingCharacters(in: .whitespaces)
             .split(whereSeparator: { $0 == "-" || $0 == "/" })
-        guard parts.count == 3, let start = Int(parts[0]), let end = Int(parts[1]), let total = Int(parts[2]) else { return false }
+        guard parts.count == 3, let start = Int(parts[0]), let end = Int(parts[1]), let total = Int(parts[2]) else {
+            return false
+        }
         return start == data.count && total == totalLength && end == total - 1
     }
 }

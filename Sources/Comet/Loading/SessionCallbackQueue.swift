@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The delegate queue of ``DataLoader``'s `URLSession`: runs each delegate call at once, on the

@@ -1,7 +1,7 @@
 import Foundation
 import Locking
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A ``DataLoader`` load over `URLSession`. Its task may be made after `loadData` returns (when

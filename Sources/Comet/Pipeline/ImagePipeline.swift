@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Loads images: fetches data (with a disk cache), decodes, processes, caches in memory, and
@@ -62,7 +62,9 @@ public final class ImagePipeline: Sendable {
     public func image(for request: ImageRequest) async throws -> Image {
         if let cached = memoryCacheHit(for: request) { return cached.image }
         // The caller suspends right after this: its thread may as well run the graph's part.
-        return try await makeTask(request, entersGraphInline: true, checksMemoryCache: false, progress: nil, completion: nil).image
+        return try await makeTask(
+            request, entersGraphInline: true, checksMemoryCache: false, progress: nil, completion: nil
+        ).image
     }
 
     /// Loads the image at `url`.
@@ -112,7 +114,8 @@ public final class ImagePipeline: Sendable {
         let box = DataRequestBox()
         let context = self.context
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse?), any Swift.Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<(Data, URLResponse?), any Swift.Error>) in
                 let resume = UncheckedSendableBox(continuation)
                 context.executor.performWaitingBriefly { [self] in
                     guard !isInvalidated.load(ordering: .relaxed) else {
@@ -121,8 +124,10 @@ public final class ImagePipeline: Sendable {
                     let job = context.fetchDataJob(for: request)
                     box.start(job: job, priority: request.priority) { result in
                         guard case .success(let fetched) = result, fetched.cacheType == nil,
-                              context.cachePolicy.storesOriginalData(for: request) else {
-                            return resume.value.resume(with: result.map { ($0.data, $0.response) }.mapError { $0 as any Swift.Error })
+                            context.cachePolicy.storesOriginalData(for: request)
+                        else {
+                            return resume.value.resume(
+                                with: result.map { ($0.data, $0.response) }.mapError { $0 as any Swift.Error })
                         }
                         context.storeOriginalDataIfClean(fetched.data, for: request) {
                             resume.value.resume(returning: (fetched.data, fetched.response))
@@ -148,8 +153,9 @@ public final class ImagePipeline: Sendable {
     /// options), without counting anything.
     func memoryCachedImage(for request: ImageRequest) -> CachedImage? {
         guard let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheReads),
-              !request.options.contains(.reloadIgnoringCachedData),
-              let cached = cache[request.memoryCacheKey], !cached.isPreview else { return nil }
+            !request.options.contains(.reloadIgnoringCachedData),
+            let cached = cache[request.memoryCacheKey], !cached.isPreview
+        else { return nil }
         return cached
     }
 
@@ -161,8 +167,9 @@ public final class ImagePipeline: Sendable {
         progress: (@Sendable (ImageResponse?, ImageTask.Progress) -> Void)?,
         completion: (@Sendable (Result<ImageResponse, Error>) -> Void)?
     ) -> ImageTask {
-        let task = ImageTask(request: request, pipeline: self, callbackQueue: configuration.callbackQueue,
-                             progress: progress, completion: completion)
+        let task = ImageTask(
+            request: request, pipeline: self, callbackQueue: configuration.callbackQueue,
+            progress: progress, completion: completion)
         if isInvalidated.load(ordering: .relaxed) {
             task.finish(.failure(.pipelineInvalidated(request: request)))
             return task
@@ -184,7 +191,9 @@ public final class ImagePipeline: Sendable {
         activeTasks.withLock { _ = $0.removeValue(forKey: task.taskId) }
         switch result {
         case .success(let response):
-            configuration.logger.debug("task \(task.taskId) finished: \(task.request) → \(response.image)\(response.cacheType.map { " from the \($0) cache" } ?? "")")
+            configuration.logger.debug(
+                "task \(task.taskId) finished: \(task.request) → \(response.image)\(response.cacheType.map { " from the \($0) cache" } ?? "")"
+            )
         case .failure(let error):
             configuration.logger.debug("task \(task.taskId) failed: \(error)")
         }
@@ -194,9 +203,9 @@ public final class ImagePipeline: Sendable {
     var activeTaskCount: Int { activeTasks.withLock { $0.count } }
 
     #if DEBUG
-    /// Jobs of the task graph that have not finished (0 when the pipeline is quiet). Waits for
-    /// the graph; tests, debug builds only.
-    var activeJobCount: Int { context.executor.sync { [context] in context.activeJobCount } }
+        /// Jobs of the task graph that have not finished (0 when the pipeline is quiet). Waits for
+        /// the graph; tests, debug builds only.
+        var activeJobCount: Int { context.executor.sync { [context] in context.activeJobCount } }
     #endif
 
     /// Cancels every task (they fail with ``Error/pipelineInvalidated(request:)``) and makes every
@@ -222,8 +231,10 @@ private final class DataRequestBox: @unchecked Sendable {
     private var subscription: Job<FetchedData>.Subscription?
     private var completion: ((Result<FetchedData, ImagePipeline.Error>) -> Void)?
 
-    func start(job: FetchDataJob, priority: ImageRequest.Priority,
-               completion: @escaping (Result<FetchedData, ImagePipeline.Error>) -> Void) {
+    func start(
+        job: FetchDataJob, priority: ImageRequest.Priority,
+        completion: @escaping (Result<FetchedData, ImagePipeline.Error>) -> Void
+    ) {
         self.completion = completion
         subscription = job.subscribe(priority: priority) { [weak self] event in
             switch event {

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension ImagePipeline {
@@ -34,9 +34,9 @@ extension ImagePipeline {
         public var request: ImageRequest {
             switch self {
             case .dataLoadingFailed(let request, _, _), .dataMissingInCache(let request), .dataIsEmpty(let request),
-                 .responseTooLarge(let request, _), .decodingFailed(let request, _), .imageTooLarge(let request, _),
-                 .processingFailed(let request, _, _), .invalidRequest(let request, _), .cancelled(let request),
-                 .pipelineInvalidated(let request):
+                .responseTooLarge(let request, _), .decodingFailed(let request, _), .imageTooLarge(let request, _),
+                .processingFailed(let request, _, _), .invalidRequest(let request, _), .cancelled(let request),
+                .pipelineInvalidated(let request):
                 request
             }
         }
@@ -57,7 +57,8 @@ extension ImagePipeline {
             let subject = request.imageID ?? "a request without a URL"
             switch self {
             case .dataLoadingFailed(_, let status?, let underlying):
-                return "Loading \(subject) failed: the server answered HTTP \(status) (\(HTTPURLResponse.localizedString(forStatusCode: status))). \(underlying)"
+                return
+                    "Loading \(subject) failed: the server answered HTTP \(status) (\(HTTPURLResponse.localizedString(forStatusCode: status))). \(underlying)"
             case .dataLoadingFailed(_, nil, let underlying):
                 return "Loading \(subject) failed: \(Self.describe(underlying))"
             case .dataMissingInCache:
@@ -65,11 +66,13 @@ extension ImagePipeline {
             case .dataIsEmpty:
                 return "Loading \(subject) returned no data."
             case .responseTooLarge(_, let limit):
-                return "The response for \(subject) is larger than the limit of \(limit) bytes (maximumResponseDataSize)."
+                return
+                    "The response for \(subject) is larger than the limit of \(limit) bytes (maximumResponseDataSize)."
             case .decodingFailed(_, let underlying):
                 return "Decoding \(subject) failed: \(underlying)"
             case .imageTooLarge(_, let underlying):
-                return "\(subject) is too large to decode: \(underlying) Raise the decoder limits or request a thumbnail."
+                return
+                    "\(subject) is too large to decode: \(underlying) Raise the decoder limits or request a thumbnail."
             case .processingFailed(_, let processor, let underlying):
                 return "Processing \(subject) with \(processor) failed: \(underlying)"
             case .invalidRequest(_, let reason):

@@ -28,8 +28,10 @@ extension ImagePipeline {
         public var error: (any Swift.Error)?
 
         /// Creates a report.
-        public init(stage: Stage, start: Date, duration: Duration, outputSize: Size?, inputBytes: Int? = nil,
-                    error: (any Swift.Error)? = nil) {
+        public init(
+            stage: Stage, start: Date, duration: Duration, outputSize: Size?, inputBytes: Int? = nil,
+            error: (any Swift.Error)? = nil
+        ) {
             self.stage = stage
             self.start = start
             self.duration = duration
@@ -74,9 +76,12 @@ struct StageTimer: Sendable {
         }
     }
 
-    private func record<Output, Failure: Swift.Error>(_ result: Result<Output, Failure>, start: Date, duration: Duration,
-                                                size: (Output) -> Size) {
-        var made = ImagePipeline.StageReport(stage: stage, start: start, duration: duration, outputSize: nil, inputBytes: inputBytes)
+    private func record<Output, Failure: Swift.Error>(
+        _ result: Result<Output, Failure>, start: Date, duration: Duration,
+        size: (Output) -> Size
+    ) {
+        var made = ImagePipeline.StageReport(
+            stage: stage, start: start, duration: duration, outputSize: nil, inputBytes: inputBytes)
         switch result {
         case .success(let output): made.outputSize = size(output)
         case .failure(let error): made.error = (error as? SendableError)?.error ?? error

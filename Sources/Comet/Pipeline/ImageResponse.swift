@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A loaded image and where it came from.
@@ -31,8 +31,10 @@ public struct ImageResponse: @unchecked Sendable {
     public var animation: AnimatedImage?
 
     /// Creates a response.
-    public init(image: Image, isPreview: Bool = false, urlResponse: URLResponse? = nil,
-                cacheType: CacheType? = nil, request: ImageRequest, animation: AnimatedImage? = nil) {
+    public init(
+        image: Image, isPreview: Bool = false, urlResponse: URLResponse? = nil,
+        cacheType: CacheType? = nil, request: ImageRequest, animation: AnimatedImage? = nil
+    ) {
         self.animation = animation
         self.image = image
         self.isPreview = isPreview

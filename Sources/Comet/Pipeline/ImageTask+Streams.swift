@@ -19,8 +19,10 @@ extension ImageTask {
 
     /// Relays the elements `pick` selects from `events` until they end (or the consumer stops
     /// listening, which stops the relay).
-    private func relay<Element: Sendable>(_ events: AsyncStream<Event>,
-                                          _ pick: @escaping @Sendable (Event) -> Element?) -> AsyncStream<Element> {
+    private func relay<Element: Sendable>(
+        _ events: AsyncStream<Event>,
+        _ pick: @escaping @Sendable (Event) -> Element?
+    ) -> AsyncStream<Element> {
         AsyncStream { continuation in
             let relay = Task {
                 for await event in events {

@@ -2,7 +2,7 @@ import Locking
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Synchronization
 
@@ -62,8 +62,10 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
 
         /// Takes the observers of a task that just finished with `outcome` (none can be added
         /// after), and queues its `finished` event.
-        mutating func takeObservers(finishedWith outcome: Result<ImageResponse, ImagePipeline.Error>,
-                                    enqueueing enqueueEvent: (ImagePipeline.TaskEvent) -> Void) -> Observers {
+        mutating func takeObservers(
+            finishedWith outcome: Result<ImageResponse, ImagePipeline.Error>,
+            enqueueing enqueueEvent: (ImagePipeline.TaskEvent) -> Void
+        ) -> Observers {
             enqueueEvent(.finished(outcome))
             defer {
                 waiter = nil
@@ -72,7 +74,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
                 completion = nil
                 progressHandler = nil
             }
-            return Observers(outcome: outcome, waiter: waiter, moreWaiters: moreWaiters, streams: streams, completion: completion)
+            return Observers(
+                outcome: outcome, waiter: waiter, moreWaiters: moreWaiters, streams: streams, completion: completion)
         }
     }
 
@@ -89,21 +92,25 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     private weak var pipeline: ImagePipeline?
     /// ``ImagePipeline/Hooks/taskEvent``, `nil` when unset (then no event is made).
     private let eventHook: (@Sendable (ImageTask, ImagePipeline.TaskEvent) -> Void)?
-    private var subscription: Job<ImageResult>.Subscription? // graph only
+    private var subscription: Job<ImageResult>.Subscription?  // graph only
 
     private static let nextTaskId = Atomic<Int64>(1)
 
-    init(request: ImageRequest, pipeline: ImagePipeline, callbackQueue: DispatchQueue,
-         progress: (@Sendable (ImageResponse?, Progress) -> Void)? = nil,
-         completion: (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)? = nil) {
+    init(
+        request: ImageRequest, pipeline: ImagePipeline, callbackQueue: DispatchQueue,
+        progress: (@Sendable (ImageResponse?, Progress) -> Void)? = nil,
+        completion: (@Sendable (Result<ImageResponse, ImagePipeline.Error>) -> Void)? = nil
+    ) {
         self.taskId = Self.nextTaskId.add(1, ordering: .relaxed).oldValue
         self.request = request
         self.pipeline = pipeline
         self.callbackQueue = callbackQueue
         self.context = pipeline.context
         self.executor = pipeline.context.executor
-        self.shared = Locked(Shared(lifecycle: ImageTaskLifecycle(priority: request.priority), progressHandler: progress,
-                                    completion: completion))
+        self.shared = Locked(
+            Shared(
+                lifecycle: ImageTaskLifecycle(priority: request.priority), progressHandler: progress,
+                completion: completion))
         self.eventHook = pipeline.configuration.hooks.taskEvent
         enqueueEvent(.created)
     }
@@ -140,7 +147,9 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// shortly after. Idempotent; does nothing after the task finished.
     public func cancel() {
         let finishing = shared.withLock { state -> (Observers, leaveGraph: Bool)? in
-            guard case .finish(let outcome, let leaveGraph) = state.lifecycle.cancel(request: request) else { return nil }
+            guard case .finish(let outcome, let leaveGraph) = state.lifecycle.cancel(request: request) else {
+                return nil
+            }
             enqueueEvent(.cancelled)
             return (state.takeObservers(finishedWith: outcome, enqueueing: enqueueEvent), leaveGraph)
         }
@@ -156,14 +165,22 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         get async throws {
             try await withTaskCancellationHandler {
                 // The delivery carries the result's backlog ticket until this task has resumed.
-                let delivery = try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Delivery, any Error>) in
+                let delivery = try await withUnsafeThrowingContinuation {
+                    (continuation: UnsafeContinuation<Delivery, any Error>) in
                     let result = shared.withLock { state -> Result<ImageResponse, ImagePipeline.Error>? in
                         if state.lifecycle.outcome == nil {
-                            if state.waiter == nil { state.waiter = continuation } else { state.moreWaiters.append(continuation) }
+                            if state.waiter == nil {
+                                state.waiter = continuation
+                            } else {
+                                state.moreWaiters.append(continuation)
+                            }
                         }
                         return state.lifecycle.outcome
                     }
-                    if let result { continuation.resume(with: result.map { Delivery(response: $0, ticket: nil) }.mapError { $0 as any Error }) }
+                    if let result {
+                        continuation.resume(
+                            with: result.map { Delivery(response: $0, ticket: nil) }.mapError { $0 as any Error })
+                    }
                 }
                 return delivery.response
             } onCancel: {
@@ -253,8 +270,9 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     }
 
     private func makeResponse(_ result: ImageResult) -> ImageResponse {
-        ImageResponse(image: result.image, isPreview: result.isPreview, urlResponse: result.response,
-                      cacheType: result.cacheType, request: request, animation: result.animation)
+        ImageResponse(
+            image: result.image, isPreview: result.isPreview, urlResponse: result.response,
+            cacheType: result.cacheType, request: request, animation: result.animation)
     }
 
     /// Ends the task once with `proposed` (a no-op once it has finished): resumes awaiters,

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension ImagePipeline {
@@ -41,10 +41,12 @@ extension ImagePipeline {
         public var random: @Sendable () -> Double
 
         /// Creates a policy; the defaults give 3 attempts, waiting about 0.5 s then 1 s.
-        public init(maximumAttempts: Int = 3, initialDelay: Duration = .milliseconds(500), multiplier: Double = 2,
-                    maximumDelay: Duration = .seconds(30), jitter: Double = 0.2, maximumRetryAfter: Duration = .seconds(60),
-                    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        public init(
+            maximumAttempts: Int = 3, initialDelay: Duration = .milliseconds(500), multiplier: Double = 2,
+            maximumDelay: Duration = .seconds(30), jitter: Double = 0.2, maximumRetryAfter: Duration = .seconds(60),
+            sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+            random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        ) {
             self.maximumAttempts = max(1, maximumAttempts)
             self.initialDelay = initialDelay
             self.multiplier = multiplier
@@ -80,7 +82,8 @@ extension ImagePipeline {
             switch error {
             case let error as DataLoaderError:
                 switch error {
-                case .statusCode(let status), .retryAfter(let status, _): return status == 429 || (500...599).contains(status)
+                case .statusCode(let status), .retryAfter(let status, _):
+                    return status == 429 || (500...599).contains(status)
                 case .incompleteBody: return true
                 default: return false
                 }

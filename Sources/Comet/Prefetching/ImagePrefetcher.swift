@@ -23,8 +23,8 @@ public final class ImagePrefetcher: Sendable {
     private struct State {
         var running: [String: (id: Int, task: any PrefetchRunning)] = [:]
         var waiting: [(key: String, request: ImageRequest)] = []
-        var starting: Set<Int> = []      // dequeued, not yet recorded in `running`
-        var finishedEarly: Set<Int> = [] // finished while still `starting`
+        var starting: Set<Int> = []  // dequeued, not yet recorded in `running`
+        var finishedEarly: Set<Int> = []  // finished while still `starting`
         var nextId = 0
     }
 
@@ -39,8 +39,10 @@ public final class ImagePrefetcher: Sendable {
     private let state = Locked(State())
 
     /// Creates a prefetcher.
-    public init(pipeline: ImagePipeline = .shared, destination: Destination = .memoryCache,
-                maxConcurrentRequestCount: Int = 2, priority: ImageRequest.Priority = .low) {
+    public init(
+        pipeline: ImagePipeline = .shared, destination: Destination = .memoryCache,
+        maxConcurrentRequestCount: Int = 2, priority: ImageRequest.Priority = .low
+    ) {
         self.pipeline = pipeline
         self.destination = destination
         self.maxConcurrentRequestCount = max(1, maxConcurrentRequestCount)
@@ -62,7 +64,8 @@ public final class ImagePrefetcher: Sendable {
         state.withLock { state in
             for var request in requests {
                 let key = Self.key(for: request)
-                guard state.running[key] == nil, !state.waiting.contains(where: { $0.key == key }), !isCached(request) else { continue }
+                guard state.running[key] == nil, !state.waiting.contains(where: { $0.key == key }), !isCached(request)
+                else { continue }
                 request.priority = priority
                 state.waiting.append((key, request))
             }
@@ -107,7 +110,9 @@ public final class ImagePrefetcher: Sendable {
         case .memoryCache:
             return pipeline.cache[request] != nil
         case .diskCache:
-            guard let id = pipeline.context.dataCacheKey(for: request), let dataCache = pipeline.context.dataCache(for: request) else { return false }
+            guard let id = pipeline.context.dataCacheKey(for: request),
+                let dataCache = pipeline.context.dataCache(for: request)
+            else { return false }
             return dataCache.containsData(for: id)
         }
     }

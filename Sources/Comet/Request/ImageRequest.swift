@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What to load and how: a URL, a `URLRequest` or an async data closure, plus processors,
@@ -126,8 +126,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         var userInfo: [UserInfoKey: any Sendable]
         var retryPolicy: ImagePipeline.RetryPolicy?
 
-        init(resource: Resource, processors: [any ImageProcessing], priority: Priority, options: Options,
-             thumbnail: ThumbnailOptions?, imageID: String?, userInfo: [UserInfoKey: any Sendable]) {
+        init(
+            resource: Resource, processors: [any ImageProcessing], priority: Priority, options: Options,
+            thumbnail: ThumbnailOptions?, imageID: String?, userInfo: [UserInfoKey: any Sendable]
+        ) {
             self.resource = resource
             self.processors = processors
             self.priority = priority
@@ -144,8 +146,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         private let cachedKey = Atomic<Unmanaged<KeyBox>?>(nil)
 
         func copy() -> Storage {
-            let copy = Storage(resource: resource, processors: processors, priority: priority, options: options,
-                               thumbnail: thumbnail, imageID: imageID, userInfo: userInfo)
+            let copy = Storage(
+                resource: resource, processors: processors, priority: priority, options: options,
+                thumbnail: thumbnail, imageID: imageID, userInfo: userInfo)
             copy.retryPolicy = retryPolicy
             return copy
         }
@@ -153,7 +156,8 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         func key(make: () -> ImageKey) -> KeyBox {
             if let existing = cachedKey.load(ordering: .acquiring) { return existing.takeUnretainedValue() }
             let made = Unmanaged.passRetained(KeyBox(make()))
-            let (exchanged, original) = cachedKey.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+            let (exchanged, original) = cachedKey.compareExchange(
+                expected: nil, desired: made, ordering: .acquiringAndReleasing)
             if exchanged { return made.takeUnretainedValue() }
             made.release()
             return original!.takeUnretainedValue()
@@ -193,26 +197,35 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     var memoryCacheKey: ImageCacheKey { storage.key { ImageKey(self) }.memoryKey }
 
     /// Creates a request for a URL. `nil` fails when loaded (a convenience for optional URLs).
-    public init(url: URL?, processors: [any ImageProcessing] = [], priority: Priority = .normal,
-                options: Options = [], thumbnail: ThumbnailOptions? = nil, userInfo: [UserInfoKey: any Sendable] = [:]) {
-        storage = Storage(resource: .url(url), processors: processors, priority: priority, options: options,
-                          thumbnail: thumbnail, imageID: nil, userInfo: userInfo)
+    public init(
+        url: URL?, processors: [any ImageProcessing] = [], priority: Priority = .normal,
+        options: Options = [], thumbnail: ThumbnailOptions? = nil, userInfo: [UserInfoKey: any Sendable] = [:]
+    ) {
+        storage = Storage(
+            resource: .url(url), processors: processors, priority: priority, options: options,
+            thumbnail: thumbnail, imageID: nil, userInfo: userInfo)
     }
 
     /// Creates a request from a `URLRequest` (its headers and timeout are used when loading).
-    public init(urlRequest: URLRequest, processors: [any ImageProcessing] = [], priority: Priority = .normal,
-                options: Options = [], thumbnail: ThumbnailOptions? = nil, userInfo: [UserInfoKey: any Sendable] = [:]) {
-        storage = Storage(resource: .urlRequest(urlRequest), processors: processors, priority: priority, options: options,
-                          thumbnail: thumbnail, imageID: nil, userInfo: userInfo)
+    public init(
+        urlRequest: URLRequest, processors: [any ImageProcessing] = [], priority: Priority = .normal,
+        options: Options = [], thumbnail: ThumbnailOptions? = nil, userInfo: [UserInfoKey: any Sendable] = [:]
+    ) {
+        storage = Storage(
+            resource: .urlRequest(urlRequest), processors: processors, priority: priority, options: options,
+            thumbnail: thumbnail, imageID: nil, userInfo: userInfo)
     }
 
     /// Creates a request whose bytes come from `data`; `id` names the image for caching and
     /// coalescing (two requests with the same `id` are the same image).
-    public init(id: String, data: @escaping @Sendable () async throws -> Data, processors: [any ImageProcessing] = [],
-                priority: Priority = .normal, options: Options = [], thumbnail: ThumbnailOptions? = nil,
-                userInfo: [UserInfoKey: any Sendable] = [:]) {
-        storage = Storage(resource: .closure(id: id, load: data), processors: processors, priority: priority,
-                          options: options, thumbnail: thumbnail, imageID: id, userInfo: userInfo)
+    public init(
+        id: String, data: @escaping @Sendable () async throws -> Data, processors: [any ImageProcessing] = [],
+        priority: Priority = .normal, options: Options = [], thumbnail: ThumbnailOptions? = nil,
+        userInfo: [UserInfoKey: any Sendable] = [:]
+    ) {
+        storage = Storage(
+            resource: .closure(id: id, load: data), processors: processors, priority: priority,
+            options: options, thumbnail: thumbnail, imageID: id, userInfo: userInfo)
     }
 
     /// Where the bytes come from.

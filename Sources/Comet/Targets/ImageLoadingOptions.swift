@@ -22,8 +22,10 @@ public struct ImageLoadingOptions: Sendable {
     public var transition: Transition?
 
     /// Creates options; every parameter has the default described on its property.
-    public init(placeholder: Image? = nil, failureImage: Image? = nil, showsPreviews: Bool = true,
-                transition: Transition? = nil) {
+    public init(
+        placeholder: Image? = nil, failureImage: Image? = nil, showsPreviews: Bool = true,
+        transition: Transition? = nil
+    ) {
         self.placeholder = placeholder
         self.failureImage = failureImage
         self.showsPreviews = showsPreviews

@@ -52,12 +52,16 @@ extension ImagePipeline {
         let task = loadImage(with: request, progress: progress) { result in
             switch result {
             case .success(let response):
-                registry.perform(.init(token: token, image: response.image, isPreview: false,
-                                       transition: options.transition), for: id)
+                registry.perform(
+                    .init(
+                        token: token, image: response.image, isPreview: false,
+                        transition: options.transition), for: id)
             case .failure(let error):
                 if !error.isCancellation, let failureImage = options.failureImage {
-                    registry.perform(.init(token: token, image: failureImage, isPreview: false,
-                                           transition: options.transition), for: id)
+                    registry.perform(
+                        .init(
+                            token: token, image: failureImage, isPreview: false,
+                            transition: options.transition), for: id)
                 }
             }
             registry.finish(id, token: token)

@@ -1,8 +1,8 @@
 import Locking
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where bitmaps of half a megabyte or more live: mappings of their own, given back to the

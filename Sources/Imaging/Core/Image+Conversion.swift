@@ -7,8 +7,9 @@ extension Image {
     public func converted(to format: PixelFormat) -> Image {
         guard format != pixelFormat else { return self }
         if isOpaque {
-            return Image(width: width, height: height, pixelFormat: format, bytesPerRow: bytesPerRow,
-                         isOpaque: true, storage: storage, byteOffset: byteOffset)
+            return Image(
+                width: width, height: height, pixelFormat: format, bytesPerRow: bytesPerRow,
+                isOpaque: true, storage: storage, byteOffset: byteOffset)
         }
         let premultiply = format == .rgba8Premultiplied
         return withUnsafeBytes { source in

@@ -43,15 +43,17 @@ public struct Image: Sendable {
         precondition(!overflow, "image dimensions overflow: \(width)×\(height)")
         let storage = PixelStorage(byteCount: byteCount)
         try body(UnsafeMutableRawBufferPointer(start: storage.base, count: byteCount), bytesPerRow)
-        self.init(width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: bytesPerRow,
-                  isOpaque: isOpaque, storage: storage, byteOffset: 0)
+        self.init(
+            width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: bytesPerRow,
+            isOpaque: isOpaque, storage: storage, byteOffset: 0)
     }
 
     /// Creates an image from tightly packed pixel bytes (`width * height * 4` of them).
     /// - Precondition: `bytes.count == width * height * 4`.
     public init(width: Int, height: Int, pixelFormat: PixelFormat = .rgba8, isOpaque: Bool = false, bytes: [UInt8]) {
-        precondition(bytes.count == width * height * pixelFormat.bytesPerPixel,
-                     "expected \(width * height * pixelFormat.bytesPerPixel) bytes, got \(bytes.count)")
+        precondition(
+            bytes.count == width * height * pixelFormat.bytesPerPixel,
+            "expected \(width * height * pixelFormat.bytesPerPixel) bytes, got \(bytes.count)")
         self.init(width: width, height: height, pixelFormat: pixelFormat, isOpaque: isOpaque) { pixels, _ in
             bytes.withUnsafeBytes { pixels.copyMemory(from: $0) }
         }
@@ -61,13 +63,16 @@ public struct Image: Sendable {
     public init(width: Int, height: Int, color: RGBA8, pixelFormat: PixelFormat = .rgba8) {
         let stored = pixelFormat == .rgba8Premultiplied ? color.premultiplied : color
         self.init(width: width, height: height, pixelFormat: pixelFormat, isOpaque: color.alpha == 255) { pixels, _ in
-            let word = UInt32(stored.red) | UInt32(stored.green) << 8 | UInt32(stored.blue) << 16 | UInt32(stored.alpha) << 24
+            let word =
+                UInt32(stored.red) | UInt32(stored.green) << 8 | UInt32(stored.blue) << 16 | UInt32(stored.alpha) << 24
             pixels.bindMemory(to: UInt32.self).initialize(repeating: UInt32(littleEndian: word))
         }
     }
 
-    init(width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int, isOpaque: Bool,
-         storage: PixelStorage, byteOffset: Int) {
+    init(
+        width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int, isOpaque: Bool,
+        storage: PixelStorage, byteOffset: Int
+    ) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
@@ -109,10 +114,12 @@ public struct Image: Sendable {
     /// A view of a rectangle of this image that shares its pixels (no copy).
     /// - Precondition: the rectangle is non-empty and inside the image.
     public func cropped(x: Int, y: Int, width: Int, height: Int) -> Image {
-        precondition(width > 0 && height > 0 && x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height,
-                     "crop (\(x), \(y), \(width)×\(height)) outside \(self.width)×\(self.height)")
-        return Image(width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: bytesPerRow, isOpaque: isOpaque,
-                     storage: storage, byteOffset: byteOffset + y * bytesPerRow + x * pixelFormat.bytesPerPixel)
+        precondition(
+            width > 0 && height > 0 && x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height,
+            "crop (\(x), \(y), \(width)×\(height)) outside \(self.width)×\(self.height)")
+        return Image(
+            width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: bytesPerRow, isOpaque: isOpaque,
+            storage: storage, byteOffset: byteOffset + y * bytesPerRow + x * pixelFormat.bytesPerPixel)
     }
 }
 
@@ -121,11 +128,15 @@ extension Image: Equatable {
     /// comparison; views and copies of the same pixels compare equal).
     public static func == (lhs: Image, rhs: Image) -> Bool {
         guard lhs.width == rhs.width, lhs.height == rhs.height, lhs.pixelFormat == rhs.pixelFormat else { return false }
-        if lhs.storage === rhs.storage && lhs.byteOffset == rhs.byteOffset && lhs.bytesPerRow == rhs.bytesPerRow { return true }
+        if lhs.storage === rhs.storage && lhs.byteOffset == rhs.byteOffset && lhs.bytesPerRow == rhs.bytesPerRow {
+            return true
+        }
         let rowLength = lhs.width * lhs.pixelFormat.bytesPerPixel
         return lhs.withUnsafeBytes { a in
             rhs.withUnsafeBytes { b in
-                for y in 0..<lhs.height where memcmp(a.baseAddress! + y * lhs.bytesPerRow, b.baseAddress! + y * rhs.bytesPerRow, rowLength) != 0 {
+                for y in 0..<lhs.height
+                where memcmp(a.baseAddress! + y * lhs.bytesPerRow, b.baseAddress! + y * rhs.bytesPerRow, rowLength) != 0
+                {
                     return false
                 }
                 return true

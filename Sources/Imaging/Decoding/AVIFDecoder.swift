@@ -21,21 +21,28 @@ public struct AVIFDecoder: ImageDecoding {
     /// limits before any AV1 data is decoded; errors carry libavif's message.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
         let threads = Int32(clamping: threadCount)
-        return try decodingBytes(of: data) { bytes throws(ImageDecodingError) in try Self.decode(bytes, threads: threads, options: options) }
+        return try decodingBytes(of: data) { bytes throws(ImageDecodingError) in
+            try Self.decode(bytes, threads: threads, options: options)
+        }
     }
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer, threads: Int32, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
+    private static func decode(_ bytes: UnsafeRawBufferPointer, threads: Int32, options: ImageDecodingOptions)
+        throws(ImageDecodingError) -> DecodedImage
+    {
         var message = CodecMessage()
         var status = CIC_OK
         var info = cic_avif_info()
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let opened = message.withPointer { cic_avif_open(base, bytes.count, options.limits.cLimits, threads, &info, &status, $0) }
+        let opened = message.withPointer {
+            cic_avif_open(base, bytes.count, options.limits.cLimits, threads, &info, &status, $0)
+        }
         let width = Int(info.width), height = Int(info.height)
         guard let decoder = opened else {
             throw decodingError(status, type: .avif, message: message.text, width: width, height: height)
         }
         defer { cic_avif_destroy(decoder) }
-        var image = try Image(width: width, height: height, isOpaque: info.has_alpha == 0) { (pixels, bytesPerRow) throws(ImageDecodingError) in
+        var image = try Image(width: width, height: height, isOpaque: info.has_alpha == 0) {
+            (pixels, bytesPerRow) throws(ImageDecodingError) in
             status = message.withPointer {
                 cic_avif_decode_first(decoder, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow, $0)
             }
@@ -44,11 +51,14 @@ public struct AVIFDecoder: ImageDecoding {
             }
         }
         if info.has_crop != 0 {
-            image = image.cropped(x: Int(info.crop_x), y: Int(info.crop_y), width: Int(info.crop_width), height: Int(info.crop_height)).compacted()
+            image = image.cropped(
+                x: Int(info.crop_x), y: Int(info.crop_y), width: Int(info.crop_width), height: Int(info.crop_height)
+            ).compacted()
         }
         let orientation = Self.orientation(rotation: Int(info.rotation), mirror: Int(info.mirror))
-        return DecodedImage(image: options.appliesOrientation ? image.applying(orientation) : image,
-                            type: .avif, sourceWidth: width, sourceHeight: height, orientation: orientation)
+        return DecodedImage(
+            image: options.appliesOrientation ? image.applying(orientation) : image,
+            type: .avif, sourceWidth: width, sourceHeight: height, orientation: orientation)
     }
 
     /// The EXIF orientation equal to HEIF's `irot` (anticlockwise quarter turns) followed by

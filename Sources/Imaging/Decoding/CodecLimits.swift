@@ -38,7 +38,9 @@ extension ImageDecodingOptions.Downsampling {
 }
 
 /// Translates a C status and message into the public error.
-func decodingError(_ status: cic_status, type: AssetType, message: String, width: Int, height: Int) -> ImageDecodingError {
+func decodingError(_ status: cic_status, type: AssetType, message: String, width: Int, height: Int)
+    -> ImageDecodingError
+{
     switch status {
     case CIC_TOO_LARGE, CIC_MEMORY_LIMIT:
         return .tooLarge(width: width, height: height, limit: message)
@@ -53,15 +55,20 @@ extension ImageDecodingLimits {
     /// Throws `tooLarge` when a decoded bitmap of `width`×`height` exceeds ``maxPixelCount``
     /// (for decoders whose output size is known before decoding).
     func checkOutputSize(width: Int, height: Int, sourceWidth: Int, sourceHeight: Int) throws(ImageDecodingError) {
-        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixelCount, width <= maxDimension, height <= maxDimension else {
-            throw .tooLarge(width: sourceWidth, height: sourceHeight, limit: "the maximum decoded pixel count of \(maxPixelCount)")
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixelCount, width <= maxDimension,
+            height <= maxDimension
+        else {
+            throw .tooLarge(
+                width: sourceWidth, height: sourceHeight, limit: "the maximum decoded pixel count of \(maxPixelCount)")
         }
     }
 }
 
 /// Runs a decoder's `body` over the bytes of `data` (which stay valid for the whole call);
 /// empty data throws ``ImageDecodingError/emptyData`` first.
-func decodingBytes(of data: Data, _ body: (UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodedImage) throws(ImageDecodingError) -> DecodedImage {
+func decodingBytes(of data: Data, _ body: (UnsafeRawBufferPointer) throws(ImageDecodingError) -> DecodedImage)
+    throws(ImageDecodingError) -> DecodedImage
+{
     guard !data.isEmpty else { throw .emptyData }
     let result: Result<DecodedImage, ImageDecodingError> = data.withUnsafeBytes { bytes in
         Result { () throws(ImageDecodingError) in try body(bytes) }

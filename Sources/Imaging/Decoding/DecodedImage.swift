@@ -23,8 +23,10 @@ public struct DecodedImage: Sendable {
     public var isClean: Bool { warnings.isEmpty }
 
     /// Creates a result (decoders do; public for custom ``ImageDecoding`` implementations).
-    public init(image: Image, type: AssetType, sourceWidth: Int, sourceHeight: Int,
-                orientation: ImageOrientation = .up, warnings: [String] = [], animation: AnimatedImage? = nil) {
+    public init(
+        image: Image, type: AssetType, sourceWidth: Int, sourceHeight: Int,
+        orientation: ImageOrientation = .up, warnings: [String] = [], animation: AnimatedImage? = nil
+    ) {
         self.animation = animation
         self.image = image
         self.type = type

@@ -7,8 +7,8 @@ enum EXIFOrientationReader {
         while offset + 4 <= bytes.count {
             guard bytes[offset] == 0xFF else { return .up }
             let marker = bytes[offset + 1]
-            if marker == 0xFF { offset += 1; continue } // fill byte
-            if marker == 0xDA || marker == 0xD9 { return .up } // start of scan / end of image
+            if marker == 0xFF { offset += 1; continue }  // fill byte
+            if marker == 0xDA || marker == 0xD9 { return .up }  // start of scan / end of image
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard length >= 2, offset + 2 + length <= bytes.count else { return .up }
             if marker == 0xE1 {

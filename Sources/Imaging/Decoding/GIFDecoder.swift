@@ -19,16 +19,21 @@ public struct GIFDecoder: ImageDecoding {
     /// keeps the frames before the damage and reports it in ``DecodedImage/warnings``; damage in
     /// the first frame throws.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
-        try decodingBytes(of: data) { bytes throws(ImageDecodingError) in try Self.decode(bytes, data: data, options: options) }
+        try decodingBytes(of: data) { bytes throws(ImageDecodingError) in
+            try Self.decode(bytes, data: data, options: options)
+        }
     }
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer, data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
+    private static func decode(_ bytes: UnsafeRawBufferPointer, data: Data, options: ImageDecodingOptions)
+        throws(ImageDecodingError) -> DecodedImage
+    {
         var message = CodecMessage()
         var status = CIC_OK
         var info = cic_gif_info()
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let opened = message.withPointer {
-            cic_gif_open(base, bytes.count, options.limits.cLimits, options.decodesAnimation ? 1 : 0, &info, &status, $0)
+            cic_gif_open(
+                base, bytes.count, options.limits.cLimits, options.decodesAnimation ? 1 : 0, &info, &status, $0)
         }
         let width = Int(info.width), height = Int(info.height)
         guard let decoder = opened else {
@@ -41,9 +46,11 @@ public struct GIFDecoder: ImageDecoding {
         for index in 0..<count {
             var delay: UInt32 = 0
             do {
-                let image = try Image(width: width, height: height) { (pixels, bytesPerRow) throws(ImageDecodingError) in
+                let image = try Image(width: width, height: height) {
+                    (pixels, bytesPerRow) throws(ImageDecodingError) in
                     status = message.withPointer {
-                        cic_gif_next_frame(decoder, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow, &delay, $0)
+                        cic_gif_next_frame(
+                            decoder, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow, &delay, $0)
                     }
                     guard status == CIC_OK else {
                         throw decodingError(status, type: .gif, message: message.text, width: width, height: height)
@@ -56,11 +63,14 @@ public struct GIFDecoder: ImageDecoding {
                 break
             }
         }
-        let animation = options.decodesAnimation && info.frame_count > 1
-            ? AnimatedImage(type: .gif, frames: frames, loopCount: Self.playCount(loopCount: Int(info.loop_count)), data: data)
+        let animation =
+            options.decodesAnimation && info.frame_count > 1
+            ? AnimatedImage(
+                type: .gif, frames: frames, loopCount: Self.playCount(loopCount: Int(info.loop_count)), data: data)
             : nil
-        return DecodedImage(image: frames[0].image, type: .gif, sourceWidth: width, sourceHeight: height,
-                            warnings: warnings, animation: animation)
+        return DecodedImage(
+            image: frames[0].image, type: .gif, sourceWidth: width, sourceHeight: height,
+            warnings: warnings, animation: animation)
     }
 
     /// Plays of the animation from the NETSCAPE2.0 loop count, as browsers play it: absent, once;

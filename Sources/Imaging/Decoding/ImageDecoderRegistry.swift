@@ -16,7 +16,8 @@ import Foundation
 /// A value: copies are independent, and it is `Sendable` (decoders must be thread-safe).
 public struct ImageDecoderRegistry: Sendable {
     /// Makes a format's incremental decoder for one file.
-    public typealias IncrementalDecoderFactory = @Sendable (ImageDecodingOptions) throws(ImageDecodingError) -> any IncrementalImageDecoding
+    public typealias IncrementalDecoderFactory =
+        @Sendable (ImageDecodingOptions) throws(ImageDecodingError) -> any IncrementalImageDecoding
 
     private struct Entry: Sendable {
         var decoder: any ImageDecoding
@@ -36,15 +37,21 @@ public struct ImageDecoderRegistry: Sendable {
     /// GIF (giflib) and AVIF (libavif), decoded when their data is complete.
     public static let `default`: ImageDecoderRegistry = {
         var registry = ImageDecoderRegistry()
-        registry.register(.png, decoder: PNGDecoder(), incremental: { options throws(ImageDecodingError) in
-            try IncrementalPNGDecoder(options: options)
-        })
-        registry.register(.jpeg, decoder: JPEGDecoder(), incremental: { options throws(ImageDecodingError) in
-            try IncrementalJPEGDecoder(options: options)
-        })
-        registry.register(.webp, decoder: WebPDecoder(), incremental: { options throws(ImageDecodingError) in
-            try IncrementalWebPDecoder(options: options)
-        })
+        registry.register(
+            .png, decoder: PNGDecoder(),
+            incremental: { options throws(ImageDecodingError) in
+                try IncrementalPNGDecoder(options: options)
+            })
+        registry.register(
+            .jpeg, decoder: JPEGDecoder(),
+            incremental: { options throws(ImageDecodingError) in
+                try IncrementalJPEGDecoder(options: options)
+            })
+        registry.register(
+            .webp, decoder: WebPDecoder(),
+            incremental: { options throws(ImageDecodingError) in
+                try IncrementalWebPDecoder(options: options)
+            })
         registry.register(.gif, decoder: GIFDecoder())
         registry.register(.avif, decoder: AVIFDecoder())
         return registry
@@ -96,7 +103,9 @@ public struct ImageDecoderRegistry: Sendable {
     /// Throws ``ImageDecodingError/emptyData``, ``ImageDecodingError/unsupportedFormat(_:)`` (a
     /// recognised type with no decoder here) or ``ImageDecodingError/unrecognizedFormat(prefix:)``
     /// before any decoding, else what the decoder throws.
-    public func decode(_ data: Data, options: ImageDecodingOptions = ImageDecodingOptions()) throws(ImageDecodingError) -> DecodedImage {
+    public func decode(_ data: Data, options: ImageDecodingOptions = ImageDecodingOptions()) throws(ImageDecodingError)
+        -> DecodedImage
+    {
         guard !data.isEmpty else { throw .emptyData }
         guard let type = format(of: data) else { throw .unrecognizedFormat(prefix: Array(data.prefix(8))) }
         guard let decoder = decoder(for: type) else { throw .unsupportedFormat(type) }
@@ -106,7 +115,9 @@ public struct ImageDecoderRegistry: Sendable {
     /// An incremental decoder for a file of `type`: the format's own, or one that collects the
     /// data and decodes it at the end. Throws ``ImageDecodingError/unsupportedFormat(_:)`` when
     /// `type` has no decoder here.
-    public func makeIncrementalDecoder(for type: AssetType, options: ImageDecodingOptions) throws(ImageDecodingError) -> any IncrementalImageDecoding {
+    public func makeIncrementalDecoder(for type: AssetType, options: ImageDecodingOptions) throws(ImageDecodingError)
+        -> any IncrementalImageDecoding
+    {
         guard let entry = entries[type] else { throw .unsupportedFormat(type) }
         if let make = entry.makeIncrementalDecoder { return try make(options) }
         return BufferingIncrementalDecoder(decoder: entry.decoder, options: options)

@@ -12,7 +12,9 @@ public enum ImageDecoders {
     /// Throws ``ImageDecodingError/emptyData``, ``ImageDecodingError/unsupportedFormat(_:)``
     /// (a known but undecodable type, e.g. HEIC) or ``ImageDecodingError/unrecognizedFormat(prefix:)``
     /// before any decoding, else what the format's decoder throws.
-    public static func decode(_ data: Data, options: ImageDecodingOptions = ImageDecodingOptions()) throws(ImageDecodingError) -> DecodedImage {
+    public static func decode(_ data: Data, options: ImageDecodingOptions = ImageDecodingOptions())
+        throws(ImageDecodingError) -> DecodedImage
+    {
         try ImageDecoderRegistry.default.decode(data, options: options)
     }
 }

@@ -85,4 +85,3 @@ public final class IncrementalImageDecoder {
         return try backend.finish()
     }
 }
-

@@ -23,8 +23,9 @@ final class IncrementalJPEGDecoder: IncrementalImageDecoding {
     deinit { cic_jpeg_destroy(decoder) }
 
     private func error(_ status: cic_status) -> ImageDecodingError {
-        decodingError(status, type: .jpeg, message: String(cString: cic_jpeg_message(decoder)),
-                      width: Int(info?.width ?? 0), height: Int(info?.height ?? 0))
+        decodingError(
+            status, type: .jpeg, message: String(cString: cic_jpeg_message(decoder)),
+            width: Int(info?.width ?? 0), height: Int(info?.height ?? 0))
     }
 
     func append(_ chunk: Data) throws(ImageDecodingError) {
@@ -39,9 +40,11 @@ final class IncrementalJPEGDecoder: IncrementalImageDecoding {
             guard status == CIC_OK else { throw error(status) }
             var length = 0
             if let bytes = cic_jpeg_buffered_bytes(decoder, &length) {
-                orientation = EXIFOrientationReader.orientation(inJPEG: UnsafeRawBufferPointer(start: bytes, count: length))
+                orientation = EXIFOrientationReader.orientation(
+                    inJPEG: UnsafeRawBufferPointer(start: bytes, count: length))
             }
-            status = cic_jpeg_set_scale(decoder, JPEGDecoder.denominator(for: options, info: header, orientation: orientation), &header)
+            status = cic_jpeg_set_scale(
+                decoder, JPEGDecoder.denominator(for: options, info: header, orientation: orientation), &header)
             guard status == CIC_OK else { throw error(status) }
             info = header
         }
@@ -54,7 +57,9 @@ final class IncrementalJPEGDecoder: IncrementalImageDecoding {
     }
 
     func makePreview() throws(ImageDecodingError) -> Image? {
-        guard let info, cic_jpeg_is_multiscan(decoder) != 0, !reachedEnd, completedScans > previewedScans else { return nil }
+        guard let info, cic_jpeg_is_multiscan(decoder) != 0, !reachedEnd, completedScans > previewedScans else {
+            return nil
+        }
         let image = try render(info, cic_jpeg_render_preview)
         previewedScans = completedScans
         return options.appliesOrientation ? image.applying(orientation) : image
@@ -63,9 +68,10 @@ final class IncrementalJPEGDecoder: IncrementalImageDecoding {
     func finish() throws(ImageDecodingError) -> DecodedImage {
         guard let info else { throw .incomplete(.jpeg, reason: "the header did not arrive") }
         let image = try render(info, cic_jpeg_render_final)
-        return DecodedImage(image: options.appliesOrientation ? image.applying(orientation) : image,
-                            type: .jpeg, sourceWidth: Int(info.width), sourceHeight: Int(info.height),
-                            orientation: orientation, warnings: JPEGDecoder.warnings(decoder))
+        return DecodedImage(
+            image: options.appliesOrientation ? image.applying(orientation) : image,
+            type: .jpeg, sourceWidth: Int(info.width), sourceHeight: Int(info.height),
+            orientation: orientation, warnings: JPEGDecoder.warnings(decoder))
     }
 
     private func render(

@@ -24,7 +24,8 @@ final class IncrementalPNGDecoder: IncrementalImageDecoding {
 
     func makePreview() throws(ImageDecodingError) -> Image? {
         guard let info = session.info, info.is_interlaced != 0, !session.isFinished,
-              let source = cic_png_pixels(session.decoder) else { return nil }
+            let source = cic_png_pixels(session.decoder)
+        else { return nil }
         let passes = Int(cic_png_completed_passes(session.decoder))
         guard passes > previewedPasses, passes >= 1, passes <= Self.blocks.count else { return nil }
         previewedPasses = passes

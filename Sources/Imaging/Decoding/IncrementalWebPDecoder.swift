@@ -31,11 +31,16 @@ final class IncrementalWebPDecoder: IncrementalImageDecoding {
         header.append(chunk)
         var message = CodecMessage()
         let status = header.withUnsafeBytes { bytes in
-            message.withPointer { cic_webp_read_info(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, options.limits.cLimits, &info, $0) }
+            message.withPointer {
+                cic_webp_read_info(
+                    bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, options.limits.cLimits, &info,
+                    $0)
+            }
         }
         if status == CIC_NEED_MORE_DATA { return }
         guard status == CIC_OK else {
-            throw decodingError(status, type: .webp, message: message.text, width: Int(info.width), height: Int(info.height))
+            throw decodingError(
+                status, type: .webp, message: message.text, width: Int(info.width), height: Int(info.height))
         }
         if info.has_animation != 0 {
             let collected = BufferingIncrementalDecoder(decoder: WebPDecoder(), options: options)
@@ -44,11 +49,13 @@ final class IncrementalWebPDecoder: IncrementalImageDecoding {
         }
         let width = Int(info.width), height = Int(info.height)
         output = options.downsampling?.scaledSize(width: width, height: height) ?? (width: width, height: height)
-        try options.limits.checkOutputSize(width: output.width, height: output.height, sourceWidth: width, sourceHeight: height)
+        try options.limits.checkOutputSize(
+            width: output.width, height: output.height, sourceWidth: width, sourceHeight: height)
         decoder = header.withUnsafeBytes { bytes in
             message.withPointer {
-                cic_webp_incremental_create(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                            UInt32(output.width), UInt32(output.height), $0)
+                cic_webp_incremental_create(
+                    bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
+                    UInt32(output.width), UInt32(output.height), $0)
             }
         }
         guard decoder != nil else { throw .corrupt(.webp, reason: message.text) }
@@ -61,12 +68,17 @@ final class IncrementalWebPDecoder: IncrementalImageDecoding {
         guard !isComplete, !chunk.isEmpty else { return }
         var message = CodecMessage()
         let status = chunk.withUnsafeBytes { bytes in
-            message.withPointer { cic_webp_incremental_append(decoder, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, $0) }
+            message.withPointer {
+                cic_webp_incremental_append(
+                    decoder, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, $0)
+            }
         }
         switch status {
         case CIC_OK: isComplete = true
         case CIC_NEED_MORE_DATA: break
-        default: throw decodingError(status, type: .webp, message: message.text, width: Int(info.width), height: Int(info.height))
+        default:
+            throw decodingError(
+                status, type: .webp, message: message.text, width: Int(info.width), height: Int(info.height))
         }
     }
 
@@ -74,7 +86,9 @@ final class IncrementalWebPDecoder: IncrementalImageDecoding {
         guard let decoder, !isComplete else { return nil }
         var rows: UInt32 = 0
         var stride = 0
-        guard let pixels = cic_webp_incremental_rows(decoder, &rows, &stride), Int(rows) > previewedRows else { return nil }
+        guard let pixels = cic_webp_incremental_rows(decoder, &rows, &stride), Int(rows) > previewedRows else {
+            return nil
+        }
         previewedRows = Int(rows)
         return copy(pixels, stride: stride, rows: Int(rows))
     }
@@ -82,7 +96,8 @@ final class IncrementalWebPDecoder: IncrementalImageDecoding {
     func finish() throws(ImageDecodingError) -> DecodedImage {
         if let collected { return try collected.finish() }
         guard let decoder, isComplete else {
-            let reason = decoder == nil ? "the header did not arrive" : "\(previewedRows) of \(output.height) rows arrived"
+            let reason =
+                decoder == nil ? "the header did not arrive" : "\(previewedRows) of \(output.height) rows arrived"
             throw .incomplete(.webp, reason: reason)
         }
         var rows: UInt32 = 0
@@ -90,8 +105,9 @@ final class IncrementalWebPDecoder: IncrementalImageDecoding {
         guard let pixels = cic_webp_incremental_rows(decoder, &rows, &stride), Int(rows) == output.height else {
             throw .corrupt(.webp, reason: "libwebp finished without every row")
         }
-        return DecodedImage(image: copy(pixels, stride: stride, rows: output.height), type: .webp,
-                            sourceWidth: Int(info.width), sourceHeight: Int(info.height))
+        return DecodedImage(
+            image: copy(pixels, stride: stride, rows: output.height), type: .webp,
+            sourceWidth: Int(info.width), sourceHeight: Int(info.height))
     }
 
     /// The first `rows` rows of libwebp's bitmap in an image of the output size (the rest transparent).

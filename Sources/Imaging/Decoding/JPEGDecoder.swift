@@ -24,7 +24,9 @@ public struct JPEGDecoder: ImageDecoding {
         return try result.get()
     }
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
+    private static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions)
+        throws(ImageDecodingError) -> DecodedImage
+    {
         guard let decoder = cic_jpeg_create(options.limits.cLimits, options.isStrict ? 1 : 0) else {
             throw .corrupt(.jpeg, reason: "libjpeg could not start")
         }
@@ -35,18 +37,21 @@ public struct JPEGDecoder: ImageDecoding {
         var info = cic_jpeg_info()
         var status = cic_jpeg_read_header(decoder, base, bytes.count, &info)
         if status == CIC_OK {
-            status = cic_jpeg_set_scale(decoder, Self.denominator(for: options, info: info, orientation: orientation), &info)
+            status = cic_jpeg_set_scale(
+                decoder, Self.denominator(for: options, info: info, orientation: orientation), &info)
         }
         guard status == CIC_OK else {
-            throw decodingError(status, type: .jpeg, message: String(cString: cic_jpeg_message(decoder)),
-                                width: Int(info.width), height: Int(info.height))
+            throw decodingError(
+                status, type: .jpeg, message: String(cString: cic_jpeg_message(decoder)),
+                width: Int(info.width), height: Int(info.height))
         }
         let image = try Image(width: Int(info.output_width), height: Int(info.output_height), isOpaque: true) {
             (pixels, bytesPerRow) throws(ImageDecodingError) in
             status = cic_jpeg_decode(decoder, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow)
             guard status == CIC_OK else {
-                throw decodingError(status, type: .jpeg, message: String(cString: cic_jpeg_message(decoder)),
-                                    width: Int(info.width), height: Int(info.height))
+                throw decodingError(
+                    status, type: .jpeg, message: String(cString: cic_jpeg_message(decoder)),
+                    width: Int(info.width), height: Int(info.height))
             }
         }
         return DecodedImage(
@@ -57,9 +62,13 @@ public struct JPEGDecoder: ImageDecoding {
     }
 
     /// The DCT scale denominator `options` call for, for the declared size in `info`.
-    static func denominator(for options: ImageDecodingOptions, info: cic_jpeg_info, orientation: ImageOrientation) -> Int32 {
+    static func denominator(for options: ImageDecodingOptions, info: cic_jpeg_info, orientation: ImageOrientation)
+        -> Int32
+    {
         guard let downsampling = options.downsampling else { return 1 }
-        return Int32(downsampling.jpegScaleDenominator(width: Int(info.width), height: Int(info.height), orientation: orientation))
+        return Int32(
+            downsampling.jpegScaleDenominator(
+                width: Int(info.width), height: Int(info.height), orientation: orientation))
     }
 
     static func warnings(_ decoder: OpaquePointer) -> [String] {

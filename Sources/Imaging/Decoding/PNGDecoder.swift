@@ -34,7 +34,9 @@ final class PNGDecodingSession {
     private(set) var info: cic_png_info?
 
     init(limits: ImageDecodingLimits) throws(ImageDecodingError) {
-        guard let decoder = cic_png_create(limits.cLimits) else { throw .corrupt(.png, reason: "libpng could not start") }
+        guard let decoder = cic_png_create(limits.cLimits) else {
+            throw .corrupt(.png, reason: "libpng could not start")
+        }
         self.decoder = decoder
     }
 
@@ -67,8 +69,9 @@ final class PNGDecodingSession {
         let width = Int(info.width), height = Int(info.height)
         let pixels = cic_png_take_pixels(decoder)!
         let storage = PixelStorage(adoptingMallocBlock: UnsafeMutableRawPointer(pixels), byteCount: width * height * 4)
-        let image = Image(width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
-                          isOpaque: info.has_alpha == 0, storage: storage, byteOffset: 0)
+        let image = Image(
+            width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
+            isOpaque: info.has_alpha == 0, storage: storage, byteOffset: 0)
         let warningCount = Int(cic_png_warning_count(decoder))
         var warnings: [String] = []
         if warningCount > 0 { warnings.append(message) }

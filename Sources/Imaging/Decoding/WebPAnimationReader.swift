@@ -6,8 +6,10 @@ import Foundation
 enum WebPAnimationReader {
     /// All frames when `options.decodesAnimation`, else only the first (limits on frames are then
     /// not applied: one canvas is decoded).
-    static func read(_ bytes: UnsafeRawBufferPointer, data: Data, info: cic_webp_info,
-                     options: ImageDecodingOptions) throws(ImageDecodingError) -> AnimatedImage {
+    static func read(
+        _ bytes: UnsafeRawBufferPointer, data: Data, info: cic_webp_info,
+        options: ImageDecodingOptions
+    ) throws(ImageDecodingError) -> AnimatedImage {
         let width = Int(info.width), height = Int(info.height)
         var limits = options.limits
         if !options.decodesAnimation {
@@ -17,7 +19,11 @@ enum WebPAnimationReader {
         var message = CodecMessage()
         var status = CIC_OK
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        guard let animation = message.withPointer({ cic_webp_animation_create(base, bytes.count, limits.cLimits, &status, $0) }) else {
+        guard
+            let animation = message.withPointer({
+                cic_webp_animation_create(base, bytes.count, limits.cLimits, &status, $0)
+            })
+        else {
             throw decodingError(status, type: .webp, message: message.text, width: width, height: height)
         }
         defer { cic_webp_animation_destroy(animation) }
@@ -29,7 +35,8 @@ enum WebPAnimationReader {
             var end: Int32 = 0
             let image = try Image(width: width, height: height) { (pixels, bytesPerRow) throws(ImageDecodingError) in
                 status = message.withPointer {
-                    cic_webp_animation_next(animation, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow, &end, $0)
+                    cic_webp_animation_next(
+                        animation, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow, &end, $0)
                 }
                 guard status == CIC_OK else {
                     throw decodingError(status, type: .webp, message: message.text, width: width, height: height)

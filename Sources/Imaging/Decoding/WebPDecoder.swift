@@ -18,10 +18,14 @@ public struct WebPDecoder: ImageDecoding {
     /// against the limits before anything image-sized is allocated; a truncated or corrupt file
     /// throws with libwebp's status.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
-        try decodingBytes(of: data) { bytes throws(ImageDecodingError) in try Self.decode(bytes, data: data, options: options) }
+        try decodingBytes(of: data) { bytes throws(ImageDecodingError) in
+            try Self.decode(bytes, data: data, options: options)
+        }
     }
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer, data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
+    private static func decode(_ bytes: UnsafeRawBufferPointer, data: Data, options: ImageDecodingOptions)
+        throws(ImageDecodingError) -> DecodedImage
+    {
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var message = CodecMessage()
         var info = cic_webp_info()
@@ -32,17 +36,20 @@ public struct WebPDecoder: ImageDecoding {
         }
         if info.has_animation != 0 {
             let animation = try WebPAnimationReader.read(bytes, data: data, info: info, options: options)
-            return DecodedImage(image: animation.frames[0].image, type: .webp, sourceWidth: width, sourceHeight: height,
-                                animation: options.decodesAnimation ? animation : nil)
+            return DecodedImage(
+                image: animation.frames[0].image, type: .webp, sourceWidth: width, sourceHeight: height,
+                animation: options.decodesAnimation ? animation : nil)
         }
         let output = options.downsampling?.scaledSize(width: width, height: height) ?? (width: width, height: height)
-        try options.limits.checkOutputSize(width: output.width, height: output.height, sourceWidth: width, sourceHeight: height)
+        try options.limits.checkOutputSize(
+            width: output.width, height: output.height, sourceWidth: width, sourceHeight: height)
         var outputStatus = CIC_OK
         let image = try Image(width: output.width, height: output.height, isOpaque: info.has_alpha == 0) {
             (pixels, bytesPerRow) throws(ImageDecodingError) in
             outputStatus = message.withPointer {
-                cic_webp_decode(base, bytes.count, UInt32(output.width), UInt32(output.height),
-                                pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow, $0)
+                cic_webp_decode(
+                    base, bytes.count, UInt32(output.width), UInt32(output.height),
+                    pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow, $0)
             }
             guard outputStatus == CIC_OK else {
                 throw decodingError(outputStatus, type: .webp, message: message.text, width: width, height: height)

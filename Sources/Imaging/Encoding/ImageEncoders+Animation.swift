@@ -5,12 +5,16 @@ extension ImageEncoders {
     /// Encodes `animation` as an animated WebP with libwebpmux (each frame a full canvas, as
     /// ``AnimatedImage`` holds them; the encoder stores only what changes). `quality` 0...1
     /// (default 0.8) or `lossless`. Every frame must have the first frame's size.
-    public static func animatedWebP(_ animation: AnimatedImage, quality: Double = 0.8, lossless: Bool = false) throws(ImageEncodingError) -> Data {
+    public static func animatedWebP(_ animation: AnimatedImage, quality: Double = 0.8, lossless: Bool = false)
+        throws(ImageEncodingError) -> Data
+    {
         let libwebpQuality = Float(min(max(quality, 0), 1) * 100)
         let loopCount = Int32(clamping: animation.loopCount)
-        return try encodeFrames(of: animation, as: .webp, timeUnit: 1000) { pointers, durations, count, width, height, out, message in
-            cic_webp_animation_encode(pointers, durations, count, width, height, Int(width) * 4, loopCount,
-                                      libwebpQuality, lossless ? 1 : 0, out, message)
+        return try encodeFrames(of: animation, as: .webp, timeUnit: 1000) {
+            pointers, durations, count, width, height, out, message in
+            cic_webp_animation_encode(
+                pointers, durations, count, width, height, Int(width) * 4, loopCount,
+                libwebpQuality, lossless ? 1 : 0, out, message)
         }
     }
 
@@ -20,7 +24,8 @@ extension ImageEncoders {
     /// (``AnimatedImage/loopCount`` plays; 1 writes no loop extension).
     public static func gif(_ animation: AnimatedImage) throws(ImageEncodingError) -> Data {
         let loopCount: Int32 = animation.loopCount == 1 ? -1 : Int32(clamping: max(animation.loopCount - 1, 0))
-        return try encodeFrames(of: animation, as: .gif, timeUnit: 100) { pointers, delays, count, width, height, out, message in
+        return try encodeFrames(of: animation, as: .gif, timeUnit: 100) {
+            pointers, delays, count, width, height, out, message in
             cic_gif_encode(pointers, delays, count, width, height, Int(width) * 4, loopCount, out, message)
         }
     }
@@ -29,8 +34,10 @@ extension ImageEncoders {
     /// in 1/`timeUnit` seconds; then the encoded bytes or the encoder's message.
     private static func encodeFrames(
         of animation: AnimatedImage, as type: AssetType, timeUnit: Double,
-        _ encode: (UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int32>?, Int32, UInt32, UInt32,
-                   UnsafeMutablePointer<cic_buffer>, UnsafeMutablePointer<CChar>) -> cic_status
+        _ encode: (
+            UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int32>?, Int32, UInt32, UInt32,
+            UnsafeMutablePointer<cic_buffer>, UnsafeMutablePointer<CChar>
+        ) -> cic_status
     ) throws(ImageEncodingError) -> Data {
         let frames = animation.frames.map { $0.image.converted(to: .rgba8).compacted() }
         let width = frames[0].width, height = frames[0].height
@@ -42,7 +49,10 @@ extension ImageEncoders {
         var message = CodecMessage()
         let status = withFramePointers(frames) { pointers in
             durations.withUnsafeBufferPointer { durations in
-                message.withPointer { encode(pointers, durations.baseAddress, Int32(frames.count), UInt32(width), UInt32(height), &out, $0) }
+                message.withPointer {
+                    encode(
+                        pointers, durations.baseAddress, Int32(frames.count), UInt32(width), UInt32(height), &out, $0)
+                }
             }
         }
         guard status == CIC_OK, let bytes = out.bytes else {
@@ -53,7 +63,9 @@ extension ImageEncoders {
     }
 
     /// Calls `body` with a C array of the frames' pixel pointers (valid only inside `body`).
-    private static func withFramePointers<R>(_ frames: [Image], _ body: (UnsafePointer<UnsafePointer<UInt8>?>) -> R) -> R {
+    private static func withFramePointers<R>(_ frames: [Image], _ body: (UnsafePointer<UnsafePointer<UInt8>?>) -> R)
+        -> R
+    {
         var pointers: [UnsafePointer<UInt8>?] = []
         func collect(_ index: Int) -> R {
             guard index < frames.count else { return pointers.withUnsafeBufferPointer { body($0.baseAddress!) } }

@@ -12,21 +12,28 @@ public enum ImageEncoders {
         let straight = image.converted(to: .rgba8)
         return try encode(.png) { out, message in
             straight.withUnsafeBytes { pixels in
-                cic_png_encode(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width), UInt32(straight.height),
-                               straight.bytesPerRow, straight.isOpaque ? 1 : 0, Int32(min(max(compressionLevel, 0), 9)), out, message)
+                cic_png_encode(
+                    pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
+                    UInt32(straight.height),
+                    straight.bytesPerRow, straight.isOpaque ? 1 : 0, Int32(min(max(compressionLevel, 0), 9)), out,
+                    message)
             }
         }
     }
 
     /// Encodes `image` as a baseline (or progressive) JPEG; alpha is dropped (colour as stored
     /// in straight alpha, no compositing). `quality`: 0...1, default 0.85 (libjpeg quality 85).
-    public static func jpeg(_ image: Image, quality: Double = 0.85, progressive: Bool = false) throws(ImageEncodingError) -> Data {
+    public static func jpeg(_ image: Image, quality: Double = 0.85, progressive: Bool = false)
+        throws(ImageEncodingError) -> Data
+    {
         let straight = image.converted(to: .rgba8)
         let libjpegQuality = Int32((min(max(quality, 0), 1) * 100).rounded())
         return try encode(.jpeg) { out, message in
             straight.withUnsafeBytes { pixels in
-                cic_jpeg_encode(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width), UInt32(straight.height),
-                                straight.bytesPerRow, max(libjpegQuality, 1), progressive ? 1 : 0, out, message)
+                cic_jpeg_encode(
+                    pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
+                    UInt32(straight.height),
+                    straight.bytesPerRow, max(libjpegQuality, 1), progressive ? 1 : 0, out, message)
             }
         }
     }
@@ -35,13 +42,17 @@ public enum ImageEncoders {
     /// quality 80), or `lossless` (exact pixels, alpha and the colour of transparent pixels kept;
     /// `quality` is then the compression effort). Images known to be opaque carry no alpha.
     /// WebP is at most 16 383 pixels a side; larger images throw.
-    public static func webp(_ image: Image, quality: Double = 0.8, lossless: Bool = false) throws(ImageEncodingError) -> Data {
+    public static func webp(_ image: Image, quality: Double = 0.8, lossless: Bool = false) throws(ImageEncodingError)
+        -> Data
+    {
         let straight = image.converted(to: .rgba8)
         let libwebpQuality = Float(min(max(quality, 0), 1) * 100)
         return try encode(.webp) { out, message in
             straight.withUnsafeBytes { pixels in
-                cic_webp_encode(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width), UInt32(straight.height),
-                                straight.bytesPerRow, straight.isOpaque ? 1 : 0, libwebpQuality, lossless ? 1 : 0, out, message)
+                cic_webp_encode(
+                    pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
+                    UInt32(straight.height),
+                    straight.bytesPerRow, straight.isOpaque ? 1 : 0, libwebpQuality, lossless ? 1 : 0, out, message)
             }
         }
     }
@@ -55,8 +66,11 @@ public enum ImageEncoders {
         let avifQuality = Int32((min(max(quality, 0), 1) * 100).rounded())
         return try encode(.avif) { out, message in
             straight.withUnsafeBytes { pixels in
-                cic_avif_encode(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width), UInt32(straight.height),
-                                straight.bytesPerRow, straight.isOpaque ? 1 : 0, avifQuality, Int32(clamping: speed), 1, out, message)
+                cic_avif_encode(
+                    pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
+                    UInt32(straight.height),
+                    straight.bytesPerRow, straight.isOpaque ? 1 : 0, avifQuality, Int32(clamping: speed), 1, out,
+                    message)
             }
         }
     }

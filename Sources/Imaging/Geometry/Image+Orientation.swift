@@ -8,7 +8,8 @@ extension Image {
         let (w, h) = (width, height)
         return withUnsafeBytes { source in
             let input = source.baseAddress!
-            return Image(width: outWidth, height: outHeight, pixelFormat: pixelFormat, isOpaque: isOpaque) { destination, rowLength in
+            return Image(width: outWidth, height: outHeight, pixelFormat: pixelFormat, isOpaque: isOpaque) {
+                destination, rowLength in
                 let output = destination.baseAddress!
                 // For each output pixel (x, y), the source pixel it comes from.
                 for y in 0..<outHeight {

@@ -11,12 +11,14 @@ enum AlphaConversion {
         return map(image, to: .rgba8Premultiplied) { source, destination, count in
             let alphaLane = SIMD4<UInt16>(0, 0, 0, 0xFFFF)
             for i in 0..<count {
-                let p = SIMD4<UInt16>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<UInt8>.self))
+                let p = SIMD4<UInt16>(
+                    truncatingIfNeeded: source.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<UInt8>.self))
                 // Multiply colour by alpha and alpha by 255, so alpha comes out unchanged.
                 let factor = SIMD4<UInt16>(repeating: p[3]).replacing(with: 255, where: alphaLane .== 0xFFFF)
                 let t = p &* factor &+ 127
-                let quotient = (t &+ 1 &+ (t &>> 8)) &>> 8     // ⌊t / 255⌋ for t < 65535
-                destination.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: quotient), toByteOffset: i * 4, as: SIMD4<UInt8>.self)
+                let quotient = (t &+ 1 &+ (t &>> 8)) &>> 8  // ⌊t / 255⌋ for t < 65535
+                destination.storeBytes(
+                    of: SIMD4<UInt8>(truncatingIfNeeded: quotient), toByteOffset: i * 4, as: SIMD4<UInt8>.self)
             }
         }
     }
@@ -51,8 +53,10 @@ enum AlphaConversion {
     }
 
     /// A new image of `format` whose rows are `body(sourceRow, destinationRow, width)`.
-    private static func map(_ image: Image, to format: PixelFormat,
-                            _ body: (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Void) -> Image {
+    private static func map(
+        _ image: Image, to format: PixelFormat,
+        _ body: (UnsafeRawPointer, UnsafeMutableRawPointer, Int) -> Void
+    ) -> Image {
         image.withUnsafeBytes { source in
             Image(width: image.width, height: image.height, pixelFormat: format, isOpaque: false) { pixels, rowLength in
                 for y in 0..<image.height {

@@ -54,9 +54,13 @@ enum BoxBlur {
                 for radius in radii {
                     extra -= radius
                     if 2 * radius + 1 <= maxWidth16 {
-                        vertical16(input, output: target, rowBytes: rowBytes, firstRow: -extra, rowCount: h + 2 * extra, radius: radius)
+                        vertical16(
+                            input, output: target, rowBytes: rowBytes, firstRow: -extra, rowCount: h + 2 * extra,
+                            radius: radius)
                     } else {
-                        vertical(input, output: target, rowBytes: rowBytes, firstRow: -extra, rowCount: h + 2 * extra, radius: radius)
+                        vertical(
+                            input, output: target, rowBytes: rowBytes, firstRow: -extra, rowCount: h + 2 * extra,
+                            radius: radius)
                     }
                     let (buffer, origin) = (UnsafePointer(target), extra)
                     input = { y in buffer + (y + origin) * rowBytes }
@@ -73,7 +77,8 @@ enum BoxBlur {
                     let last = UnsafeRawPointer(row + (w - 1) * 4).loadUnaligned(as: UInt32.self)
                     for i in 0..<total {
                         UnsafeMutableRawPointer(rowA).storeBytes(of: first, toByteOffset: i * 4, as: UInt32.self)
-                        UnsafeMutableRawPointer(rowA).storeBytes(of: last, toByteOffset: (total + w + i) * 4, as: UInt32.self)
+                        UnsafeMutableRawPointer(rowA).storeBytes(
+                            of: last, toByteOffset: (total + w + i) * 4, as: UInt32.self)
                     }
                     memcpy(rowA + total * 4, row, rowBytes)
                     var length = w + 2 * total
@@ -97,10 +102,12 @@ enum BoxBlur {
     /// One vertical box pass in 16-bit lanes (twice as many per SIMD instruction as 32-bit, and
     /// a 16×16→high-16 multiply that SSE2 has): output = ((sum + w/2) · ⌈2¹⁶/w⌉) >> 16, which
     /// is exact for constant areas and within a fraction of a level of `round(sum / w)`.
-    private static func vertical16(_ input: (Int) -> UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>,
-                                   rowBytes: Int, firstRow: Int, rowCount: Int, radius: Int) {
+    private static func vertical16(
+        _ input: (Int) -> UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>,
+        rowBytes: Int, firstRow: Int, rowCount: Int, radius: Int
+    ) {
         let width = 2 * radius + 1
-        let inverse = UInt32(UInt16((65536 + width - 1) / width))   // width ≥ 3
+        let inverse = UInt32(UInt16((65536 + width - 1) / width))  // width ≥ 3
         let bias = UInt16(width / 2)
         let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: rowBytes)
         defer { sums.deallocate() }
@@ -114,7 +121,9 @@ enum BoxBlur {
             let y = firstRow + k
             let o = output + k * rowBytes
             if k == rowCount - 1 {
-                for i in 0..<rowBytes { o[i] = UInt8(truncatingIfNeeded: UInt16(truncatingIfNeeded: (UInt32(sums[i]) &* inverse) &>> 16)) }
+                for i in 0..<rowBytes {
+                    o[i] = UInt8(truncatingIfNeeded: UInt16(truncatingIfNeeded: (UInt32(sums[i]) &* inverse) &>> 16))
+                }
                 break
             }
             let add = input(y + radius + 1), remove = input(y - radius)
@@ -128,8 +137,10 @@ enum BoxBlur {
 
     /// One vertical box pass: output row `firstRow + i` (for `i` in `0..<rowCount`) is the mean
     /// of input rows `y − radius … y + radius`.
-    private static func vertical(_ input: (Int) -> UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>,
-                                 rowBytes: Int, firstRow: Int, rowCount: Int, radius: Int) {
+    private static func vertical(
+        _ input: (Int) -> UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>,
+        rowBytes: Int, firstRow: Int, rowCount: Int, radius: Int
+    ) {
         let inverse = reciprocal(2 * radius + 1)
         let half: Int32 = 1 << (shift - 1)
         let sums = UnsafeMutablePointer<Int32>.allocate(capacity: rowBytes)
@@ -159,8 +170,10 @@ enum BoxBlur {
     /// One horizontal box pass: output pixel `x` is the mean of input pixels `x … x + 2·radius`.
     /// The four channels of a pixel travel together in one SIMD register; boxes up to
     /// ``maxWidth16`` wide use 16-bit lanes and the same reciprocal as ``vertical16``.
-    private static func horizontal(_ input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>,
-                                   outputLength: Int, radius: Int) {
+    private static func horizontal(
+        _ input: UnsafePointer<UInt8>, output: UnsafeMutablePointer<UInt8>,
+        outputLength: Int, radius: Int
+    ) {
         let boxWidth = 2 * radius + 1
         let raw = UnsafeRawPointer(input), out = UnsafeMutableRawPointer(output)
         if boxWidth <= maxWidth16 {

@@ -14,16 +14,20 @@ enum BoxDownsampler {
     /// shrink of this image (the caller then resamples in general).
     static func downsample(_ image: Image, rect: Resampler.SourceRect, width: Int, height: Int) -> Image? {
         guard image.isOpaque || image.pixelFormat == .rgba8Premultiplied,
-              rect.x == rect.x.rounded(), rect.y == rect.y.rounded(), rect.x >= 0, rect.y >= 0 else { return nil }
+            rect.x == rect.x.rounded(), rect.y == rect.y.rounded(), rect.x >= 0, rect.y >= 0
+        else { return nil }
         let spanX = rect.width / Double(width), spanY = rect.height / Double(height)
         guard spanX == spanX.rounded(), spanY == spanY.rounded(), spanX >= 1, spanY >= 1, spanX * spanY > 1,
-              spanX * spanY <= Double(maximumArea) else { return nil }
+            spanX * spanY <= Double(maximumArea)
+        else { return nil }
         let factorX = Int(spanX), factorY = Int(spanY), x0 = Int(rect.x), y0 = Int(rect.y)
         guard x0 + width * factorX <= image.width, y0 + height * factorY <= image.height else { return nil }
         let source = image.cropped(x: x0, y: y0, width: width * factorX, height: height * factorY)
-        return Image(width: width, height: height, pixelFormat: image.pixelFormat, isOpaque: image.isOpaque) { pixels, rowLength in
+        return Image(width: width, height: height, pixelFormat: image.pixelFormat, isOpaque: image.isOpaque) {
+            pixels, rowLength in
             source.withUnsafeBytes { src in
-                run(source: src.baseAddress!.assumingMemoryBound(to: UInt8.self), sourceBytesPerRow: source.bytesPerRow,
+                run(
+                    source: src.baseAddress!.assumingMemoryBound(to: UInt8.self), sourceBytesPerRow: source.bytesPerRow,
                     factorX: factorX, factorY: factorY,
                     output: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), outputBytesPerRow: rowLength,
                     width: width, height: height)
@@ -31,8 +35,10 @@ enum BoxDownsampler {
         }
     }
 
-    private static func run(source: UnsafePointer<UInt8>, sourceBytesPerRow: Int, factorX: Int, factorY: Int,
-                            output: UnsafeMutablePointer<UInt8>, outputBytesPerRow: Int, width: Int, height: Int) {
+    private static func run(
+        source: UnsafePointer<UInt8>, sourceBytesPerRow: Int, factorX: Int, factorY: Int,
+        output: UnsafeMutablePointer<UInt8>, outputBytesPerRow: Int, width: Int, height: Int
+    ) {
         let rowBytes = width * factorX * 4
         // Column sums of up to 4095 rows of bytes fit 32 bits; a flat loop the compiler vectorises.
         let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: rowBytes)

@@ -29,13 +29,15 @@ extension ImageProcessors {
             let visibleY = max(dy, 0)..<min(dy + image.height, h)
             let covers = visibleX.count == w && visibleY.count == h
             return image.withUnsafeBytes { source in
-                Image(width: w, height: h, pixelFormat: image.pixelFormat, isOpaque: image.isOpaque && covers) { pixels, rowLength in
+                Image(width: w, height: h, pixelFormat: image.pixelFormat, isOpaque: image.isOpaque && covers) {
+                    pixels, rowLength in
                     let out = pixels.baseAddress!
                     if !covers { memset(out, 0, rowLength * h) }
                     for y in visibleY {
-                        memcpy(out + y * rowLength + visibleX.lowerBound * 4,
-                               source.baseAddress! + (y - dy) * image.bytesPerRow + (visibleX.lowerBound - dx) * 4,
-                               visibleX.count * 4)
+                        memcpy(
+                            out + y * rowLength + visibleX.lowerBound * 4,
+                            source.baseAddress! + (y - dy) * image.bytesPerRow + (visibleX.lowerBound - dx) * 4,
+                            visibleX.count * 4)
                     }
                 }
             }

@@ -21,7 +21,8 @@ extension ImageProcessors {
         /// The circular image: a square of side `min(width, height)`.
         public func process(_ image: Image) throws -> Image {
             let side = min(image.width, image.height)
-            let square = image.cropped(x: (image.width - side) / 2, y: (image.height - side) / 2, width: side, height: side)
+            let square = image.cropped(
+                x: (image.width - side) / 2, y: (image.height - side) / 2, width: side, height: side)
             return ShapeMask.apply(to: square, radius: Double(side) / 2, border: border)
         }
     }

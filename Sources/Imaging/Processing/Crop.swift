@@ -28,8 +28,9 @@ extension ImageProcessors {
             let x0 = max(x, 0), y0 = max(y, 0)
             let x1 = min(x + width, image.width), y1 = min(y + height, image.height)
             guard x1 > x0, y1 > y0 else {
-                throw ImageProcessingError(processor: identifier,
-                                           reason: "the crop rectangle does not overlap the \(image.width)×\(image.height) image")
+                throw ImageProcessingError(
+                    processor: identifier,
+                    reason: "the crop rectangle does not overlap the \(image.width)×\(image.height) image")
             }
             if x0 == 0, y0 == 0, x1 == image.width, y1 == image.height { return image }
             return image.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0).compacted()

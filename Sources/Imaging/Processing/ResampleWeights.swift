@@ -121,8 +121,10 @@ struct ResampleWeights {
         starts.withUnsafeBufferPointer { starts in
             counts.withUnsafeBufferPointer { counts in
                 weights.withUnsafeBufferPointer { weights in
-                    body(cik_axis_taps(starts: starts.baseAddress, counts: counts.baseAddress,
-                                       weights: weights.baseAddress, max_taps: maxTaps))
+                    body(
+                        cik_axis_taps(
+                            starts: starts.baseAddress, counts: counts.baseAddress,
+                            weights: weights.baseAddress, max_taps: maxTaps))
                 }
             }
         }

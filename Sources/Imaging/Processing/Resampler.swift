@@ -31,9 +31,11 @@ enum Resampler {
         let straight = !image.isOpaque && image.pixelFormat == .rgba8
         if straight { source = AlphaConversion.premultiplied(source) }
         let format: PixelFormat = straight ? .rgba8Premultiplied : image.pixelFormat
-        let output = Image(width: width, height: height, pixelFormat: format, isOpaque: image.isOpaque) { pixels, rowLength in
+        let output = Image(width: width, height: height, pixelFormat: format, isOpaque: image.isOpaque) {
+            pixels, rowLength in
             source.withUnsafeBytes { src in
-                run(source: src.baseAddress!.assumingMemoryBound(to: UInt8.self), sourceBytesPerRow: source.bytesPerRow,
+                run(
+                    source: src.baseAddress!.assumingMemoryBound(to: UInt8.self), sourceBytesPerRow: source.bytesPerRow,
                     sourceWidth: source.width, xWeights: xw, yWeights: yw,
                     output: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), outputBytesPerRow: rowLength,
                     outputWidth: width, outputHeight: height)
@@ -42,14 +44,17 @@ enum Resampler {
         return straight ? AlphaConversion.unpremultiplied(output) : output
     }
 
-    private static func run(source: UnsafePointer<UInt8>, sourceBytesPerRow: Int, sourceWidth: Int,
-                            xWeights: ResampleWeights, yWeights: ResampleWeights,
-                            output: UnsafeMutablePointer<UInt8>, outputBytesPerRow: Int,
-                            outputWidth: Int, outputHeight: Int) {
+    private static func run(
+        source: UnsafePointer<UInt8>, sourceBytesPerRow: Int, sourceWidth: Int,
+        xWeights: ResampleWeights, yWeights: ResampleWeights,
+        output: UnsafeMutablePointer<UInt8>, outputBytesPerRow: Int,
+        outputWidth: Int, outputHeight: Int
+    ) {
         let status = xWeights.withTaps { x in
             yWeights.withTaps { y in
-                cik_resample_rgba8(source, sourceBytesPerRow, UInt32(sourceWidth), x, y,
-                                   output, outputBytesPerRow, UInt32(outputWidth), UInt32(outputHeight))
+                cik_resample_rgba8(
+                    source, sourceBytesPerRow, UInt32(sourceWidth), x, y,
+                    output, outputBytesPerRow, UInt32(outputWidth), UInt32(outputHeight))
             }
         }
         // The kernel's one allocation is a row of the source; failing it is running out of memory.

@@ -46,8 +46,10 @@ extension ImageProcessors {
         public let upscale: Bool
 
         /// Resizes to fit or fill `size` (in `unit`).
-        public init(size: Size, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
-                    crop: Bool = false, upscale: Bool = false) {
+        public init(
+            size: Size, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
+            crop: Bool = false, upscale: Bool = false
+        ) {
             let pixels = unit == .pixels ? size : Size(CGSize(width: size.width, height: size.height), unit: unit)
             self.target = .size(Size(width: max(1, pixels.width), height: max(1, pixels.height)))
             self.contentMode = contentMode
@@ -56,8 +58,10 @@ extension ImageProcessors {
         }
 
         /// Resizes to fit or fill a Foundation `CGSize` (pixels unless `unit` says points).
-        public init(size: CGSize, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
-                    crop: Bool = false, upscale: Bool = false) {
+        public init(
+            size: CGSize, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
+            crop: Bool = false, upscale: Bool = false
+        ) {
             self.init(size: Size(size, unit: unit), contentMode: contentMode, crop: crop, upscale: upscale)
         }
 
@@ -93,11 +97,12 @@ extension ImageProcessors {
         /// E.g. `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false`;
         /// a width-only resize omits `height` (and vice versa).
         public var identifier: String {
-            let dimensions = switch target {
-            case .size(let s): "width=\(s.width)&height=\(s.height)"
-            case .width(let w): "width=\(w)"
-            case .height(let h): "height=\(h)"
-            }
+            let dimensions =
+                switch target {
+                case .size(let s): "width=\(s.width)&height=\(s.height)"
+                case .width(let w): "width=\(w)"
+                case .height(let h): "height=\(h)"
+                }
             return "com.comet.resize?\(dimensions)&contentMode=\(contentMode.rawValue)&crop=\(crop)&upscale=\(upscale)"
         }
 
@@ -127,13 +132,19 @@ extension ImageProcessors {
                     // Centre region of the target's shape, at the fill scale (≤ 1 without upscale).
                     let scale = upscale ? sx : min(sx, 1)
                     let region = (width: Double(t.width) / sx, height: Double(t.height) / sx)
-                    let out = (width: min(side(region.width, scale), t.width), height: min(side(region.height, scale), t.height))
-                    var rect = Resampler.SourceRect(x: (W - region.width) / 2, y: (H - region.height) / 2,
-                                                    width: region.width, height: region.height)
+                    let out = (
+                        width: min(side(region.width, scale), t.width),
+                        height: min(side(region.height, scale), t.height)
+                    )
+                    var rect = Resampler.SourceRect(
+                        x: (W - region.width) / 2, y: (H - region.height) / 2,
+                        width: region.width, height: region.height)
                     if Double(out.width) == rect.width.rounded() && Double(out.height) == rect.height.rounded() {
                         // No scaling: snap to whole pixels and just copy.
-                        rect = .init(x: ((W - Double(out.width)) / 2).rounded(.down), y: ((H - Double(out.height)) / 2).rounded(.down),
-                                     width: Double(out.width), height: Double(out.height))
+                        rect = .init(
+                            x: ((W - Double(out.width)) / 2).rounded(.down),
+                            y: ((H - Double(out.height)) / 2).rounded(.down),
+                            width: Double(out.width), height: Double(out.height))
                         if out.width == w && out.height == h { return nil }
                     }
                     return Plan(source: rect, width: out.width, height: out.height)
@@ -150,7 +161,8 @@ extension ImageProcessors {
             guard let plan = plan(width: image.width, height: image.height) else { return image }
             let r = plan.source
             if r.width == Double(plan.width) && r.height == Double(plan.height)
-                && r.x.rounded() == r.x && r.y.rounded() == r.y {
+                && r.x.rounded() == r.x && r.y.rounded() == r.y
+            {
                 return image.cropped(x: Int(r.x), y: Int(r.y), width: plan.width, height: plan.height).compacted()
             }
             return Resampler.resample(image, rect: r, width: plan.width, height: plan.height)
@@ -160,16 +172,20 @@ extension ImageProcessors {
 
 extension ImageProcessing where Self == ImageProcessors.Resize {
     /// Resizes to fit or fill `size` pixels (see ``ImageProcessors/Resize``).
-    public static func resize(size: Size, unit: ImageProcessors.Unit = .pixels,
-                              contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
-                              crop: Bool = false, upscale: Bool = false) -> Self {
+    public static func resize(
+        size: Size, unit: ImageProcessors.Unit = .pixels,
+        contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
+        crop: Bool = false, upscale: Bool = false
+    ) -> Self {
         .init(size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale)
     }
 
     /// Resizes to fit or fill a `CGSize` (pixels unless `unit` says points).
-    public static func resize(size: CGSize, unit: ImageProcessors.Unit = .pixels,
-                              contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
-                              crop: Bool = false, upscale: Bool = false) -> Self {
+    public static func resize(
+        size: CGSize, unit: ImageProcessors.Unit = .pixels,
+        contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
+        crop: Bool = false, upscale: Bool = false
+    ) -> Self {
         .init(size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale)
     }
 

@@ -18,7 +18,8 @@ extension ImageProcessors {
 
         /// E.g. `com.comet.roundedCorners?radius=8` or `…?radius=8&border=%23ffffffff,2`.
         public var identifier: String {
-            "com.comet.roundedCorners?radius=\(identifierNumber(radius))" + (border.map { "&border=\($0.identifierValue)" } ?? "")
+            "com.comet.roundedCorners?radius=\(identifierNumber(radius))"
+                + (border.map { "&border=\($0.identifierValue)" } ?? "")
         }
 
         /// The image with rounded corners.
@@ -30,8 +31,10 @@ extension ImageProcessors {
 
 extension ImageProcessing where Self == ImageProcessors.RoundedCorners {
     /// Rounds the corners with `radius` pixels (see ``ImageProcessors/RoundedCorners``).
-    public static func roundedCorners(radius: Double, unit: ImageProcessors.Unit = .pixels,
-                                      border: ImageProcessors.Border? = nil) -> Self {
+    public static func roundedCorners(
+        radius: Double, unit: ImageProcessors.Unit = .pixels,
+        border: ImageProcessors.Border? = nil
+    ) -> Self {
         .init(radius: radius, unit: unit, border: border)
     }
 }

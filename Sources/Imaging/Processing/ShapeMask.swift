@@ -22,8 +22,11 @@ enum ShapeMask {
             let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
             return outside + min(max(qx, qy), 0) - r
         }
-        let bp = (Float(borderColor.red) * Float(borderColor.alpha) / 255, Float(borderColor.green) * Float(borderColor.alpha) / 255,
-                  Float(borderColor.blue) * Float(borderColor.alpha) / 255, Float(borderColor.alpha))
+        let bp = (
+            Float(borderColor.red) * Float(borderColor.alpha) / 255,
+            Float(borderColor.green) * Float(borderColor.alpha) / 255,
+            Float(borderColor.blue) * Float(borderColor.alpha) / 255, Float(borderColor.alpha)
+        )
         return image.withUnsafeBytes { source in
             Image(width: w, height: h, pixelFormat: image.pixelFormat, isOpaque: false) { pixels, rowLength in
                 let src = source.baseAddress!.assumingMemoryBound(to: UInt8.self)

@@ -19,8 +19,9 @@ public struct Size: Sendable, Hashable, CustomStringConvertible {
 
     /// A `CGSize` in `unit`, rounded to whole pixels (at least 1 each way).
     public init(_ size: CGSize, unit: ImageProcessors.Unit = .pixels) {
-        self.init(width: max(1, Int(unit.pixels(Double(size.width)).rounded())),
-                  height: max(1, Int(unit.pixels(Double(size.height)).rounded())))
+        self.init(
+            width: max(1, Int(unit.pixels(Double(size.width)).rounded())),
+            height: max(1, Int(unit.pixels(Double(size.height)).rounded())))
     }
 
     /// "<width>×<height>".

@@ -17,14 +17,16 @@ extension Publishers {
         private let operation: @Sendable () async -> Result<Output, Failure>
 
         /// Creates a publisher of the value returned by a non-throwing async operation.
-        public init(priority: TaskPriority? = nil, operation: @escaping @Sendable () async -> Output) where Failure == Never {
+        public init(priority: TaskPriority? = nil, operation: @escaping @Sendable () async -> Output)
+        where Failure == Never {
             self.priority = priority
             self.operation = { .success(await operation()) }
         }
 
         /// Creates a publisher of the value returned by a throwing async operation; a thrown error
         /// becomes the failure.
-        public init(priority: TaskPriority? = nil, operation: @escaping @Sendable () async throws -> Output) where Failure == Error {
+        public init(priority: TaskPriority? = nil, operation: @escaping @Sendable () async throws -> Output)
+        where Failure == Error {
             self.priority = priority
             self.operation = {
                 do {
@@ -37,7 +39,8 @@ extension Publishers {
 
         /// Hands the subscriber a subscription that starts the task on the first demand.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscriber.receive(subscription: TaskSubscription(downstream: subscriber, priority: priority, operation: operation))
+            subscriber.receive(
+                subscription: TaskSubscription(downstream: subscriber, priority: priority, operation: operation))
         }
     }
 }
@@ -49,7 +52,8 @@ private class TaskDelivery<Output: Sendable, Failure: Error>: @unchecked Sendabl
 
 /// Starts the task on first demand and delivers its result. The task handle and the terminal
 /// flag live in a lock; delivery happens outside it, on the task's thread.
-private final class TaskSubscription<Downstream: Subscriber>: TaskDelivery<Downstream.Input, Downstream.Failure>, Subscription,
+private final class TaskSubscription<Downstream: Subscriber>: TaskDelivery<Downstream.Input, Downstream.Failure>,
+    Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input: Sendable {
     private struct State {

@@ -9,7 +9,8 @@ extension ComboEngine {
         let engine = ComboEngine(downstream: downstream, zip: zip)
         let aStore = engine.store(A.Output.self)
         let bStore = engine.store(B.Output.self)
-        engine.start(downstream, combine: zip ? { (aStore.take(), bStore.take()) } : { (aStore.latest(), bStore.latest()) })
+        engine.start(
+            downstream, combine: zip ? { (aStore.take(), bStore.take()) } : { (aStore.latest(), bStore.latest()) })
         a.subscribe(ComboSide(inner: engine, store: aStore))
         b.subscribe(ComboSide(inner: engine, store: bStore))
     }
@@ -18,7 +19,9 @@ extension ComboEngine {
     @inlinable
     static func subscribe<A: Publisher, B: Publisher, C: Publisher>(
         _ downstream: Downstream, zip: Bool, _ a: A, _ b: B, _ c: C
-    ) where Downstream.Input == (A.Output, B.Output, C.Output), A.Failure == Failure, B.Failure == Failure,
+    )
+    where
+        Downstream.Input == (A.Output, B.Output, C.Output), A.Failure == Failure, B.Failure == Failure,
         C.Failure == Failure
     {
         let engine = ComboEngine(downstream: downstream, zip: zip)
@@ -40,7 +43,9 @@ extension ComboEngine {
     @inlinable
     static func subscribe<A: Publisher, B: Publisher, C: Publisher, D: Publisher>(
         _ downstream: Downstream, zip: Bool, _ a: A, _ b: B, _ c: C, _ d: D
-    ) where Downstream.Input == (A.Output, B.Output, C.Output, D.Output), A.Failure == Failure, B.Failure == Failure,
+    )
+    where
+        Downstream.Input == (A.Output, B.Output, C.Output, D.Output), A.Failure == Failure, B.Failure == Failure,
         C.Failure == Failure, D.Failure == Failure
     {
         let engine = ComboEngine(downstream: downstream, zip: zip)

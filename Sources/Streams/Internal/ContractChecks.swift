@@ -4,6 +4,8 @@ extension Subscribers.Demand {
     /// Combine's do; release builds go on, and the request has no effect.
     @inlinable
     func assertNonZero(file: StaticString = #fileID, line: UInt = #line) {
-        assert(self > 0, "A subscription was asked for no values (.none), which breaks the contract", file: file, line: line)
+        assert(
+            self > 0, "A subscription was asked for no values (.none), which breaks the contract", file: file,
+            line: line)
     }
 }

@@ -87,7 +87,8 @@ struct Link<Downstream>: @unchecked Sendable {
     @inlinable
     var downstream: Downstream? {
         let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
-            !state.upstream.isSet && state.downstream != nil ? (self.early.contains(.forwardValues) ? state.downstream : nil, true) : (state.downstream, false)
+            !state.upstream.isSet && state.downstream != nil
+                ? (self.early.contains(.forwardValues) ? state.downstream : nil, true) : (state.downstream, false)
         }
         if early, self.early.contains(.trapValues) {
             assertionFailure("A value arrived before the subscription, which breaks the contract")

@@ -208,7 +208,8 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     /// changed meanwhile, and otherwise goes on under the mutex.
     @inlinable
     func finishDelivery() {
-        if flags.compareExchange(expected: OutboxFlags.claimed, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+        if flags.compareExchange(expected: OutboxFlags.claimed, desired: 0, ordering: .acquiringAndReleasing).exchanged
+        {
             return
         }
         drainClaimed()

@@ -11,7 +11,8 @@ struct PassThrough<UpstreamInput, UpstreamFailure: Error, Downstream: Subscriber
     @usableFromInline let downstream: Downstream
     @usableFromInline let name: String
     @usableFromInline let value: (UpstreamInput, Downstream) -> Subscribers.Demand
-    @usableFromInline let completion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+    @usableFromInline let completion:
+        (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
     @usableFromInline let combineIdentifier = CombineIdentifier()
     /// The mirror's children, for the operators Combine shows settings for; `nil` shows none.
     @usableFromInline let reflect: (() -> [Mirror.Child])?

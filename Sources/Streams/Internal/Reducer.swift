@@ -203,6 +203,8 @@ extension Publisher {
         mapFailure: @escaping (Failure) -> S.Failure,
         reduce: @escaping (inout S.Input?, Output) throws(S.Failure) -> Bool
     ) {
-        subscribe(Reducer<Output, Failure, S>(downstream: subscriber, name: name, initial: initial, mapFailure: mapFailure, reduce: reduce))
+        subscribe(
+            Reducer<Output, Failure, S>(
+                downstream: subscriber, name: name, initial: initial, mapFailure: mapFailure, reduce: reduce))
     }
 }

@@ -252,7 +252,9 @@ where Downstream.Input == Input {
     /// A side for the relay's upstream of `generation` (made before subscribing to it): 0 for
     /// the first, then what ``Relay/detach()`` returned.
     @inlinable
-    init(relay: Relay<Downstream>, generation: Int = 0, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+    init(
+        relay: Relay<Downstream>, generation: Int = 0, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+    ) {
         self.relay = relay
         self.generation = generation
         self.onCompletion = onCompletion

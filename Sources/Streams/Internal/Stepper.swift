@@ -32,7 +32,8 @@ enum Step<Output, Failure: Error> {
 /// Thread-safety: `step` and `mapFailure` (and whatever state they capture) run only from the
 /// upstream's serialised calls; request and cancel may come from any thread.
 @usableFromInline
-final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, SpecializedSubscription,
+final class Stepper<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+    SpecializedSubscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline typealias Input = UpstreamOutput

@@ -59,8 +59,8 @@ struct TriggerSide<Engine: TriggeredEngine, Other>: Subscriber {
 }
 
 extension TriggerSide: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    CombineReflectable where Engine: NamedTriggeredEngine
-{
+    CombineReflectable
+where Engine: NamedTriggeredEngine {
     var description: String { Engine.triggerName }
 }
 

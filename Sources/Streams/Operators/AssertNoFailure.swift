@@ -48,7 +48,9 @@ extension Publishers {
 extension Publisher {
     /// Raises a fatal error when its upstream publisher fails, and otherwise republishes all
     /// received input.
-    public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line) -> Publishers.AssertNoFailure<Self> {
+    public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line)
+        -> Publishers.AssertNoFailure<Self>
+    {
         Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
     }
 }

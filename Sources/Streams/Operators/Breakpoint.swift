@@ -114,24 +114,24 @@ extension Publisher {
 func breakIntoDebugger() {
     raise(SIGTRAP)
     #if os(Linux)
-    guard !isBeingTraced() else { return }
-    signal(SIGTRAP, SIG_DFL)
-    raise(SIGTRAP)
+        guard !isBeingTraced() else { return }
+        signal(SIGTRAP, SIG_DFL)
+        raise(SIGTRAP)
     #endif
 }
 
 #if os(Linux)
-/// Whether a debugger is attached (`TracerPid` in `/proc/self/status` is not 0).
-private func isBeingTraced() -> Bool {
-    guard let file = fopen("/proc/self/status", "r") else { return false }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(cString: line)
-        if text.hasPrefix("TracerPid:") {
-            return Int(String(text.dropFirst("TracerPid:".count).filter(\.isNumber))).map { $0 != 0 } ?? false
+    /// Whether a debugger is attached (`TracerPid` in `/proc/self/status` is not 0).
+    private func isBeingTraced() -> Bool {
+        guard let file = fopen("/proc/self/status", "r") else { return false }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(cString: line)
+            if text.hasPrefix("TracerPid:") {
+                return Int(String(text.dropFirst("TracerPid:".count).filter(\.isNumber))).map { $0 != 0 } ?? false
+            }
         }
+        return false
     }
-    return false
-}
 #endif

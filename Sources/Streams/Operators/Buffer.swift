@@ -100,7 +100,9 @@ extension Publishers {
             /// downstream's outstanding demand and the pending completion.
             var customMirror: Mirror {
                 let children: [Mirror.Child] = state.withLock { state in
-                    let stage = state.downstream == nil ? "terminal" : state.upstream == nil ? "awaitingSubscription" : "subscribed"
+                    let stage =
+                        state.downstream == nil
+                        ? "terminal" : state.upstream == nil ? "awaitingSubscription" : "subscribed"
                     return [
                         ("values", Array(state.policy.values.waiting)),
                         ("state", stage),
@@ -208,7 +210,8 @@ extension Publishers {
                         if let terminal = state.policy.terminal {
                             var failed = false
                             if case .failure = terminal { failed = true }
-                            let due = state.policy.overflowed
+                            let due =
+                                state.policy.overflowed
                                 ? fromRequest : state.policy.values.count == 0 || (failed && state.demand == 0)
                             if due { return .complete(downstream, terminal, state.end()) }
                         }
@@ -245,7 +248,9 @@ extension Publisher {
     ///   - prefetch: `.keepFull` (ask the upstream for `size` values, then one per value taken)
     ///     or `.byRequest` (ask the upstream for `.unlimited`).
     ///   - whenFull: What to do with a value arriving while the buffer is full.
-    public func buffer(size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>)
+    public func buffer(
+        size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>
+    )
         -> Publishers.Buffer<Self>
     {
         Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)

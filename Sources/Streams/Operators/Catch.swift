@@ -27,7 +27,10 @@ extension Publishers {
         /// Subscribes to the upstream; on failure, subscribes to the handler's publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = Relay(downstream: subscriber, name: "Catch", early: [.trapValues, .trapExcessValues, .trapRepeatedCompletion, .cancelLateSubscription], reflectsDemand: true)
+            let relay = Relay(
+                downstream: subscriber, name: "Catch",
+                early: [.trapValues, .trapExcessValues, .trapRepeatedCompletion, .cancelLateSubscription],
+                reflectsDemand: true)
             let handler = self.handler
             upstream.subscribe(
                 RelaySide<Output, Upstream.Failure, S>(relay: relay) { completion in
@@ -36,7 +39,9 @@ extension Publishers {
                         relay.complete(.finished)
                     case .failure(let error):
                         guard let generation = relay.detach() else { return }
-                        handler(error).subscribe(RelaySide<Output, Failure, S>(relay: relay, generation: generation, onCompletion: relay.complete))
+                        handler(error).subscribe(
+                            RelaySide<Output, Failure, S>(
+                                relay: relay, generation: generation, onCompletion: relay.complete))
                     }
                 }
             )

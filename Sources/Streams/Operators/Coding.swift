@@ -40,7 +40,10 @@ extension Publishers {
         /// Subscribes an encoding subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = self.encoder
-            upstream.subscribeStepping(subscriber, name: "Encode", early: [.forwardValues, .forwardCompletion], reflect: codingMirror, mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(
+                subscriber, name: "Encode", early: [.forwardValues, .forwardCompletion], reflect: codingMirror,
+                mapFailure: { $0 }
+            ) { input in
                 tryStep { .emit(try encoder.encode(input)) }
             }
         }
@@ -67,7 +70,10 @@ extension Publishers {
         /// Subscribes a decoding subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = self.decoder
-            upstream.subscribeStepping(subscriber, name: "Decode", early: [.forwardValues, .forwardCompletion], reflect: codingMirror, mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(
+                subscriber, name: "Decode", early: [.forwardValues, .forwardCompletion], reflect: codingMirror,
+                mapFailure: { $0 }
+            ) { input in
                 tryStep { .emit(try decoder.decode(Output.self, from: input)) }
             }
         }
@@ -83,7 +89,8 @@ extension Publisher where Output: Encodable {
 
 extension Publisher {
     /// Decodes the output from the upstream using a specified decoder.
-    public func decode<Item: Decodable, Coder: TopLevelDecoder>(type: Item.Type, decoder: Coder) -> Publishers.Decode<Self, Item, Coder>
+    public func decode<Item: Decodable, Coder: TopLevelDecoder>(type: Item.Type, decoder: Coder)
+        -> Publishers.Decode<Self, Item, Coder>
     where Output == Coder.Input {
         Publishers.Decode(upstream: self, decoder: decoder)
     }
@@ -92,5 +99,8 @@ extension Publisher {
 /// Combine's view of an encoding or decoding subscription: the downstream, whether the stream
 /// has ended, and the upstream while it is live.
 private func codingMirror<Downstream>(_ downstream: Downstream?) -> [Mirror.Child] {
-    [downstreamChild(downstream), ("finished", downstream == nil), ("upstreamSubscription", downstream == nil ? "nil" : "live")]
+    [
+        downstreamChild(downstream), ("finished", downstream == nil),
+        ("upstreamSubscription", downstream == nil ? "nil" : "live"),
+    ]
 }

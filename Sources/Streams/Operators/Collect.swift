@@ -86,12 +86,14 @@ where Downstream.Input == [Element], Downstream.Failure == Failure {
     /// Combine's children. The buffer is read without synchronisation: a mirror is a view for a
     /// debugger, taken while the stream is quiet.
     var customMirror: Mirror {
-        Mirror(self, children: [
-            downstreamChild(link.shownDownstream),
-            ("upstreamSubscription", link.upstream.map { $0 as Any } ?? "nil"),
-            ("buffer", buffer),
-            ("count", count),
-        ])
+        Mirror(
+            self,
+            children: [
+                downstreamChild(link.shownDownstream),
+                ("upstreamSubscription", link.upstream.map { $0 as Any } ?? "nil"),
+                ("buffer", buffer),
+                ("count", count),
+            ])
     }
 
     func receive(subscription: Subscription) {

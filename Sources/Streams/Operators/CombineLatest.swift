@@ -144,7 +144,8 @@ extension Publisher {
     /// Subscribes to 3 additional publishers and publishes a tuple of the latest
     /// values whenever any of them produces a value.
     @inlinable
-    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(_ p: P, _ q: Q, _ r: R) -> Publishers.CombineLatest4<Self, P, Q, R>
+    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(_ p: P, _ q: Q, _ r: R)
+        -> Publishers.CombineLatest4<Self, P, Q, R>
     where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.CombineLatest4(self, p, q, r)
     }
@@ -154,7 +155,8 @@ extension Publisher {
     public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
         _ p: P, _ q: Q, _ r: R,
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
-    ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T> where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+    ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
+    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         combineLatest(p, q, r).map(transform)
     }
 }

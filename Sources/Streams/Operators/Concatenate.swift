@@ -27,7 +27,9 @@ extension Publishers {
         /// Subscribes to the prefix; the suffix follows when the prefix finishes.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = Relay(downstream: subscriber, name: "Concatenate", early: [.cancelLateSubscription, .dropExcessValues, .forwardZeroRequests])
+            let relay = Relay(
+                downstream: subscriber, name: "Concatenate",
+                early: [.cancelLateSubscription, .dropExcessValues, .forwardZeroRequests])
             let suffix = self.suffix
             prefix.subscribe(
                 RelaySide<Output, Failure, S>(relay: relay) { completion in
@@ -36,7 +38,9 @@ extension Publishers {
                         return
                     }
                     guard let generation = relay.detach() else { return }
-                    suffix.subscribe(RelaySide<Output, Failure, S>(relay: relay, generation: generation, onCompletion: relay.complete))
+                    suffix.subscribe(
+                        RelaySide<Output, Failure, S>(
+                            relay: relay, generation: generation, onCompletion: relay.complete))
                 }
             )
         }
@@ -61,7 +65,8 @@ extension Publisher {
     }
 
     /// Appends the elements of a sequence after this publisher finishes.
-    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+    public func append<S: Swift.Sequence>(_ elements: S)
+        -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
     where S.Element == Output {
         append(Publishers.Sequence(sequence: elements))
     }
@@ -79,7 +84,8 @@ extension Publisher {
     }
 
     /// Prefixes this publisher's output with the elements of a sequence.
-    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+    public func prepend<S: Swift.Sequence>(_ elements: S)
+        -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
     where S.Element == Output {
         prepend(Publishers.Sequence(sequence: elements))
     }

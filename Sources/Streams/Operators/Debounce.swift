@@ -27,7 +27,10 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// Creates a debouncing publisher.
-        public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.dueTime = dueTime
             self.scheduler = scheduler
@@ -70,11 +73,13 @@ extension Publishers {
             /// value waiting for the quiet period.
             var customMirror: Mirror {
                 let (downstream, demand, pending) = state.withLock { ($0.downstream, $0.demand, $0.policy.value) }
-                return Mirror(self, children: [
-                    downstreamChild(downstream),
-                    ("downstreamDemand", demand),
-                    ("currentValue", pending.map { $0 as Any } ?? "nil"),
-                ])
+                return Mirror(
+                    self,
+                    children: [
+                        downstreamChild(downstream),
+                        ("downstreamDemand", demand),
+                        ("currentValue", pending.map { $0 as Any } ?? "nil"),
+                    ])
             }
 
             func receive(subscription: Subscription) {

@@ -15,7 +15,9 @@
 ///
 /// Thread-safety: the state lives under one mutex that is never held while calling out.
 @usableFromInline
-final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, SpecializedSubscription, CombineReflectable, @unchecked Sendable {
+final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, SpecializedSubscription, CombineReflectable,
+    @unchecked Sendable
+{
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

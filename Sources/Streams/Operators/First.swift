@@ -21,7 +21,8 @@ extension Publishers {
         /// Subscribes a reducing subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                Reducer<Output, Failure, S>(downstream: subscriber, name: "First", initial: nil, mapFailure: { $0 }) { result, value in
+                Reducer<Output, Failure, S>(downstream: subscriber, name: "First", initial: nil, mapFailure: { $0 }) {
+                    result, value in
                     result = value
                     return true
                 }
@@ -53,7 +54,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.subscribe(
-                Reducer<Output, Failure, S>(downstream: subscriber, name: "TryFirst", initial: nil, mapFailure: { $0 }) { result, value in
+                Reducer<Output, Failure, S>(downstream: subscriber, name: "TryFirst", initial: nil, mapFailure: { $0 })
+                { result, value in
                     guard predicate(value) else { return false }
                     result = value
                     return true

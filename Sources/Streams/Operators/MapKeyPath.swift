@@ -46,7 +46,9 @@ extension Publishers {
         public let keyPath1: KeyPath<Upstream.Output, Output1>
 
         /// Creates a publisher reading two key paths.
-        public init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
+        public init(
+            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>
+        ) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1
@@ -60,7 +62,9 @@ extension Publishers {
                     downstream: subscriber,
                     name: "ValueForKeys",
                     reflect: { [("keyPath0", keyPath0), ("keyPath1", keyPath1)] },
-                    value: { input, downstream in downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1])) },
+                    value: { input, downstream in
+                        downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1]))
+                    },
                     completion: { $0 }
                 )
             )
@@ -106,7 +110,8 @@ extension Publishers {
                     name: "ValueForKeys",
                     reflect: { [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] },
                     value: { input, downstream in
-                        downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
+                        downstream.receive(
+                            (input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
                     },
                     completion: { $0 }
                 )
@@ -122,7 +127,9 @@ extension Publisher {
     }
 
     /// Publishes the values of two key paths as a tuple.
-    public func map<T0, T1>(_ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>) -> Publishers.MapKeyPath2<Self, T0, T1> {
+    public func map<T0, T1>(_ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>)
+        -> Publishers.MapKeyPath2<Self, T0, T1>
+    {
         Publishers.MapKeyPath2(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1)
     }
 

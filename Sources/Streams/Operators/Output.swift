@@ -33,7 +33,9 @@ extension Publishers {
             let index = StepState(0)
             // As Combine's, values before the subscription are counted and passed on, but do
             // not end the stream.
-            upstream.subscribeStepping(subscriber, name: "Output", early: [.forwardValues, .endOnlyAttached], mapFailure: { $0 }) {
+            upstream.subscribeStepping(
+                subscriber, name: "Output", early: [.forwardValues, .endOnlyAttached], mapFailure: { $0 }
+            ) {
                 input in
                 let current = index.value
                 index.value += 1

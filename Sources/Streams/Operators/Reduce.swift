@@ -17,7 +17,9 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates a reducing publisher.
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -27,7 +29,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             upstream.subscribe(
-                Reducer<Upstream.Output, Failure, S>(downstream: subscriber, name: "Reduce", initial: initial, mapFailure: { $0 }) {
+                Reducer<Upstream.Output, Failure, S>(
+                    downstream: subscriber, name: "Reduce", initial: initial, mapFailure: { $0 }
+                ) {
                     result, value in
                     result = result.map { next($0, value) }
                     return false
@@ -52,7 +56,9 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
         /// Creates a try-reducing publisher.
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -62,7 +68,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             upstream.subscribe(
-                Reducer<Upstream.Output, Upstream.Failure, S>(downstream: subscriber, name: "TryReduce", initial: initial, mapFailure: { $0 }) {
+                Reducer<Upstream.Output, Upstream.Failure, S>(
+                    downstream: subscriber, name: "TryReduce", initial: initial, mapFailure: { $0 }
+                ) {
                     (result, value) throws(Error) in
                     result = try result.map { try next($0, value) }
                     return false
@@ -90,7 +98,9 @@ extension Publishers {
         /// Subscribes a counting subscriber to the upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                Reducer<Upstream.Output, Failure, S>(downstream: subscriber, name: "Count", initial: 0, mapFailure: { $0 }) { count, _ in
+                Reducer<Upstream.Output, Failure, S>(
+                    downstream: subscriber, name: "Count", initial: 0, mapFailure: { $0 }
+                ) { count, _ in
                     count? += 1
                     return false
                 }
@@ -102,7 +112,9 @@ extension Publishers {
 extension Publisher {
     /// Applies a closure that collects each element of a stream and publishes a final result
     /// upon completion.
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Reduce<Self, T> {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Publishers.Reduce<Self, T>
+    {
         Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
     }
 

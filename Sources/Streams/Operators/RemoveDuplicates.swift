@@ -53,7 +53,8 @@ extension Publisher where Output: Equatable {
 extension Publisher {
     /// Publishes only elements that don't match the previous element, as judged by `predicate`.
     @inlinable
-    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self>
+    {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }
 }

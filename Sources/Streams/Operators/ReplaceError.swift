@@ -31,7 +31,9 @@ extension Publishers {
                         relay.complete(.finished)
                     case .failure:
                         guard let generation = relay.detach() else { return }
-                        Just(output).subscribe(RelaySide<Output, Never, S>(relay: relay, generation: generation, onCompletion: relay.complete))
+                        Just(output).subscribe(
+                            RelaySide<Output, Never, S>(
+                                relay: relay, generation: generation, onCompletion: relay.complete))
                     }
                 }
             )

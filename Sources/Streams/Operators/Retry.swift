@@ -25,7 +25,12 @@ extension Publishers {
 
         /// Subscribes to the upstream, and again after each failure while retries remain.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = Relay(downstream: subscriber, name: "Retry", early: [.trapValues, .trapExcessValues, .forwardCompletion, .forwardLaterUpstreamsValues, .cancelLateSubscription], requestsReturnedDemand: true)
+            let relay = Relay(
+                downstream: subscriber, name: "Retry",
+                early: [
+                    .trapValues, .trapExcessValues, .forwardCompletion, .forwardLaterUpstreamsValues,
+                    .cancelLateSubscription,
+                ], requestsReturnedDemand: true)
             let upstream = self.upstream
             // A failure that arrives while the upstream is being subscribed to (inside
             // `subscribe`) is retried once that call returned, as Combine does: the attempts

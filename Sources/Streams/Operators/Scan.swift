@@ -14,7 +14,9 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates a scanning publisher.
-        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initialResult = initialResult
             self.nextPartialResult = nextPartialResult
@@ -73,9 +75,13 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = self.nextPartialResult
             let result = StepState(initialResult)
-            upstream.subscribeStepping(subscriber, name: "TryScan", early: [.forwardValues],
-                reflect: { [downstreamChild($0), ("status", $0 == nil ? "terminal" : "subscribed"), ("result", result.value)] },
-                mapFailure: { $0 }) { input in
+            upstream.subscribeStepping(
+                subscriber, name: "TryScan", early: [.forwardValues],
+                reflect: {
+                    [downstreamChild($0), ("status", $0 == nil ? "terminal" : "subscribed"), ("result", result.value)]
+                },
+                mapFailure: { $0 }
+            ) { input in
                 tryStep {
                     result.value = try next(result.value, input)
                     return .emit(result.value)
@@ -89,7 +95,8 @@ extension Publisher {
     /// Transforms elements by providing the current element and the previous result to a
     /// closure, publishing each result.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T>
+    {
         Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }
 

@@ -118,7 +118,8 @@ extension Publishers {
             private func emit() {
                 let stampsEmission = state.withLock { $0.policy.value != nil && $0.policy.completion == nil }
                 let now: Context.SchedulerTimeType? = stampsEmission ? self.scheduler.now : nil
-                let taken = state.withLock { state -> (Downstream, Output?, Subscribers.Completion<Failure>?, State?)? in
+                let taken = state.withLock {
+                    state -> (Downstream, Output?, Subscribers.Completion<Failure>?, State?)? in
                     guard let downstream = state.downstream else { return nil }
                     let value = state.policy.value
                     let completion = state.policy.completion

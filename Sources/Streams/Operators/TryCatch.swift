@@ -21,7 +21,10 @@ extension Publishers {
 
         /// Subscribes to the upstream; on failure, subscribes to the handler's publisher.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = Relay(downstream: subscriber, name: "TryCatch", early: [.trapValues, .trapExcessValues, .trapRepeatedCompletion, .cancelLateSubscription], reflectsDemand: true)
+            let relay = Relay(
+                downstream: subscriber, name: "TryCatch",
+                early: [.trapValues, .trapExcessValues, .trapRepeatedCompletion, .cancelLateSubscription],
+                reflectsDemand: true)
             let handler = self.handler
             upstream.subscribe(
                 RelaySide<Output, Upstream.Failure, S>(relay: relay) { completion in
@@ -38,7 +41,8 @@ extension Publishers {
                         }
                         guard let generation = relay.detach() else { return }
                         replacement.subscribe(
-                            RelaySide<Output, NewPublisher.Failure, S>(relay: relay, generation: generation) { completion in
+                            RelaySide<Output, NewPublisher.Failure, S>(relay: relay, generation: generation) {
+                                completion in
                                 relay.complete(completion.mapFailure { $0 as Error })
                             }
                         )

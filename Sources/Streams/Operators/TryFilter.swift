@@ -99,9 +99,11 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             let previous = StepState<Output?>(nil)
-            upstream.subscribeStepping(subscriber, name: "TryRemoveDuplicates", early: [.trap, .cancelLateSubscription],
+            upstream.subscribeStepping(
+                subscriber, name: "TryRemoveDuplicates", early: [.trap, .cancelLateSubscription],
                 reflect: { [downstreamChild($0), ("last", previous.value as Any)] },
-                mapFailure: { $0 }) { input in
+                mapFailure: { $0 }
+            ) { input in
                 tryStep {
                     if let last = previous.value, try predicate(last, input) { return .skip }
                     previous.value = input

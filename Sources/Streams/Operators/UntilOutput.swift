@@ -52,7 +52,8 @@ extension Publishers {
 
         /// Subscribes to the upstream, then to the other publisher.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            PrefixUntilOutputEngine<Output, Failure, Other.Failure, S>(downstream: subscriber).start(upstream: upstream, other: other)
+            PrefixUntilOutputEngine<Output, Failure, Other.Failure, S>(downstream: subscriber).start(
+                upstream: upstream, other: other)
         }
     }
 }

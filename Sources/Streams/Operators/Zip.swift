@@ -151,7 +151,8 @@ extension Publisher {
     public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
         _ p: P, _ q: Q, _ r: R,
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
-    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T> where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
+    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         zip(p, q, r).map(transform)
     }
 }

@@ -104,7 +104,8 @@ class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
 
 /// One subscriber's view of a future. Its state (result, demand, open flag) is behind a lock;
 /// the downstream is called only after the state was taken out of it.
-private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable,
+private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.Input, Downstream.Failure>,
+    @unchecked Sendable,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     typealias Output = Downstream.Input
@@ -138,7 +139,12 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
     var customMirror: Mirror {
         let (downstream, demanded, showsParent) = state.withLock { ($0.downstream, $0.demanded, $0.showsParent) }
         let parent: Future<Output, Failure>? = showsParent ? self.parent : nil
-        return Mirror(self, children: [("parent", parent as Any), downstreamChild(downstream), ("hasAnyDemand", demanded), ("subject", parent as Any)])
+        return Mirror(
+            self,
+            children: [
+                ("parent", parent as Any), downstreamChild(downstream), ("hasAnyDemand", demanded),
+                ("subject", parent as Any),
+            ])
     }
 
     func open(with result: Result<Output, Failure>?) {

@@ -27,9 +27,12 @@ extension Future where Failure == Never {
     public var value: Output {
         get async {
             await withCheckedContinuation { (continuation: CheckedContinuation<UnsafeTransfer<Output>, Never>) in
-                subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: {
-                    continuation.resume(returning: UnsafeTransfer(value: $0))
-                }))
+                subscribe(
+                    Subscribers.Sink(
+                        receiveCompletion: { _ in },
+                        receiveValue: {
+                            continuation.resume(returning: UnsafeTransfer(value: $0))
+                        }))
             }.value
         }
     }
@@ -79,7 +82,8 @@ final class FutureWaiter<Input, Failure: Error>: Subscriber, @unchecked Sendable
     }
 
     func cancel() {
-        let (continuation, subscription) = state.withLock { state -> (CheckedContinuation<UnsafeTransfer<Input>, Error>?, Subscription?) in
+        let (continuation, subscription) = state.withLock {
+            state -> (CheckedContinuation<UnsafeTransfer<Input>, Error>?, Subscription?) in
             state.cancelled = true
             defer { state = State(cancelled: true) }
             return (state.continuation, state.subscription)

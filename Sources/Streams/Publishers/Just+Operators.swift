@@ -142,7 +142,10 @@ extension Just {
 
     /// The value, unless the comparison (of the value with itself) throws.
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
-        Result<Output, Error>.Publisher(Result { _ = try predicate(output, output); return output })
+        Result<Output, Error>.Publisher(
+            Result {
+                _ = try predicate(output, output); return output
+            })
     }
 
     /// The value, unless the comparison (of the value with itself) throws.
@@ -156,12 +159,16 @@ extension Just {
     }
 
     /// `nextPartialResult(initialResult, value)`, or the error it threw.
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, Error>.Publisher {
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, Error>.Publisher
+    {
         Result<T, Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
     }
 
     /// `nextPartialResult(initialResult, value)` (one step of a scan), or the error it threw.
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, Error>.Publisher {
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, Error>.Publisher
+    {
         Result<T, Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
     }
 }
@@ -190,7 +197,8 @@ extension Just {
     }
 
     /// A sequence publisher of `elements` followed by the value.
-    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Failure> where S.Element == Output {
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Failure>
+    where S.Element == Output {
         var all: [Output] = []
         all.reserveCapacity(elements.underestimatedCount + 1)
         all.append(contentsOf: elements)
@@ -204,7 +212,8 @@ extension Just {
     }
 
     /// A sequence publisher of the value followed by `elements`.
-    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Failure> where S.Element == Output {
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Failure>
+    where S.Element == Output {
         var all = [output]
         all.append(contentsOf: elements)
         return Publishers.Sequence(sequence: all)

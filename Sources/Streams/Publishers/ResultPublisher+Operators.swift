@@ -11,9 +11,12 @@ extension Result.Publisher {
 
     /// The value, unless the comparison (of the value with itself) throws.
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
-        Result<Output, Error>.Publisher(result.mapError { $0 as Error }.flatMap { output in
-            Result<Output, Error> { _ = try predicate(output, output); return output }
-        })
+        Result<Output, Error>.Publisher(
+            result.mapError { $0 as Error }.flatMap { output in
+                Result<Output, Error> {
+                    _ = try predicate(output, output); return output
+                }
+            })
     }
 
     /// Whether the value passes the test.
@@ -105,7 +108,9 @@ extension Result.Publisher {
     }
 
     /// `nextPartialResult(initialResult, value)`, or the error it threw.
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, Error>.Publisher {
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, Error>.Publisher
+    {
         Result<T, Error>.Publisher(result.tryMapping { try nextPartialResult(initialResult, $0) })
     }
 
@@ -115,7 +120,9 @@ extension Result.Publisher {
     }
 
     /// `nextPartialResult(initialResult, value)`, or the error it threw.
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, Error>.Publisher {
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, Error>.Publisher
+    {
         Result<T, Error>.Publisher(result.tryMapping { try nextPartialResult(initialResult, $0) })
     }
 }

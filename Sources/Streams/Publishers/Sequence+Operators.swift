@@ -39,7 +39,9 @@ extension Publishers.Sequence {
     }
 
     /// The accumulation of all elements, or the error the closure threw.
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Elements.Element) throws -> T) -> Result<T, Error>.Publisher {
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Elements.Element) throws -> T)
+        -> Result<T, Error>.Publisher
+    {
         Result<T, Error>.Publisher(Result { try sequence.reduce(initialResult, nextPartialResult) })
     }
 
@@ -48,10 +50,11 @@ extension Publishers.Sequence {
         -> Publishers.Sequence<[T], Failure>
     {
         var accumulated = initialResult
-        return Publishers.Sequence<[T], Failure>(sequence: sequence.map { element in
-            accumulated = nextPartialResult(accumulated, element)
-            return accumulated
-        })
+        return Publishers.Sequence<[T], Failure>(
+            sequence: sequence.map { element in
+                accumulated = nextPartialResult(accumulated, element)
+                return accumulated
+            })
     }
 
     /// A sequence publisher without elements that equal the one before them.
@@ -71,7 +74,9 @@ extension Publishers.Sequence {
     }
 
     /// A sequence publisher without the leading elements that pass the test.
-    public func drop(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
+    public func drop(while predicate: (Elements.Element) -> Bool)
+        -> Publishers.Sequence<DropWhileSequence<Elements>, Failure>
+    {
         Publishers.Sequence<DropWhileSequence<Elements>, Failure>(sequence: sequence.drop(while: predicate))
     }
 
@@ -81,7 +86,8 @@ extension Publishers.Sequence {
     }
 
     /// A sequence publisher of the leading elements that pass the test.
-    public func prefix(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
+    public func prefix(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure>
+    {
         Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence.prefix(while: predicate)))
     }
 
@@ -91,7 +97,9 @@ extension Publishers.Sequence {
     }
 
     /// The accumulation of all elements.
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Elements.Element) -> T) -> Result<T, Failure>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Elements.Element) -> T)
+        -> Result<T, Failure>.Publisher
+    {
         Result<T, Failure>.Publisher(sequence.reduce(initialResult, nextPartialResult))
     }
 
@@ -138,12 +146,16 @@ extension Publishers.Sequence where Failure == Never {
     }
 
     /// The smallest element, if any.
-    public func min(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
+    public func min(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool)
+        -> Optional<Elements.Element>.Publisher
+    {
         Optional.Publisher(sequence.min(by: areInIncreasingOrder))
     }
 
     /// The largest element, if any.
-    public func max(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
+    public func max(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool)
+        -> Optional<Elements.Element>.Publisher
+    {
         Optional.Publisher(sequence.max(by: areInIncreasingOrder))
     }
 

@@ -66,8 +66,8 @@ extension Swift.Sequence {
 /// atomic flag, so an unlimited stream costs no lock per value.
 @usableFromInline
 final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
-    CombineReflectable, @unchecked Sendable where Downstream.Input == Elements.Element
-{
+    CombineReflectable, @unchecked Sendable
+where Downstream.Input == Elements.Element {
     @usableFromInline
     struct State {
         @usableFromInline var demand = Subscribers.Demand.none
@@ -121,7 +121,8 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
     /// as Combine's sequence and record subscriptions show.
     @usableFromInline var customMirror: Mirror {
         let shown: Any = state.withLock({ $0.done }) ? [Elements.Element]() : sequence
-        let children: [Mirror.Child] = isRecording
+        let children: [Mirror.Child] =
+            isRecording
             ? [("sequence", shown), ("completion", completion)]
             : [("sequence", shown)]
         return Mirror(self, children: children)

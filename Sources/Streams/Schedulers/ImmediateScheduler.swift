@@ -74,7 +74,10 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     }
 
     /// Runs the action immediately (the date is ignored).
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?, _ action: @escaping () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) {
         action()
     }
 

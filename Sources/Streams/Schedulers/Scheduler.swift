@@ -46,12 +46,16 @@ extension Scheduler {
     }
 
     /// Performs the action at some time after the specified date, with the given tolerance.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, _ action: @escaping () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, _ action: @escaping () -> Void
+    ) {
         schedule(after: date, tolerance: tolerance, options: nil, action)
     }
 
     /// Performs the action repeatedly, with the minimum tolerance, until cancelled.
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, _ action: @escaping () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, _ action: @escaping () -> Void
+    ) -> Cancellable {
         schedule(after: date, interval: interval, tolerance: minimumTolerance, options: nil, action)
     }
 

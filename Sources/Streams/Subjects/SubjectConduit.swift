@@ -75,7 +75,9 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     @usableFromInline var customMirror: Mirror {
         let downstream = downstreamChild(outbox.downstreamIfLive)
         guard description != "ObservableObjectPublisher" else { return Mirror(self, children: [downstream]) }
-        return Mirror(self, children: [("parent", description), downstream, ("demand", outbox.shownDemand), ("subject", description)])
+        return Mirror(
+            self,
+            children: [("parent", description), downstream, ("demand", outbox.shownDemand), ("subject", description)])
     }
 
     @usableFromInline var playgroundDescription: Any { description }

@@ -47,7 +47,9 @@ final class SubjectCore: @unchecked Sendable {
     /// Completes the subject once: `record` (run under the mutex) keeps the completion for
     /// later subscribers, then every subscriber's conduit is finished outside the lock, and the
     /// upstream subscriptions are released outside it too. Ignored if already completed.
-    func finish<Output, Failure: Error>(_ completion: Subscribers.Completion<Failure>, of _: Output.Type, record: () -> Void) {
+    func finish<Output, Failure: Error>(
+        _ completion: Subscribers.Completion<Failure>, of _: Output.Type, record: () -> Void
+    ) {
         var droppedUpstreams = SubjectUpstreams()
         mutex.lock()
         guard let finishing = complete(dropped: &droppedUpstreams) else {

@@ -15,7 +15,9 @@ extension Subscribers {
     /// (bit 0: a closure is running, bit 1: terminated) instead of a lock: the thread that sets
     /// bit 0 owns the closures until it clears it, and whoever terminates while nobody is
     /// running releases them. The subscription itself is kept under a lock.
-    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
+    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+        @unchecked Sendable
+    {
         @usableFromInline static var running: Int { 1 }
         @usableFromInline static var terminated: Int { 2 }
 

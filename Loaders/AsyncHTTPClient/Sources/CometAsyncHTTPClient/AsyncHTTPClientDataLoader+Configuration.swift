@@ -40,10 +40,12 @@ extension AsyncHTTPClientDataLoader {
             var configuration = HTTPClient.Configuration(
                 // The loader follows redirects itself, under Comet's RedirectPolicy.
                 redirectConfiguration: .disallow,
-                timeout: .init(connect: .milliseconds(Int64(timeoutForConnect * 1000)),
-                               read: .milliseconds(Int64(timeoutForRequest * 1000))),
-                connectionPool: .init(idleTimeout: .seconds(60),
-                                      concurrentHTTP1ConnectionsPerHostSoftLimit: maximumConnectionsPerHost),
+                timeout: .init(
+                    connect: .milliseconds(Int64(timeoutForConnect * 1000)),
+                    read: .milliseconds(Int64(timeoutForRequest * 1000))),
+                connectionPool: .init(
+                    idleTimeout: .seconds(60),
+                    concurrentHTTP1ConnectionsPerHostSoftLimit: maximumConnectionsPerHost),
                 decompression: .disabled
             )
             configuration.dnsOverride = dnsOverride

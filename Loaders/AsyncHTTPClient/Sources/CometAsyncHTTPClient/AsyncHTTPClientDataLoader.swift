@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A ``Comet/DataLoading`` built on AsyncHTTPClient: http(s) over SwiftNIO's event loops, `file:`
@@ -48,8 +48,10 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
 
     /// Creates a loader with its own `HTTPClient` on `eventLoopGroup` (default: NIO's shared
     /// singleton group, which Hummingbird and Vapor also use).
-    public init(configuration: Configuration = Configuration(),
-                eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(
+        configuration: Configuration = Configuration(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.configuration = configuration
         let clientConfiguration = configuration.clientConfiguration(dnsOverride: [:])
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
@@ -85,8 +87,9 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
             for (name, value) in configuration.additionalHeaders where request.value(forHTTPHeaderField: name) == nil {
                 request.setValue(value, forHTTPHeaderField: name)
             }
-            let load = HTTPLoad(request: request, configuration: configuration, connector: connector,
-                                handlers: .init(didReceiveData: didReceiveData, completion: completion))
+            let load = HTTPLoad(
+                request: request, configuration: configuration, connector: connector,
+                handlers: .init(didReceiveData: didReceiveData, completion: completion))
             load.start()
             return load
         default:

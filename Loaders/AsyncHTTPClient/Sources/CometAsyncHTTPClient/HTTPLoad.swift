@@ -5,7 +5,7 @@ import Locking
 import NIOCore
 import NIOHTTP1
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One load over http(s): its requests (the first and each redirect's), its cancellation and its
@@ -48,8 +48,10 @@ final class HTTPLoad: DataLoadingTask, Sendable {
     private let deadline: NIODeadline
     private let state: Locked<State>
 
-    init(request: URLRequest, configuration: AsyncHTTPClientDataLoader.Configuration, connector: Connector,
-         handlers: Handlers) {
+    init(
+        request: URLRequest, configuration: AsyncHTTPClientDataLoader.Configuration, connector: Connector,
+        handlers: Handlers
+    ) {
         firstRequest = request
         self.configuration = configuration
         self.connector = connector
@@ -70,7 +72,7 @@ final class HTTPLoad: DataLoadingTask, Sendable {
             }
         }
         switch action {
-        case .some(.some(let task)): task.cancel() // its delegate then reports the cancellation
+        case .some(.some(let task)): task.cancel()  // its delegate then reports the cancellation
         case .some(.none): finish(URLError(.cancelled))
         case .none: break
         }
@@ -114,8 +116,9 @@ final class HTTPLoad: DataLoadingTask, Sendable {
             finish(DataLoaderError.unsupportedURL(request.url))
             return
         }
-        let delegate = HTTPLoadDelegate(load: self, url: request.url ?? outgoing.url,
-                                        maximumSize: configuration.maximumResponseDataSize)
+        let delegate = HTTPLoadDelegate(
+            load: self, url: request.url ?? outgoing.url,
+            maximumSize: configuration.maximumResponseDataSize)
         let task = client.execute(request: outgoing, delegate: delegate, deadline: deadline)
         if let pinnedHost {
             let pinnedClients = connector.pinnedClients
@@ -134,8 +137,9 @@ final class HTTPLoad: DataLoadingTask, Sendable {
         var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
         let body = request.httpBody.map { HTTPClient.Body.bytes($0) }
-        return try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                                      headers: headers, body: body)
+        return try HTTPClient.Request(
+            url: url, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            headers: headers, body: body)
     }
 
     // MARK: Called by the delegate
@@ -161,7 +165,8 @@ final class HTTPLoad: DataLoadingTask, Sendable {
             return
         }
         guard let target = URL(string: location, relativeTo: url)?.absoluteURL,
-              ["http", "https"].contains(target.scheme?.lowercased() ?? "") else {
+            ["http", "https"].contains(target.scheme?.lowercased() ?? "")
+        else {
             finish(DataLoaderError.unsupportedURL(URL(string: location)))
             return
         }

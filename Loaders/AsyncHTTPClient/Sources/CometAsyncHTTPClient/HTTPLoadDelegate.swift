@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// AsyncHTTPClient's delegate for one request of an ``HTTPLoad``: checks the status and the
@@ -50,8 +50,9 @@ final class HTTPLoadDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
             }
             expectedLength = isIdentity ? length : nil
         }
-        response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
-                                   headerFields: Self.headerFields(head.headers))
+        response = HTTPURLResponse(
+            url: url, statusCode: status, httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
+            headerFields: Self.headerFields(head.headers))
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -83,14 +84,15 @@ final class HTTPLoadDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
     /// The error of a status outside 200...299: with its `Retry-After` for 429 and 503.
     private static func failure(status: Int, headers: HTTPHeaders) -> DataLoaderError {
         guard status == 429 || status == 503, let header = headers.first(name: "Retry-After"),
-              let seconds = ImagePipeline.RetryPolicy.parseRetryAfter(header) else { return .statusCode(status) }
+            let seconds = ImagePipeline.RetryPolicy.parseRetryAfter(header)
+        else { return .statusCode(status) }
         return .retryAfter(statusCode: status, seconds: seconds)
     }
 
     /// The header fields as `HTTPURLResponse` takes them: repeated names joined with ", ".
     private static func headerFields(_ headers: HTTPHeaders) -> [String: String] {
         var fields: [String: String] = [:]
-        var spelling: [String: String] = [:] // lowercased name -> the first spelling seen
+        var spelling: [String: String] = [:]  // lowercased name -> the first spelling seen
         for (name, value) in headers {
             if let key = spelling[name.lowercased()], let existing = fields[key] {
                 fields[key] = existing + ", " + value

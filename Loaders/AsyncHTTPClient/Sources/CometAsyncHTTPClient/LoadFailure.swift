@@ -5,10 +5,10 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Translates AsyncHTTPClient's and SwiftNIO's errors into the errors ``Comet/DataLoader``
@@ -44,7 +44,7 @@ enum LoadFailure {
         case .cancelled, .alreadyShutdown:
             return urlError(.cancelled, url, error)
         case .readTimeout, .writeTimeout, .connectTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
-             .getConnectionFromPoolTimeout:
+            .getConnectionFromPoolTimeout:
             return urlError(.timedOut, url, error)
         case .remoteConnectionClosed, .bodyLengthMismatch:
             return lost(url: url, received: received, expected: expected, error)
@@ -58,7 +58,9 @@ enum LoadFailure {
     /// A connection that ended early: the short body when its length was announced (as
     /// DataLoader reports a clean close mid-body), else URLSession's lost connection.
     private static func lost(url: URL, received: Int, expected: Int?, _ error: any Error) -> any Error {
-        if let expected, received < expected { return DataLoaderError.incompleteBody(received: received, expected: expected) }
+        if let expected, received < expected {
+            return DataLoaderError.incompleteBody(received: received, expected: expected)
+        }
         return urlError(.networkConnectionLost, url, error)
     }
 

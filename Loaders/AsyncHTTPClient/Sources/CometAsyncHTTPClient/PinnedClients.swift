@@ -60,12 +60,16 @@ final class PinnedClients: Sendable {
                 }
             }
             if table.current.count >= Self.capacity,
-               let idle = table.current.filter({ $0.value.leases == 0 }).min(by: { $0.value.lastLease < $1.value.lastLease }) {
+                let idle = table.current.filter({ $0.value.leases == 0 }).min(by: {
+                    $0.value.lastLease < $1.value.lastLease
+                })
+            {
                 table.current.removeValue(forKey: idle.key)
                 toShutDown.append(idle.value.client)
             }
-            let client = HTTPClient(eventLoopGroup: eventLoopGroup,
-                                    configuration: configuration.clientConfiguration(dnsOverride: [host: address]))
+            let client = HTTPClient(
+                eventLoopGroup: eventLoopGroup,
+                configuration: configuration.clientConfiguration(dnsOverride: [host: address]))
             table.current[host] = Entry(address: address, client: client, leases: 1, lastLease: table.clock)
             return client
         }

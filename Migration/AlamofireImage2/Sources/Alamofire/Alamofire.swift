@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Alamofire 3's top-level entry points, so `Alamofire.request(.GET, url)` compiles with only
@@ -12,8 +12,10 @@ public enum Alamofire {
     /// Creates and starts a request with `method` for `URLString`, adding `headers`.
     ///
     /// A string that is not a URL gives a request that fails with an "unsupported URL" error.
-    public static func request(_ method: Method, _ URLString: URLRequestConvertible,
-                               headers: [String: String]? = nil) -> Request {
+    public static func request(
+        _ method: Method, _ URLString: URLRequestConvertible,
+        headers: [String: String]? = nil
+    ) -> Request {
         var urlRequest = URLString.URLRequest
         urlRequest.httpMethod = method.rawValue
         for (name, value) in headers ?? [:] {

@@ -1,7 +1,7 @@
 import Comet
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The `NSError`s the shim reports, with Alamofire 3's and AlamofireImage 2's domains and codes.
@@ -16,22 +16,27 @@ enum AlamofireErrors {
     static let statusCodeKey = "StatusCode"
 
     static func statusCode(_ code: Int) -> NSError {
-        NSError(domain: domain, code: statusCodeValidationFailed, userInfo: [
-            NSLocalizedFailureReasonErrorKey: "Response status code was unacceptable: \(code)",
-            NSLocalizedDescriptionKey: "Response status code was unacceptable: \(code)",
-            statusCodeKey: code,
-        ])
+        NSError(
+            domain: domain, code: statusCodeValidationFailed,
+            userInfo: [
+                NSLocalizedFailureReasonErrorKey: "Response status code was unacceptable: \(code)",
+                NSLocalizedDescriptionKey: "Response status code was unacceptable: \(code)",
+                statusCodeKey: code,
+            ])
     }
 
     static func contentType(_ mimeType: String?, acceptable: [String]) -> NSError {
-        let reason = "Response content type \"\(mimeType ?? "(none)")\" does not match any acceptable content types: \(acceptable)"
-        return NSError(domain: domain, code: contentTypeValidationFailed,
-                       userInfo: [NSLocalizedFailureReasonErrorKey: reason, NSLocalizedDescriptionKey: reason])
+        let reason =
+            "Response content type \"\(mimeType ?? "(none)")\" does not match any acceptable content types: \(acceptable)"
+        return NSError(
+            domain: domain, code: contentTypeValidationFailed,
+            userInfo: [NSLocalizedFailureReasonErrorKey: reason, NSLocalizedDescriptionKey: reason])
     }
 
     static func urlError(_ code: Int, _ reason: String) -> NSError {
-        NSError(domain: NSURLErrorDomain, code: code,
-                userInfo: [NSLocalizedFailureReasonErrorKey: reason, NSLocalizedDescriptionKey: reason])
+        NSError(
+            domain: NSURLErrorDomain, code: code,
+            userInfo: [NSLocalizedFailureReasonErrorKey: reason, NSLocalizedDescriptionKey: reason])
     }
 
     /// A request cancelled before it finished (NSURLErrorCancelled, -999).

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One HTTP request, as Alamofire 3's `Request`: created suspended, started with ``resume()``
@@ -15,8 +15,11 @@ public final class Request: @unchecked Sendable {
     // and the progress closure are always called after it is released.
 
     /// A progress callback: bytes in this chunk, bytes so far, bytes expected (-1 if unknown).
-    public typealias ProgressClosure = @Sendable (_ bytesRead: Int64, _ totalBytesRead: Int64,
-                                                  _ totalBytesExpectedToRead: Int64) -> Void
+    public typealias ProgressClosure =
+        @Sendable (
+            _ bytesRead: Int64, _ totalBytesRead: Int64,
+            _ totalBytesExpectedToRead: Int64
+        ) -> Void
 
     /// The request's task: its state and counters (Alamofire exposed the URLSessionTask).
     public final class DataTask: @unchecked Sendable {
@@ -97,8 +100,10 @@ public final class Request: @unchecked Sendable {
     /// Answers HTTP Basic or Digest challenges with `user` and `password`. Call before the
     /// request starts (a started request keeps the credential it had).
     @discardableResult
-    public func authenticate(user: String, password: String,
-                             persistence: URLCredential.Persistence = .forSession) -> Self {
+    public func authenticate(
+        user: String, password: String,
+        persistence: URLCredential.Persistence = .forSession
+    ) -> Self {
         authenticate(usingCredential: URLCredential(user: user, password: password, persistence: persistence))
     }
 
@@ -187,8 +192,10 @@ public final class Request: @unchecked Sendable {
     /// Calls `completionHandler` on `queue` (main by default) with the raw outcome: request,
     /// response, body and error.
     @discardableResult
-    public func response(queue: DispatchQueue? = nil,
-                         completionHandler: @escaping @Sendable (URLRequest?, HTTPURLResponse?, Data?, NSError?) -> Void) -> Self {
+    public func response(
+        queue: DispatchQueue? = nil,
+        completionHandler: @escaping @Sendable (URLRequest?, HTTPURLResponse?, Data?, NSError?) -> Void
+    ) -> Self {
         whenFinished { outcome in
             (queue ?? .main).async { completionHandler(outcome.request, outcome.response, outcome.data, outcome.error) }
         }
@@ -198,9 +205,11 @@ public final class Request: @unchecked Sendable {
     /// Runs `responseSerializer` off the main queue once the request finishes, then calls
     /// `completionHandler` on `queue` (main by default) with the serialized ``Response``.
     @discardableResult
-    public func response<Value, Error>(queue: DispatchQueue? = nil,
-                                       responseSerializer: ResponseSerializer<Value, Error>,
-                                       completionHandler: @escaping @Sendable (Response<Value, Error>) -> Void) -> Self {
+    public func response<Value, Error>(
+        queue: DispatchQueue? = nil,
+        responseSerializer: ResponseSerializer<Value, Error>,
+        completionHandler: @escaping @Sendable (Response<Value, Error>) -> Void
+    ) -> Self {
         whenFinished { outcome in
             let response = Self.serialize(outcome, with: responseSerializer)
             let box = UncheckedBox(response)
@@ -210,7 +219,9 @@ public final class Request: @unchecked Sendable {
     }
 
     /// Serializes `outcome` (on the caller's thread).
-    static func serialize<Value, Error>(_ outcome: Outcome, with serializer: ResponseSerializer<Value, Error>) -> Response<Value, Error> {
+    static func serialize<Value, Error>(_ outcome: Outcome, with serializer: ResponseSerializer<Value, Error>)
+        -> Response<Value, Error>
+    {
         let result = serializer.serializeResponse(outcome.request, outcome.response, outcome.data, outcome.error)
         return Response(request: outcome.request, response: outcome.response, data: outcome.data, result: result)
     }
@@ -254,8 +265,9 @@ public final class Request: @unchecked Sendable {
             var error = error
             if wasCancelled, error != nil { error = AlamofireErrors.cancelled(original?.url) }
             if error == nil { error = $0.validations.lazy.compactMap { $0(original, http) }.first }
-            let outcome = Outcome(request: original, response: http,
-                                  data: $0.response == nil && $0.data.isEmpty ? nil : $0.data, error: error)
+            let outcome = Outcome(
+                request: original, response: http,
+                data: $0.response == nil && $0.data.isEmpty ? nil : $0.data, error: error)
             $0.outcome = outcome
             $0.loading = nil
             $0.progress = nil

@@ -1,7 +1,7 @@
 import Comet
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What Alamofire 3's `Manager` did for the image API: creates ``Request``s and loads them with
@@ -41,12 +41,15 @@ final class RequestSession: Sendable {
         let token = credential.map { credentials.add($0, for: urlRequest) }
         // Loads hold their request strongly until they finish (Alamofire's Manager kept them too),
         // so `Alamofire.request(…).responseImage { … }` completes without the caller keeping it.
-        let task = loader.loadData(with: urlRequest, didReceiveData: { data, response in
-            request.didReceive(data, response: response)
-        }, completion: { [credentials] error in
-            if let token { credentials.remove(token) }
-            request.finish(error: error.map(AlamofireErrors.translate))
-        })
+        let task = loader.loadData(
+            with: urlRequest,
+            didReceiveData: { data, response in
+                request.didReceive(data, response: response)
+            },
+            completion: { [credentials] error in
+                if let token { credentials.remove(token) }
+                request.finish(error: error.map(AlamofireErrors.translate))
+            })
         request.started(LoadingTask(task: task))
     }
 }
@@ -62,7 +65,11 @@ private final class IdentifierSource: @unchecked Sendable {
     // `value` is only touched under `lock`.
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int { lock.withLock { value += 1; return value } }
+    func next() -> Int {
+        lock.withLock {
+            value += 1; return value
+        }
+    }
 }
 
 /// The credentials of running requests, by URL string.

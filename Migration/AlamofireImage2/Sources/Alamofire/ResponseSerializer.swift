@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Turns what a request received into a `Result`, as Alamofire 3's `ResponseSerializer`.
@@ -12,7 +12,9 @@ public struct ResponseSerializer<Value, Error: Swift.Error>: Sendable {
     public let serializeResponse: @Sendable (URLRequest?, HTTPURLResponse?, Data?, NSError?) -> Result<Value, Error>
 
     /// Creates a serializer from its closure.
-    public init(serializeResponse: @escaping @Sendable (URLRequest?, HTTPURLResponse?, Data?, NSError?) -> Result<Value, Error>) {
+    public init(
+        serializeResponse: @escaping @Sendable (URLRequest?, HTTPURLResponse?, Data?, NSError?) -> Result<Value, Error>
+    ) {
         self.serializeResponse = serializeResponse
     }
 }

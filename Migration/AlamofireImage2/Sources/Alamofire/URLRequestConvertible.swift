@@ -1,7 +1,7 @@
 import struct Comet.ImageRequest
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The Foundation request type, for expressions inside types that have a `URLRequest`

@@ -2,7 +2,7 @@ import class Comet.MemoryPressureMonitor
 import protocol Comet.MemoryPressureTrimming
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// AlamofireImage's in-memory cache: images cost `width × height × 4` bytes; when an add takes
@@ -34,8 +34,9 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
     /// A cache that purges above `memoryCapacity` bytes down to `preferredMemoryUsageAfterPurge`.
     /// - Precondition: `memoryCapacity >= preferredMemoryUsageAfterPurge`.
     public init(memoryCapacity: UInt64 = 100_000_000, preferredMemoryUsageAfterPurge: UInt64 = 60_000_000) {
-        precondition(memoryCapacity >= preferredMemoryUsageAfterPurge,
-                     "The `memoryCapacity` must be greater than or equal to `preferredMemoryUsageAfterPurge`")
+        precondition(
+            memoryCapacity >= preferredMemoryUsageAfterPurge,
+            "The `memoryCapacity` must be greater than or equal to `preferredMemoryUsageAfterPurge`")
         self.memoryCapacity = memoryCapacity
         self.preferredMemoryUsageAfterPurge = preferredMemoryUsageAfterPurge
         MemoryPressureMonitor.shared.register(self)
@@ -113,13 +114,16 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
     // MARK: ImageRequestCache
 
     /// Stores `image` under the request's URL string (plus `-identifier` if given).
-    public func addImage(_ image: Image, forRequest request: URLRequest, withAdditionalIdentifier identifier: String? = nil) {
+    public func addImage(
+        _ image: Image, forRequest request: URLRequest, withAdditionalIdentifier identifier: String? = nil
+    ) {
         addImage(image, withIdentifier: Self.key(for: request, identifier: identifier))
     }
 
     /// Removes the image for the request (and `identifier`); `true` if there was one.
     @discardableResult
-    public func removeImageForRequest(_ request: URLRequest, withAdditionalIdentifier identifier: String? = nil) -> Bool {
+    public func removeImageForRequest(_ request: URLRequest, withAdditionalIdentifier identifier: String? = nil) -> Bool
+    {
         removeImageWithIdentifier(Self.key(for: request, identifier: identifier))
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Downloads images with a limit on concurrent downloads, a FIFO or LIFO queue, one download per
@@ -24,8 +24,11 @@ public final class ImageDownloader: @unchecked Sendable {
     public typealias CompletionHandler = @MainActor (Response<Image, NSError>) -> Void
     /// Called on the progress queue as bytes arrive: bytes in the chunk, bytes so far, bytes
     /// expected (-1 when unknown).
-    public typealias ProgressHandler = @Sendable (_ bytesRead: Int64, _ totalBytesRead: Int64,
-                                                  _ totalExpectedBytesToRead: Int64) -> Void
+    public typealias ProgressHandler =
+        @Sendable (
+            _ bytesRead: Int64, _ totalBytesRead: Int64,
+            _ totalExpectedBytesToRead: Int64
+        ) -> Void
 
     /// The order in which queued downloads start.
     public enum DownloadPrioritization: Sendable {
@@ -74,11 +77,14 @@ public final class ImageDownloader: @unchecked Sendable {
     /// A downloader with its own session (timeouts and additional headers from `configuration`),
     /// `downloadPrioritization` (default FIFO), `maximumActiveDownloads` (default 4, at least 1)
     /// and `imageCache` (default a new ``AutoPurgingImageCache``).
-    public init(configuration: URLSessionConfiguration = ImageDownloader.defaultURLSessionConfiguration(),
-                downloadPrioritization: DownloadPrioritization = .FIFO,
-                maximumActiveDownloads: Int = 4,
-                imageCache: ImageRequestCache? = AutoPurgingImageCache()) {
-        precondition(maximumActiveDownloads >= 1, "maximumActiveDownloads must be at least 1 (got \(maximumActiveDownloads))")
+    public init(
+        configuration: URLSessionConfiguration = ImageDownloader.defaultURLSessionConfiguration(),
+        downloadPrioritization: DownloadPrioritization = .FIFO,
+        maximumActiveDownloads: Int = 4,
+        imageCache: ImageRequestCache? = AutoPurgingImageCache()
+    ) {
+        precondition(
+            maximumActiveDownloads >= 1, "maximumActiveDownloads must be at least 1 (got \(maximumActiveDownloads))")
         self.session = RequestSession(configuration: configuration)
         self.downloadPrioritization = downloadPrioritization
         self.maximumActiveDownloads = maximumActiveDownloads
@@ -97,8 +103,10 @@ public final class ImageDownloader: @unchecked Sendable {
     }
 
     /// Uses `user` and `password` for HTTP Basic/Digest challenges of later downloads.
-    public func addAuthentication(user: String, password: String,
-                                  persistence: URLCredential.Persistence = .forSession) {
+    public func addAuthentication(
+        user: String, password: String,
+        persistence: URLCredential.Persistence = .forSession
+    ) {
         addAuthentication(usingCredential: URLCredential(user: user, password: password, persistence: persistence))
     }
 
@@ -123,12 +131,14 @@ public final class ImageDownloader: @unchecked Sendable {
     ///
     /// - Returns: the receipt to cancel this caller with, or `nil` when the cache answered.
     @discardableResult
-    public func downloadImage(URLRequest convertible: URLRequestConvertible,
-                              receiptID: String = UUID().uuidString,
-                              filter: ImageFilter? = nil,
-                              progress: ProgressHandler? = nil,
-                              progressQueue: DispatchQueue = .main,
-                              completion: CompletionHandler?) -> RequestReceipt? {
+    public func downloadImage(
+        URLRequest convertible: URLRequestConvertible,
+        receiptID: String = UUID().uuidString,
+        filter: ImageFilter? = nil,
+        progress: ProgressHandler? = nil,
+        progressQueue: DispatchQueue = .main,
+        completion: CompletionHandler?
+    ) -> RequestReceipt? {
         let urlRequest = convertible.URLRequest
         let key = urlRequest.imageKey
         let operation = ResponseHandler.Operation(receiptID: receiptID, filter: filter, completion: completion)
@@ -136,8 +146,10 @@ public final class ImageDownloader: @unchecked Sendable {
             return RequestReceipt(request: request, receiptID: receiptID)
         }
         if Self.cachePolicyAllowsCacheReads(urlRequest.cachePolicy),
-           let image = imageCache?.imageForRequest(urlRequest, withAdditionalIdentifier: filter?.identifier) {
-            let response = Response<Image, NSError>(request: urlRequest, response: nil, data: nil, result: .Success(image))
+            let image = imageCache?.imageForRequest(urlRequest, withAdditionalIdentifier: filter?.identifier)
+        {
+            let response = Response<Image, NSError>(
+                request: urlRequest, response: nil, data: nil, result: .Success(image))
             Self.complete(completion, with: response)
             return nil
         }
@@ -183,13 +195,17 @@ public final class ImageDownloader: @unchecked Sendable {
     /// Downloads each of `URLRequests` as ``downloadImage(URLRequest:receiptID:filter:progress:progressQueue:completion:)``
     /// would, with a new receipt ID each; returns the receipts of those not answered by the cache.
     @discardableResult
-    public func downloadImages(URLRequests: [URLRequestConvertible],
-                               filter: ImageFilter? = nil,
-                               progress: ProgressHandler? = nil,
-                               progressQueue: DispatchQueue = .main,
-                               completion: CompletionHandler? = nil) -> [RequestReceipt] {
+    public func downloadImages(
+        URLRequests: [URLRequestConvertible],
+        filter: ImageFilter? = nil,
+        progress: ProgressHandler? = nil,
+        progressQueue: DispatchQueue = .main,
+        completion: CompletionHandler? = nil
+    ) -> [RequestReceipt] {
         URLRequests.compactMap {
-            downloadImage(URLRequest: $0, filter: filter, progress: progress, progressQueue: progressQueue, completion: completion)
+            downloadImage(
+                URLRequest: $0, filter: filter, progress: progress, progressQueue: progressQueue, completion: completion
+            )
         }
     }
 
@@ -206,7 +222,7 @@ public final class ImageDownloader: @unchecked Sendable {
         let key = urlRequest.imageKey
         let (operation, cancelRequest): (ResponseHandler.Operation?, Bool) = lock.withLock {
             guard let handler = handlers[key], handler.request === requestReceipt.request,
-                  let index = handler.operations.firstIndex(where: { $0.receiptID == requestReceipt.receiptID })
+                let index = handler.operations.firstIndex(where: { $0.receiptID == requestReceipt.receiptID })
             else { return (nil, false) }
             let operation = handler.operations.remove(at: index)
             guard handler.operations.isEmpty, !handler.isActive else { return (operation, false) }
@@ -216,9 +232,12 @@ public final class ImageDownloader: @unchecked Sendable {
         }
         guard let operation else { return }
         let reason = "ImageDownloader cancelled URL request: \(urlRequest.urlString)"
-        let error = NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled,
-                            userInfo: [NSLocalizedFailureReasonErrorKey: reason])
-        Self.complete(operation.completion, with: Response(request: urlRequest, response: nil, data: nil, result: .Failure(error)))
+        let error = NSError(
+            domain: NSURLErrorDomain, code: NSURLErrorCancelled,
+            userInfo: [NSLocalizedFailureReasonErrorKey: reason])
+        Self.complete(
+            operation.completion, with: Response(request: urlRequest, response: nil, data: nil, result: .Failure(error))
+        )
         if cancelRequest { requestReceipt.request.cancel() }
     }
 
@@ -289,10 +308,14 @@ public final class ImageDownloader: @unchecked Sendable {
                 }
             }
             if let urlRequest = outcome.request {
-                imageCache?.addImage(result, forRequest: urlRequest, withAdditionalIdentifier: operation.filter?.identifier)
+                imageCache?.addImage(
+                    result, forRequest: urlRequest, withAdditionalIdentifier: operation.filter?.identifier)
             }
-            Self.complete(operation.completion, with: Response(request: outcome.request, response: outcome.response,
-                                                              data: outcome.data, result: .Success(result)))
+            Self.complete(
+                operation.completion,
+                with: Response(
+                    request: outcome.request, response: outcome.response,
+                    data: outcome.data, result: .Success(result)))
         }
     }
 }

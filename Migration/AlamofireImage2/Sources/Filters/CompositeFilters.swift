@@ -11,8 +11,10 @@ public struct ScaledToSizeWithRoundedCornersFilter: CompositeImageFilter {
 
     /// Scales to `size` pixels, then rounds corners of `radius` pixels.
     public init(size: CGSize, radius: CGFloat, divideRadiusByImageScale: Bool = false) {
-        filters = [ScaledToSizeFilter(size: size),
-                   RoundedCornersFilter(radius: radius, divideRadiusByImageScale: divideRadiusByImageScale)]
+        filters = [
+            ScaledToSizeFilter(size: size),
+            RoundedCornersFilter(radius: radius, divideRadiusByImageScale: divideRadiusByImageScale),
+        ]
     }
 }
 
@@ -23,8 +25,10 @@ public struct AspectScaledToFillSizeWithRoundedCornersFilter: CompositeImageFilt
 
     /// Fills `size` pixels, then rounds corners of `radius` pixels.
     public init(size: CGSize, radius: CGFloat, divideRadiusByImageScale: Bool = false) {
-        filters = [AspectScaledToFillSizeFilter(size: size),
-                   RoundedCornersFilter(radius: radius, divideRadiusByImageScale: divideRadiusByImageScale)]
+        filters = [
+            AspectScaledToFillSizeFilter(size: size),
+            RoundedCornersFilter(radius: radius, divideRadiusByImageScale: divideRadiusByImageScale),
+        ]
     }
 }
 

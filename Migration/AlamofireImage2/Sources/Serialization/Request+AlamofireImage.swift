@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension Request {
@@ -27,25 +27,32 @@ extension Request {
     ///     only). Must be positive.
     ///   - inflateResponseImage: accepted for source compatibility; Comet always decodes the
     ///     whole bitmap, so every image is already "inflated".
-    public class func imageResponseSerializer(imageScale: CGFloat = 1,
-                                              inflateResponseImage: Bool = true) -> ResponseSerializer<Image, NSError> {
+    public class func imageResponseSerializer(
+        imageScale: CGFloat = 1,
+        inflateResponseImage: Bool = true
+    ) -> ResponseSerializer<Image, NSError> {
         precondition(imageScale > 0, "imageScale must be positive (got \(imageScale))")
         return ResponseSerializer { request, response, data, error in
             if let error { return .Failure(error) }
             guard let data, !data.isEmpty else {
-                return .Failure(AlamofireErrors.urlError(NSURLErrorCannotDecodeRawData, "Data could not be serialized. Input data was nil or empty."))
+                return .Failure(
+                    AlamofireErrors.urlError(
+                        NSURLErrorCannotDecodeRawData, "Data could not be serialized. Input data was nil or empty."))
             }
             if !(request?.url?.isFileURL ?? false) {
                 let mimeType = response?.mimeType?.lowercased()
                 guard let mimeType, AcceptableImageContentTypes.shared.contains(mimeType) else {
-                    return .Failure(AlamofireErrors.urlError(NSURLErrorCannotDecodeContentData,
-                        "Image content type \"\(mimeType ?? "(none)")\" is not an acceptable image content type"))
+                    return .Failure(
+                        AlamofireErrors.urlError(
+                            NSURLErrorCannotDecodeContentData,
+                            "Image content type \"\(mimeType ?? "(none)")\" is not an acceptable image content type"))
                 }
             }
             do {
                 return .Success(try Image(data: data))
             } catch {
-                return .Failure(AlamofireErrors.urlError(NSURLErrorCannotDecodeRawData, "The image could not be decoded: \(error)"))
+                return .Failure(
+                    AlamofireErrors.urlError(NSURLErrorCannotDecodeRawData, "The image could not be decoded: \(error)"))
             }
         }
     }
@@ -56,9 +63,12 @@ extension Request {
     /// On Linux the main queue must be running (`dispatchMain()` or a RunLoop) for the handler
     /// to be called; Swift Testing's and async `main`s run it.
     @discardableResult
-    public func responseImage(imageScale: CGFloat = 1, inflateResponseImage: Bool = true,
-                              completionHandler: @escaping @MainActor (Response<Image, NSError>) -> Void) -> Self {
-        let serializer = Self.imageResponseSerializer(imageScale: imageScale, inflateResponseImage: inflateResponseImage)
+    public func responseImage(
+        imageScale: CGFloat = 1, inflateResponseImage: Bool = true,
+        completionHandler: @escaping @MainActor (Response<Image, NSError>) -> Void
+    ) -> Self {
+        let serializer = Self.imageResponseSerializer(
+            imageScale: imageScale, inflateResponseImage: inflateResponseImage)
         return response(queue: .main, responseSerializer: serializer) { response in
             MainActor.assumeIsolated { completionHandler(response) }
         }
@@ -73,7 +83,7 @@ final class AcceptableImageContentTypes: @unchecked Sendable {
     private var types: Set<String> = [
         "image/tiff", "image/jpeg", "image/gif", "image/png", "image/ico", "image/x-icon",
         "image/bmp", "image/x-bmp", "image/x-xbitmap", "image/x-ms-bmp", "image/x-win-bitmap",
-        "image/webp", "image/avif", // formats of today's web that Comet decodes (not in AlamofireImage 2)
+        "image/webp", "image/avif",  // formats of today's web that Comet decodes (not in AlamofireImage 2)
     ]
 
     func add(_ contentTypes: Set<String>) {

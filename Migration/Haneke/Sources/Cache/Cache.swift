@@ -44,8 +44,10 @@ open class Cache<T: DataConvertible>: @unchecked Sendable where T.Result == T, T
     /// in memory at once, on disk in the background (`format.convertToData ?? value.asData()`).
     /// `success` gets the formatted value: synchronously for the original format of a non-image
     /// value, else on main. Setting into a format that was never added is a programming error.
-    open func set(value: T, key: String, formatName: String = HanekeGlobals.Cache.OriginalFormatName,
-                  success: ((T) -> ())? = nil) {
+    open func set(
+        value: T, key: String, formatName: String = HanekeGlobals.Cache.OriginalFormatName,
+        success: ((T) -> ())? = nil
+    ) {
         guard let level = level(formatName) else {
             assertionFailure("Can't set value before adding format \(formatName)")
             return
@@ -62,12 +64,16 @@ open class Cache<T: DataConvertible>: @unchecked Sendable where T.Result == T, T
     /// memory hit: success, synchronously; disk hit: success on main (the value is then kept in
     /// memory); missing: -100 on main.
     @discardableResult
-    open func fetch(key: String, formatName: String = HanekeGlobals.Cache.OriginalFormatName,
-                    failure: Fetch<T>.Failer? = nil, success: Fetch<T>.Succeeder? = nil) -> Fetch<T> {
+    open func fetch(
+        key: String, formatName: String = HanekeGlobals.Cache.OriginalFormatName,
+        failure: Fetch<T>.Failer? = nil, success: Fetch<T>.Succeeder? = nil
+    ) -> Fetch<T> {
         let fetch = Fetch<T>.build(failure: failure, success: success)
         guard let level = level(formatName) else {
-            fetch.fail(errorWithCode(HanekeGlobals.Cache.ErrorCode.formatNotFound.rawValue,
-                                     description: "Format \(formatName) not found"))
+            fetch.fail(
+                errorWithCode(
+                    HanekeGlobals.Cache.ErrorCode.formatNotFound.rawValue,
+                    description: "Format \(formatName) not found"))
             return fetch
         }
         if let value = level.memory.value(forKey: key) {
@@ -83,37 +89,49 @@ open class Cache<T: DataConvertible>: @unchecked Sendable where T.Result == T, T
     /// Fetches the fetcher's key from the cache; when it is missing (-100), runs the fetcher and
     /// caches its value in `formatName` before returning it (formatted).
     @discardableResult
-    open func fetch(fetcher: Fetcher<T>, formatName: String = HanekeGlobals.Cache.OriginalFormatName,
-                    failure: Fetch<T>.Failer? = nil, success: Fetch<T>.Succeeder? = nil) -> Fetch<T> {
+    open func fetch(
+        fetcher: Fetcher<T>, formatName: String = HanekeGlobals.Cache.OriginalFormatName,
+        failure: Fetch<T>.Failer? = nil, success: Fetch<T>.Succeeder? = nil
+    ) -> Fetch<T> {
         let fetch = Fetch<T>.build(failure: failure, success: success)
-        self.fetch(key: fetcher.key, formatName: formatName, failure: { error in
-            guard let error = error as NSError?, error.domain == HanekeGlobals.Domain,
-                  error.code == HanekeGlobals.Cache.ErrorCode.objectNotFound.rawValue else {
-                fetch.fail(error)
-                return
-            }
-            fetcher.fetch(failure: { error in
-                fetch.fail(error)
-            }, success: { value in
-                self.set(value: value, key: fetcher.key, formatName: formatName) { fetch.succeed($0) }
+        self.fetch(
+            key: fetcher.key, formatName: formatName,
+            failure: { error in
+                guard let error = error as NSError?, error.domain == HanekeGlobals.Domain,
+                    error.code == HanekeGlobals.Cache.ErrorCode.objectNotFound.rawValue
+                else {
+                    fetch.fail(error)
+                    return
+                }
+                fetcher.fetch(
+                    failure: { error in
+                        fetch.fail(error)
+                    },
+                    success: { value in
+                        self.set(value: value, key: fetcher.key, formatName: formatName) { fetch.succeed($0) }
+                    })
+            },
+            success: { value in
+                fetch.succeed(value)
             })
-        }, success: { value in
-            fetch.succeed(value)
-        })
         return fetch
     }
 
     /// ``fetch(fetcher:formatName:failure:success:)`` with a ``NetworkFetcher`` for `URL`.
     @discardableResult
-    open func fetch(URL: URL, formatName: String = HanekeGlobals.Cache.OriginalFormatName,
-                    failure: Fetch<T>.Failer? = nil, success: Fetch<T>.Succeeder? = nil) -> Fetch<T> {
+    open func fetch(
+        URL: URL, formatName: String = HanekeGlobals.Cache.OriginalFormatName,
+        failure: Fetch<T>.Failer? = nil, success: Fetch<T>.Succeeder? = nil
+    ) -> Fetch<T> {
         fetch(fetcher: NetworkFetcher<T>(URL: URL), formatName: formatName, failure: failure, success: success)
     }
 
     /// ``fetch(fetcher:formatName:failure:success:)`` with a ``DiskFetcher`` for `path`.
     @discardableResult
-    open func fetch(path: String, formatName: String = HanekeGlobals.Cache.OriginalFormatName,
-                    failure: Fetch<T>.Failer? = nil, success: Fetch<T>.Succeeder? = nil) -> Fetch<T> {
+    open func fetch(
+        path: String, formatName: String = HanekeGlobals.Cache.OriginalFormatName,
+        failure: Fetch<T>.Failer? = nil, success: Fetch<T>.Succeeder? = nil
+    ) -> Fetch<T> {
         fetch(fetcher: DiskFetcher<T>(path: path), formatName: formatName, failure: failure, success: success)
     }
 
@@ -178,33 +196,37 @@ open class Cache<T: DataConvertible>: @unchecked Sendable where T.Result == T, T
     }
 
     private func fetchFromDisk(key: String, level: Level, fetch: Fetch<T>) {
-        level.disk.fetchData(key: key, failure: { error in
-            let code = (error as NSError?)?.code
-            if code == NSFileReadNoSuchFileError || code == NSFileNoSuchFileError {
-                fetch.fail(Self.notFound(key))
-            } else {
-                fetch.fail(error)
-            }
-        }, success: { data in
-            inBackground {
-                guard let value = T.convertFromData(data) else {
-                    // Unreadable bytes (a file written by something else): treated as a miss so
-                    // that fetch(fetcher:) replaces them (Haneke never called back here).
-                    level.disk.removeData(with: key)
-                    onMain { fetch.fail(Self.notFound(key)) }
-                    return
+        level.disk.fetchData(
+            key: key,
+            failure: { error in
+                let code = (error as NSError?)?.code
+                if code == NSFileReadNoSuchFileError || code == NSFileNoSuchFileError {
+                    fetch.fail(Self.notFound(key))
+                } else {
+                    fetch.fail(error)
                 }
-                let box = Unchecked(value)
-                onMain {
-                    level.memory.set(box.value, forKey: key)
-                    fetch.succeed(box.value)
+            },
+            success: { data in
+                inBackground {
+                    guard let value = T.convertFromData(data) else {
+                        // Unreadable bytes (a file written by something else): treated as a miss so
+                        // that fetch(fetcher:) replaces them (Haneke never called back here).
+                        level.disk.removeData(with: key)
+                        onMain { fetch.fail(Self.notFound(key)) }
+                        return
+                    }
+                    let box = Unchecked(value)
+                    onMain {
+                        level.memory.set(box.value, forKey: key)
+                        fetch.succeed(box.value)
+                    }
                 }
-            }
-        })
+            })
     }
 
     private static func notFound(_ key: String) -> NSError {
-        errorWithCode(HanekeGlobals.Cache.ErrorCode.objectNotFound.rawValue, description: "Object not found for key \(key)")
+        errorWithCode(
+            HanekeGlobals.Cache.ErrorCode.objectNotFound.rawValue, description: "Object not found for key \(key)")
     }
 }
 

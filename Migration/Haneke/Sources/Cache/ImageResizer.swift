@@ -25,8 +25,10 @@ public struct ImageResizer {
     public let compressionQuality: Float
 
     /// A resizer to `size` with `scaleMode`.
-    public init(size: CGSize = .zero, scaleMode: ScaleMode = .None, allowUpscaling: Bool = true,
-                compressionQuality: Float = 1.0) {
+    public init(
+        size: CGSize = .zero, scaleMode: ScaleMode = .None, allowUpscaling: Bool = true,
+        compressionQuality: Float = 1.0
+    ) {
         self.size = size
         self.scaleMode = scaleMode
         self.allowUpscaling = allowUpscaling
@@ -47,11 +49,12 @@ public struct ImageResizer {
         guard size.width >= 1, size.height >= 1 else { return image }
         if !allowUpscaling {
             let (sx, sy) = (Double(size.width) / Double(image.width), Double(size.height) / Double(image.height))
-            let enlarges = switch scaleMode {
-            case .Fill: sx > 1 || sy > 1
-            case .AspectFit: min(sx, sy) > 1
-            default: max(sx, sy) > 1
-            }
+            let enlarges =
+                switch scaleMode {
+                case .Fill: sx > 1 || sy > 1
+                case .AspectFit: min(sx, sy) > 1
+                default: max(sx, sy) > 1
+                }
             if enlarges { return image }
         }
         let resize = ImageProcessors.Resize(size: size, contentMode: contentMode, crop: false, upscale: allowUpscaling)

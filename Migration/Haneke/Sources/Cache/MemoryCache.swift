@@ -59,7 +59,8 @@ final class MemoryCache<T>: @unchecked Sendable {
 
     /// Removes the oldest values while over `countLimit` or `cost` (caller holds the lock).
     private func evict(whileOver cost: Int, keepingOne: Bool) {
-        while nodes.count > countLimit || (totalCost > cost && nodes.count > (keepingOne ? 1 : 0)), let victim = oldest {
+        while nodes.count > countLimit || (totalCost > cost && nodes.count > (keepingOne ? 1 : 0)), let victim = oldest
+        {
             unlink(victim)
             nodes[victim.key] = nil
             totalCost -= victim.cost

@@ -19,7 +19,8 @@ open class DiskCache: @unchecked Sendable {
     }
     private static let baseLock = NSLock()
     nonisolated(unsafe) private static var base: URL = {
-        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+        let caches =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
         return caches.appendingPathComponent(HanekeGlobals.Domain, isDirectory: true)
     }()
@@ -82,8 +83,11 @@ open class DiskCache: @unchecked Sendable {
                 self.touch(path)
             } catch {
                 guard let failure = callbacks.value.0 else { return }
-                let reported = Self.isMissingFile(error)
-                    ? NSError(domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError, userInfo: [NSUnderlyingErrorKey: error])
+                let reported =
+                    Self.isMissingFile(error)
+                    ? NSError(
+                        domain: NSCocoaErrorDomain, code: NSFileReadNoSuchFileError,
+                        userInfo: [NSUnderlyingErrorKey: error])
                     : error as NSError
                 onMain { failure(reported) }
             }
@@ -148,7 +152,9 @@ open class DiskCache: @unchecked Sendable {
     }
 
     private func removeFile(atPath path: String) {
-        guard let bytes = fileSize(atPath: path), (try? FileManager.default.removeItem(atPath: path)) != nil else { return }
+        guard let bytes = fileSize(atPath: path), (try? FileManager.default.removeItem(atPath: path)) != nil else {
+            return
+        }
         lock.withLock { storedSize -= min(storedSize, bytes) }
     }
 
@@ -180,14 +186,17 @@ open class DiskCache: @unchecked Sendable {
         return names.compactMap { name in
             let filePath = (path as NSString).appendingPathComponent(name)
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: filePath),
-                  attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
+                attributes[.type] as? FileAttributeType == .typeRegular
+            else { return nil }
             return (filePath, Self.bytes(attributes), attributes[.modificationDate] as? Date ?? .distantPast)
         }
     }
 
     private static func isMissingFile(_ error: Error) -> Bool {
         let error = error as NSError
-        if error.domain == NSCocoaErrorDomain && (error.code == NSFileReadNoSuchFileError || error.code == NSFileNoSuchFileError) {
+        if error.domain == NSCocoaErrorDomain
+            && (error.code == NSFileReadNoSuchFileError || error.code == NSFileNoSuchFileError)
+        {
             return true
         }
         if error.domain == NSPOSIXErrorDomain && error.code == Int(ENOENT) { return true }

@@ -34,7 +34,9 @@ enum DiskCacheFilename {
         let hash = MD5.hex(key)
         let pathExtension = URL(string: key)?.pathExtension ?? ""
         // An extension that would make the name too long is dropped (Haneke would fail the write).
-        guard !pathExtension.isEmpty, hash.utf8.count + 1 + pathExtension.utf8.count < maximumLength else { return hash }
+        guard !pathExtension.isEmpty, hash.utf8.count + 1 + pathExtension.utf8.count < maximumLength else {
+            return hash
+        }
         return hash + "." + pathExtension
     }
 }

@@ -16,7 +16,9 @@ enum MD5 {
         for chunk in stride(from: 0, to: message.count, by: 64) {
             for i in 0..<16 {
                 let j = chunk + 4 * i
-                words[i] = UInt32(message[j]) | UInt32(message[j + 1]) << 8 | UInt32(message[j + 2]) << 16 | UInt32(message[j + 3]) << 24
+                words[i] =
+                    UInt32(message[j]) | UInt32(message[j + 1]) << 8 | UInt32(message[j + 2]) << 16 | UInt32(
+                        message[j + 3]) << 24
             }
             var (a, b, c, d) = (a0, b0, c0, d0)
             for i in 0..<64 {
@@ -54,5 +56,7 @@ enum MD5 {
     ]
 
     /// floor(2^32 × |sin(i + 1)|) for i in 0..<64 (RFC 1321's table T).
-    private static let constants: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296)) }
+    private static let constants: [UInt32] = (0..<64).map {
+        UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296))
+    }
 }

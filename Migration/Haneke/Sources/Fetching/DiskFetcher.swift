@@ -44,8 +44,9 @@ open class DiskFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
             return
         }
         guard let value = T.convertFromData(data) else {
-            let error = errorWithCode(HanekeGlobals.DiskFetcher.ErrorCode.invalidData.rawValue,
-                                      description: "Failed to convert value from data at path \(path)")
+            let error = errorWithCode(
+                HanekeGlobals.DiskFetcher.ErrorCode.invalidData.rawValue,
+                description: "Failed to convert value from data at path \(path)")
             onMain { if !self.isCancelled { failure(error) } }
             return
         }

@@ -1,7 +1,7 @@
 import Comet
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Downloads a URL with Comet's `DataLoader` (timeouts, Content-Length checks) and converts the
@@ -36,11 +36,14 @@ open class NetworkFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
             let (data, response) = body.contents
             self.finish(data: data, response: response, error: error, callbacks: callbacks)
         }
-        let task = networkFetcherLoader.loadData(with: URLRequest(url: URL), didReceiveData: { data, response in
-            body.append(data, response: response)
-        }, completion: { error in
-            finish.value(error)
-        })
+        let task = networkFetcherLoader.loadData(
+            with: URLRequest(url: URL),
+            didReceiveData: { data, response in
+                body.append(data, response: response)
+            },
+            completion: { error in
+                finish.value(error)
+            })
         lock.withLock { self.task = task }
     }
 
@@ -53,8 +56,10 @@ open class NetworkFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
         task?.cancel()
     }
 
-    private func finish(data: Data, response: URLResponse?, error: Error?,
-                        callbacks: Unchecked<((Error?) -> (), (T.Result) -> ())>) {
+    private func finish(
+        data: Data, response: URLResponse?, error: Error?,
+        callbacks: Unchecked<((Error?) -> (), (T.Result) -> ())>
+    ) {
         guard !lock.withLock({ cancelled }) else { return }
         let (failure, success) = callbacks.value
         func fail(_ code: HanekeGlobals.NetworkFetcher.ErrorCode, _ description: String) {
@@ -64,16 +69,22 @@ open class NetworkFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
         // A body cut short: Comet's loader reports it as incompleteBody, or URLSession (curl)
         // fails the transfer itself; either way Haneke's answer is -401.
         if let http = response as? HTTPURLResponse, http.expectedContentLength >= 0,
-           data.count < Int(http.expectedContentLength), error != nil, !Self.isCancellation(error) {
-            return fail(.missingData, String(format: "Request expected %ld bytes and received %ld bytes",
-                                             Int(http.expectedContentLength), data.count))
+            data.count < Int(http.expectedContentLength), error != nil, !Self.isCancellation(error)
+        {
+            return fail(
+                .missingData,
+                String(
+                    format: "Request expected %ld bytes and received %ld bytes",
+                    Int(http.expectedContentLength), data.count))
         }
         if let error {
             switch error {
             case DataLoaderError.statusCode(let status), DataLoaderError.retryAfter(let status, _):
                 return fail(.invalidStatusCode, HTTPURLResponse.localizedString(forStatusCode: status))
             case DataLoaderError.incompleteBody(let received, let expected):
-                return fail(.missingData, String(format: "Request expected %ld bytes and received %ld bytes", expected, received))
+                return fail(
+                    .missingData,
+                    String(format: "Request expected %ld bytes and received %ld bytes", expected, received))
             case _ where Self.isCancellation(error):
                 return
             default:

@@ -55,11 +55,14 @@ public struct HanekeGlobals {
         /// ``DefaultFormat/CompressionQuality``; named like Haneke's, e.g.
         /// `"auto-100.0x100.0-aspectfill"`. (Haneke kept this helper internal for its UIKit
         /// extensions; Linux has no UIKit, so the shim makes it public.)
-        public static func formatWithSize(_ size: CGSize, scaleMode: ImageResizer.ScaleMode,
-                                          allowUpscaling: Bool = true) -> Format<Image> {
+        public static func formatWithSize(
+            _ size: CGSize, scaleMode: ImageResizer.ScaleMode,
+            allowUpscaling: Bool = true
+        ) -> Format<Image> {
             let name = "auto-\(size.width)x\(size.height)-\(scaleMode.rawValue)"
-            let resizer = ImageResizer(size: size, scaleMode: scaleMode, allowUpscaling: allowUpscaling,
-                                       compressionQuality: DefaultFormat.CompressionQuality)
+            let resizer = ImageResizer(
+                size: size, scaleMode: scaleMode, allowUpscaling: allowUpscaling,
+                compressionQuality: DefaultFormat.CompressionQuality)
             var format = Format<Image>(name: name, diskCapacity: DefaultFormat.DiskCapacity) { image in
                 resizer.resizeImage(image)
             }

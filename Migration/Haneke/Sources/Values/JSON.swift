@@ -21,10 +21,11 @@ public enum JSON: DataConvertible, DataRepresentable {
 
     /// The document serialized compactly; `nil` if it holds values JSON cannot represent.
     public func asData() -> Data! {
-        let object: Any = switch self {
-        case .Dictionary(let dictionary): dictionary
-        case .Array(let array): array
-        }
+        let object: Any =
+            switch self {
+            case .Dictionary(let dictionary): dictionary
+            case .Array(let array): array
+            }
         guard JSONSerialization.isValidJSONObject(object) else { return nil }
         return try? JSONSerialization.data(withJSONObject: object)
     }

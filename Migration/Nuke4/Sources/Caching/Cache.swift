@@ -37,13 +37,21 @@ public final class Cache: Caching, @unchecked Sendable {
     /// The largest total cost kept; lowering it trims at once.
     public var costLimit: Int {
         get { lock.locked { limits.cost } }
-        set { lock.locked { limits.cost = newValue; trim(cost: newValue, count: limits.count) } }
+        set {
+            lock.locked {
+                limits.cost = newValue; trim(cost: newValue, count: limits.count)
+            }
+        }
     }
 
     /// The largest number of images kept; lowering it trims at once. Default `Int.max`.
     public var countLimit: Int {
         get { lock.locked { limits.count } }
-        set { lock.locked { limits.count = newValue; trim(cost: limits.cost, count: newValue) } }
+        set {
+            lock.locked {
+                limits.count = newValue; trim(cost: limits.cost, count: newValue)
+            }
+        }
     }
 
     /// The sum of the costs of the stored images.

@@ -1,7 +1,7 @@
 import Foundation
 import Comet
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Decodes image data through a Comet ``ImageDecoderRegistry`` (by default PNG, JPEG, WebP, GIF

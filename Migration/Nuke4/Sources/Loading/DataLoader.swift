@@ -1,7 +1,7 @@
 import Foundation
 import Comet
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Loads data with Comet's `DataLoader` (URLSession for http(s), direct reads for `file:` and
@@ -23,8 +23,10 @@ public final class DataLoader: DataLoading, @unchecked Sendable {
     /// Creates a loader. From `configuration` it takes the request and resource timeouts and
     /// the additional HTTP headers (other settings have no Comet counterpart). Defaults: the
     /// `.default` configuration and `RateLimiter(scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 8))`.
-    public init(configuration: URLSessionConfiguration = .default,
-                scheduler: AsyncScheduler = RateLimiter(scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 8))) {
+    public init(
+        configuration: URLSessionConfiguration = .default,
+        scheduler: AsyncScheduler = RateLimiter(scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 8))
+    ) {
         var settings = Comet.DataLoader.Configuration()
         settings.timeoutForRequest = configuration.timeoutIntervalForRequest
         settings.timeoutForResource = configuration.timeoutIntervalForResource
@@ -43,25 +45,28 @@ public final class DataLoader: DataLoading, @unchecked Sendable {
                 let finish = Unchecked(finish)
                 let body = LoadedBody()
                 let observation = CancellationObservation()
-                let task = loader.loadData(with: request, didReceiveData: { data, response in
-                    body.append(data, response)
-                }, completion: { error in
-                    // As in Nuke 4 (whose URLSession was never invalidated), a load in flight
-                    // keeps its loader alive: Comet's loader cancels its loads when released.
-                    withExtendedLifetime(loader) {}
-                    observation.end()
-                    finish.value()
-                    let (fulfill, reject) = resolve.value
-                    switch error {
-                    case nil:
-                        let (data, response) = body.result(for: request)
-                        fulfill((data, response))
-                    case DataLoaderError.statusCode(let status)?, DataLoaderError.retryAfter(let status, _)?:
-                        fulfill((Data(), LoadedBody.response(for: request, status: status)))
-                    case let error?:
-                        reject(error)
-                    }
-                })
+                let task = loader.loadData(
+                    with: request,
+                    didReceiveData: { data, response in
+                        body.append(data, response)
+                    },
+                    completion: { error in
+                        // As in Nuke 4 (whose URLSession was never invalidated), a load in flight
+                        // keeps its loader alive: Comet's loader cancels its loads when released.
+                        withExtendedLifetime(loader) {}
+                        observation.end()
+                        finish.value()
+                        let (fulfill, reject) = resolve.value
+                        switch error {
+                        case nil:
+                            let (data, response) = body.result(for: request)
+                            fulfill((data, response))
+                        case DataLoaderError.statusCode(let status)?, DataLoaderError.retryAfter(let status, _)?:
+                            fulfill((Data(), LoadedBody.response(for: request, status: status)))
+                        case let error?:
+                            reject(error)
+                        }
+                    })
                 observation.attach(to: token) { task.cancel() }
             }
         }

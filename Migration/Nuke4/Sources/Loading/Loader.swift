@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Loads an image: memory cache, else data (``DataLoading``) → decode (``DataDecoding``) →
@@ -38,9 +38,11 @@ public final class Loader: Loading, @unchecked Sendable {
     /// Where decoding and processing run.
     public struct Schedulers {
         /// Runs decoding. Default: a serial background queue.
-        public var decoding: Scheduler = DispatchQueueScheduler(queue: DispatchQueue(label: "com.comet.NukeCompat.Decoding"))
+        public var decoding: Scheduler = DispatchQueueScheduler(
+            queue: DispatchQueue(label: "com.comet.NukeCompat.Decoding"))
         /// Runs processing. Default: a serial background queue.
-        public var processing: Scheduler = DispatchQueueScheduler(queue: DispatchQueue(label: "com.comet.NukeCompat.Processing"))
+        public var processing: Scheduler = DispatchQueueScheduler(
+            queue: DispatchQueue(label: "com.comet.NukeCompat.Processing"))
         /// Creates the default schedulers.
         public init() {}
     }
@@ -73,7 +75,8 @@ public final class Loader: Loading, @unchecked Sendable {
     /// the request allows).
     public func promise(with request: Request, token: CancellationToken? = nil) -> Promise<Image> {
         let request = Unchecked(request)
-        return loader.loadData(with: request.value.urlRequest, token: token).then(on: .global()) { data, response -> Promise<Image> in
+        return loader.loadData(with: request.value.urlRequest, token: token).then(on: .global()) {
+            data, response -> Promise<Image> in
             Promise { fulfill, reject in
                 let resolve = Unchecked((fulfill, reject))
                 self.schedulers.decoding.execute(token: token) {
@@ -104,8 +107,9 @@ public final class Loader: Loading, @unchecked Sendable {
         fulfill(result)
     }
 
-    private static let sharedLoader = LockedValue(Unchecked<Loading>(
-        Deduplicator(loader: Loader(loader: DataLoader(), decoder: DataDecoder(), cache: Cache.shared))))
+    private static let sharedLoader = LockedValue(
+        Unchecked<Loading>(
+            Deduplicator(loader: Loader(loader: DataLoader(), decoder: DataDecoder(), cache: Cache.shared))))
 
     /// The loader behind `Manager.shared` and `Preheater()`: a ``Deduplicator`` over a
     /// ``Loader`` with ``DataLoader``, ``DataDecoder`` and `Cache.shared`. Settable; thread-safe.

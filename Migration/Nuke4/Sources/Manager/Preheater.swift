@@ -20,7 +20,10 @@ public final class Preheater: @unchecked Sendable {
     private let queue = DispatchQueue(label: "com.comet.NukeCompat.Preheater")
 
     /// Creates a preheater. Defaults: `Loader.shared`, at most two loads at once.
-    public init(loader: Loading = Loader.shared, scheduler: AsyncScheduler = OperationQueueScheduler(maxConcurrentOperationCount: 2)) {
+    public init(
+        loader: Loading = Loader.shared,
+        scheduler: AsyncScheduler = OperationQueueScheduler(maxConcurrentOperationCount: 2)
+    ) {
         self.loader = loader
         self.scheduler = scheduler
     }
@@ -84,7 +87,8 @@ public final class Preheater: @unchecked Sendable {
             // A stopped load may still complete (rejected as cancelled): the scheduler hears once.
             let finishOnce = FinishOnce(finish)
             let observation = CancellationObservation()
-            self.loader.loadImage(with: shared.value.request.value, token: token).completion(on: self.queue) { [weak self] _ in
+            self.loader.loadImage(with: shared.value.request.value, token: token).completion(on: self.queue) {
+                [weak self] _ in
                 self?.forget(shared.value, key: key)
                 observation.end()
                 finishOnce.call()

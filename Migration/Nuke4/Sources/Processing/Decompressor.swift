@@ -19,7 +19,8 @@ public struct Decompressor: Processing {
     public let contentMode: ContentMode
 
     /// The target size meaning "no resizing".
-    public static let maximumSize = CGSize(width: CGFloat.greatestFiniteMagnitude, height: CGFloat.greatestFiniteMagnitude)
+    public static let maximumSize = CGSize(
+        width: CGFloat.greatestFiniteMagnitude, height: CGFloat.greatestFiniteMagnitude)
 
     /// Creates a decompressor. Default: no resizing, `.aspectFill`.
     public init(targetSize: CGSize = Decompressor.maximumSize, contentMode: ContentMode = .aspectFill) {
@@ -30,7 +31,9 @@ public struct Decompressor: Processing {
     /// The image scaled down to the target size, or the image itself when it is small enough;
     /// `nil` when Comet's resize fails.
     public func process(_ image: Image) -> Image? {
-        guard targetSize != Decompressor.maximumSize, targetSize.width >= 1, targetSize.height >= 1 else { return image }
+        guard targetSize != Decompressor.maximumSize, targetSize.width >= 1, targetSize.height >= 1 else {
+            return image
+        }
         let mode: ImageProcessors.Resize.ContentMode = contentMode == .aspectFill ? .aspectFill : .aspectFit
         // A finite but huge target cannot become whole pixels; no image is that large anyway.
         let limit = CGFloat(1 << 24)

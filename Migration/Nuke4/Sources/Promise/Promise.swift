@@ -50,7 +50,9 @@ public final class Promise<T>: @unchecked Sendable {
     }
 
     /// Calls `closure` with the resolution, asynchronously on `queue`.
-    public func completion(on queue: DispatchQueue = Nuke.callbackQueue, _ closure: @escaping (PromiseResolution<T>) -> Void) {
+    public func completion(
+        on queue: DispatchQueue = Nuke.callbackQueue, _ closure: @escaping (PromiseResolution<T>) -> Void
+    ) {
         let handler = Unchecked(closure)
         let deliver: (PromiseResolution<T>) -> Void = { resolution in
             let box = Unchecked(resolution)
@@ -62,7 +64,9 @@ public final class Promise<T>: @unchecked Sendable {
     /// Observes the promise: `fulfilment` gets the value, `rejection` the error, on `queue`.
     /// Returns self.
     @discardableResult
-    public func then(on queue: DispatchQueue = Nuke.callbackQueue, fulfilment: ((T) -> Void)?, rejection: ((Error) -> Void)?) -> Promise<T> {
+    public func then(
+        on queue: DispatchQueue = Nuke.callbackQueue, fulfilment: ((T) -> Void)?, rejection: ((Error) -> Void)?
+    ) -> Promise<T> {
         completion(on: queue) { resolution in
             switch resolution {
             case .fulfilled(let value): fulfilment?(value)
@@ -94,7 +98,9 @@ public final class Promise<T>: @unchecked Sendable {
     /// Chains the promise `closure` makes from the value (run on `queue`); a rejection passes
     /// through unchanged.
     @discardableResult
-    public func then<U>(on queue: DispatchQueue = Nuke.callbackQueue, _ closure: @escaping (T) -> Promise<U>) -> Promise<U> {
+    public func then<U>(on queue: DispatchQueue = Nuke.callbackQueue, _ closure: @escaping (T) -> Promise<U>)
+        -> Promise<U>
+    {
         Promise<U> { fulfill, reject in
             completion(on: queue) { resolution in
                 switch resolution {
@@ -107,14 +113,18 @@ public final class Promise<T>: @unchecked Sendable {
 
     /// Observes the error on `queue`. Returns self.
     @discardableResult
-    public func `catch`(on queue: DispatchQueue = Nuke.callbackQueue, _ closure: @escaping (Error) -> Void) -> Promise<T> {
+    public func `catch`(on queue: DispatchQueue = Nuke.callbackQueue, _ closure: @escaping (Error) -> Void) -> Promise<
+        T
+    > {
         then(on: queue, fulfilment: nil, rejection: closure)
     }
 
     /// Replaces a rejection with the promise `closure` makes from the error (run on `queue`); a
     /// value passes through unchanged.
     @discardableResult
-    public func recover(on queue: DispatchQueue = Nuke.callbackQueue, _ closure: @escaping (Error) -> Promise<T>) -> Promise<T> {
+    public func recover(on queue: DispatchQueue = Nuke.callbackQueue, _ closure: @escaping (Error) -> Promise<T>)
+        -> Promise<T>
+    {
         Promise { fulfill, reject in
             completion(on: queue) { resolution in
                 switch resolution {

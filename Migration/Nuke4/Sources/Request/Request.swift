@@ -1,7 +1,7 @@
 import struct Comet.ImageRequest
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What to load (a `URLRequest`), how to process it, and how it meets the caches.

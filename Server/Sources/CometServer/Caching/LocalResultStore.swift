@@ -52,8 +52,10 @@ public final class LocalResultStore: SharedResultStoring {
     /// Callers waiting for a making, all keys together (for tests and diagnostics).
     public var waitingCount: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiting } } }
 
-    public func result(for key: String, ttl: Duration,
-                       produce: @escaping @Sendable () async throws -> StoredResult) async throws -> StoredResult {
+    public func result(
+        for key: String, ttl: Duration,
+        produce: @escaping @Sendable () async throws -> StoredResult
+    ) async throws -> StoredResult {
         enum Step { case hit(StoredResult), wait(Flight) }
         let now = ContinuousClock.now
         let step: Step = state.withLock { state in
@@ -91,8 +93,10 @@ public final class LocalResultStore: SharedResultStoring {
     }
 
     /// Runs `produce` for the flight of `key`, then stores the result and retires the flight.
-    private func make(_ key: String, ttl: Duration, flight: Flight,
-                      produce: @Sendable () async throws -> StoredResult) async throws -> StoredResult {
+    private func make(
+        _ key: String, ttl: Duration, flight: Flight,
+        produce: @Sendable () async throws -> StoredResult
+    ) async throws -> StoredResult {
         let outcome: Result<StoredResult, any Error>
         do {
             outcome = .success(try await produce())

@@ -10,5 +10,6 @@ public protocol SharedResultStoring: Sendable {
     /// back to `produce()`. Errors of `produce` are passed on (and not stored). A cancelled
     /// caller stops waiting at once with `CancellationError`; the making goes on while another
     /// caller waits for it.
-    func result(for key: String, ttl: Duration, produce: @escaping @Sendable () async throws -> StoredResult) async throws -> StoredResult
+    func result(for key: String, ttl: Duration, produce: @escaping @Sendable () async throws -> StoredResult)
+        async throws -> StoredResult
 }

@@ -15,7 +15,9 @@ public struct TieredResultStore: SharedResultStoring {
         self.shared = shared
     }
 
-    public func result(for key: String, ttl: Duration, produce: @escaping @Sendable () async throws -> StoredResult) async throws -> StoredResult {
+    public func result(for key: String, ttl: Duration, produce: @escaping @Sendable () async throws -> StoredResult)
+        async throws -> StoredResult
+    {
         try await local.result(for: key, ttl: ttl) { [shared] in
             try await shared.result(for: key, ttl: ttl, produce: produce)
         }

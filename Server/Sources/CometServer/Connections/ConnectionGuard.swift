@@ -31,7 +31,9 @@ final class ConnectionGuard: Sendable {
 
     /// A guard for `limits`; `onChange` hears the number of open connections after each change,
     /// and why the guard closed one, when it did (called outside the lock, on any thread).
-    init(limits: ConnectionLimits, onChange: @escaping @Sendable (_ open: Int, _ closing: Closing?) -> Void = { _, _ in }) {
+    init(
+        limits: ConnectionLimits, onChange: @escaping @Sendable (_ open: Int, _ closing: Closing?) -> Void = { _, _ in }
+    ) {
         self.limits = limits
         self.onChange = onChange
     }
@@ -101,8 +103,10 @@ final class ConnectionGuard: Sendable {
 
     /// Runs `body` in a task of its own, cancelled when the client closes `channel` (or its
     /// side of it) before it ends, or when the caller's task is cancelled.
-    func cancellingOnDisconnect<T: Sendable>(of channel: any Channel,
-                                             _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    func cancellingOnDisconnect<T: Sendable>(
+        of channel: any Channel,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let work = Task { try await body() }
         let id = ObjectIdentifier(channel)
         state.withLock { $0.inProgress[id] = { work.cancel() } }

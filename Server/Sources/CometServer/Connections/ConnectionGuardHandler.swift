@@ -87,7 +87,8 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
         let loop = context.eventLoop.assumeIsolatedUnsafeUnchecked()
         // The event loop keeps the task until it runs or is cancelled: it holds the channel
         // weakly, so a closed connection is never kept alive by its timer.
-        timeout = loop.scheduleTask(in: connections.limits.headerReadTimeout.timeAmount) { [connections, id, weak channel = context.channel] in
+        timeout = loop.scheduleTask(in: connections.limits.headerReadTimeout.timeAmount) {
+            [connections, id, weak channel = context.channel] in
             guard let channel else { return }
             connections.timedOut(id)
             channel.close(promise: nil)

@@ -13,7 +13,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let connections: ConnectionGuard
 
     init(responder: @escaping HTTPChannelHandler.Responder, connections: ConnectionGuard) {
-        http = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: connections.limits.idleTimeout.timeAmount))
+        http = HTTP1Channel(
+            responder: responder, configuration: .init(idleTimeout: connections.limits.idleTimeout.timeAmount))
         self.connections = connections
     }
 

@@ -30,7 +30,9 @@ public struct DemoGallery: Sendable {
         let assets = await withTaskGroup(of: (Int, Asset).self) { group in
             for (index, plan) in plans.enumerated() {
                 group.addTask {
-                    let image = plan.format == .png ? DemoPainter.badge(size: plan.width)
+                    let image =
+                        plan.format == .png
+                        ? DemoPainter.badge(size: plan.width)
                         : DemoPainter.landscape(width: plan.width, height: plan.height, hue: index)
                     let bytes = (try? plan.format.encode(image, quality: 88)) ?? []
                     return (index, Asset(name: plan.name, bytes: bytes, contentType: plan.format.contentType))
@@ -58,27 +60,28 @@ public struct DemoGallery: Sendable {
             ("rs:fit:120:0,f:png", "120 wide PNG"),
         ]
         var html = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>comet-server demo</title>
-        <style>
-        body { font: 14px system-ui, sans-serif; margin: 24px; background: #f4f4f6; color: #222; }
-        h1 { font-size: 20px; } code { background: #e8e8ee; padding: 1px 4px; border-radius: 3px; }
-        .row { display: flex; gap: 16px; align-items: flex-end; margin: 18px 0; flex-wrap: wrap; }
-        figure { margin: 0; text-align: center; } figcaption { font-size: 11px; color: #555; margin-top: 4px; }
-        img { display: block; background: repeating-conic-gradient(#ddd 0% 25%, #fff 0% 50%) 50% / 16px 16px; }
-        </style></head><body>
-        <h1>comet-server demo</h1>
-        <p>Every image below is a \(signer == nil ? "n unsigned" : " signed") service URL
-        <code>/{signature}/{options}/{base64url(source)}</code>; the sources are served by this
-        server at <code>/gallery/</code>.</p>
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>comet-server demo</title>
+            <style>
+            body { font: 14px system-ui, sans-serif; margin: 24px; background: #f4f4f6; color: #222; }
+            h1 { font-size: 20px; } code { background: #e8e8ee; padding: 1px 4px; border-radius: 3px; }
+            .row { display: flex; gap: 16px; align-items: flex-end; margin: 18px 0; flex-wrap: wrap; }
+            figure { margin: 0; text-align: center; } figcaption { font-size: 11px; color: #555; margin-top: 4px; }
+            img { display: block; background: repeating-conic-gradient(#ddd 0% 25%, #fff 0% 50%) 50% / 16px 16px; }
+            </style></head><body>
+            <h1>comet-server demo</h1>
+            <p>Every image below is a \(signer == nil ? "n unsigned" : " signed") service URL
+            <code>/{signature}/{options}/{base64url(source)}</code>; the sources are served by this
+            server at <code>/gallery/</code>.</p>
 
-        """
+            """
         for asset in assets {
             html += "<h2>\(asset.name)</h2>\n<div class=\"row\">\n"
             let source = URL(string: "\(origin)/gallery/\(asset.name)")!
             for variant in variants {
                 let path = ThumbnailPath.make(options: variant.options, source: source, signer: signer)
-                html += "<figure><img src=\"\(path)\" alt=\"\(asset.name) \(variant.label)\"><figcaption>\(variant.label)<br><code>\(variant.options)</code></figcaption></figure>\n"
+                html +=
+                    "<figure><img src=\"\(path)\" alt=\"\(asset.name) \(variant.label)\"><figcaption>\(variant.label)<br><code>\(variant.options)</code></figcaption></figure>\n"
             }
             html += "</div>\n"
         }

@@ -71,7 +71,9 @@ enum DemoPainter {
                     let r = (dx * dx + dy * dy).squareRoot() / centre
                     let offset = y * bytesPerRow + x * 4
                     let (colour, alpha): ((Float, Float, Float), Float) =
-                        r < 0.62 ? ((240, 120, 40), 1) : r < 0.8 ? ((250, 250, 250), 1) : r < 0.95 ? ((40, 90, 200), 1) : ((0, 0, 0), 0)
+                        r < 0.62
+                        ? ((240, 120, 40), 1)
+                        : r < 0.8 ? ((250, 250, 250), 1) : r < 0.95 ? ((40, 90, 200), 1) : ((0, 0, 0), 0)
                     pixels[offset] = clamp(colour.0)
                     pixels[offset + 1] = clamp(colour.1)
                     pixels[offset + 2] = clamp(colour.2)
@@ -81,7 +83,8 @@ enum DemoPainter {
         }
     }
 
-    private static func mix(_ a: (Float, Float, Float), _ b: (Float, Float, Float), _ t: Float) -> (Float, Float, Float) {
+    private static func mix(_ a: (Float, Float, Float), _ b: (Float, Float, Float), _ t: Float) -> (Float, Float, Float)
+    {
         let t = min(max(t, 0), 1)
         return (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t, a.2 + (b.2 - a.2) * t)
     }

@@ -3,7 +3,7 @@ import CometAsyncHTTPClient
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The pipeline's data loader in the service: fetches sources over http(s) with
@@ -64,19 +64,23 @@ public final class SourceFetcher: DataLoading, Sendable {
         let source = url.absoluteString
         let isFirstChunk = Atomic<Bool>(true)
         let maximumRedirects = limits.maximumRedirects
-        return loader.loadData(with: request, didReceiveData: { data, response in
-            if isFirstChunk.exchange(false, ordering: .relaxed), let http = response as? HTTPURLResponse {
-                validators.record(http.value(forHTTPHeaderField: "ETag") ?? http.value(forHTTPHeaderField: "Last-Modified"),
-                                  for: source)
-            }
-            didReceiveData(data, response)
-        }, completion: { error in
-            if let error = error as? URLError, error.code == .httpTooManyRedirects {
-                completion(ServiceError.sourceError("the source redirected more than \(maximumRedirects) times"))
-            } else {
-                completion(error)
-            }
-        })
+        return loader.loadData(
+            with: request,
+            didReceiveData: { data, response in
+                if isFirstChunk.exchange(false, ordering: .relaxed), let http = response as? HTTPURLResponse {
+                    validators.record(
+                        http.value(forHTTPHeaderField: "ETag") ?? http.value(forHTTPHeaderField: "Last-Modified"),
+                        for: source)
+                }
+                didReceiveData(data, response)
+            },
+            completion: { error in
+                if let error = error as? URLError, error.code == .httpTooManyRedirects {
+                    completion(ServiceError.sourceError("the source redirected more than \(maximumRedirects) times"))
+                } else {
+                    completion(error)
+                }
+            })
     }
 }
 

@@ -40,9 +40,9 @@ public struct HeapTrimmer: Service {
     @discardableResult
     public static func mapAllocations(ofAtLeast bytes: Int) -> Bool {
         #if canImport(Glibc)
-        return mallopt(M_MMAP_THRESHOLD, Int32(clamping: bytes)) == 1
+            return mallopt(M_MMAP_THRESHOLD, Int32(clamping: bytes)) == 1
         #else
-        return false
+            return false
         #endif
     }
 
@@ -56,9 +56,9 @@ public struct HeapTrimmer: Service {
     @discardableResult
     public static func limitHeaps(to count: Int) -> Bool {
         #if canImport(Glibc)
-        return mallopt(M_ARENA_MAX, Int32(clamping: count)) == 1
+            return mallopt(M_ARENA_MAX, Int32(clamping: count)) == 1
         #else
-        return false
+            return false
         #endif
     }
 
@@ -66,9 +66,9 @@ public struct HeapTrimmer: Service {
     /// is not the allocator.
     public static var mappedBlockBytes: Int {
         #if canImport(Glibc)
-        return Int(mallinfo2().hblkhd)
+            return Int(mallinfo2().hblkhd)
         #else
-        return 0
+            return 0
         #endif
     }
 
@@ -76,9 +76,9 @@ public struct HeapTrimmer: Service {
     @discardableResult
     public static func trim() -> Bool {
         #if canImport(Glibc)
-        return malloc_trim(0) == 1
+            return malloc_trim(0) == 1
         #else
-        return false
+            return false
         #endif
     }
 }

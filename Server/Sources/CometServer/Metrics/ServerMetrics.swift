@@ -20,29 +20,46 @@ public struct ServerMetrics: Sendable {
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         duration = registry.makeDurationHistogram(
-            descriptor: .init(namespace: "comet", metricName: "request_duration", unitName: "seconds",
-                              helpText: "Time from request to response head"),
+            descriptor: .init(
+                namespace: "comet", metricName: "request_duration", unitName: "seconds",
+                helpText: "Time from request to response head"),
             labels: [],
-            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-                      .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10)]
+            buckets: [
+                .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+                .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
+                .seconds(10),
+            ]
         )
-        active = registry.makeGauge(descriptor: .init(namespace: "comet", metricName: "work", unitName: "active",
-                                                      helpText: "Image work running now"))
-        queued = registry.makeGauge(descriptor: .init(namespace: "comet", metricName: "work", unitName: "queued",
-                                                      helpText: "Image work waiting for a slot"))
-        shed = registry.makeCounter(descriptor: .init(namespace: "comet", metricName: "shed", unitName: "total",
-                                                      helpText: "Requests refused with 503 (work and queue full)"))
-        made = registry.makeCounter(descriptor: .init(namespace: "comet", metricName: "results_made", unitName: "total",
-                                                      helpText: "Results fetched, processed and encoded (not served from a store)"))
-        notModified = registry.makeCounter(descriptor: .init(namespace: "comet", metricName: "not_modified", unitName: "total",
-                                                             helpText: "304 answers to If-None-Match"))
+        active = registry.makeGauge(
+            descriptor: .init(
+                namespace: "comet", metricName: "work", unitName: "active",
+                helpText: "Image work running now"))
+        queued = registry.makeGauge(
+            descriptor: .init(
+                namespace: "comet", metricName: "work", unitName: "queued",
+                helpText: "Image work waiting for a slot"))
+        shed = registry.makeCounter(
+            descriptor: .init(
+                namespace: "comet", metricName: "shed", unitName: "total",
+                helpText: "Requests refused with 503 (work and queue full)"))
+        made = registry.makeCounter(
+            descriptor: .init(
+                namespace: "comet", metricName: "results_made", unitName: "total",
+                helpText: "Results fetched, processed and encoded (not served from a store)"))
+        notModified = registry.makeCounter(
+            descriptor: .init(
+                namespace: "comet", metricName: "not_modified", unitName: "total",
+                helpText: "304 answers to If-None-Match"))
     }
 
     /// Counts one answered request.
     public func recordRequest(status: Int, duration elapsed: Duration) {
-        registry.makeCounter(descriptor: .init(namespace: "comet", metricName: "requests", unitName: "total",
-                                               helpText: "Requests answered, by status"),
-                             labels: [("status", String(status))]).increment()
+        registry.makeCounter(
+            descriptor: .init(
+                namespace: "comet", metricName: "requests", unitName: "total",
+                helpText: "Requests answered, by status"),
+            labels: [("status", String(status))]
+        ).increment()
         duration.record(elapsed)
         if status == 304 { notModified.increment() }
         if status == 503 { shed.increment() }
@@ -60,12 +77,18 @@ public struct ServerMetrics: Sendable {
     /// Records the number of open connections and, when the server closed one, why
     /// (`header_timeout`, `evicted` at the connection limit, `refused` at the limit).
     public func recordConnections(open: Int, closedBecause reason: String?) {
-        registry.makeGauge(descriptor: .init(namespace: "comet", metricName: "connections", unitName: "open",
-                                             helpText: "Client connections open now")).set(Double(open))
+        registry.makeGauge(
+            descriptor: .init(
+                namespace: "comet", metricName: "connections", unitName: "open",
+                helpText: "Client connections open now")
+        ).set(Double(open))
         guard let reason else { return }
-        registry.makeCounter(descriptor: .init(namespace: "comet", metricName: "connections_closed", unitName: "total",
-                                               helpText: "Client connections the server closed, by reason"),
-                             labels: [("reason", reason)]).increment()
+        registry.makeCounter(
+            descriptor: .init(
+                namespace: "comet", metricName: "connections_closed", unitName: "total",
+                helpText: "Client connections the server closed, by reason"),
+            labels: [("reason", reason)]
+        ).increment()
     }
 
     /// The Prometheus text exposition of every metric in the registry.

@@ -19,7 +19,9 @@ extension Image {
                         for channel in 0..<3 {
                             let value = UInt32(source[from + channel])
                             // Straight alpha: v·a + b·(1−a); premultiplied: v + b·(1−a) (rounded).
-                            let blended = isPremultiplied ? value * 255 + back[channel] * rest : value * alpha + back[channel] * rest
+                            let blended =
+                                isPremultiplied
+                                ? value * 255 + back[channel] * rest : value * alpha + back[channel] * rest
                             pixels[to + channel] = UInt8(min(255, (blended + 127) / 255))
                         }
                         pixels[to + 3] = 255

@@ -1,10 +1,10 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The one spelling of a source URL that the service checks, signs into cache keys and fetches.
@@ -86,11 +86,15 @@ public enum CanonicalURL {
         var portBytes: ArraySlice<UInt8>?
         let host: String
         if bytes.first == UInt8(ascii: "[") {
-            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { throw .badURL("the source's IPv6 host has no ]") }
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else {
+                throw .badURL("the source's IPv6 host has no ]")
+            }
             hostBytes = bytes[(bytes.startIndex + 1)..<close]
             let rest = bytes[(close + 1)...]
             if !rest.isEmpty {
-                guard rest.first == UInt8(ascii: ":") else { throw .badURL("the source's IPv6 host is followed by more than a port") }
+                guard rest.first == UInt8(ascii: ":") else {
+                    throw .badURL("the source's IPv6 host is followed by more than a port")
+                }
                 portBytes = rest.dropFirst()
             }
             host = "[" + (try ipv6(String(decoding: hostBytes, as: UTF8.self))) + "]"
@@ -103,7 +107,8 @@ public enum CanonicalURL {
         }
         guard let portBytes else { return host }
         guard !portBytes.isEmpty, portBytes.count <= 5, portBytes.allSatisfy({ (0x30...0x39).contains($0) }),
-              let port = Int(String(decoding: portBytes, as: UTF8.self)), (1...65535).contains(port) else {
+            let port = Int(String(decoding: portBytes, as: UTF8.self)), (1...65535).contains(port)
+        else {
             throw .badURL("the source's port is not a number from 1 to 65535")
         }
         let isDefault = (scheme == "http" && port == 80) || (scheme == "https" && port == 443)
@@ -117,7 +122,9 @@ public enum CanonicalURL {
         guard !name.contains("%") else { throw .badURL("the source's host is percent-encoded") }
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_.".utf8)
         guard name.utf8.allSatisfy(allowed.contains) else {
-            throw .badURL("the source's host \(name) holds characters a host name may not (give an international name in its xn-- form)")
+            throw .badURL(
+                "the source's host \(name) holds characters a host name may not (give an international name in its xn-- form)"
+            )
         }
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         guard !labels.contains(where: \.isEmpty) else { throw .badURL("the source's host \(name) has an empty label") }
@@ -128,7 +135,9 @@ public enum CanonicalURL {
     /// host name (its last label is not a number).
     private static func ipv4(_ labels: [Substring]) throws(ServiceError) -> String? {
         guard let last = labels.last, number(last) != nil else { return nil }
-        guard labels.count <= 4 else { throw .badURL("the source's host looks like an IPv4 address with more than four parts") }
+        guard labels.count <= 4 else {
+            throw .badURL("the source's host looks like an IPv4 address with more than four parts")
+        }
         var parts: [UInt64] = []
         for label in labels {
             guard let value = number(label) else { throw .badURL("the source's host mixes numbers and names") }
@@ -167,9 +176,13 @@ public enum CanonicalURL {
     }
 
     private static func ipv6(_ literal: String) throws(ServiceError) -> String {
-        guard !literal.contains("%") else { throw .badURL("the source's IPv6 host has a zone, which sources may not use") }
+        guard !literal.contains("%") else {
+            throw .badURL("the source's IPv6 host has a zone, which sources may not use")
+        }
         var address = in6_addr()
-        guard inet_pton(AF_INET6, literal, &address) == 1 else { throw .badURL("the source's IPv6 host \(literal) is not an address") }
+        guard inet_pton(AF_INET6, literal, &address) == 1 else {
+            throw .badURL("the source's IPv6 host \(literal) is not an address")
+        }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else {
             throw .badURL("the source's IPv6 host \(literal) is not an address")
@@ -192,8 +205,10 @@ public enum CanonicalURL {
     /// Decodes escapes of unreserved characters, upper-cases the others, encodes what may not
     /// stand raw. In a path, an encoded `/` or `\` is refused: no canonical form keeps its
     /// meaning for every server.
-    private static func normalizedEscapes(_ bytes: ArraySlice<UInt8>, in part: String,
-                                          refusesEncodedSlashes: Bool) throws(ServiceError) -> String {
+    private static func normalizedEscapes(
+        _ bytes: ArraySlice<UInt8>, in part: String,
+        refusesEncodedSlashes: Bool
+    ) throws(ServiceError) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -204,15 +219,18 @@ public enum CanonicalURL {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < bytes.endIndex,
-                      let high = Character(UnicodeScalar(bytes[index + 1])).hexDigitValue,
-                      let low = Character(UnicodeScalar(bytes[index + 2])).hexDigitValue else {
+                    let high = Character(UnicodeScalar(bytes[index + 1])).hexDigitValue,
+                    let low = Character(UnicodeScalar(bytes[index + 2])).hexDigitValue
+                else {
                     throw .badURL("the source's \(part) has a % that does not start an escape")
                 }
                 let decoded = UInt8(high << 4 | low)
                 if refusesEncodedSlashes, decoded == UInt8(ascii: "/") || decoded == UInt8(ascii: "\\") {
                     throw .badURL("the source's path holds an encoded / or \\ (%2F or %5C)")
                 }
-                guard decoded >= 0x20, decoded != 0x7F else { throw .badURL("the source's \(part) holds an encoded control character") }
+                guard decoded >= 0x20, decoded != 0x7F else {
+                    throw .badURL("the source's \(part) holds an encoded control character")
+                }
                 if unreserved.contains(decoded) { output.append(decoded) } else { encode(decoded) }
                 index += 3
             } else {

@@ -1,10 +1,10 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Resolves a host name to its IP addresses: by default with `getaddrinfo` (the system
@@ -44,7 +44,9 @@ public struct HostResolver: Sendable {
         let family = address.count == 4 ? AF_INET : AF_INET6
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let written = address.withUnsafeBytes { bytes in
-            text.withUnsafeMutableBufferPointer { inet_ntop(family, bytes.baseAddress, $0.baseAddress, socklen_t($0.count)) }
+            text.withUnsafeMutableBufferPointer {
+                inet_ntop(family, bytes.baseAddress, $0.baseAddress, socklen_t($0.count))
+            }
         }
         guard written != nil else { return "" }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -57,9 +59,9 @@ public struct HostResolver: Sendable {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc) || canImport(Musl)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #else
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(name, nil, &hints, &list)

@@ -37,8 +37,10 @@ public struct SourcePolicy: Sendable {
     public var resolver: HostResolver
 
     /// Creates a policy; by default any public host, no private addresses.
-    public init(allowedSources: [String] = [], allowsPrivateNetworks: Bool = false, privateHosts: Set<String> = [],
-                resolver: HostResolver = HostResolver()) {
+    public init(
+        allowedSources: [String] = [], allowsPrivateNetworks: Bool = false, privateHosts: Set<String> = [],
+        resolver: HostResolver = HostResolver()
+    ) {
         self.allowedSources = allowedSources
         self.allowsPrivateNetworks = allowsPrivateNetworks
         self.privateHosts = Set(privateHosts.map { $0.lowercased() })
@@ -87,7 +89,10 @@ public struct SourcePolicy: Sendable {
         guard let url = URL(string: canonical), let host = url.host?.lowercased(), !host.isEmpty else {
             throw .sourceRefused("the source has no host")
         }
-        guard allowedSources.isEmpty || allowedSources.contains(where: { Self.matches($0, canonical: canonical, host: host) }) else {
+        guard
+            allowedSources.isEmpty
+                || allowedSources.contains(where: { Self.matches($0, canonical: canonical, host: host) })
+        else {
             throw .sourceRefused("\(canonical) is not on the source allow-list")
         }
         return url

@@ -33,7 +33,8 @@ public struct URLSigner: Sendable {
     /// Whether `signature` is the signature of `path`, compared in constant time.
     public func isValid(_ signature: String, for path: String) -> Bool {
         guard let given = Base64URL.decode(signature) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: salt + Array(path.utf8), using: SymmetricKey(data: key))
+        return HMAC<SHA256>.isValidAuthenticationCode(
+            given, authenticating: salt + Array(path.utf8), using: SymmetricKey(data: key))
     }
 
     private func mac(_ path: String) -> [UInt8] {

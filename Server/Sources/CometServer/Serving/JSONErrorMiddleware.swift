@@ -4,7 +4,9 @@ import Hummingbird
 /// unexpected) into the service's JSON error answers, so every error a client sees has the same
 /// shape.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {

@@ -23,13 +23,16 @@ public final class LoadShedder: Sendable {
 
     /// Creates a shedder. `onChange` is called (outside the lock) with the counts after each
     /// change, for gauges.
-    public init(maximumConcurrent: Int, maximumQueued: Int, retryAfter: Int = 1,
-                onChange: @escaping @Sendable (_ active: Int, _ queued: Int) -> Void = { _, _ in }) {
+    public init(
+        maximumConcurrent: Int, maximumQueued: Int, retryAfter: Int = 1,
+        onChange: @escaping @Sendable (_ active: Int, _ queued: Int) -> Void = { _, _ in }
+    ) {
         self.maximumConcurrent = maximumConcurrent
         self.maximumQueued = maximumQueued
         self.retryAfter = retryAfter
         self.onChange = onChange
-        state = Locked(State(admission: AdmissionQueue(maximumConcurrent: maximumConcurrent, maximumQueued: maximumQueued)))
+        state = Locked(
+            State(admission: AdmissionQueue(maximumConcurrent: maximumConcurrent, maximumQueued: maximumQueued)))
     }
 
     /// The work running and waiting now.
@@ -50,7 +53,9 @@ public final class LoadShedder: Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let action = state.withLock { $0.admission.arrive(id: id, waiter: continuation, isCancelled: Task.isCancelled) }
+                let action = state.withLock {
+                    $0.admission.arrive(id: id, waiter: continuation, isCancelled: Task.isCancelled)
+                }
                 switch action {
                 case .run: continuation.resume()
                 case .wait: break

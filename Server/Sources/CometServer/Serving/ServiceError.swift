@@ -31,8 +31,9 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         ServiceError(status: 400, code: "bad_url", message: message)
     }
     /// 403: the signature does not match.
-    public static let badSignature = ServiceError(status: 403, code: "bad_signature",
-                                                  message: "the signature does not match the options and source")
+    public static let badSignature = ServiceError(
+        status: 403, code: "bad_signature",
+        message: "the signature does not match the options and source")
     /// 403: the source is not allowed (allow-list or address class).
     public static func sourceRefused(_ message: String) -> ServiceError {
         ServiceError(status: 403, code: "source_refused", message: message)
@@ -55,8 +56,9 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     }
     /// 503: too much work queued already.
     public static func overloaded(retryAfter: Int) -> ServiceError {
-        ServiceError(status: 503, code: "overloaded", message: "the server is at its work and queue limits; retry later",
-                      retryAfter: retryAfter)
+        ServiceError(
+            status: 503, code: "overloaded", message: "the server is at its work and queue limits; retry later",
+            retryAfter: retryAfter)
     }
     /// 504: the source or the processing took longer than allowed.
     public static func timeout(_ message: String) -> ServiceError {

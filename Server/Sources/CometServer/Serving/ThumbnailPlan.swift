@@ -64,10 +64,12 @@ public struct ThumbnailPlan: Sendable {
         case .fit:
             processor = ImageProcessors.Resize(size: size, contentMode: .aspectFit, upscale: resize.upscale)
             if !resize.upscale {
-                reduction = ImageRequest.ThumbnailOptions(width: resize.width, height: resize.height, contentMode: .aspectFit)
+                reduction = ImageRequest.ThumbnailOptions(
+                    width: resize.width, height: resize.height, contentMode: .aspectFit)
             }
         case .fill:
-            processor = ImageProcessors.Resize(size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale)
+            processor = ImageProcessors.Resize(
+                size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale)
         case .force:
             processor = ImageProcessors.Resize(size: size, contentMode: .stretch, upscale: resize.upscale)
         }

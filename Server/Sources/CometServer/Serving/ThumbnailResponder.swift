@@ -30,8 +30,10 @@ public final class ThumbnailResponder: Sendable {
     private let logger: Logger
 
     /// Creates the service and its pipeline.
-    public init(configuration: ServerConfiguration, store: any SharedResultStoring = LocalResultStore(),
-                metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "comet.server")) {
+    public init(
+        configuration: ServerConfiguration, store: any SharedResultStoring = LocalResultStore(),
+        metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "comet.server")
+    ) {
         self.configuration = configuration
         self.store = store
         self.metrics = metrics
@@ -41,7 +43,8 @@ public final class ThumbnailResponder: Sendable {
         let fetcher = SourceFetcher(policy: configuration.sourcePolicy, limits: configuration.fetchLimits)
         self.fetcher = fetcher
         var pipelineConfiguration = ImagePipeline.Configuration(dataLoader: fetcher)
-        pipelineConfiguration.imageCache = configuration.imageCacheBytes > 0 ? ImageCache(costLimit: configuration.imageCacheBytes) : nil
+        pipelineConfiguration.imageCache =
+            configuration.imageCacheBytes > 0 ? ImageCache(costLimit: configuration.imageCacheBytes) : nil
         pipelineConfiguration.dataCache = nil
         pipelineConfiguration.isResumableDataEnabled = false
         pipelineConfiguration.maximumResponseDataSize = configuration.fetchLimits.maximumBytes
@@ -59,23 +62,28 @@ public final class ThumbnailResponder: Sendable {
             pipelineConfiguration.hooks.stageFinished = { request, report in spans.record(report, for: request) }
         }
         self.pipeline = ImagePipeline(configuration: pipelineConfiguration)
-        self.shedder = LoadShedder(maximumConcurrent: configuration.maximumConcurrentWork,
-                                   maximumQueued: configuration.maximumQueuedWork,
-                                   retryAfter: configuration.retryAfterSeconds,
-                                   onChange: { [metrics] active, queued in metrics.recordLoad(active: active, queued: queued) })
+        self.shedder = LoadShedder(
+            maximumConcurrent: configuration.maximumConcurrentWork,
+            maximumQueued: configuration.maximumQueuedWork,
+            retryAfter: configuration.retryAfterSeconds,
+            onChange: { [metrics] active, queued in metrics.recordLoad(active: active, queued: queued) })
     }
 
     /// Answers `/{signature}/{options}/{source}` given as its three segments (the options may be
     /// percent-encoded), with the request's
     /// `Accept` and `If-None-Match` headers. Throws the ``ServiceError`` to answer with.
-    public func answer(signature: String, options: String, source: String, accept: String?,
-                       ifNoneMatch: String?) async throws(ServiceError) -> ThumbnailAnswer {
+    public func answer(
+        signature: String, options: String, source: String, accept: String?,
+        ifNoneMatch: String?
+    ) async throws(ServiceError) -> ThumbnailAnswer {
         // Some clients percent-encode `:` and `,`; the signature covers the decoded options.
-        let path = try ThumbnailPath(signature: signature, options: options.removingPercentEncoding ?? options, source: source)
+        let path = try ThumbnailPath(
+            signature: signature, options: options.removingPercentEncoding ?? options, source: source)
         if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPart) {
             throw .badSignature
         }
-        var parsed = try ThumbnailOptions.parse(path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
+        var parsed = try ThumbnailOptions.parse(
+            path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
         let plan = ThumbnailPlan(parsed)
         let extensionFormat = path.fileExtension.flatMap(OutputFormat.init(name:))
         if let asked = plan.format, let extensionFormat, asked != extensionFormat {
@@ -89,7 +97,7 @@ public final class ThumbnailResponder: Sendable {
             choice = FormatChoice.negotiate(accept: accept, allowsAVIF: configuration.negotiatesAVIF)
             variesOnAccept = true
         }
-        parsed.format = nil // in the key through `choice`
+        parsed.format = nil  // in the key through `choice`
         try configuration.sourcePolicy.checkWithoutResolving(path.source)
 
         let key = Self.digest("\(parsed.canonical)\n\(choice.keyComponent)\n\(path.source.absoluteString)")
@@ -107,8 +115,9 @@ public final class ThumbnailResponder: Sendable {
         } catch {
             throw ServiceError.from(error)
         }
-        let headers = ThumbnailAnswer.CachingHeaders(cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
-                                                     variesOnAccept: variesOnAccept, isStored: !made.withLock { $0 })
+        let headers = ThumbnailAnswer.CachingHeaders(
+            cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
+            variesOnAccept: variesOnAccept, isStored: !made.withLock { $0 })
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
             return .notModified(etag: result.etag, headers: headers)
         }
@@ -156,10 +165,11 @@ public final class ThumbnailResponder: Sendable {
         } catch let error as ImagePipeline.Error where error.isCancellation {
             throw CancellationError()
         }
-        let format: OutputFormat = switch item.choice {
-        case .exactly(let format): format
-        case .jpegOrPNG: image.isOpaque ? .jpeg : .png
-        }
+        let format: OutputFormat =
+            switch item.choice {
+            case .exactly(let format): format
+            case .jpegOrPNG: image.isOpaque ? .jpeg : .png
+            }
         let quality = item.plan.quality
         let background = item.plan.background ?? RGBA8(red: 255, green: 255, blue: 255)
         let bytes = try await tracer.withAnySpan("encode") { span in

@@ -36,17 +36,22 @@ public final class ThumbnailServer: Sendable {
 
     /// Creates a server for `responder`. `accessLogger` writes one line per request; default: a
     /// logger labelled `comet.server.access` at `logger`'s level.
-    public init(responder: ThumbnailResponder, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server"),
-                accessLogger: Logger? = nil) {
+    public init(
+        responder: ThumbnailResponder, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server"),
+        accessLogger: Logger? = nil
+    ) {
         self.responder = responder
         self.demo = demo
         self.logger = logger
-        self.accessLogger = accessLogger ?? {
-            var access = Logger(label: "comet.server.access")
-            access.logLevel = logger.logLevel
-            return access
-        }()
-        connections = ConnectionGuard(limits: responder.configuration.connectionLimits) { [metrics = responder.metrics] open, closing in
+        self.accessLogger =
+            accessLogger
+            ?? {
+                var access = Logger(label: "comet.server.access")
+                access.logLevel = logger.logLevel
+                return access
+            }()
+        connections = ConnectionGuard(limits: responder.configuration.connectionLimits) {
+            [metrics = responder.metrics] open, closing in
             metrics.recordConnections(open: open, closedBecause: closing?.rawValue)
         }
     }
@@ -58,46 +63,55 @@ public final class ThumbnailServer: Sendable {
     /// `onListening` gets the bound port (useful with port 0) once the server accepts
     /// connections.
     public func makeApplication(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
-        -> Application<RouterResponder<ThumbnailRequestContext>> {
+        -> Application<RouterResponder<ThumbnailRequestContext>>
+    {
         let router = Router(context: ThumbnailRequestContext.self)
         router.add(middleware: RequestTracingMiddleware(tracer: responder.tracer, logger: accessLogger))
         router.add(middleware: RequestMetricsMiddleware(metrics: responder.metrics))
         router.add(middleware: JSONErrorMiddleware())
         router.get("/health") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"],
-                     body: .init(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}")))
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}")))
         }
         router.get("/metrics") { [responder] _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                     body: .init(byteBuffer: ByteBuffer(string: responder.metrics.exposition())))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: responder.metrics.exposition())))
         }
         if let demo {
             let configuration = responder.configuration
             router.get("/") { [self] _, _ in
                 let port = self.boundPort.withLock { $0 } ?? configuration.port
                 let page = demo.page(origin: "http://127.0.0.1:\(port)", signer: configuration.signer)
-                return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                                body: .init(byteBuffer: ByteBuffer(string: page)))
+                return Response(
+                    status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: page)))
             }
             router.get("/gallery/:name") { _, context in
                 guard let name = context.parameters.get("name"), let asset = demo.asset(named: name) else {
                     return Self.response(for: .notFound("no such demo image"))
                 }
-                return Response(status: .ok, headers: [.contentType: asset.contentType],
-                                body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+                return Response(
+                    status: .ok, headers: [.contentType: asset.contentType],
+                    body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
             }
         }
-        let thumbnail: @Sendable (Request, ThumbnailRequestContext) async -> Response = { [responder, logger, connections] request, context in
+        let thumbnail: @Sendable (Request, ThumbnailRequestContext) async -> Response = {
+            [responder, logger, connections] request, context in
             let parameters = context.parameters
-            let (signature, options, source) = (parameters.get("signature") ?? "", parameters.get("options") ?? "", parameters.get("source") ?? "")
+            let (signature, options, source) = (
+                parameters.get("signature") ?? "", parameters.get("options") ?? "", parameters.get("source") ?? ""
+            )
             let (accept, ifNoneMatch) = (request.headers[.accept], request.headers[.ifNoneMatch])
             let response: Response
             do {
                 // A client that disconnects cancels its work (the result store keeps the making
                 // going while another request waits for the same result).
                 let answer = try await connections.cancellingOnDisconnect(of: context.channel) {
-                    try await responder.answer(signature: signature, options: options, source: source, accept: accept,
-                                             ifNoneMatch: ifNoneMatch)
+                    try await responder.answer(
+                        signature: signature, options: options, source: source, accept: accept,
+                        ifNoneMatch: ifNoneMatch)
                 }
                 response = Self.response(for: answer)
             } catch {
@@ -118,7 +132,8 @@ public final class ThumbnailServer: Sendable {
         return Application(
             router: router,
             server: .guardedHTTP1(connections),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "comet-server"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "comet-server"),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 self.boundPort.withLock { $0 = port }
@@ -152,8 +167,9 @@ public final class ThumbnailServer: Sendable {
     static func response(for error: ServiceError) -> Response {
         var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
-        return Response(status: .init(code: error.status), headers: headers,
-                        body: .init(byteBuffer: ByteBuffer(string: error.json)))
+        return Response(
+            status: .init(code: error.status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(string: error.json)))
     }
 
     private static func cachingHeaders(_ caching: ThumbnailAnswer.CachingHeaders) -> HTTPFields {

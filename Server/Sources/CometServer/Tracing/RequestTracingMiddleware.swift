@@ -15,12 +15,15 @@ struct RequestTracingMiddleware<Context: RequestContext>: RouterMiddleware {
     let tracer: any Tracer
     let logger: Logger
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var serviceContext = ServiceContext.current ?? .topLevel
         tracer.extract(request.headers, into: &serviceContext, using: HTTPFieldsExtractor())
         let started = ContinuousClock.now
-        let span = tracer.startAnySpan("\(request.method.rawValue) \(Self.route(of: request.uri.path))", context: serviceContext,
-                                       ofKind: .server)
+        let span = tracer.startAnySpan(
+            "\(request.method.rawValue) \(Self.route(of: request.uri.path))", context: serviceContext,
+            ofKind: .server)
         span.attributes["http.request.method"] = request.method.rawValue
         span.attributes["url.path"] = request.uri.path
         defer { span.end() }
@@ -39,10 +42,12 @@ struct RequestTracingMiddleware<Context: RequestContext>: RouterMiddleware {
         if status >= 500 { span.setStatus(.init(code: .error)) }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info("access", metadata: [
-            "method": "\(request.method.rawValue)", "path": "\(request.uri.path)", "status": "\(status)",
-            "bytes": "\(bytes)", "duration_ms": "\((milliseconds * 10).rounded() / 10)", "cache": "\(cache)",
-        ])
+        logger.info(
+            "access",
+            metadata: [
+                "method": "\(request.method.rawValue)", "path": "\(request.uri.path)", "status": "\(status)",
+                "bytes": "\(bytes)", "duration_ms": "\((milliseconds * 10).rounded() / 10)", "cache": "\(cache)",
+            ])
         return response
     }
 

@@ -29,8 +29,11 @@ struct StageSpanRecorder: Sendable {
             span.attributes["comet.image.height"] = size.height
         }
         if let error = report.error { span.recordError(error) }
-        let nanoseconds = report.duration.components.seconds * 1_000_000_000 + report.duration.components.attoseconds / 1_000_000_000
-        span.end(at: DefaultTracerClock.Timestamp(nanosecondsSinceEpoch: start.nanosecondsSinceEpoch + UInt64(max(0, nanoseconds))))
+        let nanoseconds =
+            report.duration.components.seconds * 1_000_000_000 + report.duration.components.attoseconds / 1_000_000_000
+        span.end(
+            at: DefaultTracerClock.Timestamp(
+                nanosecondsSinceEpoch: start.nanosecondsSinceEpoch + UInt64(max(0, nanoseconds))))
     }
 
     private static func timestamp(_ date: Date) -> DefaultTracerClock.Timestamp {

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Tracing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Reads trace context (W3C `traceparent` and `tracestate`, or whatever the bootstrapped tracer

@@ -14,7 +14,8 @@ public enum Base64URL {
 
     /// Decodes base64url with or without padding; `nil` when it is not base64url.
     public static func decode(_ string: String) -> [UInt8]? {
-        guard string.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") }) else {
+        guard string.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") })
+        else {
             return nil
         }
         var base64 = string.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

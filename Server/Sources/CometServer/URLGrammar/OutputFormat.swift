@@ -35,12 +35,13 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// AVIF 60). PNG ignores the quality.
     public func encode(_ image: Image, quality: Int?) throws -> [UInt8] {
         let fraction = quality.map { Double($0) / 100 }
-        let data = switch self {
-        case .jpeg: try ImageEncoders.jpeg(image, quality: fraction ?? 0.85)
-        case .png: try ImageEncoders.png(image)
-        case .webp: try ImageEncoders.webp(image, quality: fraction ?? 0.8, lossless: quality == 100)
-        case .avif: try ImageEncoders.avif(image, quality: fraction ?? 0.6)
-        }
+        let data =
+            switch self {
+            case .jpeg: try ImageEncoders.jpeg(image, quality: fraction ?? 0.85)
+            case .png: try ImageEncoders.png(image)
+            case .webp: try ImageEncoders.webp(image, quality: fraction ?? 0.8, lossless: quality == 100)
+            case .avif: try ImageEncoders.avif(image, quality: fraction ?? 0.6)
+            }
         return [UInt8](data)
     }
 }

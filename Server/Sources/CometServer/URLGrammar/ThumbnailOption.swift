@@ -41,7 +41,8 @@ public struct ThumbnailOption: Sendable {
         self.syntax = syntax
         self.summary = summary
         self.example = example
-        readArguments = { (arguments: [String], maximumDimension: Int, options: inout ThumbnailOptions) throws(ServiceError) in
+        readArguments = {
+            (arguments: [String], maximumDimension: Int, options: inout ThumbnailOptions) throws(ServiceError) in
             options[keyPath: field] = try parse(arguments, maximumDimension)
         }
         spellArguments = { options in options[keyPath: field].map(spell) }

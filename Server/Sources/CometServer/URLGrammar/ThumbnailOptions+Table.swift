@@ -12,7 +12,8 @@ extension ThumbnailOptions {
         field: \.crop,
         parse: { arguments, _ throws(ServiceError) in
             let values = arguments.compactMap { Int($0) }
-            guard values.count == 4, arguments.count == 4, values[0] >= 0, values[1] >= 0, values[2] > 0, values[3] > 0 else {
+            guard values.count == 4, arguments.count == 4, values[0] >= 0, values[1] >= 0, values[2] > 0, values[3] > 0
+            else {
                 throw .badOptions("cr takes x, y, width and height in source pixels, as in cr:0:0:800:600")
             }
             return Crop(x: values[0], y: values[1], width: values[2], height: values[3])
@@ -29,7 +30,9 @@ extension ThumbnailOptions {
             + "centre to exactly w×h; `force`: stretch to w×h. `up` = `1` allows enlarging (default `0`)",
         example: "rs:fill:256:256",
         field: \.resize,
-        parse: { arguments, maximumDimension throws(ServiceError) in try parseResize(arguments, maximumDimension: maximumDimension) },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            try parseResize(arguments, maximumDimension: maximumDimension)
+        },
         spell: { [$0.mode.rawValue, "\($0.width)", "\($0.height)"] + ($0.upscale ? ["1"] : []) },
         effect: { resize, plan in plan.add(resize) }
     )
@@ -73,8 +76,10 @@ extension ThumbnailOptions {
     )
 
     /// The value of an option's one argument, read by `read`; `usage` is the error otherwise.
-    private static func single<Value>(_ arguments: [String], usage: String,
-                                      _ read: (String) -> Value?) throws(ServiceError) -> Value {
+    private static func single<Value>(
+        _ arguments: [String], usage: String,
+        _ read: (String) -> Value?
+    ) throws(ServiceError) -> Value {
         guard arguments.count == 1, let value = read(arguments[0]) else { throw .badOptions(usage) }
         return value
     }
@@ -82,12 +87,15 @@ extension ThumbnailOptions {
     private static func parseResize(_ arguments: [String], maximumDimension: Int) throws(ServiceError) -> Resize {
         let usage = "rs takes a mode (fit, fill, force), a width and a height, as in rs:fill:256:256"
         guard arguments.count == 3 || arguments.count == 4, let mode = ResizeMode(rawValue: arguments[0]),
-              let width = Int(arguments[1]), let height = Int(arguments[2]), width >= 0, height >= 0 else {
+            let width = Int(arguments[1]), let height = Int(arguments[2]), width >= 0, height >= 0
+        else {
             throw .badOptions(usage)
         }
         var upscale = false
         if arguments.count == 4 {
-            guard arguments[3] == "0" || arguments[3] == "1" else { throw .badOptions("rs's fourth value (upscale) is 0 or 1") }
+            guard arguments[3] == "0" || arguments[3] == "1" else {
+                throw .badOptions("rs's fourth value (upscale) is 0 or 1")
+            }
             upscale = arguments[3] == "1"
         }
         guard width > 0 || height > 0 else { throw .badOptions("rs needs a width or a height above 0") }
@@ -101,7 +109,9 @@ extension ThumbnailOptions {
     }
 
     private static func parseColor(_ text: String) -> RGBA8? {
-        guard text.utf8.count == 6, text.allSatisfy(\.isHexDigit), let value = UInt32(text, radix: 16) else { return nil }
+        guard text.utf8.count == 6, text.allSatisfy(\.isHexDigit), let value = UInt32(text, radix: 16) else {
+            return nil
+        }
         return RGBA8(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }
 

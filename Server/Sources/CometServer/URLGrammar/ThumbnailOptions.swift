@@ -61,8 +61,10 @@ public struct ThumbnailOptions: Sendable, Hashable {
     }
 
     /// Creates options; by default none (the source at its own size, format negotiated).
-    public init(resize: Resize? = nil, crop: Crop? = nil, quality: Int? = nil, format: OutputFormat? = nil,
-                background: RGBA8? = nil) {
+    public init(
+        resize: Resize? = nil, crop: Crop? = nil, quality: Int? = nil, format: OutputFormat? = nil,
+        background: RGBA8? = nil
+    ) {
         self.resize = resize
         self.crop = crop
         self.quality = quality

@@ -49,7 +49,9 @@ public struct ThumbnailPath: Sendable, Hashable {
     /// The path for `options` and `source`, signed by `signer` (`"unsigned"` in place of the
     /// signature when `signer` is `nil`).
     public static func make(options: String, source: URL, fileExtension: String? = nil, signer: URLSigner?) -> String {
-        let signed = "/\(options)/\(Base64URL.encode(Array(source.absoluteString.utf8)))" + (fileExtension.map { ".\($0)" } ?? "")
+        let signed =
+            "/\(options)/\(Base64URL.encode(Array(source.absoluteString.utf8)))"
+            + (fileExtension.map { ".\($0)" } ?? "")
         return "/\(signer?.signature(for: signed) ?? "unsigned")\(signed)"
     }
 }
