@@ -45,7 +45,7 @@ struct KeyIsolationEndToEndTests {
         let server = try await startServer()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("comet-keys-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let disk = try DataCache(path: directory)
+        let disk = DataCache(path: directory)
         let first = ImagePipeline { $0.dataCache = disk; $0.imageCache = nil }
         _ = try await first.image(for: request(server, user: "alice"))
         #expect(await eventually { disk.containsData(for: request(server, user: "alice").dataKey) })

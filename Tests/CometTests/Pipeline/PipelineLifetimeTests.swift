@@ -49,7 +49,7 @@ struct PipelineLifetimeTests {
         final class WeakTask: @unchecked Sendable { weak var task: ImageTask? }
         let weak = WeakTask()
         let probe = Probe()
-        try await {
+        await {
             let pipeline = ImagePipeline.test(loader: MockDataLoader())
             probe.context = pipeline.context
             let task = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/missing.jpg"), options: [.returnCacheDataDontLoad]))
