@@ -3,8 +3,8 @@
 ///
 /// Everything about options is derived from ``ThumbnailOptions/table``: parsing, the canonical
 /// spelling (cache keys and ETags), the error listing the known options, `comet-server --help`,
-/// the README's table, and the ``ThumbnailPlan`` a request is made from. A new option is one
-/// more entry there.
+/// the options table of the Serving guide (`CometServer.docc/Serving.md`), and the
+/// ``ThumbnailPlan`` a request is made from. A new option is one more entry there.
 ///
 /// Thread-safe (a value of immutable fields and `Sendable` closures).
 public struct ThumbnailOption: Sendable {

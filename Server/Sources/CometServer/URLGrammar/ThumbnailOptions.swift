@@ -103,7 +103,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
     private static let byName: [String: ThumbnailOption] = Dictionary(
         uniqueKeysWithValues: table.flatMap { [($0.name, $0), ($0.longName, $0)] })
 
-    /// The options as a Markdown table (the README's), one row per option of ``table``.
+    /// The options as a Markdown table (the Serving guide's), one row per option of ``table``.
     public static var markdownTable: String {
         let rows = table.map { option in
             let form = "\(option.name):\(option.syntax)".replacingOccurrences(of: "|", with: "\\|")
