@@ -9,7 +9,8 @@
 /// until the caller has the image (an awaiting task has resumed, a completion handler has
 /// returned). The last reference to the ticket going away gives its place back.
 ///
-/// Graph-confined, except ``Ticket``'s release, which re-enters the graph.
+/// Graph-confined (its methods take the graph's ``GraphToken``), except ``Ticket``'s release,
+/// which re-enters the graph.
 final class DecodedImageBacklog: @unchecked Sendable {
     /// One decoded bitmap's place in the backlog; released when the last copy of its result is dropped.
     final class Ticket: Sendable {
@@ -23,7 +24,7 @@ final class DecodedImageBacklog: @unchecked Sendable {
 
         deinit {
             let backlog = self.backlog
-            executor.perform { backlog.release() }
+            executor.perform { graph in backlog.release(graph) }
         }
     }
 
@@ -31,7 +32,7 @@ final class DecodedImageBacklog: @unchecked Sendable {
     private let executor: PipelineExecutor
     private(set) var count = 0
     /// Called in the graph when a place frees (the decoding queue drains again).
-    var onRelease: (() -> Void)?
+    var onRelease: ((borrowing GraphToken) -> Void)?
 
     init(limit: Int, executor: PipelineExecutor) {
         self.limit = max(1, limit)
@@ -39,17 +40,17 @@ final class DecodedImageBacklog: @unchecked Sendable {
     }
 
     /// Whether another decode may start.
-    var hasRoom: Bool { count < limit }
+    func hasRoom(_ graph: borrowing GraphToken) -> Bool { count < limit }
 
     /// Takes a place for a decode about to start.
-    func take() -> Ticket {
-        executor.assertIsCurrent()
+    func take(_ graph: borrowing GraphToken) -> Ticket {
+        graph.assertIsGraph(of: executor)
         count += 1
         return Ticket(backlog: self, executor: executor)
     }
 
-    private func release() {
+    private func release(_ graph: borrowing GraphToken) {
         count -= 1
-        onRelease?()
+        onRelease?(graph)
     }
 }

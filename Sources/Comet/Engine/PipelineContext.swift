@@ -7,8 +7,9 @@ import Synchronization
 
 /// The shared state of one pipeline's task graph: its executor, work queues, rate limiter,
 /// decoded-image backlog, job pools and cache policy. Confined to the graph (see
-/// ``PipelineExecutor`` for the execution model) except `configuration` (immutable), `metrics`
-/// (its own lock) and `executor` itself.
+/// ``PipelineExecutor`` for the execution model: the methods that touch it take the graph's
+/// ``GraphToken``) except `configuration` (immutable), `metrics` (its own lock) and `executor`
+/// itself.
 final class PipelineContext: @unchecked Sendable {
     let configuration: ImagePipeline.Configuration
     /// Where the graph runs.
@@ -50,12 +51,12 @@ final class PipelineContext: @unchecked Sendable {
             ? ResumableDataStore(byteLimit: configuration.resumableDataByteLimit) : nil
         logger = configuration.logger
         decodingQueue.backlog = backlog
-        backlog.onRelease = { [weak decodingQueue] in decodingQueue?.drain() }  // weak: the queue holds the backlog
+        backlog.onRelease = { [weak decodingQueue] graph in decodingQueue?.drain(graph) }  // weak: the queue holds the backlog
         dataLoadingQueue.heldBackBy = (
             decodingQueue, configuration.undecodedDataBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit
         )
         // unowned: the context owns both queues, and the decoding queue calls this only from the graph.
-        decodingQueue.onPendingRemoved = { [unowned dataLoadingQueue] in dataLoadingQueue.drain() }
+        decodingQueue.onPendingRemoved = { [unowned dataLoadingQueue] graph in dataLoadingQueue.drain(graph) }
     }
 
     func log(_ message: @autoclosure () -> String) {
@@ -64,22 +65,20 @@ final class PipelineContext: @unchecked Sendable {
 
     #if DEBUG
         /// Jobs that have not finished yet (tests, debug builds only: a quiet pipeline holds none).
-        var activeJobCount: Int {
-            executor.assertIsCurrent()
-            return fetchJobs.count + decodeJobs.count + processJobs.count
+        func activeJobCount(_ graph: borrowing GraphToken) -> Int {
+            fetchJobs.count + decodeJobs.count + processJobs.count
         }
 
         /// The priority of the in-flight fetch for a data key (tests, debug builds only).
-        func fetchJobPriority(for key: String) -> ImageRequest.Priority? {
-            executor.assertIsCurrent()
-            return fetchJobs.first { $0.key.dataKey == key }?.value.priority
+        func fetchJobPriority(for key: String, _ graph: borrowing GraphToken) -> ImageRequest.Priority? {
+            fetchJobs.first { $0.key.dataKey == key }?.value.priority
         }
     #endif
 
     // MARK: Jobs
 
-    func fetchDataJob(for request: ImageRequest) -> FetchDataJob {
-        executor.assertIsCurrent()
+    func fetchDataJob(for request: ImageRequest, _ graph: borrowing GraphToken) -> FetchDataJob {
+        graph.assertIsGraph(of: executor)
         let key = DataLoadKey(request)
         guard configuration.isTaskCoalescingEnabled else {
             return FetchDataJob(request: request, key: key, context: self)
@@ -96,8 +95,10 @@ final class PipelineContext: @unchecked Sendable {
     /// The job that produces `key` (a decode when it has no processors). `isDirect`: an image
     /// task asks for exactly this result, `request`'s own key (it is then cached when it
     /// completes).
-    func imageJob(for request: ImageRequest, key: ImageKey, isDirect: Bool) -> Job<ImageResult> {
-        executor.assertIsCurrent()
+    func imageJob(
+        for request: ImageRequest, key: ImageKey, isDirect: Bool, _ graph: borrowing GraphToken
+    ) -> Job<ImageResult> {
+        graph.assertIsGraph(of: executor)
         // The request keeps its memory key made; another stage's is made once, with its job.
         if key.processors.isEmpty {
             return pooledJob(&decodeJobs, key: key, isDirect: isDirect) {
@@ -132,15 +133,15 @@ final class PipelineContext: @unchecked Sendable {
     }
 
     /// A finished job leaves its pool (if it is the pooled one: with coalescing off, none is).
-    func removeFromPool(_ job: FetchDataJob, key: DataLoadKey) {
+    func removeFromPool(_ job: FetchDataJob, key: DataLoadKey, _ graph: borrowing GraphToken) {
         if let pooled = fetchJobs[key], pooled === job { fetchJobs[key] = nil }
     }
 
-    func removeFromPool(_ job: DecodeJob, key: ImageKey) {
+    func removeFromPool(_ job: DecodeJob, key: ImageKey, _ graph: borrowing GraphToken) {
         if let pooled = decodeJobs[key], pooled === job { decodeJobs[key] = nil }
     }
 
-    func removeFromPool(_ job: ProcessJob, key: ImageKey) {
+    func removeFromPool(_ job: ProcessJob, key: ImageKey, _ graph: borrowing GraphToken) {
         if let pooled = processJobs[key], pooled === job { processJobs[key] = nil }
     }
 
@@ -170,12 +171,14 @@ final class PipelineContext: @unchecked Sendable {
     /// Stores downloaded bytes that no decode of this pipeline has checked (``ImagePipeline/data(for:)``)
     /// after decoding them once on a worker: only clean images are cached. `then` runs in the
     /// graph afterwards, stored or not.
-    func storeOriginalDataIfClean(_ data: Data, for request: ImageRequest, then: @escaping () -> Void) {
+    func storeOriginalDataIfClean(
+        _ data: Data, for request: ImageRequest, _ graph: borrowing GraphToken, then: @escaping () -> Void
+    ) {
         let decoders = configuration.decoders
         let options = configuration.decodingOptions
         decodingQueue.run(
-            priority: request.priority, { (try? decoders.decode(data, options: options))?.isClean == true },
-            then: { [self] isClean in
+            priority: request.priority, graph, { (try? decoders.decode(data, options: options))?.isClean == true },
+            then: { [self] _, isClean in
                 if isClean { storeOriginalDataIfNeeded(data, for: request) }
                 then()
             })
@@ -183,8 +186,11 @@ final class PipelineContext: @unchecked Sendable {
 
     /// Stores a final, clean result in the memory cache and, when the policy says so, encoded in
     /// the disk cache (encoded on a worker).
-    func store(_ result: ImageResult, key: ImageKey, memoryKey: ImageCacheKey, request: ImageRequest, processed: Bool) {
-        executor.assertIsCurrent()
+    func store(
+        _ result: ImageResult, key: ImageKey, memoryKey: ImageCacheKey, request: ImageRequest, processed: Bool,
+        _ graph: borrowing GraphToken
+    ) {
+        graph.assertIsGraph(of: executor)
         guard result.isClean, !result.isPreview, !isInvalidated.load(ordering: .relaxed) else { return }
         if let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites),
             result.cacheType != .memory,
@@ -204,7 +210,7 @@ final class PipelineContext: @unchecked Sendable {
         let encoder = configuration.makeImageEncoder(ImageEncodingContext(request: request, image: image))
         let logger = self.logger
         dataCachingQueue.run(
-            priority: .low,
+            priority: .low, graph,
             {
                 do {
                     guard let data = self.bytesToCache(try encoder.encode(image), for: request) else { return }
@@ -212,21 +218,21 @@ final class PipelineContext: @unchecked Sendable {
                 } catch {
                     logger.debug("not caching \(diskKey): \(error)")
                 }
-            }, then: {})
+            }, then: { _, _ in })
     }
 
     /// Reads and decodes an encoded image from the disk cache on a worker, then calls
     /// `completion` in the graph (`nil` on a miss or a bad entry).
     func readEncodedImage(
         key imageKey: ImageKey, request: ImageRequest, priority: ImageRequest.Priority, owner: Job<ImageResult>,
-        completion: @escaping (Image?) -> Void
+        _ graph: borrowing GraphToken, completion: @escaping (borrowing GraphToken, Image?) -> Void
     ) {
-        guard let dataCache = dataCache(for: request) else { return completion(nil) }
+        guard let dataCache = dataCache(for: request) else { return completion(graph, nil) }
         let key = encodedCacheKey(for: imageKey, request: request)
         let options = configuration.decodingOptions
         let decoders = configuration.decoders
-        owner.workItem = dataCachingQueue.run(
-            priority: priority,
+        let item = dataCachingQueue.run(
+            priority: priority, graph,
             {
                 dataCache.cachedData(for: key).flatMap { data -> Image? in
                     guard let decoded = try? decoders.decode(data, options: options), decoded.isClean else {
@@ -235,10 +241,11 @@ final class PipelineContext: @unchecked Sendable {
                     return decoded.image
                 }
             },
-            then: { [metrics] image in
+            then: { [metrics] graph, image in
                 if image != nil { metrics.record(.diskCacheHits) }
-                completion(image)
+                completion(graph, image)
             })
+        owner.setWorkItem(item, graph)
     }
 }
 

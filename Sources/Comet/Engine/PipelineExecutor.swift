@@ -34,7 +34,7 @@ import Locking
 ///    ``WorkQueue/run(priority:light:_:then:)``): disk-cache reads, decoding (previews and final),
 ///    processors, encoding for the disk cache. Each hands its result back to the graph on its
 ///    own thread.
-///    *The thread leaving the graph* (``performAfterLeaving(_:)``), instead of a worker, for work
+///    *The thread leaving the graph* (``performAfterLeaving(_:_:)``), instead of a worker, for work
 ///    lighter than a thread wake-up: the decode of a file of at most 64×64 declared pixels. It
 ///    runs after the graph is released, so it never holds the graph up, on the thread that
 ///    handed it out (usually the one whose caller awaits it), which then delivers its result
@@ -64,10 +64,16 @@ import Locking
 /// suspended Swift task from another thread costs a thread wake-up. The figures are in
 /// BENCHMARKS.md ("Pipeline").
 ///
-/// Debug builds check the model: every graph entry point calls ``assertIsCurrent()``.
+/// **The compiler checks the model.** Every closure the executor runs receives a ``GraphToken``,
+/// borrowed, and every graph-only method (of jobs, work queues, the rate limiter, the backlog,
+/// the context's pools, an ``ImageTask``'s graph side) requires one. Only the executor makes
+/// tokens, and a borrowed non-copyable value can be neither copied, stored, nor captured by an
+/// escaping closure: code that is not running in the graph has no token, so a call into the
+/// graph from a worker, a loader callback or a caller's thread does not compile. The token is
+/// empty, so it costs nothing at run time.
 ///
-/// Thread-safe; `@unchecked Sendable` because the queued closures are only run by the one
-/// draining thread.
+/// Thread-safe; `@unchecked Sendable`: guarded by its lock (`state`), and the queued closures
+/// are only run by the one draining thread.
 final class PipelineExecutor: @unchecked Sendable {
     private struct State {
         var pending: [Work?] = []
@@ -77,7 +83,7 @@ final class PipelineExecutor: @unchecked Sendable {
         var isDrainScheduled = false
         var owner: pthread_t?
         /// Light work handed to the draining thread for after it leaves the graph.
-        var afterLeaving: [Work] = []
+        var afterLeaving: [LightItem] = []
 
         mutating func popFirst() -> Work? {
             guard head < pending.count else {
@@ -99,6 +105,12 @@ final class PipelineExecutor: @unchecked Sendable {
     /// A queued closure. Wrapped so that arrays hold it as it is: an array of bare closures
     /// stores them generically, and converting each one in and out allocates a thunk.
     fileprivate struct Work {
+        let run: @Sendable (borrowing GraphToken) -> Void
+    }
+
+    /// Light work for after leaving the graph (``performAfterLeaving(_:_:)``): it runs outside
+    /// the graph, so it gets no token.
+    fileprivate struct LightItem {
         let run: @Sendable () -> Void
     }
 
@@ -109,7 +121,7 @@ final class PipelineExecutor: @unchecked Sendable {
 
     /// Runs `work` in the graph: now, on this thread, if the graph is idle; otherwise after what
     /// is already queued, on the thread that is draining it. Never waits for another thread.
-    func perform(_ work: @escaping @Sendable () -> Void) {
+    func perform(_ work: @escaping @Sendable (borrowing GraphToken) -> Void) {
         let runsNow = state.withLock { state -> Bool in
             guard !state.isRunning, !state.isSuspended else {
                 state.pending.append(Work(run: work))
@@ -121,7 +133,7 @@ final class PipelineExecutor: @unchecked Sendable {
             return true
         }
         guard runsNow else { return }
-        work()
+        work(GraphToken(self))
         drain()
     }
 
@@ -140,7 +152,7 @@ final class PipelineExecutor: @unchecked Sendable {
     /// Why: work queued for the draining thread finishes there, and resuming the caller's
     /// suspended task from that thread costs a thread wake-up, while a request's part in the
     /// graph takes a few microseconds.
-    func performWaitingBriefly(_ work: @escaping @Sendable () -> Void) {
+    func performWaitingBriefly(_ work: @escaping @Sendable (borrowing GraphToken) -> Void) {
         if isBusy.load(ordering: .relaxed) {
             let deadline = Self.monotonicNanoseconds() + entryWaitNanoseconds
             var polls = 0
@@ -155,7 +167,7 @@ final class PipelineExecutor: @unchecked Sendable {
     /// Queues `work` in the graph without ever running it on the calling thread: for entry points
     /// whose caller goes on with its own work (`imageTask(with:)`, `cancel()`), so it pays an
     /// enqueue, not the graph's work. When the graph is idle, a worker is woken to drain it.
-    func schedule(_ work: @escaping @Sendable () -> Void) {
+    func schedule(_ work: @escaping @Sendable (borrowing GraphToken) -> Void) {
         let wakesDrainer = state.withLock { state -> Bool in
             state.pending.append(Work(run: work))
             guard !state.isRunning, !state.isSuspended, !state.isDrainScheduled else { return false }
@@ -212,12 +224,13 @@ final class PipelineExecutor: @unchecked Sendable {
     }
 
     /// Runs queued work until none is left (or the executor is suspended), then lets go, then
-    /// runs the light work this thread handed out with ``performAfterLeaving(_:)`` while it
+    /// runs the light work this thread handed out with ``performAfterLeaving(_:_:)`` while it
     /// was in the graph (taken under the same lock that lets go of the graph: only the thread
     /// in the graph hands light work out, so what is there then is this thread's own).
     private func drain() {
         let thread = LightWork.ofThisThread
         var light = thread.takeSpareBuffer()
+        let graph = GraphToken(self)
         while true {
             let next = state.withLock { state -> Work? in
                 if !state.isSuspended, let work = state.popFirst() { return work }
@@ -230,7 +243,7 @@ final class PipelineExecutor: @unchecked Sendable {
                 return nil
             }
             guard let next else { break }
-            next.run()
+            next.run(graph)
         }
         thread.run(light)
     }
@@ -238,10 +251,9 @@ final class PipelineExecutor: @unchecked Sendable {
     /// Queues `work` to run on the thread draining the graph, right after it leaves the graph
     /// (other threads may then enter it): for work too light to be worth a thread wake-up (a
     /// decode of a few thousand pixels costs less than handing it to a worker), which
-    /// therefore never runs *in* the graph. Call it only from the graph.
-    func performAfterLeaving(_ work: @escaping @Sendable () -> Void) {
-        assertIsCurrent()
-        state.withLock { $0.afterLeaving.append(Work(run: work)) }
+    /// therefore never runs *in* the graph. Only the graph can call it (`graph`).
+    func performAfterLeaving(_ graph: borrowing GraphToken, _ work: @escaping @Sendable () -> Void) {
+        state.withLock { $0.afterLeaving.append(LightItem(run: work)) }
     }
 
     /// `true` when the calling thread is the one running the graph.
@@ -250,16 +262,6 @@ final class PipelineExecutor: @unchecked Sendable {
             guard state.isRunning, let owner = state.owner else { return false }
             return pthread_equal(owner, pthread_self()) != 0
         }
-    }
-
-    /// Stops the program in debug builds when called outside the graph (a graph entry point
-    /// reached from another context is a data race). Free in release builds.
-    @inline(__always)
-    func assertIsCurrent(_ function: StaticString = #function, file: StaticString = #fileID, line: UInt = #line) {
-        #if DEBUG
-            precondition(
-                isCurrent, "\(function) must run in the pipeline's graph (PipelineExecutor)", file: file, line: line)
-        #endif
     }
 
     // MARK: Tests (debug builds only: production code cannot call these)
@@ -287,12 +289,12 @@ final class PipelineExecutor: @unchecked Sendable {
 
         /// Runs `body` in the graph and waits for its result. For tests and diagnostics only: it
         /// blocks the calling thread, and must not be called from inside the graph.
-        func sync<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        func sync<T: Sendable>(_ body: @escaping @Sendable (borrowing GraphToken) -> T) -> T {
             precondition(!isCurrent, "PipelineExecutor.sync called from inside the graph would wait for itself")
             let result = Locked<T?>(nil)
             let done = DispatchSemaphore(value: 0)
-            perform {
-                let value = body()
+            perform { graph in
+                let value = body(graph)
                 result.withLock { $0 = value }
                 done.signal()
             }
@@ -300,6 +302,42 @@ final class PipelineExecutor: @unchecked Sendable {
             return result.withLock { $0! }
         }
     #endif
+}
+
+/// Proof that the code holding it runs in a pipeline's graph: only ``PipelineExecutor`` makes
+/// one, and hands it, borrowed, to each closure it runs in the graph. Every graph-only method
+/// takes one (conventionally its last parameter, `_ graph: borrowing GraphToken`), so calling
+/// it from outside the graph does not compile: a borrowed non-copyable value cannot be copied,
+/// stored, returned or captured by an escaping closure, so it never reaches a worker, a loader
+/// callback or a timer.
+///
+/// Empty in release builds (free to pass). Debug builds also record which executor made it,
+/// for the one check the compiler cannot make: that an object is touched from *its own*
+/// pipeline's graph (``assertIsGraph(of:)``).
+struct GraphToken: ~Copyable {
+    #if DEBUG
+        private let executor: ObjectIdentifier
+    #endif
+
+    fileprivate init(_ executor: PipelineExecutor) {
+        #if DEBUG
+            self.executor = ObjectIdentifier(executor)
+        #endif
+    }
+
+    /// Stops the program in debug builds when this token comes from another pipeline's graph
+    /// than `executor`'s. Free in release builds.
+    @inline(__always)
+    func assertIsGraph(
+        of executor: PipelineExecutor, _ function: StaticString = #function, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        #if DEBUG
+            precondition(
+                self.executor == ObjectIdentifier(executor),
+                "\(function) must run in its own pipeline's graph", file: file, line: line)
+        #endif
+    }
 }
 
 /// The light work one thread runs after leaving a graph (any pipeline's), in a flat loop: a
@@ -314,21 +352,21 @@ final class PipelineExecutor: @unchecked Sendable {
 /// Thread-local (one per thread, made on first use, released when the thread exits).
 private final class LightWork {
     private var isLooping = false
-    private var pending: [PipelineExecutor.Work] = []
+    private var pending: [PipelineExecutor.LightItem] = []
     /// An empty buffer, with capacity, to swap into an executor's state.
-    private var spare: [PipelineExecutor.Work] = []
+    private var spare: [PipelineExecutor.LightItem] = []
 
     /// The smallest batch of light work worth a second thread.
     private static let splitBatchCount = 4
 
-    func takeSpareBuffer() -> [PipelineExecutor.Work] {
-        var buffer: [PipelineExecutor.Work] = []
+    func takeSpareBuffer() -> [PipelineExecutor.LightItem] {
+        var buffer: [PipelineExecutor.LightItem] = []
         swap(&buffer, &spare)
         return buffer
     }
 
     /// Runs `batch` (then keeps its emptied buffer), or adds it to the loop this thread is in.
-    func run(_ batch: [PipelineExecutor.Work]) {
+    func run(_ batch: [PipelineExecutor.LightItem]) {
         var batch = batch
         if batch.isEmpty {
             spare = batch
@@ -341,7 +379,7 @@ private final class LightWork {
         }
     }
 
-    private func loop(_ first: [PipelineExecutor.Work]) {
+    private func loop(_ first: [PipelineExecutor.LightItem]) {
         isLooping = true
         var batch = first
         while !batch.isEmpty {

@@ -6,12 +6,13 @@ import Foundation
 /// over the rate waits (it is delayed, never dropped); work that was cancelled while waiting is
 /// skipped without spending a token.
 ///
-/// Confined to its pipeline's graph; the refill timer re-enters the graph through the executor.
+/// Confined to its pipeline's graph (its methods take the graph's ``GraphToken``); the refill
+/// timer re-enters the graph through the executor.
 final class RateLimiter: @unchecked Sendable {
     private final class Bucket: @unchecked Sendable {  // graph-confined
         var tokens: Double
         var lastRefill: UInt64
-        var pending: [() -> Bool] = []
+        var pending: [Work] = []
         var pendingHead = 0
         var isDrainScheduled = false
 
@@ -22,6 +23,9 @@ final class RateLimiter: @unchecked Sendable {
 
         var hasPending: Bool { pendingHead < pending.count }
     }
+
+    /// Work that runs in the graph when a token is free; returns whether it started something.
+    typealias Work = (borrowing GraphToken) -> Bool
 
     let limit: ImagePipeline.RateLimit
     private let executor: PipelineExecutor
@@ -35,8 +39,8 @@ final class RateLimiter: @unchecked Sendable {
     /// Runs `work` now if a token is free for `host` (and nothing waits before it), else later.
     /// `work` returns whether it really started something: `false` (cancelled meanwhile) spends
     /// no token.
-    func execute(host: String?, _ work: @escaping () -> Bool) {
-        executor.assertIsCurrent()
+    func execute(host: String?, _ graph: borrowing GraphToken, _ work: @escaping Work) {
+        graph.assertIsGraph(of: executor)
         let key = limit.scope == .perHost ? (host?.lowercased() ?? "") : ""
         let bucket =
             buckets[key]
@@ -45,7 +49,7 @@ final class RateLimiter: @unchecked Sendable {
                 buckets[key] = bucket
                 return bucket
             }()
-        if !bucket.hasPending, take(work, from: bucket) { return }
+        if !bucket.hasPending, take(work, from: bucket, graph) { return }
         bucket.pending.append(work)
         scheduleDrain(of: bucket, key: key)
     }
@@ -57,10 +61,10 @@ final class RateLimiter: @unchecked Sendable {
     }
 
     /// Spends a token on `work` if one is available; `true` when the work no longer waits.
-    private func take(_ work: () -> Bool, from bucket: Bucket) -> Bool {
+    private func take(_ work: Work, from bucket: Bucket, _ graph: borrowing GraphToken) -> Bool {
         refill(bucket)
         guard bucket.tokens >= 1 else { return false }
-        if work() { bucket.tokens -= 1 }
+        if work(graph) { bucket.tokens -= 1 }
         return true
     }
 
@@ -71,15 +75,15 @@ final class RateLimiter: @unchecked Sendable {
         let executor = self.executor
         DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + wait) { [weak self] in
             guard let self else { return }
-            executor.perform { self.drain(bucket, key: key) }
+            executor.perform { graph in self.drain(bucket, key: key, graph) }
         }
     }
 
-    private func drain(_ bucket: Bucket, key: String) {
+    private func drain(_ bucket: Bucket, key: String, _ graph: borrowing GraphToken) {
         bucket.isDrainScheduled = false
         while bucket.hasPending {
-            guard take(bucket.pending[bucket.pendingHead], from: bucket) else { break }
-            bucket.pending[bucket.pendingHead] = { false }
+            guard take(bucket.pending[bucket.pendingHead], from: bucket, graph) else { break }
+            bucket.pending[bucket.pendingHead] = { _ in false }
             bucket.pendingHead += 1
         }
         if bucket.hasPending {

@@ -5,15 +5,16 @@ import Dispatch
 /// decoding, processing, disk-cache I/O). A running item holds one of the queue's
 /// ``maxConcurrentCount`` slots until it finishes.
 ///
-/// Confined to its pipeline's graph (``PipelineExecutor``): every method runs there. Heavy work
-/// goes through ``run(priority:light:_:then:)``, the engine's one way to leave the graph and come back.
+/// Confined to its pipeline's graph (``PipelineExecutor``): every method takes the graph's
+/// ``GraphToken``. Heavy work goes through ``run(priority:light:_:_:then:)``, the engine's one way
+/// to leave the graph and come back.
 final class WorkQueue: @unchecked Sendable {
     /// One queued or running piece of work.
     final class Item: @unchecked Sendable {
         // Graph-confined like the WorkQueue itself.
         // Dropped once the work starts or is cancelled while pending: a job keeps its work item
         // and the work captures the job (and its inputs), so holding it longer would be a cycle.
-        fileprivate var work: ((Item) -> Void)?
+        fileprivate var work: Work?
         fileprivate var sequence: Int
         fileprivate(set) var priority: ImageRequest.Priority
         fileprivate(set) var state = State.pending
@@ -26,7 +27,7 @@ final class WorkQueue: @unchecked Sendable {
         enum State { case pending, running, finished, cancelled }
 
         fileprivate init(
-            priority: ImageRequest.Priority, sequence: Int, isAdmissionChecked: Bool, work: @escaping (Item) -> Void
+            priority: ImageRequest.Priority, sequence: Int, isAdmissionChecked: Bool, work: @escaping Work
         ) {
             self.priority = priority
             self.sequence = sequence
@@ -35,23 +36,23 @@ final class WorkQueue: @unchecked Sendable {
         }
 
         /// Changes the priority; a pending item moves to its new place in line.
-        func setPriority(_ priority: ImageRequest.Priority) {
+        func setPriority(_ priority: ImageRequest.Priority, _ graph: borrowing GraphToken) {
             guard priority != self.priority else { return }
             self.priority = priority
-            if state == .pending { queue?.requeue(self) }
+            if state == .pending { queue?.requeue(self, graph) }
         }
 
         /// Removes a pending item, or marks a running one cancelled (its owner stops the work
         /// itself; the slot stays taken until the work calls ``finish()``, and a worker's result
         /// is then dropped).
-        func cancel() {
+        func cancel(_ graph: borrowing GraphToken) {
             switch state {
             case .pending:
                 state = .cancelled
                 work = nil
                 queue?.pendingCount -= 1
                 queue?.discardStaleEntriesIfIdle()
-                queue?.onPendingRemoved?()
+                queue?.onPendingRemoved?(graph)
             case .running:
                 state = .cancelled
             case .finished, .cancelled:
@@ -60,28 +61,26 @@ final class WorkQueue: @unchecked Sendable {
         }
 
         /// Ends the work and frees its slot: the next item may start at once. Called once, in
-        /// the graph, by the work itself (``run(priority:light:_:then:)`` does it for you).
-        func finish() {
+        /// the graph, by the work itself (``run(priority:light:_:_:then:)`` does it for you).
+        func finish(_ graph: borrowing GraphToken) {
             guard let queue else { return }
             self.queue = nil
             if state == .running { state = .finished }
             ticket = nil
             queue.runningCount -= 1
-            queue.drain()
+            queue.drain(graph)
         }
 
         var isCancelled: Bool { state == .cancelled }
     }
 
+    /// Work that runs in the graph when its item gets a slot.
+    typealias Work = (borrowing GraphToken, Item) -> Void
+
     private let executor: PipelineExecutor
     /// How many items may run at once.
-    var maxConcurrentCount: Int {
-        didSet { drain() }
-    }
-    /// Whether queued work may start (tests suspend queues to hold work back).
-    var isSuspended = false {
-        didSet { if !isSuspended { drain() } }
-    }
+    let maxConcurrentCount: Int
+    // The three links below are set once, by `PipelineContext.init`, before the graph runs.
     /// The decoding queue's bound on decoded bitmaps: an admission-checked item starts only
     /// when the backlog has room (and takes a ticket), else it and everything behind it wait
     /// until a ticket is given back.
@@ -92,7 +91,7 @@ final class WorkQueue: @unchecked Sendable {
     var heldBackBy: (queue: WorkQueue, limit: Int)?
     /// Called when pending items leave this queue (started or cancelled): the queue this one
     /// holds back drains.
-    var onPendingRemoved: (() -> Void)?
+    var onPendingRemoved: ((borrowing GraphToken) -> Void)?
 
     // One FIFO per priority; stale entries (cancelled or moved) are skipped when popped.
     private var buckets: [[(item: Item, sequence: Int)]] = Array(
@@ -108,18 +107,19 @@ final class WorkQueue: @unchecked Sendable {
     }
 
     /// Queues work that runs in the graph when a slot is free and holds the slot until it calls
-    /// ``Item/finish()`` (a download: the slot is held until the loader completes).
+    /// ``Item/finish(_:)`` (a download: the slot is held until the loader completes).
     @discardableResult
-    func add(priority: ImageRequest.Priority, isAdmissionChecked: Bool = false, _ work: @escaping (Item) -> Void)
-        -> Item
-    {
-        executor.assertIsCurrent()
+    func add(
+        priority: ImageRequest.Priority, isAdmissionChecked: Bool = false, _ graph: borrowing GraphToken,
+        _ work: @escaping Work
+    ) -> Item {
+        graph.assertIsGraph(of: executor)
         let item = Item(priority: priority, sequence: nextSequence, isAdmissionChecked: isAdmissionChecked, work: work)
         nextSequence += 1
         item.queue = self
         pendingCount += 1
         buckets[priority.rawValue].append((item, item.sequence))
-        drain()
+        drain(graph)
         return item
     }
 
@@ -130,48 +130,55 @@ final class WorkQueue: @unchecked Sendable {
     /// slot is freed before `then` runs; `then` is not called when the item was cancelled.
     ///
     /// `light`, when given, is tried first on the thread that started the work, right after it
-    /// leaves the graph (``PipelineExecutor/performAfterLeaving(_:)``): it returns the result
+    /// leaves the graph (``PipelineExecutor/performAfterLeaving(_:_:)``): it returns the result
     /// when the work turns out light (a decode of a tiny image), or `nil` to send `heavy` to a
     /// worker after all. A light result saves the two thread wake-ups of a worker round trip.
     @discardableResult
     func run<Output: Sendable>(
         priority: ImageRequest.Priority,
         light: (@Sendable () -> Output?)? = nil,
+        _ graph: borrowing GraphToken,
         _ heavy: @escaping @Sendable () -> Output,
-        then: @escaping (Output) -> Void
+        then: @escaping (borrowing GraphToken, Output) -> Void
     ) -> Item {
-        runOffGraph(priority: priority, isAdmissionChecked: false, light: light, heavy) { output, _ in then(output) }
+        runOffGraph(priority: priority, isAdmissionChecked: false, light: light, graph, heavy) { graph, output, _ in
+            then(graph, output)
+        }
     }
 
-    /// ``run(priority:light:_:then:)`` for work that makes a decoded bitmap: it starts only when
+    /// ``run(priority:light:_:_:then:)`` for work that makes a decoded bitmap: it starts only when
     /// the queue's ``backlog`` has room, and `then` receives the ticket it took, for the result to
     /// carry until it is delivered.
     @discardableResult
     func runCountingBacklog<Output: Sendable>(
         priority: ImageRequest.Priority,
         light: (@Sendable () -> Output?)? = nil,
+        _ graph: borrowing GraphToken,
         _ heavy: @escaping @Sendable () -> Output,
-        then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void
+        then: @escaping (borrowing GraphToken, Output, DecodedImageBacklog.Ticket?) -> Void
     ) -> Item {
-        runOffGraph(priority: priority, isAdmissionChecked: true, light: light, heavy, then: then)
+        runOffGraph(priority: priority, isAdmissionChecked: true, light: light, graph, heavy, then: then)
     }
 
     private func runOffGraph<Output: Sendable>(
         priority: ImageRequest.Priority,
         isAdmissionChecked: Bool,
         light: (@Sendable () -> Output?)?,
+        _ graph: borrowing GraphToken,
         _ heavy: @escaping @Sendable () -> Output,
-        then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void
+        then: @escaping (borrowing GraphToken, Output, DecodedImageBacklog.Ticket?) -> Void
     ) -> Item {
         let run = OffGraphRun(executor: executor, light: light, heavy: heavy, then: then)
-        return add(priority: priority, isAdmissionChecked: isAdmissionChecked) { item in run.start(item) }
+        return add(priority: priority, isAdmissionChecked: isAdmissionChecked, graph) { graph, item in
+            run.start(item, graph)
+        }
     }
 
-    fileprivate func requeue(_ item: Item) {
+    fileprivate func requeue(_ item: Item, _ graph: borrowing GraphToken) {
         item.sequence = nextSequence
         nextSequence += 1
         buckets[item.priority.rawValue].append((item, item.sequence))
-        drain()
+        drain(graph)
     }
 
     /// The next pending item, without taking it.
@@ -221,16 +228,16 @@ final class WorkQueue: @unchecked Sendable {
     }
 
     /// Starts pending items while slots are free (and the admission check allows).
-    func drain() {
+    func drain(_ graph: borrowing GraphToken) {
         var started = false
-        defer { if started { onPendingRemoved?() } }
+        defer { if started { onPendingRemoved?(graph) } }
         // `pendingCount` first: most calls (a slot freed, a backlog ticket released) find
         // nothing pending, and looking costs a scan of every priority's bucket.
-        while pendingCount > 0 && !isSuspended && runningCount < maxConcurrentCount, let item = peekNext() {
+        while pendingCount > 0 && runningCount < maxConcurrentCount, let item = peekNext() {
             if let heldBackBy, heldBackBy.queue.pendingCount >= heldBackBy.limit { return }
             if item.isAdmissionChecked, let backlog {
-                guard backlog.hasRoom else { return }
-                item.ticket = backlog.take()
+                guard backlog.hasRoom(graph) else { return }
+                item.ticket = backlog.take(graph)
             }
             started = true
             let index = item.priority.rawValue
@@ -242,7 +249,7 @@ final class WorkQueue: @unchecked Sendable {
             discardStaleEntriesIfIdle()
             let work = item.work
             item.work = nil
-            work?(item)
+            work?(graph, item)
         }
     }
 }
@@ -251,19 +258,20 @@ final class WorkQueue: @unchecked Sendable {
 /// the graph), else the heavy work on a worker, then the continuation in the graph. One object
 /// that every hop's closure captures alone, so the hops allocate no closure contexts.
 ///
-/// `@unchecked Sendable`: `then` and `item` are only touched in the graph; `output` is written
+/// `@unchecked Sendable`: `then` and `item` are only touched in the graph (the methods that do
+/// take its token); `output` is written
 /// off the graph before the `perform` that reads it (the executor's lock orders the two).
 private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
     private let executor: PipelineExecutor
     private let light: (@Sendable () -> Output?)?
     private let heavy: @Sendable () -> Output
-    private let then: (Output, DecodedImageBacklog.Ticket?) -> Void
+    private let then: (borrowing GraphToken, Output, DecodedImageBacklog.Ticket?) -> Void
     private var item: WorkQueue.Item?
     private var output: Output?
 
     init(
         executor: PipelineExecutor, light: (@Sendable () -> Output?)?, heavy: @escaping @Sendable () -> Output,
-        then: @escaping (Output, DecodedImageBacklog.Ticket?) -> Void
+        then: @escaping (borrowing GraphToken, Output, DecodedImageBacklog.Ticket?) -> Void
     ) {
         self.executor = executor
         self.light = light
@@ -272,10 +280,10 @@ private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
     }
 
     /// In the graph, when the item got its slot.
-    func start(_ item: WorkQueue.Item) {
+    func start(_ item: WorkQueue.Item, _ graph: borrowing GraphToken) {
         self.item = item
         if light != nil {
-            executor.performAfterLeaving { self.runLight() }
+            executor.performAfterLeaving(graph) { self.runLight() }
         } else {
             runOnWorker()
         }
@@ -288,7 +296,7 @@ private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
         // thread has entered the graph meanwhile, waiting a moment for it and delivering from
         // here lets the caller find its result, where queuing the delivery for that thread
         // made the caller suspend and cost a thread wake-up to resume it.
-        executor.performWaitingBriefly { self.finish() }
+        executor.performWaitingBriefly { graph in self.finish(graph) }
     }
 
     private func runOnWorker() {
@@ -297,17 +305,17 @@ private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
 
     private func deliver(_ output: Output) {
         self.output = output
-        executor.perform { self.finish() }
+        executor.perform { graph in self.finish(graph) }
     }
 
     /// Back in the graph: frees the slot, then continues unless the item was cancelled.
-    private func finish() {
+    private func finish(_ graph: borrowing GraphToken) {
         guard let item, let output else { return }
         self.item = nil
         self.output = nil
         let wasCancelled = item.isCancelled
         let ticket = item.ticket
-        item.finish()
-        if !wasCancelled { then(output, ticket) }
+        item.finish(graph)
+        if !wasCancelled { then(graph, output, ticket) }
     }
 }

@@ -52,44 +52,46 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         return options
     }
 
-    override func start() {
-        if finishFromMemoryCache(context, memoryKey: memoryKey, request: request) { return }
+    override func start(_ graph: borrowing GraphToken) {
+        if finishFromMemoryCache(context, memoryKey: memoryKey, request: request, graph) { return }
         if key.thumbnail != nil && context.cachePolicy.readsEncodedImage(for: request, processed: false) {
-            finishFromDiskCache(context, key: key, request: request) { [weak self] in self?.subscribeToData() }
+            finishFromDiskCache(context, key: key, request: request, graph) { [weak self] graph in
+                self?.subscribeToData(graph)
+            }
         } else {
-            subscribeToData()
+            subscribeToData(graph)
         }
     }
 
-    override func didEnd() {
-        context.removeFromPool(self, key: key)
+    override func didEnd(_ graph: borrowing GraphToken) {
+        context.removeFromPool(self, key: key, graph)
     }
 
-    private func subscribeToData() {
-        let fetch = context.fetchDataJob(for: request)
+    private func subscribeToData(_ graph: borrowing GraphToken) {
+        let fetch = context.fetchDataJob(for: request, graph)
         // `self` is held strongly by the handlers here (no weak reference: each would give the
         // job a side table): the cycle through `dependency` or the work item ends when the job
         // is done (`finishUp`) or the work starts or is cancelled.
-        depend(on: fetch) { event in
+        depend(on: fetch, graph) { graph, event in
             switch event {
             case .progress(let completed, let total):
-                self.send(.progress(completed: completed, total: total))
+                self.send(.progress(completed: completed, total: total), graph)
             case .value(let chunk, isCompleted: false):
-                self.didReceiveChunk(chunk.data)
+                self.didReceiveChunk(chunk.data, graph)
             case .value(let data, isCompleted: true):
                 // Chunks of a failed attempt (the download was retried) are not this data.
                 if self.chunkByteCount != data.data.count { self.incremental = nil }
                 self.finalData = data
-                if !self.isDecoding { self.decodeFinal() }
+                if !self.isDecoding { self.decodeFinal(graph) }
             case .error(let error):
-                self.send(.error(error))
+                self.send(.error(error), graph)
             }
         }
     }
 
     // MARK: Previews
 
-    private func didReceiveChunk(_ chunk: Data) {
+    private func didReceiveChunk(_ chunk: Data, _ graph: borrowing GraphToken) {
         guard !isDone else { return }
         if incremental == nil {
             incremental = IncrementalDecoderBox(
@@ -97,28 +99,29 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         }
         pendingChunks.append(chunk)
         chunkByteCount += chunk.count
-        if !isDecoding { decodePreview() }
+        if !isDecoding { decodePreview(graph) }
     }
 
-    private func decodePreview() {
+    private func decodePreview(_ graph: borrowing GraphToken) {
         guard let incremental, !pendingChunks.isEmpty else { return }
         let chunks = pendingChunks
         pendingChunks = []
         isDecoding = true
         let thumbnail = key.thumbnail
-        workItem = context.decodingQueue.run(
-            priority: priority,
+        let item = context.decodingQueue.run(
+            priority: priority, graph,
             { () -> PreviewOutcome in
                 let decoded = incremental.appendAndPreview(chunks)
                 let preview = decoded.map { image in thumbnail.flatMap { try? $0.resize.process(image) } ?? image }
                 return PreviewOutcome(preview: preview, failed: incremental.failed)
             },
-            then: { outcome in
-                self.didDecodePreview(outcome.preview, failed: outcome.failed)
+            then: { graph, outcome in
+                self.didDecodePreview(outcome.preview, failed: outcome.failed, graph)
             })
+        setWorkItem(item, graph)
     }
 
-    private func didDecodePreview(_ preview: Image?, failed: Bool) {
+    private func didDecodePreview(_ preview: Image?, failed: Bool, _ graph: borrowing GraphToken) {
         isDecoding = false
         guard !isDone else { return }
         if failed {
@@ -130,18 +133,18 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             send(
                 .value(
                     ImageResult(image: preview, isPreview: true, isClean: true, response: nil, cacheType: nil),
-                    isCompleted: false))
+                    isCompleted: false), graph)
         }
         if finalData != nil {
-            decodeFinal()
+            decodeFinal(graph)
         } else {
-            decodePreview()
+            decodePreview(graph)
         }
     }
 
     // MARK: Final image
 
-    private func decodeFinal() {
+    private func decodeFinal(_ graph: borrowing GraphToken) {
         guard let fetched = finalData, !isDone else { return }
         isDecoding = true
         let decode = FinalDecode(
@@ -157,13 +160,17 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             light = light.map { timer.timingIfDone($0, size: size) }
             run = timer.timing(run, size: size)
         }
-        workItem = context.decodingQueue.runCountingBacklog(priority: priority, light: light, run) { result, ticket in
-            self.didDecodeFinal(result, ticket: ticket)
+        let item = context.decodingQueue.runCountingBacklog(priority: priority, light: light, graph, run) {
+            graph, result, ticket in
+            self.didDecodeFinal(result, ticket: ticket, graph)
         }
+        setWorkItem(item, graph)
     }
 
-    private func didDecodeFinal(_ result: Result<DecodedImage, ImageDecodingError>, ticket: DecodedImageBacklog.Ticket?)
-    {
+    private func didDecodeFinal(
+        _ result: Result<DecodedImage, ImageDecodingError>, ticket: DecodedImageBacklog.Ticket?,
+        _ graph: borrowing GraphToken
+    ) {
         isDecoding = false
         guard !isDone, let fetched = finalData else { return }
         switch result {
@@ -177,14 +184,14 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
                 response: fetched.response, cacheType: fetched.cacheType, backlogTicket: ticket,
                 animation: decoded.animation)
             if isRequestedDirectly {
-                context.store(value, key: key, memoryKey: memoryKey, request: request, processed: false)
+                context.store(value, key: key, memoryKey: memoryKey, request: request, processed: false, graph)
             }
-            send(.value(value, isCompleted: true))
+            send(.value(value, isCompleted: true), graph)
         case .failure(let error):
             if case .tooLarge = error {
-                send(.error(.imageTooLarge(request: request, underlying: error)))
+                send(.error(.imageTooLarge(request: request, underlying: error)), graph)
             } else {
-                send(.error(.decodingFailed(request: request, underlying: error)))
+                send(.error(.decodingFailed(request: request, underlying: error)), graph)
             }
         }
     }

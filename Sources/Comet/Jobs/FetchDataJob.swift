@@ -54,67 +54,69 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         super.init(executor: context.executor)
     }
 
-    override func didEnd() {
-        context.removeFromPool(self, key: key)
+    override func didEnd(_ graph: borrowing GraphToken) {
+        context.removeFromPool(self, key: key, graph)
     }
 
-    override func start() {
+    override func start(_ graph: borrowing GraphToken) {
         let dataCache = context.cachePolicy.readsOriginalData(for: request) ? context.dataCache(for: request) : nil
         guard lifecycle.start(readsDiskCache: dataCache != nil) == .readDiskCache, let dataCache else {
-            return loadData()
+            return loadData(graph)
         }
         let key = context.dataCacheKey(for: request) ?? self.key.dataKey
-        workItem = context.dataCachingQueue.run(
-            priority: priority, { dataCache.cachedData(for: key) },
-            then: { [weak self] data in
-                self?.didReadDiskCache(data)
+        let item = context.dataCachingQueue.run(
+            priority: priority, graph, { dataCache.cachedData(for: key) },
+            then: { [weak self] graph, data in
+                self?.didReadDiskCache(data, graph)
             })
+        setWorkItem(item, graph)
     }
 
-    private func didReadDiskCache(_ data: Data?) {
+    private func didReadDiskCache(_ data: Data?, _ graph: borrowing GraphToken) {
         guard !isDone else { return }
         switch lifecycle.diskCacheRead(found: data?.isEmpty == false) {
         case .deliverCachedData:
             context.metrics.record(.diskCacheHits)
-            send(.value(FetchedData(data: data ?? Data(), response: nil, cacheType: .disk), isCompleted: true))
+            send(.value(FetchedData(data: data ?? Data(), response: nil, cacheType: .disk), isCompleted: true), graph)
         case .load:
-            loadData()
+            loadData(graph)
         case .ignore:
             break
         }
     }
 
-    private func loadData() {
+    private func loadData(_ graph: borrowing GraphToken) {
         guard !isDone else { return }
         if request.options.contains(.returnCacheDataDontLoad) {
             lifecycle.end()
-            send(.error(.dataMissingInCache(request: request)))
+            send(.error(.dataMissingInCache(request: request)), graph)
             return
         }
         if request.options.contains(.skipDataLoadingQueue) {
-            startLoading(item: nil)
+            startLoading(item: nil, graph)
             return
         }
-        guard let rateLimiter = context.rateLimiter else { return enqueue() }
-        rateLimiter.execute(host: request.url?.host) { [weak self] in
+        guard let rateLimiter = context.rateLimiter else { return enqueue(graph) }
+        rateLimiter.execute(host: request.url?.host, graph) { [weak self] graph in
             guard let self, !self.isDone else { return false }
-            self.enqueue()
+            self.enqueue(graph)
             return true
         }
     }
 
-    private func enqueue() {
+    private func enqueue(_ graph: borrowing GraphToken) {
         // Strong `self` (no side table for a weak one): the item drops this closure when it
         // starts or is cancelled.
-        workItem = context.dataLoadingQueue.add(priority: priority) { item in
-            guard !self.isDone else { return item.finish() }
-            self.startLoading(item: item)
+        let item = context.dataLoadingQueue.add(priority: priority, graph) { graph, item in
+            guard !self.isDone else { return item.finish(graph) }
+            self.startLoading(item: item, graph)
         }
+        setWorkItem(item, graph)
     }
 
     /// Starts the transfer; `item` (the data-loading queue's, `nil` when the request skips the
     /// queue) finishes when it completes.
-    private func startLoading(item: WorkQueue.Item?) {
+    private func startLoading(item: WorkQueue.Item?, _ graph: borrowing GraphToken) {
         context.metrics.record(.downloadsStarted)
         context.log("start loading \(key)")
         let executor = context.executor
@@ -124,22 +126,22 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             swiftTask = Task {
                 let result: Result<Data, SendableError>
                 do { result = .success(try await load()) } catch { result = .failure(SendableError(error)) }
-                executor.perform {
-                    item?.finish()
+                executor.perform { graph in
+                    item?.finish(graph)
                     switch result {
                     case .success(let data):
-                        self.didReceive(data, response: nil)
-                        self.didFinish(nil)
+                        self.didReceive(data, response: nil, graph)
+                        self.didFinish(nil, graph)
                     case .failure(let error):
-                        self.didFinish(error.error)
+                        self.didFinish(error.error, graph)
                     }
                 }
             }
         case .url, .urlRequest:
             guard var urlRequest = request.urlRequest, let url = urlRequest.url else {
-                item?.finish()
+                item?.finish(graph)
                 lifecycle.end()
-                send(.error(.invalidRequest(request: request, reason: "it has no URL")))
+                send(.error(.invalidRequest(request: request, reason: "it has no URL")), graph)
                 return
             }
             if let store = context.resumableData, (urlRequest.httpMethod ?? "GET") == "GET",
@@ -166,30 +168,30 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     /// From the loader's thread: a chunk.
     private func loaderDidReceive(_ data: Data, response: URLResponse) {
         let chunk = FetchedData(data: data, response: response, cacheType: nil)
-        executor.perform { self.didReceive(chunk.data, response: chunk.response) }
+        executor.perform { graph in self.didReceive(chunk.data, response: chunk.response, graph) }
     }
 
     /// From the loader's thread: the end of the transfer. A success enters the graph with a
     /// closure that captures the job alone.
     private func loaderDidComplete(_ error: (any Error)?) {
         guard let error else {
-            return executor.perform { self.finishLoading(nil) }
+            return executor.perform { graph in self.finishLoading(nil, graph) }
         }
         let failure = SendableError(error)
-        executor.perform { self.finishLoading(failure.error) }
+        executor.perform { graph in self.finishLoading(failure.error, graph) }
     }
 
     /// In the graph: finishes the data-loading item and ends the attempt.
-    private func finishLoading(_ error: (any Error)?) {
-        loadingItem?.finish()
+    private func finishLoading(_ error: (any Error)?, _ graph: borrowing GraphToken) {
+        loadingItem?.finish(graph)
         loadingItem = nil
         // A loader's task may keep the callbacks, which hold this job: let it go, so the job
         // (and its buffer) never depends on the loader to break that cycle.
         loadingTask = nil
-        didFinish(error)
+        didFinish(error, graph)
     }
 
-    override func didCancel() {
+    override func didCancel(_ graph: borrowing GraphToken) {
         lifecycle.end()
         keepPartialData()
         loadingTask?.cancel()
@@ -210,7 +212,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
 
     private static let reservedBufferLimit = 16 << 20
 
-    private func didReceive(_ chunk: Data, response: URLResponse?) {
+    private func didReceive(_ chunk: Data, response: URLResponse?, _ graph: borrowing GraphToken) {
         guard !isDone else { return }
         if self.response == nil, let response {
             switch lifecycle.responseArrived(responseKind(response)) {
@@ -223,8 +225,8 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                     if lifecycle.sendsChunks {
                         send(
                             .value(
-                                FetchedData(data: partial.data, response: response, cacheType: nil), isCompleted: false)
-                        )
+                                FetchedData(data: partial.data, response: response, cacheType: nil), isCompleted: false),
+                            graph)
                     }
                 }
                 self.response = response
@@ -250,12 +252,12 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         if let limit = context.configuration.maximumResponseDataSize, buffer.count > limit {
             lifecycle.end()
             loadingTask?.cancel()
-            send(.error(.responseTooLarge(request: request, limit: limit)))
+            send(.error(.responseTooLarge(request: request, limit: limit)), graph)
             return
         }
-        send(.progress(completed: Int64(buffer.count), total: expectedLength))
+        send(.progress(completed: Int64(buffer.count), total: expectedLength), graph)
         if sendsChunk {
-            send(.value(FetchedData(data: chunk, response: response, cacheType: nil), isCompleted: false))
+            send(.value(FetchedData(data: chunk, response: response, cacheType: nil), isCompleted: false), graph)
         }
     }
 
@@ -268,20 +270,21 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     /// A subscriber that joins mid-download gets everything received so far as one chunk.
-    override func didAddLateSubscriber(_ subscription: Subscription) {
+    override func didAddLateSubscriber(_ subscription: Subscription, _ graph: borrowing GraphToken) {
         guard lifecycle.sendsChunks, !buffer.isEmpty else { return }
         send(
-            .value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: false), to: subscription)
+            .value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: false), to: subscription,
+            graph)
     }
 
-    private func didFinish(_ error: (any Error)?) {
+    private func didFinish(_ error: (any Error)?, _ graph: borrowing GraphToken) {
         guard !isDone else { return }
         let retryDelay = error.flatMap(retryDelay(after:))
         switch lifecycle.transferEnded(failed: error != nil, hasBytes: !buffer.isEmpty, retryDelay: retryDelay) {
         case .restartWhole:
             context.log("loading \(key): the server continued other bytes; loading it whole")
             resetAttempt()
-            loadData()
+            loadData(graph)
         case .retry(let delay):
             keepPartialData()
             context.log(
@@ -295,19 +298,19 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             context.log("loading \(key) failed: \(error)")
             switch error {
             case DataLoaderError.responseTooLarge(let limit):
-                send(.error(.responseTooLarge(request: request, limit: limit)))
+                send(.error(.responseTooLarge(request: request, limit: limit)), graph)
             case let loaderError as DataLoaderError where loaderError.httpStatusCode != nil:
                 send(
                     .error(
-                        .dataLoadingFailed(request: request, statusCode: loaderError.httpStatusCode, underlying: error))
-                )
+                        .dataLoadingFailed(request: request, statusCode: loaderError.httpStatusCode, underlying: error)),
+                    graph)
             default:
-                send(.error(.dataLoadingFailed(request: request, statusCode: nil, underlying: error)))
+                send(.error(.dataLoadingFailed(request: request, statusCode: nil, underlying: error)), graph)
             }
         case .failEmpty:
-            send(.error(.dataIsEmpty(request: request)))
+            send(.error(.dataIsEmpty(request: request)), graph)
         case .deliver:
-            send(.value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: true))
+            send(.value(FetchedData(data: buffer, response: response, cacheType: nil), isCompleted: true), graph)
         case .ignore:
             break
         }
@@ -328,10 +331,10 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         let executor = context.executor
         retryWait = Task { [weak self] in
             do { try await sleep(delay) } catch { return }  // cancelled with the job
-            executor.perform { [weak self] in
+            executor.perform { [weak self] graph in
                 guard let self, !self.isDone, self.lifecycle.retryDelayEnded() else { return }
                 self.retryWait = nil
-                self.loadData()
+                self.loadData(graph)
             }
         }
     }

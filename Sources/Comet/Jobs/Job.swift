@@ -9,10 +9,13 @@ import Foundation
 /// its work item and its dependency. After its final value or an error it is done and leaves its
 /// pool, so a later equal request starts afresh (and usually hits a cache).
 ///
-/// Confined to its pipeline's graph (``PipelineExecutor``): every method runs there, and
-/// subscriber handlers are called there, synchronously.
+/// Confined to its pipeline's graph (``PipelineExecutor``): every method takes the graph's
+/// ``GraphToken``, and subscriber handlers are called there, synchronously, with it.
 class Job<Value>: @unchecked Sendable {
     // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor).
+    /// A subscriber's handler, called in the graph.
+    typealias Handler = (borrowing GraphToken, Event) -> Void
+
     enum Event {
         /// A value: a preview or chunk (`isCompleted == false`), or the final one.
         case value(Value, isCompleted: Bool)
@@ -29,25 +32,23 @@ class Job<Value>: @unchecked Sendable {
         /// Dropped when the subscription ends (the job is done or it unsubscribed): a handler
         /// holds its subscriber strongly, and the subscriber holds this subscription, so keeping
         /// it would be a cycle when a job finishes inside `subscribe` (a cache hit, an error).
-        fileprivate var handler: ((Event) -> Void)?
+        fileprivate var handler: Handler?
         fileprivate(set) var priority: ImageRequest.Priority
 
-        fileprivate init(job: Job, priority: ImageRequest.Priority, handler: @escaping (Event) -> Void) {
+        fileprivate init(job: Job, priority: ImageRequest.Priority, handler: @escaping Handler) {
             self.job = job
             self.priority = priority
             self.handler = handler
         }
 
-        func setPriority(_ priority: ImageRequest.Priority) {
-            job?.executor.assertIsCurrent()
+        func setPriority(_ priority: ImageRequest.Priority, _ graph: borrowing GraphToken) {
             guard priority != self.priority else { return }
             self.priority = priority
-            job?.updatePriority()
+            job?.updatePriority(graph)
         }
 
-        func unsubscribe() {
-            job?.executor.assertIsCurrent()
-            job?.remove(self)
+        func unsubscribe(_ graph: borrowing GraphToken) {
+            job?.remove(self, graph)
             job = nil
             handler = nil
         }
@@ -63,10 +64,9 @@ class Job<Value>: @unchecked Sendable {
     private(set) var isDone = false
     private var isStarted = false
 
-    /// The queued or running work of this job, cancelled with it and kept at its priority.
-    var workItem: WorkQueue.Item? {
-        didSet { workItem?.setPriority(priority) }
-    }
+    /// The queued or running work of this job, cancelled with it and kept at its priority
+    /// (``setWorkItem(_:_:)``).
+    private(set) var workItem: WorkQueue.Item?
     private var dependency: (any JobDependency)?
 
     var subscriberCount: Int { soleSubscription == nil ? subscriptions.count : 1 }
@@ -75,47 +75,55 @@ class Job<Value>: @unchecked Sendable {
         self.executor = executor
     }
 
+    /// Makes `item` this job's work: cancelled with the job, and kept at its priority.
+    func setWorkItem(_ item: WorkQueue.Item?, _ graph: borrowing GraphToken) {
+        workItem = item
+        item?.setPriority(priority, graph)
+    }
+
     /// Adds a subscriber; starts the job for the first one. `nil` when the job is already done.
-    func subscribe(priority: ImageRequest.Priority, _ handler: @escaping (Event) -> Void) -> Subscription? {
-        executor.assertIsCurrent()
+    func subscribe(
+        priority: ImageRequest.Priority, _ graph: borrowing GraphToken, _ handler: @escaping Handler
+    ) -> Subscription? {
+        graph.assertIsGraph(of: executor)
         guard !isDone else { return nil }
         let subscription = Subscription(job: self, priority: priority, handler: handler)
         insert(subscription)
         // A new subscriber can only raise the priority: no scan of the others (1 000 coalesced
         // requests would make that quadratic).
-        if subscriberCount == 1 || priority > self.priority { raisePriority(to: priority) }
+        if subscriberCount == 1 || priority > self.priority { raisePriority(to: priority, graph) }
         if !isStarted {
             isStarted = true
-            start()
+            start(graph)
         } else {
-            didAddLateSubscriber(subscription)
+            didAddLateSubscriber(subscription, graph)
         }
         return subscription
     }
 
     /// Begins the work. Subclasses override.
-    func start() {}
+    func start(_ graph: borrowing GraphToken) {}
 
     /// A subscriber joined a job that was already running. Subclasses may replay state.
-    func didAddLateSubscriber(_ subscription: Subscription) {}
+    func didAddLateSubscriber(_ subscription: Subscription, _ graph: borrowing GraphToken) {}
 
     /// Called when the job is cancelled because nobody wants it any more. Subclasses override
     /// to stop work that is not a ``workItem``.
-    func didCancel() {}
+    func didCancel(_ graph: borrowing GraphToken) {}
 
     /// Called once when the job is done (finished, failed or cancelled), after its subscribers
     /// were dropped. Subclasses override to leave their pool (a method, not a closure the pool
     /// sets: that closure was an allocation per job).
-    func didEnd() {}
+    func didEnd(_ graph: borrowing GraphToken) {}
 
     /// Sends `event` to one subscriber only (for replays).
-    func send(_ event: Event, to subscription: Subscription) {
-        subscription.handler?(event)
+    func send(_ event: Event, to subscription: Subscription, _ graph: borrowing GraphToken) {
+        subscription.handler?(graph, event)
     }
 
     /// Sends `event` to every subscriber; a final value or an error ends the job.
-    func send(_ event: Event) {
-        executor.assertIsCurrent()
+    func send(_ event: Event, _ graph: borrowing GraphToken) {
+        graph.assertIsGraph(of: executor)
         guard !isDone else { return }
         let isFinal: Bool
         switch event {
@@ -125,18 +133,18 @@ class Job<Value>: @unchecked Sendable {
         }
         if isFinal { isDone = true }
         if let soleSubscription {
-            soleSubscription.handler?(event)
+            soleSubscription.handler?(graph, event)
         } else {
-            for subscription in Array(subscriptions.values) { subscription.handler?(event) }
+            for subscription in Array(subscriptions.values) { subscription.handler?(graph, event) }
         }
-        if isFinal { finishUp() }
+        if isFinal { finishUp(graph) }
     }
 
     /// Subscribes this job to `upstream`; the subscription follows this job's priority and is
     /// dropped when this job is done. `nil` when upstream was already done.
     @discardableResult
-    func depend<U>(on upstream: Job<U>, _ handler: @escaping (Job<U>.Event) -> Void) -> Bool {
-        guard let subscription = upstream.subscribe(priority: priority, handler) else { return false }
+    func depend<U>(on upstream: Job<U>, _ graph: borrowing GraphToken, _ handler: @escaping Job<U>.Handler) -> Bool {
+        guard let subscription = upstream.subscribe(priority: priority, graph, handler) else { return false }
         // Upstream may have finished this job synchronously (a cache hit) inside subscribe.
         if !isDone { dependency = subscription }
         return true
@@ -154,7 +162,7 @@ class Job<Value>: @unchecked Sendable {
         subscriptions[ObjectIdentifier(subscription)] = subscription
     }
 
-    private func remove(_ subscription: Subscription) {
+    private func remove(_ subscription: Subscription, _ graph: borrowing GraphToken) {
         if soleSubscription === subscription {
             soleSubscription = nil
         } else {
@@ -163,15 +171,15 @@ class Job<Value>: @unchecked Sendable {
         guard !isDone else { return }
         if subscriberCount == 0 {
             isDone = true
-            workItem?.cancel()
-            didCancel()
-            finishUp()
+            workItem?.cancel(graph)
+            didCancel(graph)
+            finishUp(graph)
         } else {
-            updatePriority()
+            updatePriority(graph)
         }
     }
 
-    private func finishUp() {
+    private func finishUp(_ graph: borrowing GraphToken) {
         soleSubscription?.job = nil
         soleSubscription?.handler = nil
         soleSubscription = nil
@@ -182,56 +190,56 @@ class Job<Value>: @unchecked Sendable {
         subscriptions.removeAll()
         let dependency = self.dependency
         self.dependency = nil
-        dependency?.unsubscribe()
-        didEnd()
+        dependency?.unsubscribe(graph)
+        didEnd(graph)
     }
 
-    private func raisePriority(to newPriority: ImageRequest.Priority) {
+    private func raisePriority(to newPriority: ImageRequest.Priority, _ graph: borrowing GraphToken) {
         guard newPriority != priority else { return }
         priority = newPriority
-        workItem?.setPriority(newPriority)
-        dependency?.setPriority(newPriority)
+        workItem?.setPriority(newPriority, graph)
+        dependency?.setPriority(newPriority, graph)
     }
 
-    fileprivate func updatePriority() {
+    fileprivate func updatePriority(_ graph: borrowing GraphToken) {
         let newPriority = soleSubscription?.priority ?? subscriptions.values.lazy.map(\.priority).max() ?? priority
-        guard newPriority != priority else { return }
-        priority = newPriority
-        workItem?.setPriority(newPriority)
-        dependency?.setPriority(newPriority)
+        raisePriority(to: newPriority, graph)
     }
 }
 
 /// A job's hold on the job it depends on (a subscription, whatever that job's value type).
 protocol JobDependency: AnyObject {
-    func unsubscribe()
-    func setPriority(_ priority: ImageRequest.Priority)
+    func unsubscribe(_ graph: borrowing GraphToken)
+    func setPriority(_ priority: ImageRequest.Priority, _ graph: borrowing GraphToken)
 }
 
 extension Job where Value == ImageResult {
     /// Finishes with the memory cache's image for `memoryKey` when the request may read it;
     /// `false` when the cache does not have it.
-    func finishFromMemoryCache(_ context: PipelineContext, memoryKey: ImageCacheKey, request: ImageRequest) -> Bool {
+    func finishFromMemoryCache(
+        _ context: PipelineContext, memoryKey: ImageCacheKey, request: ImageRequest, _ graph: borrowing GraphToken
+    ) -> Bool {
         guard let cached = context.cachedImage(for: memoryKey, request: request) else { return false }
-        send(.value(cached, isCompleted: true))
+        send(.value(cached, isCompleted: true), graph)
         return true
     }
 
     /// Finishes with the disk cache's encoded image for `key`, decoded on a worker; calls
     /// `compute` (in the graph) when the disk does not have it.
     func finishFromDiskCache(
-        _ context: PipelineContext, key: ImageKey, request: ImageRequest,
-        otherwise compute: @escaping () -> Void
+        _ context: PipelineContext, key: ImageKey, request: ImageRequest, _ graph: borrowing GraphToken,
+        otherwise compute: @escaping (borrowing GraphToken) -> Void
     ) {
-        context.readEncodedImage(key: key, request: request, priority: priority, owner: self) { [weak self] image in
+        context.readEncodedImage(key: key, request: request, priority: priority, owner: self, graph) {
+            [weak self] graph, image in
             guard let self, !self.isDone else { return }
             if let image {
                 self.send(
                     .value(
                         ImageResult(image: image, isPreview: false, isClean: true, response: nil, cacheType: .disk),
-                        isCompleted: true))
+                        isCompleted: true), graph)
             } else {
-                compute()
+                compute(graph)
             }
         }
     }

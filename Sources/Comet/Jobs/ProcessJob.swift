@@ -27,42 +27,48 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
         super.init(executor: context.executor)
     }
 
-    override func start() {
-        if finishFromMemoryCache(context, memoryKey: memoryKey, request: request) { return }
+    override func start(_ graph: borrowing GraphToken) {
+        if finishFromMemoryCache(context, memoryKey: memoryKey, request: request, graph) { return }
         if context.cachePolicy.readsEncodedImage(for: request, processed: true) {
-            finishFromDiskCache(context, key: key, request: request) { [weak self] in self?.subscribeUpstream() }
+            finishFromDiskCache(context, key: key, request: request, graph) { [weak self] graph in
+                self?.subscribeUpstream(graph)
+            }
         } else {
-            subscribeUpstream()
+            subscribeUpstream(graph)
         }
     }
 
-    override func didEnd() {
-        context.removeFromPool(self, key: key)
+    override func didEnd(_ graph: borrowing GraphToken) {
+        context.removeFromPool(self, key: key, graph)
     }
 
-    private func subscribeUpstream() {
+    private func subscribeUpstream(_ graph: borrowing GraphToken) {
         let upstreamKey =
             key.processors.count == 1
             ? key.decodeStage(downsamplingForResize: context.configuration.isResizeDownsamplingEnabled)
             : key.prefix(key.processors.count - 1)
-        let upstream = context.imageJob(for: request, key: upstreamKey, isDirect: false)
+        let upstream = context.imageJob(for: request, key: upstreamKey, isDirect: false, graph)
         // Strong `self` (no side table for a weak one): the cycle through `dependency` or the
         // work item ends when the job is done or the work starts or is cancelled.
-        depend(on: upstream) { event in
+        depend(on: upstream, graph) { graph, event in
             switch event {
             case .progress(let completed, let total):
-                self.send(.progress(completed: completed, total: total))
+                self.send(.progress(completed: completed, total: total), graph)
             case .value(let result, isCompleted: false):
-                if !self.isProcessing { self.process(result, isFinal: false) }
+                if !self.isProcessing { self.process(result, isFinal: false, graph) }
             case .value(let result, isCompleted: true):
-                if self.isProcessing { self.pendingFinal = result } else { self.process(result, isFinal: true) }
+                if self.isProcessing {
+                    self.pendingFinal = result
+                } else {
+                    self.process(result, isFinal: true, graph)
+                }
             case .error(let error):
-                self.send(.error(error))
+                self.send(.error(error), graph)
             }
         }
     }
 
-    private func process(_ input: ImageResult, isFinal: Bool) {
+    private func process(_ input: ImageResult, isFinal: Bool, _ graph: borrowing GraphToken) {
         guard !isDone else { return }
         isProcessing = true
         let processor = self.processor
@@ -75,14 +81,17 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
                 report: report, request: request, stage: .process(processor.identifier), inputBytes: nil)
             work = timer.timing(work, size: { Size(width: $0.width, height: $0.height) })
         }
-        workItem = context.processingQueue.run(
-            priority: priority, work,
-            then: { output in
-                self.didProcess(input, output.mapError(\.error), isFinal: isFinal)
+        let item = context.processingQueue.run(
+            priority: priority, graph, work,
+            then: { graph, output in
+                self.didProcess(input, output.mapError(\.error), isFinal: isFinal, graph)
             })
+        setWorkItem(item, graph)
     }
 
-    private func didProcess(_ input: ImageResult, _ output: Result<Image, any Error>, isFinal: Bool) {
+    private func didProcess(
+        _ input: ImageResult, _ output: Result<Image, any Error>, isFinal: Bool, _ graph: borrowing GraphToken
+    ) {
         isProcessing = false
         guard !isDone else { return }
         context.metrics.record(.processorRuns)
@@ -92,21 +101,23 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
             result.image = image
             if isFinal {
                 if isRequestedDirectly {
-                    context.store(result, key: key, memoryKey: memoryKey, request: request, processed: true)
+                    context.store(result, key: key, memoryKey: memoryKey, request: request, processed: true, graph)
                 }
-                send(.value(result, isCompleted: true))
+                send(.value(result, isCompleted: true), graph)
             } else {
-                send(.value(result, isCompleted: false))
+                send(.value(result, isCompleted: false), graph)
             }
         case .failure(let error):
             // A preview that fails to process is dropped; only the final image's failure counts.
             if isFinal {
-                send(.error(.processingFailed(request: request, processor: processor.identifier, underlying: error)))
+                send(
+                    .error(.processingFailed(request: request, processor: processor.identifier, underlying: error)),
+                    graph)
             }
         }
         if let pendingFinal {
             self.pendingFinal = nil
-            process(pendingFinal, isFinal: true)
+            process(pendingFinal, isFinal: true, graph)
         }
     }
 }

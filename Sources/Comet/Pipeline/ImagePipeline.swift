@@ -117,26 +117,26 @@ public final class ImagePipeline: Sendable {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<(Data, URLResponse?), any Swift.Error>) in
                 let resume = UncheckedSendableBox(continuation)
-                context.executor.performWaitingBriefly { [self] in
+                context.executor.performWaitingBriefly { [self] graph in
                     guard !isInvalidated.load(ordering: .relaxed) else {
                         return resume.value.resume(throwing: Error.pipelineInvalidated(request: request))
                     }
-                    let job = context.fetchDataJob(for: request)
-                    box.start(job: job, priority: request.priority) { result in
+                    let job = context.fetchDataJob(for: request, graph)
+                    box.start(job: job, priority: request.priority, graph) { graph, result in
                         guard case .success(let fetched) = result, fetched.cacheType == nil,
                             context.cachePolicy.storesOriginalData(for: request)
                         else {
                             return resume.value.resume(
                                 with: result.map { ($0.data, $0.response) }.mapError { $0 as any Swift.Error })
                         }
-                        context.storeOriginalDataIfClean(fetched.data, for: request) {
+                        context.storeOriginalDataIfClean(fetched.data, for: request, graph) {
                             resume.value.resume(returning: (fetched.data, fetched.response))
                         }
                     }
                 }
             }
         } onCancel: {
-            context.executor.schedule { box.cancel(request: request) }
+            context.executor.schedule { graph in box.cancel(request: request, graph) }
         }
     }
 
@@ -182,7 +182,7 @@ public final class ImagePipeline: Sendable {
         configuration.logger.trace("task \(task.taskId) started: \(request)")
         activeTasks.withLock { $0[task.taskId] = task }
         // Captures the task alone: no closure context to allocate.
-        let start: @Sendable () -> Void = { task.startDirect() }
+        let start: @Sendable (borrowing GraphToken) -> Void = { graph in task.startDirect(graph) }
         if entersGraphInline { context.executor.performWaitingBriefly(start) } else { context.executor.schedule(start) }
         return task
     }
@@ -205,7 +205,7 @@ public final class ImagePipeline: Sendable {
     #if DEBUG
         /// Jobs of the task graph that have not finished (0 when the pipeline is quiet). Waits for
         /// the graph; tests, debug builds only.
-        var activeJobCount: Int { context.executor.sync { [context] in context.activeJobCount } }
+        var activeJobCount: Int { context.executor.sync { [context] graph in context.activeJobCount(graph) } }
     #endif
 
     /// Cancels every task (they fail with ``Error/pipelineInvalidated(request:)``) and makes every
@@ -220,7 +220,7 @@ public final class ImagePipeline: Sendable {
         }
         for task in tasks {
             task.finish(.failure(.pipelineInvalidated(request: task.request)))
-            context.executor.schedule { task.detach() }
+            context.executor.schedule { graph in task.detach(graph) }
         }
     }
 }
@@ -229,32 +229,32 @@ public final class ImagePipeline: Sendable {
 private final class DataRequestBox: @unchecked Sendable {
     // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor).
     private var subscription: Job<FetchedData>.Subscription?
-    private var completion: ((Result<FetchedData, ImagePipeline.Error>) -> Void)?
+    private var completion: ((borrowing GraphToken, Result<FetchedData, ImagePipeline.Error>) -> Void)?
 
     func start(
-        job: FetchDataJob, priority: ImageRequest.Priority,
-        completion: @escaping (Result<FetchedData, ImagePipeline.Error>) -> Void
+        job: FetchDataJob, priority: ImageRequest.Priority, _ graph: borrowing GraphToken,
+        completion: @escaping (borrowing GraphToken, Result<FetchedData, ImagePipeline.Error>) -> Void
     ) {
         self.completion = completion
-        subscription = job.subscribe(priority: priority) { [weak self] event in
+        subscription = job.subscribe(priority: priority, graph) { [weak self] graph, event in
             switch event {
-            case .value(let fetched, isCompleted: true): self?.complete(.success(fetched))
-            case .error(let error): self?.complete(.failure(error))
+            case .value(let fetched, isCompleted: true): self?.complete(.success(fetched), graph)
+            case .error(let error): self?.complete(.failure(error), graph)
             case .value, .progress: break
             }
         }
     }
 
-    func cancel(request: ImageRequest) {
-        subscription?.unsubscribe()
-        complete(.failure(.cancelled(request: request)))
+    func cancel(request: ImageRequest, _ graph: borrowing GraphToken) {
+        subscription?.unsubscribe(graph)
+        complete(.failure(.cancelled(request: request)), graph)
     }
 
-    private func complete(_ result: Result<FetchedData, ImagePipeline.Error>) {
+    private func complete(_ result: Result<FetchedData, ImagePipeline.Error>, _ graph: borrowing GraphToken) {
         subscription = nil
         let completion = self.completion
         self.completion = nil
-        completion?(result)
+        completion?(graph, result)
     }
 }
 

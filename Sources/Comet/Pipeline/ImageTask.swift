@@ -92,7 +92,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     private weak var pipeline: ImagePipeline?
     /// ``ImagePipeline/Hooks/taskEvent``, `nil` when unset (then no event is made).
     private let eventHook: (@Sendable (ImageTask, ImagePipeline.TaskEvent) -> Void)?
-    private var subscription: Job<ImageResult>.Subscription?  // graph only
+    /// The task's place in the graph: touched only by the methods that take a ``GraphToken``.
+    private var subscription: Job<ImageResult>.Subscription?
 
     private static let nextTaskId = Atomic<Int64>(1)
 
@@ -129,7 +130,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         get { shared.withLock { $0.lifecycle.priority } }
         set {
             guard let priority = shared.withLock({ $0.lifecycle.setPriority(newValue) }) else { return }
-            executor.schedule { self.subscription?.setPriority(priority) }
+            executor.schedule { graph in self.subscription?.setPriority(priority, graph) }
         }
     }
 
@@ -156,7 +157,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         guard let (observers, leaveGraph) = finishing else { return }
         deliver(observers, ticket: nil)
         // A task cancelled before it joined never will (its lifecycle refuses the join).
-        if leaveGraph { executor.schedule { self.detach() } }
+        if leaveGraph { executor.schedule { graph in self.detach(graph) } }
     }
 
     /// The final response. Throws ``ImagePipeline/Error``; cancelling the awaiting Swift task
@@ -215,7 +216,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// task cancelled or finished (by invalidation) before it got here must not leave an
     /// unsubscribed job in a pool. A task finished from outside after this check is detached by
     /// the block its finisher enqueues behind this one.
-    func start(with makeJob: () -> Job<ImageResult>) {
+    func start(_ graph: borrowing GraphToken, with makeJob: (borrowing GraphToken) -> Job<ImageResult>) {
         let joins = shared.withLock { state -> Bool in
             guard state.lifecycle.join() == .subscribe else { return false }
             enqueueEvent(.started)
@@ -224,24 +225,22 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         guard joins else { return }
         // Strong `self` (a weak one would give every task a side table): the cycle through the
         // job's subscription ends when the task leaves the job (final event, cancel, detach).
-        subscription = makeJob().subscribe(priority: priority) { event in self.handle(event) }
+        subscription = makeJob(graph).subscribe(priority: priority, graph) { graph, event in self.handle(event, graph) }
         if subscription == nil { finish(.failure(.cancelled(request: request))) }
     }
 
     /// Joins the graph as a request of its own (the job of exactly its request).
-    func startDirect() {
-        start { context.imageJob(for: request, key: request.key, isDirect: true) }
+    func startDirect(_ graph: borrowing GraphToken) {
+        start(graph) { graph in context.imageJob(for: request, key: request.key, isDirect: true, graph) }
     }
 
     /// Leaves the graph after the task was finished from outside (cancel, pipeline invalidation).
-    func detach() {
-        executor.assertIsCurrent()
-        subscription?.unsubscribe()
+    func detach(_ graph: borrowing GraphToken) {
+        subscription?.unsubscribe(graph)
         subscription = nil
     }
 
-    private func handle(_ event: Job<ImageResult>.Event) {
-        executor.assertIsCurrent()
+    private func handle(_ event: Job<ImageResult>.Event, _ graph: borrowing GraphToken) {
         switch event {
         case .progress(let completed, let total):
             let progress = Progress(completed: completed, total: total)

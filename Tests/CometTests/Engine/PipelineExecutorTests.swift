@@ -11,16 +11,16 @@ struct PipelineExecutorTests {
     @Test func workEnteringAnIdleGraphRunsAtOnceOnTheCallersThread() {
         let executor = PipelineExecutor()
         let ranOn = Locked<pthread_t?>(nil)
-        executor.perform { ranOn.withLock { $0 = pthread_self() } }
+        executor.perform { _ in ranOn.withLock { $0 = pthread_self() } }
         #expect(ranOn.withLock { $0 }.map { pthread_equal($0, pthread_self()) != 0 } == true)
     }
 
     @Test func workSubmittedFromInsideTheGraphRunsAfterTheCurrentWorkNotInsideIt() {
         let executor = PipelineExecutor()
         let order = Locked<[String]>([])
-        executor.perform {
+        executor.perform { _ in
             order.withLock { $0.append("outer start") }
-            executor.perform { order.withLock { $0.append("inner") } }
+            executor.perform { _ in order.withLock { $0.append("inner") } }
             order.withLock { $0.append("outer end") }
         }
         #expect(order.withLock { $0 } == ["outer start", "outer end", "inner"])
@@ -30,7 +30,7 @@ struct PipelineExecutorTests {
         let executor = PipelineExecutor()
         let caller = pthread_self()
         let ranOnCaller = Locked<Bool?>(nil)
-        executor.schedule { ranOnCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 } }
+        executor.schedule { _ in ranOnCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 } }
         #expect(await eventually { ranOnCaller.withLock { $0 } != nil })
         #expect(ranOnCaller.withLock { $0 } == false)
     }
@@ -39,7 +39,7 @@ struct PipelineExecutorTests {
         let executor = PipelineExecutor()
         #expect(!executor.isCurrent)
         let inside = Locked(false)
-        executor.perform { inside.withLock { $0 = executor.isCurrent } }
+        executor.perform { _ in inside.withLock { $0 = executor.isCurrent } }
         #expect(inside.withLock { $0 })
         #expect(!executor.isCurrent)
     }
@@ -49,13 +49,13 @@ struct PipelineExecutorTests {
         let executor = PipelineExecutor()
         let state = Locked((running: 0, maximum: 0, count: 0))
         DispatchQueue.concurrentPerform(iterations: 2_000) { index in
-            let work: @Sendable () -> Void = {
+            let work: @Sendable (borrowing GraphToken) -> Void = { _ in
                 state.withLock { $0.running += 1; $0.maximum = max($0.maximum, $0.running) }
                 state.withLock { $0.running -= 1; $0.count += 1 }
             }
             if index.isMultiple(of: 2) { executor.perform(work) } else { executor.schedule(work) }
         }
-        _ = executor.sync { 0 } // everything submitted before is done
+        _ = executor.sync { _ in 0 } // everything submitted before is done
         let result = state.withLock { $0 }
         #expect(result.count == 2_000)
         #expect(result.maximum == 1)
@@ -65,7 +65,7 @@ struct PipelineExecutorTests {
         let executor = PipelineExecutor()
         let ran = Locked(false)
         executor.suspend()
-        executor.perform { ran.withLock { $0 = true } }
+        executor.perform { _ in ran.withLock { $0 = true } }
         #expect(!ran.withLock { $0 })
         executor.resume()
         #expect(ran.withLock { $0 })
@@ -75,8 +75,8 @@ struct PipelineExecutorTests {
         let executor = PipelineExecutor()
         let seen = Locked<(insideGraph: Bool, sameThread: Bool)?>(nil)
         let caller = pthread_self()
-        executor.perform {
-            executor.performAfterLeaving {
+        executor.perform { graph in
+            executor.performAfterLeaving(graph) {
                 seen.withLock { $0 = (executor.isCurrent, pthread_equal(pthread_self(), caller) != 0) }
             }
         }
@@ -87,9 +87,9 @@ struct PipelineExecutorTests {
     @Test func afterLeavingWorkRunsOnceTheGraphWorkQueuedMeanwhileIsDone() {
         let executor = PipelineExecutor()
         let order = Locked<[String]>([])
-        executor.perform {
-            executor.performAfterLeaving { order.withLock { $0.append("after leaving") } }
-            executor.perform { order.withLock { $0.append("queued graph work") } }
+        executor.perform { graph in
+            executor.performAfterLeaving(graph) { order.withLock { $0.append("after leaving") } }
+            executor.perform { _ in order.withLock { $0.append("queued graph work") } }
         }
         #expect(order.withLock { $0 } == ["queued graph work", "after leaving"])
     }
@@ -102,11 +102,11 @@ struct PipelineExecutorTests {
         @Sendable func step(_ remaining: Int) {
             state.withLock { $0.depth += 1; $0.deepest = max($0.deepest, $0.depth); $0.count += 1 }
             if remaining > 0 {
-                executor.perform { executor.performAfterLeaving { step(remaining - 1) } }
+                executor.perform { graph in executor.performAfterLeaving(graph) { step(remaining - 1) } }
             }
             state.withLock { $0.depth -= 1 }
         }
-        executor.perform { executor.performAfterLeaving { step(9_999) } }
+        executor.perform { graph in executor.performAfterLeaving(graph) { step(9_999) } }
         #expect(state.withLock { $0.count } == 10_000)
         #expect(state.withLock { $0.deepest } == 1)
     }
@@ -116,9 +116,9 @@ struct PipelineExecutorTests {
     @Test func aLargeBatchOfAfterLeavingWorkRunsEachItemOnceOutsideTheGraph() async {
         let executor = PipelineExecutor()
         let state = Locked((runs: [Int](repeating: 0, count: 100), insideGraph: 0))
-        executor.perform {
+        executor.perform { graph in
             for index in 0..<100 {
-                executor.performAfterLeaving {
+                executor.performAfterLeaving(graph) {
                     state.withLock { $0.runs[index] += 1; if executor.isCurrent { $0.insideGraph += 1 } }
                 }
             }
@@ -134,7 +134,7 @@ struct PipelineExecutorTests {
         let executor = PipelineExecutor()
         let runs = Locked(0)
         for index in 0..<2_000 {
-            executor.schedule { runs.withLock { $0 += 1 } }
+            executor.schedule { _ in runs.withLock { $0 += 1 } }
             // Gaps from none to past the linger, so some items arrive while it lingers and some
             // after it stopped.
             if index.isMultiple(of: 3) { usleep(useconds_t(index % 40)) }
@@ -164,7 +164,7 @@ struct PipelineExecutorWaitingTests {
         let callerReturned = DispatchSemaphore(value: 0)
         let result = Locked<(holder: pthread_t?, ranOn: pthread_t?)>((nil, nil))
         DispatchQueue.global().async {
-            executor.perform {
+            executor.perform { _ in
                 result.withLock { $0.holder = pthread_self() }
                 holderInside.signal()
                 callerReturned.wait()
@@ -172,7 +172,7 @@ struct PipelineExecutorWaitingTests {
         }
         DispatchQueue.global().async {
             holderInside.wait()
-            executor.performWaitingBriefly { result.withLock { $0.ranOn = pthread_self() } }
+            executor.performWaitingBriefly { _ in result.withLock { $0.ranOn = pthread_self() } }
             callerReturned.signal()
         }
         #expect(await eventually { result.withLock { $0.ranOn } != nil })
@@ -183,7 +183,7 @@ struct PipelineExecutorWaitingTests {
     @Test func anIdleGraphRunsTheWorkAtOnceOnTheCallersThread() {
         let executor = PipelineExecutor()
         let ranOn = Locked<pthread_t?>(nil)
-        executor.performWaitingBriefly { ranOn.withLock { $0 = pthread_self() } }
+        executor.performWaitingBriefly { _ in ranOn.withLock { $0 = pthread_self() } }
         #expect(ranOn.withLock { $0 }.map { pthread_equal($0, pthread_self()) != 0 } == true)
     }
 
@@ -198,8 +198,8 @@ struct PipelineExecutorWaitingTests {
         let secondDone = DispatchSemaphore(value: 0)
         let seen = Locked<(handedOutOn: pthread_t?, ranOn: pthread_t?)>((nil, nil))
         DispatchQueue.global().async {
-            executor.perform {
-                executor.performAfterLeaving {
+            executor.perform { graph in
+                executor.performAfterLeaving(graph) {
                     firstIsRunning.signal()
                     secondHandedOut.wait() // the first thread's loop looks for more after this
                 }
@@ -207,9 +207,9 @@ struct PipelineExecutorWaitingTests {
         }
         DispatchQueue.global().async {
             firstIsRunning.wait()
-            executor.perform {
+            executor.perform { graph in
                 seen.withLock { $0.handedOutOn = pthread_self() }
-                executor.performAfterLeaving { seen.withLock { $0.ranOn = pthread_self() } }
+                executor.performAfterLeaving(graph) { seen.withLock { $0.ranOn = pthread_self() } }
                 secondHandedOut.signal()
                 usleep(100_000) // still in the graph while the first thread's loop looks
             }
@@ -231,7 +231,7 @@ struct PipelineExecutorWaitingTests {
         let holderInside = DispatchSemaphore(value: 0)
         let result = Locked<Bool?>(nil)
         DispatchQueue.global().async {
-            executor.perform {
+            executor.perform { _ in
                 holderInside.signal()
                 usleep(50_000)
             }
@@ -239,7 +239,7 @@ struct PipelineExecutorWaitingTests {
         DispatchQueue.global().async {
             holderInside.wait()
             let caller = pthread_self()
-            executor.performWaitingBriefly { result.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 } }
+            executor.performWaitingBriefly { _ in result.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 } }
         }
         _ = await eventually { result.withLock { $0 } != nil }
         return result.withLock { $0 }

@@ -108,7 +108,7 @@ struct PriorityTests {
         let low = pipeline.imageTask(with: ImageRequest(url: shared, priority: .low))
         let high = pipeline.imageTask(with: ImageRequest(url: shared, priority: .veryHigh))
         // The tasks join the graph from a worker (imageTask schedules): wait for the states, not a time.
-        let sharedPriority = { pipeline.context.executor.sync { pipeline.context.fetchJobPriority(for: shared.absoluteString) } }
+        let sharedPriority = { pipeline.context.executor.sync { graph in pipeline.context.fetchJobPriority(for: shared.absoluteString, graph) } }
         #expect(await eventually { sharedPriority() == .veryHigh })
         high.cancel()
         #expect(await eventually { sharedPriority() == .low })

@@ -13,19 +13,19 @@ struct RateLimiterTests {
     }
 
     /// Runs `body` in the graph and waits for it.
-    func inGraph<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T { executor.sync(body) }
+    func inGraph<T: Sendable>(_ body: @escaping @Sendable (borrowing GraphToken) -> T) -> T { executor.sync(body) }
 
     @Test func burstPassesAtOnce() {
         let limiter = limiter(rate: 10, burst: 5)
         let ran = Locked(0)
-        inGraph { for _ in 0..<5 { limiter.execute(host: "a") { ran.withLock { $0 += 1 }; return true } } }
+        inGraph { graph in for _ in 0..<5 { limiter.execute(host: "a", graph) { _ in ran.withLock { $0 += 1 }; return true } } }
         #expect(ran.withLock { $0 } == 5)
     }
 
     @Test func workOverTheRateIsDelayedNotDropped() async {
         let limiter = limiter(rate: 50, burst: 2)
         let ran = Locked(0)
-        inGraph { for _ in 0..<6 { limiter.execute(host: "a") { ran.withLock { $0 += 1 }; return true } } }
+        inGraph { graph in for _ in 0..<6 { limiter.execute(host: "a", graph) { _ in ran.withLock { $0 += 1 }; return true } } }
         #expect(ran.withLock { $0 } == 2)
         // The default wait: the parallel suite can hold the polling task for seconds.
         #expect(await eventually { ran.withLock { $0 } == 6 })
@@ -34,10 +34,10 @@ struct RateLimiterTests {
     @Test func cancelledWorkSpendsNoToken() async {
         let limiter = limiter(rate: 20, burst: 1)
         let ran = Locked<[String]>([])
-        inGraph {
-            limiter.execute(host: "a") { ran.withLock { $0.append("first") }; return true }
-            limiter.execute(host: "a") { false } // cancelled while waiting
-            limiter.execute(host: "a") { ran.withLock { $0.append("second") }; return true }
+        inGraph { graph in
+            limiter.execute(host: "a", graph) { _ in ran.withLock { $0.append("first") }; return true }
+            limiter.execute(host: "a", graph) { _ in false } // cancelled while waiting
+            limiter.execute(host: "a", graph) { _ in ran.withLock { $0.append("second") }; return true }
         }
         // One token refills in 50 ms: "second" gets it, because the cancelled item spent none.
         #expect(await eventually { ran.withLock { $0 } == ["first", "second"] })
@@ -46,9 +46,9 @@ struct RateLimiterTests {
     @Test func perHostBucketsDoNotSlowOtherHosts() {
         let limiter = limiter(rate: 1, burst: 2, scope: .perHost)
         let ran = Locked<[String]>([])
-        inGraph {
+        inGraph { graph in
             for host in ["a", "a", "a", "b", "b", "B"] {
-                limiter.execute(host: host) { ran.withLock { $0.append(host) }; return true }
+                limiter.execute(host: host, graph) { _ in ran.withLock { $0.append(host) }; return true }
             }
         }
         // Host a spent its burst of 2; b's own bucket (host names compare case-insensitively)
@@ -59,8 +59,8 @@ struct RateLimiterTests {
     @Test func globalBucketIsSharedByEveryHost() {
         let limiter = limiter(rate: 1, burst: 2, scope: .global)
         let ran = Locked<[String]>([])
-        inGraph {
-            for host in ["a", "b", "c"] { limiter.execute(host: host) { ran.withLock { $0.append(host) }; return true } }
+        inGraph { graph in
+            for host in ["a", "b", "c"] { limiter.execute(host: host, graph) { _ in ran.withLock { $0.append(host) }; return true } }
         }
         #expect(ran.withLock { $0 } == ["a", "b"])
     }
