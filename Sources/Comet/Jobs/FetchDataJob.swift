@@ -124,8 +124,8 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         case .closure(_, let load):
             lifecycle.transferStarted(resuming: false)
             swiftTask = Task {
-                let result: Result<Data, SendableError>
-                do { result = .success(try await load()) } catch { result = .failure(SendableError(error)) }
+                let result: Result<Data, any Error>
+                do { result = .success(try await load()) } catch { result = .failure(error) }
                 executor.perform { graph in
                     item?.finish(graph)
                     switch result {
@@ -133,7 +133,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                         self.didReceive(data, response: nil, graph)
                         self.didFinish(nil, graph)
                     case .failure(let error):
-                        self.didFinish(error.error, graph)
+                        self.didFinish(error, graph)
                     }
                 }
             }
@@ -171,14 +171,9 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         executor.perform { graph in self.didReceive(chunk.data, response: chunk.response, graph) }
     }
 
-    /// From the loader's thread: the end of the transfer. A success enters the graph with a
-    /// closure that captures the job alone.
+    /// From the loader's thread: the end of the transfer.
     private func loaderDidComplete(_ error: (any Error)?) {
-        guard let error else {
-            return executor.perform { graph in self.finishLoading(nil, graph) }
-        }
-        let failure = SendableError(error)
-        executor.perform { graph in self.finishLoading(failure.error, graph) }
+        executor.perform { graph in self.finishLoading(error, graph) }
     }
 
     /// In the graph: finishes the data-loading item and ends the attempt.

@@ -4,8 +4,7 @@ import Foundation
 #endif
 
 /// One piece of data delivered by a ``FetchDataJob``: a chunk while loading, or the whole.
-struct FetchedData: @unchecked Sendable {
-    // URLResponse is immutable once delivered; corelibs-foundation does not mark it Sendable.
+struct FetchedData: Sendable {
     var data: Data
     var response: URLResponse?
     var cacheType: ImageResponse.CacheType?

@@ -4,9 +4,7 @@ import Foundation
 #endif
 
 /// An image delivered by a decode or process job.
-struct ImageResult: @unchecked Sendable {
-    // @unchecked Sendable: URLResponse is immutable once delivered; corelibs-foundation does not
-    // mark it Sendable. Every other field is Sendable.
+struct ImageResult: Sendable {
     var image: Image
     var isPreview: Bool
     /// `false` when the decoder concealed damage: shown, never cached.

@@ -73,9 +73,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
         isProcessing = true
         let processor = self.processor
         let image = input.image
-        var work: @Sendable () -> Result<Image, SendableError> = {
-            Result { try processor.process(image) }.mapError(SendableError.init)
-        }
+        var work: @Sendable () -> Result<Image, any Error> = { Result { try processor.process(image) } }
         if isFinal, let report = context.hooks.stageFinished {
             let timer = StageTimer(
                 report: report, request: request, stage: .process(processor.identifier), inputBytes: nil)
@@ -84,7 +82,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
         let item = context.processingQueue.run(
             priority: priority, graph, work,
             then: { graph, output in
-                self.didProcess(input, output.mapError(\.error), isFinal: isFinal, graph)
+                self.didProcess(input, output, isFinal: isFinal, graph)
             })
         setWorkItem(item, graph)
     }

@@ -12,8 +12,8 @@ import Foundation
 /// ``isSameImage(as:)`` and ``imageHash`` (the memory-cache key) leave the source policy out;
 /// ``diskKey`` spells out the processors' stable identifiers.
 struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
-    // Sendable: every stored processor is Sendable (ImageProcessing refines Sendable), and so is
-    // what its hashableIdentifier wraps.
+    // @unchecked Sendable: immutable; `identifiers` is `[AnyHashable]`, which is not Sendable,
+    // but each one wraps a processor's Sendable `hashableIdentifier`.
     let dataKey: String
     let thumbnail: ImageRequest.ThumbnailOptions?
     let processors: [any ImageProcessing]

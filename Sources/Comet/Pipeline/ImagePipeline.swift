@@ -116,21 +116,20 @@ public final class ImagePipeline: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<(Data, URLResponse?), any Swift.Error>) in
-                let resume = UncheckedSendableBox(continuation)
                 context.executor.performWaitingBriefly { [self] graph in
                     guard !isInvalidated.load(ordering: .relaxed) else {
-                        return resume.value.resume(throwing: Error.pipelineInvalidated(request: request))
+                        return continuation.resume(throwing: Error.pipelineInvalidated(request: request))
                     }
                     let job = context.fetchDataJob(for: request, graph)
                     box.start(job: job, priority: request.priority, graph) { graph, result in
                         guard case .success(let fetched) = result, fetched.cacheType == nil,
                             context.cachePolicy.storesOriginalData(for: request)
                         else {
-                            return resume.value.resume(
+                            return continuation.resume(
                                 with: result.map { ($0.data, $0.response) }.mapError { $0 as any Swift.Error })
                         }
                         context.storeOriginalDataIfClean(fetched.data, for: request, graph) {
-                            resume.value.resume(returning: (fetched.data, fetched.response))
+                            continuation.resume(returning: (fetched.data, fetched.response))
                         }
                     }
                 }
@@ -256,11 +255,4 @@ private final class DataRequestBox: @unchecked Sendable {
         self.completion = nil
         completion?(graph, result)
     }
-}
-
-/// Carries a value that is only used by one thread at a time across a `@Sendable` boundary
-/// (a continuation resumed once, from the graph).
-struct UncheckedSendableBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -84,7 +84,7 @@ struct StageTimer: Sendable {
             stage: stage, start: start, duration: duration, outputSize: nil, inputBytes: inputBytes)
         switch result {
         case .success(let output): made.outputSize = size(output)
-        case .failure(let error): made.error = (error as? SendableError)?.error ?? error
+        case .failure(let error): made.error = error
         }
         report(request, made)
     }

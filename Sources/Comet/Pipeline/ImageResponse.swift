@@ -4,9 +4,7 @@ import Foundation
 #endif
 
 /// A loaded image and where it came from.
-public struct ImageResponse: @unchecked Sendable {
-    // URLResponse is immutable once delivered; corelibs-foundation does not mark it Sendable.
-
+public struct ImageResponse: Sendable {
     /// Where a cached result was found.
     public enum CacheType: Sendable, Hashable {
         /// The memory cache (``ImageCache``): no decoding happened.

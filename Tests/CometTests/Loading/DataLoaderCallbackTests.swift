@@ -119,11 +119,11 @@ struct DataLoaderCallbackTests {
 
     struct LoadResult: Sendable {
         var count = 0
-        var error: SendableError?
+        var error: (any Error)?
 
         func ending(with error: (any Error)?) -> LoadResult {
             var copy = self
-            copy.error = error.map(SendableError.init)
+            copy.error = error
             return copy
         }
     }

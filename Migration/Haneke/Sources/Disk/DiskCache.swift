@@ -179,6 +179,9 @@ open class DiskCache: @unchecked Sendable {
             removeFile(atPath: file.path)
             if size <= capacity { return }
         }
+        // Every file is gone and the count is still over: another cache on this directory
+        // deleted files this one counted. The directory is the truth.
+        calculateSize()
     }
 
     private func files() -> [(path: String, size: UInt64, modified: Date)] {
