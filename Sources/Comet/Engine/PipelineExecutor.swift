@@ -31,7 +31,7 @@ import Locking
 ///    transfer); the memory cache is written, and original data handed to the disk cache (whose
 ///    writer does the I/O).
 /// 3. *A worker* (Dispatch's global `.userInitiated` queue, through
-///    ``WorkQueue/run(priority:light:_:then:)``): disk-cache reads, decoding (previews and final),
+///    ``WorkQueue/run(priority:light:_:_:then:)``): disk-cache reads, decoding (previews and final),
 ///    processors, encoding for the disk cache. Each hands its result back to the graph on its
 ///    own thread.
 ///    *The thread leaving the graph* (``performAfterLeaving(_:_:)``), instead of a worker, for work
@@ -256,17 +256,16 @@ final class PipelineExecutor: @unchecked Sendable {
         state.withLock { $0.afterLeaving.append(LightItem(run: work)) }
     }
 
-    /// `true` when the calling thread is the one running the graph.
-    var isCurrent: Bool {
-        state.withLock { state in
-            guard state.isRunning, let owner = state.owner else { return false }
-            return pthread_equal(owner, pthread_self()) != 0
-        }
-    }
-
     // MARK: Tests (debug builds only: production code cannot call these)
 
     #if DEBUG
+        /// `true` when the calling thread is the one running the graph.
+        var isCurrent: Bool {
+            state.withLock { state in
+                guard state.isRunning, let owner = state.owner else { return false }
+                return pthread_equal(owner, pthread_self()) != 0
+            }
+        }
 
         /// Holds queued work (tests: to order events deterministically). Work submitted while
         /// suspended waits; the work running now finishes.

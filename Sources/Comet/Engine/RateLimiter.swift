@@ -9,7 +9,7 @@ import Foundation
 /// Confined to its pipeline's graph (its methods take the graph's ``GraphToken``); the refill
 /// timer re-enters the graph through the executor.
 final class RateLimiter: @unchecked Sendable {
-    private final class Bucket: @unchecked Sendable {  // graph-confined
+    private final class Bucket: @unchecked Sendable {  // touched only by the limiter's graph-only methods
         var tokens: Double
         var lastRefill: UInt64
         var pending: [Work] = []
