@@ -101,13 +101,13 @@ final class PipelineContext: @unchecked Sendable {
         graph.assertIsGraph(of: executor)
         // The request keeps its memory key made; another stage's is made once, with its job.
         if key.processors.isEmpty {
-            return pooledJob(&decodeJobs, key: key, isDirect: isDirect) {
+            return pooledJob(&decodeJobs, key: key, isDirect: isDirect, graph) {
                 DecodeJob(
                     request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey,
                     context: self)
             }
         }
-        return pooledJob(&processJobs, key: key, isDirect: isDirect) {
+        return pooledJob(&processJobs, key: key, isDirect: isDirect, graph) {
             ProcessJob(
                 request: request, key: key, memoryKey: isDirect ? request.memoryCacheKey : key.memoryKey, context: self)
         }
@@ -116,7 +116,7 @@ final class PipelineContext: @unchecked Sendable {
     /// The job in flight for `key` when coalescing is on, else a new one (kept in `pool` until
     /// it is done).
     private func pooledJob<J: Job<ImageResult> & DirectlyRequestable>(
-        _ pool: inout [ImageKey: J], key: ImageKey, isDirect: Bool,
+        _ pool: inout [ImageKey: J], key: ImageKey, isDirect: Bool, _ graph: borrowing GraphToken,
         make: () -> J
     ) -> J {
         let coalesces = configuration.isTaskCoalescingEnabled
@@ -128,7 +128,7 @@ final class PipelineContext: @unchecked Sendable {
             job = make()
             if coalesces { pool[key] = job }
         }
-        if isDirect { job.isRequestedDirectly = true }
+        if isDirect { job.markRequestedDirectly(graph) }
         return job
     }
 
@@ -252,7 +252,7 @@ final class PipelineContext: @unchecked Sendable {
 /// A job an image task may subscribe to directly: its final result is what a request asked
 /// for, and is then cached.
 protocol DirectlyRequestable: AnyObject {
-    var isRequestedDirectly: Bool { get set }
+    func markRequestedDirectly(_ graph: borrowing GraphToken)
 }
 
 extension DecodeJob: DirectlyRequestable {}

@@ -31,7 +31,10 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     /// Bytes fed to ``incremental`` (compared with the final data's).
     private var chunkByteCount = 0
     /// Set when an image task subscribed to this job directly (its result is what a request asked for).
-    var isRequestedDirectly = false
+    private(set) var isRequestedDirectly = false
+
+    /// An image task subscribes to this job directly: its final result is then cached.
+    func markRequestedDirectly(_ graph: borrowing GraphToken) { isRequestedDirectly = true }
 
     init(request: ImageRequest, key: ImageKey, memoryKey: ImageCacheKey, context: PipelineContext) {
         self.request = request

@@ -16,7 +16,10 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     private var isProcessing = false
     private var pendingFinal: ImageResult?
     /// Set when an image task subscribed to this job directly.
-    var isRequestedDirectly = false
+    private(set) var isRequestedDirectly = false
+
+    /// An image task subscribes to this job directly: its final result is then cached.
+    func markRequestedDirectly(_ graph: borrowing GraphToken) { isRequestedDirectly = true }
 
     init(request: ImageRequest, key: ImageKey, memoryKey: ImageCacheKey, context: PipelineContext) {
         self.request = request
