@@ -51,7 +51,8 @@ final class PipelineContext: @unchecked Sendable {
             ? ResumableDataStore(byteLimit: configuration.resumableDataByteLimit) : nil
         logger = configuration.logger
         decodingQueue.backlog = backlog
-        backlog.onRelease = { [weak decodingQueue] graph in decodingQueue?.drain(graph) }  // weak: the queue holds the backlog
+        // weak: the queue holds the backlog.
+        backlog.onRelease = { [weak decodingQueue] graph in decodingQueue?.drain(graph) }
         dataLoadingQueue.heldBackBy = (
             decodingQueue, configuration.undecodedDataBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit
         )
