@@ -27,7 +27,11 @@ enum RawFormat {
     struct Encoder: ImageEncoding {
         var type: AssetType { RawFormat.type }
         func encode(_ image: Image) throws(ImageEncodingError) -> Data {
-            var bytes = magic + [UInt8(image.width >> 8), UInt8(image.width & 0xFF), UInt8(image.height >> 8), UInt8(image.height & 0xFF)]
+            var bytes =
+                magic + [
+                    UInt8(image.width >> 8), UInt8(image.width & 0xFF), UInt8(image.height >> 8),
+                    UInt8(image.height & 0xFF),
+                ]
             for y in 0..<image.height {
                 for x in 0..<image.width {
                     let pixel = image.pixel(x: x, y: y)
@@ -66,8 +70,9 @@ struct CustomFormatEndToEndTests {
 
         // Through an ImageStream.
         let received = Collected<ImageResponse>()
-        let cancellable = pipeline.imageStream(with: request).sink(receiveCompletion: { _ in received.finish() },
-                                                                  receiveValue: { received.append($0) })
+        let cancellable = pipeline.imageStream(with: request).sink(
+            receiveCompletion: { _ in received.finish() },
+            receiveValue: { received.append($0) })
         #expect(await eventually { received.isDone })
         _ = cancellable
         let image = try #require(received.all.last?.image)

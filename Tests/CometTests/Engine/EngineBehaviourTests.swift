@@ -2,7 +2,7 @@ import Locking
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 @testable import Comet
@@ -17,9 +17,13 @@ struct EngineBehaviourTests {
     final class SynchronousLoader: DataLoading, @unchecked Sendable {
         let data: Data
         init(data: Data = TestImages.png()) { self.data = data }
-        func loadData(with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
-                      completion: @escaping @Sendable ((any Error)?) -> Void) -> any DataLoadingTask {
-            didReceiveData(data, URLResponse(url: request.url!, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil))
+        func loadData(
+            with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+            completion: @escaping @Sendable ((any Error)?) -> Void
+        ) -> any DataLoadingTask {
+            didReceiveData(
+                data,
+                URLResponse(url: request.url!, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil))
             completion(nil)
             return NoTask()
         }
@@ -83,7 +87,8 @@ struct EngineBehaviourTests {
         let gate = DecoderGate()
         let cache = ImageCache()
         let pipeline = ImagePipeline.test(loader: MockDataLoader(data: GatedFormat.file)) {
-            $0.decoders.register(GatedFormat.type, decoder: GatedFormat.Decoder(gate: gate), recognizedBy: GatedFormat.recognizes)
+            $0.decoders.register(
+                GatedFormat.type, decoder: GatedFormat.Decoder(gate: gate), recognizedBy: GatedFormat.recognizes)
             $0.imageCache = cache
         }
         let request = ImageRequest(url: url(1))

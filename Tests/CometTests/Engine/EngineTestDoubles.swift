@@ -51,7 +51,9 @@ enum GatedFormat {
         let gate: DecoderGate
         func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
             gate.pass()
-            return DecodedImage(image: Image(width: 1, height: 1, color: .white), type: GatedFormat.type, sourceWidth: 1, sourceHeight: 1)
+            return DecodedImage(
+                image: Image(width: 1, height: 1, color: .white), type: GatedFormat.type, sourceWidth: 1,
+                sourceHeight: 1)
         }
     }
 }

@@ -134,7 +134,9 @@ private enum ConfinementCompiler {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var directory = executable.deletingLastPathComponent()
         while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Modules/Comet.swiftmodule").path) {
+            if FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent("Modules/Comet.swiftmodule").path)
+            {
                 return directory
             }
             directory.deleteLastPathComponent()

@@ -2,7 +2,7 @@ import Locking
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 @testable import Comet
@@ -29,14 +29,17 @@ struct LightDecodeTests {
         init(checksLimits: Bool) { checksLimitsBeforeDecoding = checksLimits }
 
         func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
-            recorded.withLock { $0.append(Call(thread: pthread_self(), maxSourcePixelCount: options.limits.maxSourcePixelCount)) }
+            recorded.withLock {
+                $0.append(Call(thread: pthread_self(), maxSourcePixelCount: options.limits.maxSourcePixelCount))
+            }
             let sides = String(decoding: data.dropFirst(4), as: UTF8.self).split(separator: "x").compactMap { Int($0) }
             let (width, height) = (sides[0], sides[1])
             guard width * height <= options.limits.maxSourcePixelCount else {
                 throw .tooLarge(width: width, height: height, limit: "maxSourcePixelCount")
             }
-            return DecodedImage(image: Image(width: width, height: height, color: .white), type: SizedFormat.type,
-                                sourceWidth: width, sourceHeight: height)
+            return DecodedImage(
+                image: Image(width: width, height: height, color: .white), type: SizedFormat.type,
+                sourceWidth: width, sourceHeight: height)
         }
     }
 
@@ -46,10 +49,14 @@ struct LightDecodeTests {
         private let thread = Locked<pthread_t?>(nil)
         var loadThread: pthread_t? { thread.withLock { $0 } }
         init(data: Data) { self.data = data }
-        func loadData(with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
-                      completion: @escaping @Sendable ((any Error)?) -> Void) -> any DataLoadingTask {
+        func loadData(
+            with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+            completion: @escaping @Sendable ((any Error)?) -> Void
+        ) -> any DataLoadingTask {
             thread.withLock { $0 = pthread_self() }
-            didReceiveData(data, URLResponse(url: request.url!, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil))
+            didReceiveData(
+                data,
+                URLResponse(url: request.url!, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil))
             completion(nil)
             return EngineBehaviourTests.SynchronousLoader.NoTask()
         }

@@ -50,12 +50,16 @@ struct PipelineExecutorTests {
         let state = Locked((running: 0, maximum: 0, count: 0))
         DispatchQueue.concurrentPerform(iterations: 2_000) { index in
             let work: @Sendable (borrowing GraphToken) -> Void = { _ in
-                state.withLock { $0.running += 1; $0.maximum = max($0.maximum, $0.running) }
-                state.withLock { $0.running -= 1; $0.count += 1 }
+                state.withLock {
+                    $0.running += 1; $0.maximum = max($0.maximum, $0.running)
+                }
+                state.withLock {
+                    $0.running -= 1; $0.count += 1
+                }
             }
             if index.isMultiple(of: 2) { executor.perform(work) } else { executor.schedule(work) }
         }
-        _ = executor.sync { _ in 0 } // everything submitted before is done
+        _ = executor.sync { _ in 0 }  // everything submitted before is done
         let result = state.withLock { $0 }
         #expect(result.count == 2_000)
         #expect(result.maximum == 1)
@@ -100,7 +104,9 @@ struct PipelineExecutorTests {
         let executor = PipelineExecutor()
         let state = Locked((depth: 0, deepest: 0, count: 0))
         @Sendable func step(_ remaining: Int) {
-            state.withLock { $0.depth += 1; $0.deepest = max($0.deepest, $0.depth); $0.count += 1 }
+            state.withLock {
+                $0.depth += 1; $0.deepest = max($0.deepest, $0.depth); $0.count += 1
+            }
             if remaining > 0 {
                 executor.perform { graph in executor.performAfterLeaving(graph) { step(remaining - 1) } }
             }
@@ -119,7 +125,9 @@ struct PipelineExecutorTests {
         executor.perform { graph in
             for index in 0..<100 {
                 executor.performAfterLeaving(graph) {
-                    state.withLock { $0.runs[index] += 1; if executor.isCurrent { $0.insideGraph += 1 } }
+                    state.withLock {
+                        $0.runs[index] += 1; if executor.isCurrent { $0.insideGraph += 1 }
+                    }
                 }
             }
         }
@@ -201,7 +209,7 @@ struct PipelineExecutorWaitingTests {
             executor.perform { graph in
                 executor.performAfterLeaving(graph) {
                     firstIsRunning.signal()
-                    secondHandedOut.wait() // the first thread's loop looks for more after this
+                    secondHandedOut.wait()  // the first thread's loop looks for more after this
                 }
             }
         }
@@ -211,7 +219,7 @@ struct PipelineExecutorWaitingTests {
                 seen.withLock { $0.handedOutOn = pthread_self() }
                 executor.performAfterLeaving(graph) { seen.withLock { $0.ranOn = pthread_self() } }
                 secondHandedOut.signal()
-                usleep(100_000) // still in the graph while the first thread's loop looks
+                usleep(100_000)  // still in the graph while the first thread's loop looks
             }
             secondDone.signal()
         }

@@ -29,24 +29,31 @@ struct ResizeDownsamplingTests {
 
     @Test func onlyResizesToAnExactSizeOfferADecodingDownsampling() {
         #expect(Self.fill.decodingDownsampling == .covering(width: 256, height: 256))
-        #expect(ImageProcessors.Resize(size: Size(width: 90, height: 40), contentMode: .stretch).decodingDownsampling
+        #expect(
+            ImageProcessors.Resize(size: Size(width: 90, height: 40), contentMode: .stretch).decodingDownsampling
                 == .covering(width: 90, height: 40))
         // Sizes that follow the source's aspect ratio could move by a pixel: no downsampling.
-        #expect(ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill).decodingDownsampling == nil)
-        #expect(ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFit).decodingDownsampling == nil)
+        #expect(
+            ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill).decodingDownsampling
+                == nil)
+        #expect(
+            ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFit).decodingDownsampling
+                == nil)
         #expect(ImageProcessors.Resize(width: 256).decodingDownsampling == nil)
     }
 
     @Test func aFillAndCropResizeDecodesAtReducedSizeAndKeepsItsOutputSize() async throws {
         let decoder = RecordingJPEGDecoder()
-        let image = try await pipeline(decoder: decoder).image(for: ImageRequest(url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill]))
+        let image = try await pipeline(decoder: decoder).image(
+            for: ImageRequest(url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill]))
         #expect(image.width == 256 && image.height == 256)
         #expect(decoder.downsamplings == [.covering(width: 256, height: 256)])
     }
 
     @Test func theResultIsCloseToAFullDecodeAndResize() async throws {
         let decoder = RecordingJPEGDecoder()
-        let image = try await pipeline(decoder: decoder).image(for: ImageRequest(url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill]))
+        let image = try await pipeline(decoder: decoder).image(
+            for: ImageRequest(url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill]))
         let reference = try Self.fill.process(JPEGDecoder().decode(Self.photo).image)
         var total = 0, largest = 0
         for y in 0..<256 {
@@ -66,13 +73,15 @@ struct ResizeDownsamplingTests {
 
     @Test func turnedOffTheDecodeIsFullSize() async throws {
         let decoder = RecordingJPEGDecoder()
-        _ = try await pipeline(enabled: false, decoder: decoder).image(for: ImageRequest(url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill]))
+        _ = try await pipeline(enabled: false, decoder: decoder).image(
+            for: ImageRequest(url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill]))
         #expect(decoder.downsamplings == [nil])
     }
 
     @Test func aThumbnailSettingTakesPrecedence() async throws {
         let decoder = RecordingJPEGDecoder()
-        let request = ImageRequest(url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill], thumbnail: .init(maxPixelSize: 300))
+        let request = ImageRequest(
+            url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill], thumbnail: .init(maxPixelSize: 300))
         _ = try await pipeline(decoder: decoder).image(for: request)
         #expect(decoder.downsamplings == [.maxPixelSize(300)])
     }

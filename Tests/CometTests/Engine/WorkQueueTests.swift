@@ -10,9 +10,11 @@ struct WorkQueueTests {
         let executor = PipelineExecutor()
         let (entriesAfterCancel, nextStarted) = executor.sync { graph -> (Int, Bool) in
             let queue = WorkQueue(maxConcurrentCount: 1, executor: executor)
-            let running = queue.add(priority: .normal, graph) { _, _ in } // holds the one slot
+            let running = queue.add(priority: .normal, graph) { _, _ in }  // holds the one slot
             let priorities = ImageRequest.Priority.allCases
-            let pending = (0..<100).map { index in queue.add(priority: priorities[index % priorities.count], graph) { _, _ in } }
+            let pending = (0..<100).map { index in
+                queue.add(priority: priorities[index % priorities.count], graph) { _, _ in }
+            }
             for item in pending { item.cancel(graph) }
             let entries = queue.bucketEntryCount
             var started = false
@@ -35,7 +37,9 @@ struct WorkQueueTests {
             let queue = WorkQueue(maxConcurrentCount: 1, executor: executor)
             var order: [String] = []
             let running = queue.add(priority: .normal, graph) { _, _ in }
-            for (name, priority) in [("low 1", ImageRequest.Priority.low), ("high", .high), ("low 2", .low), ("normal", .normal)] {
+            for (name, priority) in [
+                ("low 1", ImageRequest.Priority.low), ("high", .high), ("low 2", .low), ("normal", .normal),
+            ] {
                 queue.add(priority: priority, graph) { graph, item in
                     order.append(name)
                     item.finish(graph)

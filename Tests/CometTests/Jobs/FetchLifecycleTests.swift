@@ -126,7 +126,9 @@ struct FetchLifecycleTests {
 
     @Test func aFailureTheRetryPolicyAllowsWaitsThenLoadsTheNextAttempt() {
         var lifecycle = receiving()
-        #expect(lifecycle.transferEnded(failed: true, hasBytes: false, retryDelay: .milliseconds(300)) == .retry(after: .milliseconds(300)))
+        #expect(
+            lifecycle.transferEnded(failed: true, hasBytes: false, retryDelay: .milliseconds(300))
+                == .retry(after: .milliseconds(300)))
         #expect(lifecycle.phase == .waitingToRetry && lifecycle.attempt == 2)
         let ended = lifecycle.retryDelayEnded()
         #expect(ended)

@@ -47,7 +47,7 @@ struct CancellationTests {
     }
 
     @Test func taskCancelledBeforeItStartsLoadsNothing() async throws {
-        pipeline.context.executor.suspend() // hold the graph so the cancel comes first
+        pipeline.context.executor.suspend()  // hold the graph so the cancel comes first
         let task = pipeline.imageTask(with: ImageRequest(url: url))
         task.cancel()
         pipeline.context.executor.resume()
@@ -88,11 +88,13 @@ struct PriorityTests {
         let blocker = await loader.holdingLoads(1) {
             pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/blocker")!))
         }
-        let order: [(String, ImageRequest.Priority)] = [("low1", .low), ("high1", .high), ("normal", .normal), ("high2", .high), ("low2", .low)]
+        let order: [(String, ImageRequest.Priority)] = [
+            ("low1", .low), ("high1", .high), ("normal", .normal), ("high2", .high), ("low2", .low),
+        ]
         let tasks = order.map { name, priority in
             pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\(name)")!, priority: priority))
         }
-        try await Task.sleep(for: .milliseconds(50)) // let the coordinator queue them all
+        try await Task.sleep(for: .milliseconds(50))  // let the coordinator queue them all
         loader.resume()
         _ = try await blocker.image
         for task in tasks { _ = try await task.image }
@@ -104,11 +106,16 @@ struct PriorityTests {
             pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/blocker")!))
         }
         let shared = URL(string: "https://example.com/shared")!
-        let normal = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/normal")!, priority: .normal))
+        let normal = pipeline.imageTask(
+            with: ImageRequest(url: URL(string: "https://example.com/normal")!, priority: .normal))
         let low = pipeline.imageTask(with: ImageRequest(url: shared, priority: .low))
         let high = pipeline.imageTask(with: ImageRequest(url: shared, priority: .veryHigh))
         // The tasks join the graph from a worker (imageTask schedules): wait for the states, not a time.
-        let sharedPriority = { pipeline.context.executor.sync { graph in pipeline.context.fetchJobPriority(for: shared.absoluteString, graph) } }
+        let sharedPriority = {
+            pipeline.context.executor.sync { graph in
+                pipeline.context.fetchJobPriority(for: shared.absoluteString, graph)
+            }
+        }
         #expect(await eventually { sharedPriority() == .veryHigh })
         high.cancel()
         #expect(await eventually { sharedPriority() == .low })

@@ -35,8 +35,10 @@ struct CoalescingTests {
         let resize = CountingProcessor("resize")
         let blur = CountingProcessor("blur")
         let (a, b) = await loader.holdingLoads(1) {
-            (pipeline.imageTask(with: ImageRequest(url: url, processors: [resize])),
-             pipeline.imageTask(with: ImageRequest(url: url, processors: [resize, blur])))
+            (
+                pipeline.imageTask(with: ImageRequest(url: url, processors: [resize])),
+                pipeline.imageTask(with: ImageRequest(url: url, processors: [resize, blur]))
+            )
         }
         loader.resume()
         _ = try await (a.image, b.image)
@@ -48,8 +50,10 @@ struct CoalescingTests {
     @Test func differentProcessorsShareTheDownloadAndRunOnceEach() async throws {
         let p1 = CountingProcessor("one"), p2 = CountingProcessor("two")
         let (a, b) = await loader.holdingLoads(1) {
-            (pipeline.imageTask(with: ImageRequest(url: url, processors: [p1])),
-             pipeline.imageTask(with: ImageRequest(url: url, processors: [p2])))
+            (
+                pipeline.imageTask(with: ImageRequest(url: url, processors: [p1])),
+                pipeline.imageTask(with: ImageRequest(url: url, processors: [p2]))
+            )
         }
         loader.resume()
         _ = try await (a.image, b.image)
@@ -68,7 +72,9 @@ struct CoalescingTests {
     }
 
     @Test func pipelineHoldsNoJobsOrTasksAfterEverythingFinished() async throws {
-        let tasks = (0..<20).map { i in pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\(i % 4).jpg")!)) }
+        let tasks = (0..<20).map { i in
+            pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\(i % 4).jpg")!))
+        }
         for task in tasks { _ = try await task.image }
         #expect(await eventually { pipeline.activeJobCount == 0 && pipeline.activeTaskCount == 0 })
     }

@@ -6,7 +6,8 @@ import Testing
 @Suite("ImageTask's lifecycle")
 struct ImageTaskLifecycleTests {
     private let request = ImageRequest(url: URL(string: "https://example.com/a.png"))
-    private let response = ImageResponse(image: Image(width: 2, height: 2, color: .white), request: ImageRequest(url: nil))
+    private let response = ImageResponse(
+        image: Image(width: 2, height: 2, color: .white), request: ImageRequest(url: nil))
 
     private func isCancellation(_ outcome: ImageTaskLifecycle.Outcome?) -> Bool {
         if case .failure(.cancelled) = outcome { return true }
@@ -87,7 +88,9 @@ struct ImageTaskLifecycleTests {
         var lifecycle = ImageTaskLifecycle(priority: .normal)
         _ = lifecycle.join()
         _ = lifecycle.cancel(request: request)
-        guard case .none = lifecycle.finish(.success(response)) else { Issue.record("a late result was delivered"); return }
+        guard case .none = lifecycle.finish(.success(response)) else {
+            Issue.record("a late result was delivered"); return
+        }
         #expect(isCancellation(lifecycle.outcome))
     }
 

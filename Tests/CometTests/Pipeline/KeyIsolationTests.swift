@@ -3,7 +3,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Requests that differ in what changes their result never share a download or a cached
@@ -14,7 +14,8 @@ struct KeyIsolationTests {
 
     /// Answers a 10-pixel-wide image to Alice and a 20-pixel-wide one to anyone else.
     let loader = MockDataLoader { request in
-        .success(TestImages.png(width: request.value(forHTTPHeaderField: "Authorization") == "alice" ? 10 : 20, height: 4))
+        .success(
+            TestImages.png(width: request.value(forHTTPHeaderField: "Authorization") == "alice" ? 10 : 20, height: 4))
     }
 
     func request(authorization: String?, headerName: String = "Authorization") -> ImageRequest {
@@ -26,7 +27,10 @@ struct KeyIsolationTests {
     @Test func concurrentRequestsWithDifferentCredentialsEachGetTheirOwnImage() async throws {
         let pipeline = ImagePipeline.test(loader: loader)
         let (alice, bob) = await loader.holdingLoads(2) {
-            (pipeline.imageTask(with: request(authorization: "alice")), pipeline.imageTask(with: request(authorization: "bob")))
+            (
+                pipeline.imageTask(with: request(authorization: "alice")),
+                pipeline.imageTask(with: request(authorization: "bob"))
+            )
         }
         loader.resume()
         #expect(try await alice.image.width == 10)
@@ -46,8 +50,10 @@ struct KeyIsolationTests {
     @Test func headerNameCaseDoesNotSplitEqualRequests() async throws {
         let pipeline = ImagePipeline.test(loader: loader)
         let (first, second) = await loader.holdingLoads(1) {
-            (pipeline.imageTask(with: request(authorization: "alice")),
-             pipeline.imageTask(with: request(authorization: "alice", headerName: "authorization")))
+            (
+                pipeline.imageTask(with: request(authorization: "alice")),
+                pipeline.imageTask(with: request(authorization: "alice", headerName: "authorization"))
+            )
         }
         loader.resume()
         _ = try await (first.image, second.image)
@@ -96,7 +102,8 @@ struct KeyIsolationTests {
         #expect(await eventually { disk.readsStarted == 1 })
         // The reload does not write its fresh bytes to the disk, so the other request's read
         // (held until both are in flight) finds the entry stored before.
-        let reload = pipeline.imageTask(with: ImageRequest(url: url, options: [.reloadIgnoringCachedData, .disableDiskCacheWrites]))
+        let reload = pipeline.imageTask(
+            with: ImageRequest(url: url, options: [.reloadIgnoringCachedData, .disableDiskCacheWrites]))
         #expect(await loader.waitForLoads(1), "the reload goes to the network while the other reads the disk")
         disk.open()
         #expect(try await cached.image.width == 7)
@@ -114,8 +121,11 @@ struct KeyIsolationTests {
     @Test func differentURLCachePoliciesDoNotShareADownload() async throws {
         let pipeline = ImagePipeline.test(loader: loader)
         let (first, second) = await loader.holdingLoads(2) {
-            (pipeline.imageTask(with: ImageRequest(urlRequest: URLRequest(url: url))),
-             pipeline.imageTask(with: ImageRequest(urlRequest: URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData))))
+            (
+                pipeline.imageTask(with: ImageRequest(urlRequest: URLRequest(url: url))),
+                pipeline.imageTask(
+                    with: ImageRequest(urlRequest: URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)))
+            )
         }
         loader.resume()
         _ = try await (first.image, second.image)

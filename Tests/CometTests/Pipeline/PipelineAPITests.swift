@@ -50,7 +50,7 @@ struct PipelineAPITests {
     @Test func taskInvalidatedBeforeItStartsLeavesNoJobBehind() async throws {
         let loader = MockDataLoader()
         let pipeline = ImagePipeline.test(loader: loader)
-        pipeline.context.executor.suspend() // hold the task's start behind the invalidation
+        pipeline.context.executor.suspend()  // hold the task's start behind the invalidation
         let task = pipeline.imageTask(with: ImageRequest(url: url))
         pipeline.invalidate()
         pipeline.context.executor.resume()
@@ -84,7 +84,7 @@ struct PipelineAPITests {
         loader.isSuspended = true
         let pipeline = ImagePipeline.test(loader: loader)
         let task = pipeline.imageTask(with: ImageRequest(url: url))
-        let events = task.events // events from now on: subscribe before the data arrives
+        let events = task.events  // events from now on: subscribe before the data arrives
         loader.resume()
         var sawProgress = false
         var finished = false
@@ -112,7 +112,8 @@ struct PipelineAPITests {
 
     @Test func errorsSayWhichRequestFailedAndWhy() {
         let request = ImageRequest(url: url)
-        let error = ImagePipeline.Error.dataLoadingFailed(request: request, statusCode: 404, underlying: DataLoaderError.statusCode(404))
+        let error = ImagePipeline.Error.dataLoadingFailed(
+            request: request, statusCode: 404, underlying: DataLoaderError.statusCode(404))
         #expect(error.description.contains(url.absoluteString))
         #expect(error.description.contains("HTTP 404"))
     }

@@ -17,13 +17,18 @@ struct PipelineLifetimeTests {
     }
 
     private func load(processors: [any ImageProcessing], into probe: Probe) async throws {
-        let pipeline = ImagePipeline.test(loader: MockDataLoader(data: TestImages.jpeg(width: 64, height: 48))) { $0.imageCache = nil }
+        let pipeline = ImagePipeline.test(loader: MockDataLoader(data: TestImages.jpeg(width: 64, height: 48))) {
+            $0.imageCache = nil
+        }
         probe.pipeline = pipeline
         probe.context = pipeline.context
         probe.executor = pipeline.context.executor
         probe.decodingQueue = pipeline.context.decodingQueue
         probe.backlog = pipeline.context.backlog
-        let tasks = (0..<8).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\($0).jpg"), processors: processors)) }
+        let tasks = (0..<8).map {
+            pipeline.imageTask(
+                with: ImageRequest(url: URL(string: "https://example.com/\($0).jpg"), processors: processors))
+        }
         for task in tasks { _ = try await task.image }
         #expect(await eventually { pipeline.activeJobCount == 0 && pipeline.activeTaskCount == 0 })
     }
@@ -39,7 +44,10 @@ struct PipelineLifetimeTests {
     @Test func theGraphsExecutorQueuesAndBacklogAreReleasedWithThePipeline() async throws {
         let probe = Probe()
         try await load(processors: [], into: probe)
-        #expect(await eventually { probe.context == nil && probe.executor == nil && probe.decodingQueue == nil && probe.backlog == nil })
+        #expect(
+            await eventually {
+                probe.context == nil && probe.executor == nil && probe.decodingQueue == nil && probe.backlog == nil
+            })
     }
 
     /// A job that finishes inside its first subscription (here a cache-only request that finds
@@ -52,7 +60,9 @@ struct PipelineLifetimeTests {
         await {
             let pipeline = ImagePipeline.test(loader: MockDataLoader())
             probe.context = pipeline.context
-            let task = pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/missing.jpg"), options: [.returnCacheDataDontLoad]))
+            let task = pipeline.imageTask(
+                with: ImageRequest(
+                    url: URL(string: "https://example.com/missing.jpg"), options: [.returnCacheDataDontLoad]))
             weak.task = task
             await #expect(throws: ImagePipeline.Error.self) { _ = try await task.response }
         }()
@@ -61,7 +71,8 @@ struct PipelineLifetimeTests {
 
     @Test func aPipelineThatProcessedImagesIsReleasedAfterItsLoadsFinish() async throws {
         let probe = Probe()
-        try await load(processors: [.resize(size: Size(width: 16, height: 16), contentMode: .aspectFill, crop: true)], into: probe)
+        try await load(
+            processors: [.resize(size: Size(width: 16, height: 16), contentMode: .aspectFill, crop: true)], into: probe)
         #expect(await eventually { probe.pipeline == nil })
     }
 
@@ -69,7 +80,8 @@ struct PipelineLifetimeTests {
     /// alive: once the pipeline is gone, so is its task graph.
     @Test func finishedJobsReleaseTheTaskGraph() async throws {
         let probe = Probe()
-        try await load(processors: [.resize(size: Size(width: 16, height: 16), contentMode: .aspectFill, crop: true)], into: probe)
+        try await load(
+            processors: [.resize(size: Size(width: 16, height: 16), contentMode: .aspectFill, crop: true)], into: probe)
         #expect(await eventually { probe.context == nil })
     }
 
@@ -81,12 +93,14 @@ struct PipelineLifetimeTests {
         let probe = Probe()
         let dataCache = temporaryDataCache()
         try await {
-            let (pipeline, _) = makeRealPipeline { $0.dataCache = dataCache; $0.imageCache = nil }
+            let (pipeline, _) = makeRealPipeline {
+                $0.dataCache = dataCache; $0.imageCache = nil
+            }
             probe.context = pipeline.context
-        probe.executor = pipeline.context.executor
-        probe.decodingQueue = pipeline.context.decodingQueue
-        probe.backlog = pipeline.context.backlog
-            for _ in 0..<2 { // network, then disk-cache hits
+            probe.executor = pipeline.context.executor
+            probe.decodingQueue = pipeline.context.decodingQueue
+            probe.backlog = pipeline.context.backlog
+            for _ in 0..<2 {  // network, then disk-cache hits
                 for index in 0..<4 { _ = try await pipeline.image(for: server.imageURL("\(index).jpg")) }
                 dataCache.flush()
             }
@@ -102,10 +116,12 @@ struct PipelineLifetimeTests {
         try await {
             let (pipeline, _) = makeRealPipeline()
             probe.context = pipeline.context
-        probe.executor = pipeline.context.executor
-        probe.decodingQueue = pipeline.context.decodingQueue
-        probe.backlog = pipeline.context.backlog
-            let tasks = (0..<4).map { pipeline.imageTask(with: ImageRequest(url: server.url("/slow/2000/slow.jpg?\($0)"))) }
+            probe.executor = pipeline.context.executor
+            probe.decodingQueue = pipeline.context.decodingQueue
+            probe.backlog = pipeline.context.backlog
+            let tasks = (0..<4).map {
+                pipeline.imageTask(with: ImageRequest(url: server.url("/slow/2000/slow.jpg?\($0)")))
+            }
             try await Task.sleep(for: .milliseconds(100))
             for task in tasks { task.cancel() }
             #expect(await eventually { pipeline.activeJobCount == 0 })

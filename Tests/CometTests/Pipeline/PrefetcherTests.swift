@@ -37,7 +37,9 @@ struct PrefetcherTests {
         try await Task.sleep(for: .milliseconds(30))
         #expect(loader.loadCount == 2)
         #expect(prefetcher.pendingCount == 6)
-        let priority = pipeline.context.executor.sync { graph in pipeline.context.fetchJobPriority(for: urls(6)[0].absoluteString, graph) }
+        let priority = pipeline.context.executor.sync { graph in
+            pipeline.context.fetchJobPriority(for: urls(6)[0].absoluteString, graph)
+        }
         #expect(priority == .low)
         loader.resume()
         #expect(await eventually { prefetcher.pendingCount == 0 })

@@ -18,14 +18,26 @@ struct RateLimiterTests {
     @Test func burstPassesAtOnce() {
         let limiter = limiter(rate: 10, burst: 5)
         let ran = Locked(0)
-        inGraph { graph in for _ in 0..<5 { limiter.execute(host: "a", graph) { _ in ran.withLock { $0 += 1 }; return true } } }
+        inGraph { graph in
+            for _ in 0..<5 {
+                limiter.execute(host: "a", graph) { _ in
+                    ran.withLock { $0 += 1 }; return true
+                }
+            }
+        }
         #expect(ran.withLock { $0 } == 5)
     }
 
     @Test func workOverTheRateIsDelayedNotDropped() async {
         let limiter = limiter(rate: 50, burst: 2)
         let ran = Locked(0)
-        inGraph { graph in for _ in 0..<6 { limiter.execute(host: "a", graph) { _ in ran.withLock { $0 += 1 }; return true } } }
+        inGraph { graph in
+            for _ in 0..<6 {
+                limiter.execute(host: "a", graph) { _ in
+                    ran.withLock { $0 += 1 }; return true
+                }
+            }
+        }
         #expect(ran.withLock { $0 } == 2)
         // The default wait: the parallel suite can hold the polling task for seconds.
         #expect(await eventually { ran.withLock { $0 } == 6 })
@@ -35,9 +47,13 @@ struct RateLimiterTests {
         let limiter = limiter(rate: 20, burst: 1)
         let ran = Locked<[String]>([])
         inGraph { graph in
-            limiter.execute(host: "a", graph) { _ in ran.withLock { $0.append("first") }; return true }
-            limiter.execute(host: "a", graph) { _ in false } // cancelled while waiting
-            limiter.execute(host: "a", graph) { _ in ran.withLock { $0.append("second") }; return true }
+            limiter.execute(host: "a", graph) { _ in
+                ran.withLock { $0.append("first") }; return true
+            }
+            limiter.execute(host: "a", graph) { _ in false }  // cancelled while waiting
+            limiter.execute(host: "a", graph) { _ in
+                ran.withLock { $0.append("second") }; return true
+            }
         }
         // One token refills in 50 ms: "second" gets it, because the cancelled item spent none.
         #expect(await eventually { ran.withLock { $0 } == ["first", "second"] })
@@ -48,7 +64,9 @@ struct RateLimiterTests {
         let ran = Locked<[String]>([])
         inGraph { graph in
             for host in ["a", "a", "a", "b", "b", "B"] {
-                limiter.execute(host: host, graph) { _ in ran.withLock { $0.append(host) }; return true }
+                limiter.execute(host: host, graph) { _ in
+                    ran.withLock { $0.append(host) }; return true
+                }
             }
         }
         // Host a spent its burst of 2; b's own bucket (host names compare case-insensitively)
@@ -60,7 +78,11 @@ struct RateLimiterTests {
         let limiter = limiter(rate: 1, burst: 2, scope: .global)
         let ran = Locked<[String]>([])
         inGraph { graph in
-            for host in ["a", "b", "c"] { limiter.execute(host: host, graph) { _ in ran.withLock { $0.append(host) }; return true } }
+            for host in ["a", "b", "c"] {
+                limiter.execute(host: host, graph) { _ in
+                    ran.withLock { $0.append(host) }; return true
+                }
+            }
         }
         #expect(ran.withLock { $0 } == ["a", "b"])
     }
@@ -91,9 +113,11 @@ struct RateLimiterTests {
             $0.dataLoader = loader
             $0.imageCache = nil
             $0.dataLoadingConcurrencyLimit = 100
-            $0.rateLimit = ImagePipeline.RateLimit(rate: 0.05, burst: 3) // the next token in 20 s
+            $0.rateLimit = ImagePipeline.RateLimit(rate: 0.05, burst: 3)  // the next token in 20 s
         }
-        let tasks = (0..<5).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://one.example/\($0).png")!)) }
+        let tasks = (0..<5).map {
+            pipeline.imageTask(with: ImageRequest(url: URL(string: "https://one.example/\($0).png")!))
+        }
         #expect(await eventually { loader.loadCount == 3 })
         try await Task.sleep(for: .milliseconds(200))
         #expect(loader.loadCount == 3)
@@ -110,7 +134,9 @@ struct RateLimiterTests {
             $0.imageCache = nil
             $0.dataLoadingConcurrencyLimit = 1_000
         }
-        let tasks = (0..<200).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://one.example/\($0).png")!)) }
+        let tasks = (0..<200).map {
+            pipeline.imageTask(with: ImageRequest(url: URL(string: "https://one.example/\($0).png")!))
+        }
         #expect(await eventually { loader.loadCount == 200 })
         loader.resume()
         for task in tasks { _ = try await task.image }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 @testable import Comet
@@ -70,13 +70,15 @@ struct RetryPolicyTests {
 
     @Test func retryAfterIsReadAsSecondsOrAsAnHTTPDate() {
         #expect(ImagePipeline.RetryPolicy.parseRetryAfter("120") == 120)
-        let now = Date(timeIntervalSince1970: 784_111_767) // Sun, 06 Nov 1994 08:49:27 GMT
+        let now = Date(timeIntervalSince1970: 784_111_767)  // Sun, 06 Nov 1994 08:49:27 GMT
         #expect(ImagePipeline.RetryPolicy.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == 10)
         #expect(ImagePipeline.RetryPolicy.parseRetryAfter("soon") == nil)
         #expect(ImagePipeline.RetryPolicy.parseRetryAfter("-5") == nil)
     }
 
     @Test func theDisabledPolicyNeverRetries() {
-        #expect(ImagePipeline.RetryPolicy.disabled.delay(afterAttempt: 1, failedWith: DataLoaderError.statusCode(503)) == nil)
+        #expect(
+            ImagePipeline.RetryPolicy.disabled.delay(afterAttempt: 1, failedWith: DataLoaderError.statusCode(503))
+                == nil)
     }
 }

@@ -16,7 +16,8 @@ struct StressTests {
     static let operations = Int(ProcessInfo.processInfo.environment["COMET_STRESS_OPERATIONS"] ?? "") ?? 2_400
     static let workers = 12
     /// `COMET_STRESS_SEED` replays a run; otherwise each run draws a seed (named on failure).
-    static let seed = UInt64(ProcessInfo.processInfo.environment["COMET_STRESS_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
+    static let seed =
+        UInt64(ProcessInfo.processInfo.environment["COMET_STRESS_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
 
     @Test func randomOperationsAllEndWithTheRequestedImages() async throws {
         let world = StressWorld()
@@ -24,8 +25,9 @@ struct StressTests {
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<Self.workers {
                 group.addTask {
-                    await world.runWorker(operations: Self.operations / Self.workers, seed: Self.seed &+ UInt64(worker),
-                                          outcomes: outcomes)
+                    await world.runWorker(
+                        operations: Self.operations / Self.workers, seed: Self.seed &+ UInt64(worker),
+                        outcomes: outcomes)
                 }
             }
         }
@@ -67,7 +69,7 @@ final class StressWorld: Sendable {
     private let retired = Locked<[ImagePipeline]>([])
 
     init() {
-        dataCache.sizeLimit = 64 << 10 // small: the sweep evicts while loads run
+        dataCache.sizeLimit = 64 << 10  // small: the sweep evicts while loads run
         slots = Locked([])
         slots.withLock { $0 = [makeSlot(), makeSlot()] }
     }
@@ -75,7 +77,7 @@ final class StressWorld: Sendable {
     private func makeSlot() -> (pipeline: ImagePipeline, prefetcher: ImagePrefetcher) {
         let pipeline = ImagePipeline.test(loader: loader) {
             $0.dataLoadingConcurrencyLimit = 3
-            $0.imageCache = ImageCache(costLimit: 64 * 32 * 24 * 4) // small: evictions happen too
+            $0.imageCache = ImageCache(costLimit: 64 * 32 * 24 * 4)  // small: evictions happen too
             $0.dataCache = dataCache
             $0.dataCachePolicy = .automatic
         }
@@ -90,9 +92,10 @@ final class StressWorld: Sendable {
     private func randomRequest(_ random: inout SplitMix64) -> (ImageRequest, Size) {
         let number = Int.random(in: 0..<Self.urlCount, using: &random)
         let choice = Int.random(in: 0..<Self.processorChoices.count, using: &random)
-        let request = ImageRequest(url: URL(string: "https://example.com/\(number).jpg")!,
-                                   processors: Self.processorChoices[choice],
-                                   priority: ImageRequest.Priority.allCases.randomElement(using: &random)!)
+        let request = ImageRequest(
+            url: URL(string: "https://example.com/\(number).jpg")!,
+            processors: Self.processorChoices[choice],
+            priority: ImageRequest.Priority.allCases.randomElement(using: &random)!)
         return (request, Self.expectedSizes[number][choice])
     }
 
@@ -109,9 +112,11 @@ final class StressWorld: Sendable {
             case 40..<55:
                 tasks.randomElement(using: &random)?.0.cancel()
             case 55..<65:
-                tasks.randomElement(using: &random)?.0.priority = ImageRequest.Priority.allCases.randomElement(using: &random)!
+                tasks.randomElement(using: &random)?.0.priority = ImageRequest.Priority.allCases.randomElement(
+                    using: &random)!
             case 65..<70:
-                (slot(&random).pipeline.configuration.imageCache as? ImageCache)?.trim(toCost: Int.random(in: 0..<20_000, using: &random))
+                (slot(&random).pipeline.configuration.imageCache as? ImageCache)?.trim(
+                    toCost: Int.random(in: 0..<20_000, using: &random))
             case 70..<72:
                 slot(&random).pipeline.configuration.imageCache?.removeAll()
             case 72..<73:
@@ -120,7 +125,9 @@ final class StressWorld: Sendable {
                 slot(&random).prefetcher.startPrefetching(with: (0..<3).map { _ in randomRequest(&random).0 })
             case 83..<90:
                 let prefetcher = slot(&random).prefetcher
-                if Bool.random(using: &random) { prefetcher.stopPrefetching() } else {
+                if Bool.random(using: &random) {
+                    prefetcher.stopPrefetching()
+                } else {
                     prefetcher.stopPrefetching(with: [randomRequest(&random).0])
                 }
             case 90..<91:

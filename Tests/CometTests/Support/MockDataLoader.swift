@@ -2,7 +2,7 @@ import Locking
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 @testable import Comet
 import CometTestSupport
@@ -73,8 +73,10 @@ final class MockDataLoader: DataLoading, Sendable {
     /// Holds every load, runs `start` (which starts the test's tasks), and waits until exactly
     /// `loads` loads have reached the loader; they stay held until ``resume()``. Records an issue
     /// when they do not arrive. Returns what `start` returned.
-    func holdingLoads<T>(_ loads: Int = 1, sourceLocation: SourceLocation = #_sourceLocation,
-                         whileStarting start: () throws -> T) async rethrows -> T {
+    func holdingLoads<T>(
+        _ loads: Int = 1, sourceLocation: SourceLocation = #_sourceLocation,
+        whileStarting start: () throws -> T
+    ) async rethrows -> T {
         isSuspended = true
         let started = try start()
         let arrived = await waitForLoads(loads)
@@ -141,7 +143,8 @@ final class MockDataLoader: DataLoading, Sendable {
         DispatchQueue.global().async { [responses] in
             switch responses(load.request) {
             case .success(let data):
-                let response = URLResponse(url: load.request.url!, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil)
+                let response = URLResponse(
+                    url: load.request.url!, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil)
                 load.didReceiveData(data, response)
                 load.completion(nil)
             case .failure(let error):
@@ -150,8 +153,10 @@ final class MockDataLoader: DataLoading, Sendable {
         }
     }
 
-    func loadData(with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
-                  completion: @escaping @Sendable ((any Error)?) -> Void) -> any DataLoadingTask {
+    func loadData(
+        with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any DataLoadingTask {
         let (load, hold, ready) = state.withLock { state -> (Load, Bool, [Waiter]) in
             state.nextId += 1
             state.started.append(request.url!)

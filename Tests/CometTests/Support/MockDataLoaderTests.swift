@@ -11,7 +11,9 @@ struct MockDataLoaderTests {
     @Test func aWaitForLoadsEndsWhenTheLoadsArrive() async {
         let pipeline = ImagePipeline.test(loader: loader)
         loader.isSuspended = true
-        let tasks = (0..<2).map { pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\($0).jpg")!)) }
+        let tasks = (0..<2).map {
+            pipeline.imageTask(with: ImageRequest(url: URL(string: "https://example.com/\($0).jpg")!))
+        }
         #expect(await loader.waitForLoads(2))
         #expect(loader.pendingCount == 2)
         loader.resume()

@@ -28,9 +28,12 @@ final class TestSleeper: Sendable {
     var cancellations: Int { state.withLock { $0.cancellations } }
 
     /// A retry policy of `attempts` with no jitter that waits through this sleeper.
-    func policy(attempts: Int = 3, initialDelay: Duration = .milliseconds(100), jitter: Double = 0) -> ImagePipeline.RetryPolicy {
-        ImagePipeline.RetryPolicy(maximumAttempts: attempts, initialDelay: initialDelay, jitter: jitter,
-                                  sleep: { [self] in try await self.sleep($0) })
+    func policy(attempts: Int = 3, initialDelay: Duration = .milliseconds(100), jitter: Double = 0)
+        -> ImagePipeline.RetryPolicy
+    {
+        ImagePipeline.RetryPolicy(
+            maximumAttempts: attempts, initialDelay: initialDelay, jitter: jitter,
+            sleep: { [self] in try await self.sleep($0) })
     }
 
     /// Ends the waits in progress and stops holding later ones.
