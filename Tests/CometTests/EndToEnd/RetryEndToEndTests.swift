@@ -95,7 +95,8 @@ struct RetryEndToEndTests {
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/png"], body: image)
         }
         var loader = DataLoader.Configuration()
-        loader.timeoutForRequest = 2 // below a second, Linux's URLSession times out at once; 2 s leaves room on a loaded machine
+        // Below a second, Linux's URLSession times out at once; 2 s leaves room on a loaded machine.
+        loader.timeoutForRequest = 2
         let sleeper = TestSleeper()
         // Attempts after the first answer at once, but a loaded machine may still time one out.
         let (pipeline, _) = makeRealPipeline(loader: loader) { $0.retryPolicy = sleeper.policy(attempts: 5) }
