@@ -92,8 +92,8 @@ final class CredentialsByPath: ImageDownloaderDelegate, @unchecked Sendable {
 
     var askedPaths: [String] { lock.withLock { asked } }
 
-    func authenticationCredentialForURLRequest(_ URLRequest: URLRequest) -> URLCredential? {
-        let path = URLRequest.url?.path ?? ""
+    func authenticationCredentialForURLRequest(_ urlRequest: URLRequest) -> URLCredential? {
+        let path = urlRequest.url?.path ?? ""
         lock.withLock { asked.append(path) }
         return credentials[path].map { URLCredential(user: $0.0, password: $0.1, persistence: .forSession) }
     }

@@ -171,6 +171,8 @@ struct Grayscale: ImageFilter {
     }
 }
 
+// The guide's block keeps the parameter name of AlamofireImage 2's delegate requirement.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 final class GalleryCredentials: ImageDownloaderDelegate {
     func authenticationCredentialForURLRequest(_ URLRequest: URLRequest) -> URLCredential? {
         guard let host = URLRequest.url?.host, host == "127.0.0.1" else { return nil }

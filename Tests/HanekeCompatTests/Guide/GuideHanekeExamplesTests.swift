@@ -17,6 +17,8 @@ struct GuideHanekeExamplesTests {
         #expect(downloads.cachePath == cacheDirectory.appendingPathComponent("downloads").path)
     }
 
+    // The guide's block names its closure parameter `JSON`, as Haneke's README did.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     @Test func aJSONCacheDownloadsAURLOnceThenAnswersFromMemory() async throws {
         let server = try await TestServer.start()
         server.handle("/users/haneke") { _ in

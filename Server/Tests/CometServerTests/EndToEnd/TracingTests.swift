@@ -40,16 +40,16 @@ struct TracingTests {
 
         let spans = await eventuallySpans(tracer, count: 6)
         let byName = Dictionary(spans.map { ($0.operationName, $0) }, uniquingKeysWith: { first, _ in first })
-        let server_ = try #require(byName["GET /{signature}/{options}/{source}"])
-        #expect(server_.kind == .server)
-        #expect(server_.traceID == Self.traceID, "the client's trace is continued")
-        #expect(server_.parentSpanID == "00f067aa0ba902b7")
-        #expect(server_.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
+        let serverSpan = try #require(byName["GET /{signature}/{options}/{source}"])
+        #expect(serverSpan.kind == .server)
+        #expect(serverSpan.traceID == Self.traceID, "the client's trace is continued")
+        #expect(serverSpan.parentSpanID == "00f067aa0ba902b7")
+        #expect(serverSpan.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
         for name in ["store", "image", "fetch", "decode", "encode"] {
             let span = try #require(byName[name], "a \(name) span")
             #expect(span.traceID == Self.traceID, "\(name) is in the client's trace")
         }
-        #expect(byName["store"]?.parentSpanID == server_.spanID)
+        #expect(byName["store"]?.parentSpanID == serverSpan.spanID)
         #expect(byName["fetch"]?.kind == .client)
         #expect(byName["fetch"]?.parentSpanID == byName["image"]?.spanID, "the pipeline's spans are the image span's children")
         #expect(byName["decode"]?.parentSpanID == byName["image"]?.spanID)
