@@ -16,7 +16,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup demo test docs loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
+.PHONY: setup demo test lint docs loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -41,6 +41,14 @@ test: setup
 	@scripts/skipped-summary .build/test-output.log
 	$(MAKE) loader-test
 	$(MAKE) serve-test
+
+## Checks that all our Swift code is formatted as .swift-format says, with the toolchain's
+## `swift format` (a few seconds, no build); any warning fails it. `swift format format -i -r
+## <paths>` fixes most warnings (CONTRIBUTING.md). The package manifests are not checked.
+LINT_PATHS := Sources Tests Server/Sources Server/Tests Loaders/AsyncHTTPClient/Sources \
+	Loaders/AsyncHTTPClient/Tests Migration Benchmarks/Sources Benchmarks/CometBenchmarks Fuzz/Sources
+lint:
+	$(SWIFT) format lint --strict --parallel --recursive $(LINT_PATHS)
 
 ## The DocC catalogs (Imaging, Streams, Comet, CometServer, the migration guide), built with the
 ## toolchain's docc into .build/docs; a DocC warning fails it (scripts/docs).

@@ -8,25 +8,32 @@ import Foundation
 enum CodecBenchmarks {
     static func register() {
         let eighth = ImageDecodingOptions(downsampling: .maxPixelSize(1000))
-        registerDecode(Figures.decodeJPEG, inputs: { Workloads.photos }, iterations: 10_000,
-                       comet: { try JPEGDecoder().decode($0) }, reference: { ref_jpeg_decode($0.baseAddress, $0.count, 1) })
-        registerDecode(Figures.decodeLargeJPEG, inputs: { Workloads.largePhotos }, iterations: 30,
-                       comet: { try JPEGDecoder().decode($0, options: eighth) }, reference: { ref_jpeg_decode($0.baseAddress, $0.count, 8) })
+        registerDecode(
+            Figures.decodeJPEG, inputs: { Workloads.photos }, iterations: 10_000,
+            comet: { try JPEGDecoder().decode($0) }, reference: { ref_jpeg_decode($0.baseAddress, $0.count, 1) })
+        registerDecode(
+            Figures.decodeLargeJPEG, inputs: { Workloads.largePhotos }, iterations: 30,
+            comet: { try JPEGDecoder().decode($0, options: eighth) },
+            reference: { ref_jpeg_decode($0.baseAddress, $0.count, 8) })
         let fillCover = ImageDecodingOptions(downsampling: .covering(width: 256, height: 256))
-        registerDecode(Figures.thumbnailDecodeScale, inputs: { Workloads.photos }, iterations: 10_000,
-                       comet: { try JPEGDecoder().decode($0, options: fillCover) },
-                       reference: { ref_jpeg_decode_scaled($0.baseAddress, $0.count, 3, 8) })
-        registerDecode(Figures.decodePNG, inputs: { Workloads.pngs }, iterations: 10_000,
-                       comet: { try PNGDecoder().decode($0) }, reference: { ref_png_decode($0.baseAddress, $0.count) })
+        registerDecode(
+            Figures.thumbnailDecodeScale, inputs: { Workloads.photos }, iterations: 10_000,
+            comet: { try JPEGDecoder().decode($0, options: fillCover) },
+            reference: { ref_jpeg_decode_scaled($0.baseAddress, $0.count, 3, 8) })
+        registerDecode(
+            Figures.decodePNG, inputs: { Workloads.pngs }, iterations: 10_000,
+            comet: { try PNGDecoder().decode($0) }, reference: { ref_png_decode($0.baseAddress, $0.count) })
 
         registerProcessors()
         registerLargeThumbnail()
     }
 
     /// A decoder and its C loop over the same inputs, taken in turn.
-    private static func registerDecode(_ figure: Figure, inputs: @escaping () -> [Data], iterations: Int,
-                                       comet: @escaping (Data) throws -> DecodedImage,
-                                       reference: @escaping (UnsafeRawBufferPointer) -> UInt64) {
+    private static func registerDecode(
+        _ figure: Figure, inputs: @escaping () -> [Data], iterations: Int,
+        comet: @escaping (Data) throws -> DecodedImage,
+        reference: @escaping (UnsafeRawBufferPointer) -> UInt64
+    ) {
         var index = 0
         func next() -> Data {
             let all = inputs()
@@ -90,9 +97,10 @@ enum CodecBenchmarks {
                     $0.dataLoader = InstantLoader(data: data)
                     $0.imageCache = nil
                 }
-                let request = ImageRequest(url: URL(string: "https://bench.invalid/large/\(index).jpg"),
-                                           processors: [.resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)],
-                                           thumbnail: .init(width: 256, height: 256, contentMode: .aspectFill))
+                let request = ImageRequest(
+                    url: URL(string: "https://bench.invalid/large/\(index).jpg"),
+                    processors: [.resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)],
+                    thumbnail: .init(width: 256, height: 256, contentMode: .aspectFill))
                 benchmark.startMeasurement()
                 blackHole(try? await pipeline.image(for: request))
             }

@@ -19,10 +19,13 @@ let benchmarks: @Sendable () -> Void = {
 extension Benchmark.Configuration {
     /// The suite's settings: wall clock in nanoseconds plus allocations; each benchmark runs for
     /// at most `seconds` or `iterations` measured iterations after `warmup` unmeasured ones.
-    static func suite(seconds: Int = 2, iterations: Int = 10_000, warmup: Int = 3,
-                      extra: [BenchmarkMetric] = []) -> Benchmark.Configuration {
-        Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident] + extra,
-                                timeUnits: .nanoseconds, warmupIterations: warmup,
-                                maxDuration: .seconds(seconds), maxIterations: iterations)
+    static func suite(
+        seconds: Int = 2, iterations: Int = 10_000, warmup: Int = 3,
+        extra: [BenchmarkMetric] = []
+    ) -> Benchmark.Configuration {
+        Benchmark.Configuration(
+            metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident] + extra,
+            timeUnits: .nanoseconds, warmupIterations: warmup,
+            maxDuration: .seconds(seconds), maxIterations: iterations)
     }
 }

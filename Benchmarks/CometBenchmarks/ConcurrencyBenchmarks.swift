@@ -19,7 +19,9 @@ enum ConcurrencyBenchmarks {
                 benchmark.startMeasurement()
                 await withTaskGroup(of: Void.self) { group in
                     for index in 0..<count {
-                        group.addTask { blackHole(try? await pipeline.image(for: URL(string: prefix + "\(index).png")!)) }
+                        group.addTask {
+                            blackHole(try? await pipeline.image(for: URL(string: prefix + "\(index).png")!))
+                        }
                     }
                 }
             }
@@ -29,7 +31,10 @@ enum ConcurrencyBenchmarks {
                 let prefix = "https://bench.invalid/\(count)/\(round)/"
                 await withTaskGroup(of: Void.self) { group in
                     for index in 0..<count {
-                        group.addTask { blackHole(PipelineBenchmarks.loadAndDecode(loader, url: URL(string: prefix + "\(index).png")!)) }
+                        group.addTask {
+                            blackHole(
+                                PipelineBenchmarks.loadAndDecode(loader, url: URL(string: prefix + "\(index).png")!))
+                        }
                     }
                 }
             }

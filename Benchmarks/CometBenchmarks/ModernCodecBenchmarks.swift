@@ -51,7 +51,8 @@ enum ModernCodecBenchmarks {
     /// A 256² thumbnail of the first photo (opaque), made once per process.
     private static let thumbnail: Image = {
         let photo = try! JPEGDecoder().decode(Workloads.photos[0]).image
-        return try! ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true).process(photo)
+        return try! ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)
+            .process(photo)
     }()
 
     private static let thumbnailPixels: [UInt8] = thumbnail.packedBytes

@@ -37,7 +37,9 @@ enum OpenCombineBenchmarks {
         Benchmark(Figures.openCombineImageStreamSetup.referenceName, configuration: .suite()) { _ in
             var sum = 0
             for value in 0..<operations {
-                let cancellable = Just(value).append(Just(value &+ 1)).map { $0 &* 2 }.catch { _ in Just(0) }.sink { sum &+= $0 }
+                let cancellable = Just(value).append(Just(value &+ 1)).map { $0 &* 2 }.catch { _ in Just(0) }.sink {
+                    sum &+= $0
+                }
                 blackHole(cancellable)
             }
             blackHole(sum)
@@ -99,8 +101,10 @@ enum OpenCombineBenchmarks {
         Benchmark(Figures.openCombineSetup.referenceName, configuration: .suite()) { _ in
             let subject = PassthroughSubject<Int, Never>()
             for _ in 0..<operations {
-                let cancellable = subject.map { $0 &+ 1 }.filter { $0 > 0 }.compactMap { $0 }.removeDuplicates().scan(0, &+)
-                    .sink { blackHole($0) }
+                let cancellable = subject.map { $0 &+ 1 }.filter { $0 > 0 }.compactMap { $0 }.removeDuplicates().scan(
+                    0, &+
+                )
+                .sink { blackHole($0) }
                 cancellable.cancel()
             }
         }

@@ -3,7 +3,7 @@ import BenchmarkSupport
 import Comet
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The pipeline's own cost: a no-op loader (bytes at once, on the caller's thread) and the
@@ -27,7 +27,8 @@ enum PipelineBenchmarks {
     /// The reference's unit of work: what the pipeline calls, called directly.
     static func loadAndDecode(_ loader: InstantLoader, url: URL) -> Image? {
         let received = ReceivedData()
-        _ = loader.loadData(with: URLRequest(url: url), didReceiveData: { data, _ in received.append(data) }, completion: { _ in })
+        _ = loader.loadData(
+            with: URLRequest(url: url), didReceiveData: { data, _ in received.append(data) }, completion: { _ in })
         return try? PNGDecoder().decode(received.data).image
     }
 
@@ -54,7 +55,9 @@ enum PipelineBenchmarks {
     private static func registerCreateCancel() {
         let figure = Figures.createCancel
         let pipeline = coldPipeline()
-        let requests = (0..<figure.operations).map { ImageRequest(url: URL(string: "https://bench.invalid/cancel/\($0).png")) }
+        let requests = (0..<figure.operations).map {
+            ImageRequest(url: URL(string: "https://bench.invalid/cancel/\($0).png"))
+        }
         Benchmark(figure.name, configuration: .suite()) { _ in
             for request in requests { pipeline.imageTask(with: request).cancel() }
         }

@@ -37,7 +37,9 @@ enum StreamsVsOpenCombineBenchmarks {
         Benchmark(Figures.openCombineImageStreamSetup.name, configuration: .suite()) { _ in
             var sum = 0
             for value in 0..<operations {
-                let cancellable = Just(value).append(Just(value &+ 1)).map { $0 &* 2 }.catch { _ in Just(0) }.sink { sum &+= $0 }
+                let cancellable = Just(value).append(Just(value &+ 1)).map { $0 &* 2 }.catch { _ in Just(0) }.sink {
+                    sum &+= $0
+                }
                 blackHole(cancellable)
             }
             blackHole(sum)
@@ -107,8 +109,10 @@ enum StreamsVsOpenCombineBenchmarks {
         Benchmark(Figures.openCombineSetup.name, configuration: .suite()) { _ in
             let subject = PassthroughSubject<Int, Never>()
             for _ in 0..<operations {
-                let cancellable = subject.map { $0 &+ 1 }.filter { $0 > 0 }.compactMap { $0 }.removeDuplicates().scan(0, &+)
-                    .sink { blackHole($0) }
+                let cancellable = subject.map { $0 &+ 1 }.filter { $0 > 0 }.compactMap { $0 }.removeDuplicates().scan(
+                    0, &+
+                )
+                .sink { blackHole($0) }
                 cancellable.cancel()
             }
         }

@@ -5,7 +5,7 @@ import Foundation
 import PropertyBased
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A download as the property tests see it: the URL, the credentials and the filter.
@@ -39,7 +39,9 @@ struct AFIRequestSpec: Sendable, CustomStringConvertible {
 
     func urlRequest(base: URL) -> URLRequest {
         var request = URLRequest(url: base.appendingPathComponent("\(path)"))
-        if let user { request.setValue(user, forHTTPHeaderField: lowercasesHeaderName ? "authorization" : "Authorization") }
+        if let user {
+            request.setValue(user, forHTTPHeaderField: lowercasesHeaderName ? "authorization" : "Authorization")
+        }
         return request
     }
 
@@ -52,7 +54,8 @@ struct AFIRequestSpec: Sendable, CustomStringConvertible {
     var description: String { "#\(path) user \(user ?? "-")\(lowercasesHeaderName ? "(lc)" : "") \(filter)" }
 
     static var pair: Generator<(AFIRequestSpec, AFIRequestSpec), some SendableSequenceType> {
-        zip(Gen.int(in: 0...11).array(of: 4), Gen.int(in: 0...11).array(of: 4), Gen.bool(0.25).array(of: 4)).map { v, w, changes in
+        zip(Gen.int(in: 0...11).array(of: 4), Gen.int(in: 0...11).array(of: 4), Gen.bool(0.25).array(of: 4)).map {
+            v, w, changes in
             (AFIRequestSpec(v), AFIRequestSpec(zip(zip(v, w), changes).map { $1 ? $0.1 : $0.0 }))
         }
     }
@@ -65,9 +68,12 @@ struct ImageKeyPropertyTests {
     @Test func theCacheAnswersARequestExactlyWhenItAsksForTheSameImage() async {
         await propertyCheck(count: 2000, input: AFIRequestSpec.pair) { a, b in
             let cache = AutoPurgingImageCache()
-            cache.addImage(TestImages.image(width: 4, height: 4), forRequest: a.urlRequest(base: Self.base),
-                           withAdditionalIdentifier: a.filter.filter?.identifier)
-            let found = cache.imageForRequest(b.urlRequest(base: Self.base), withAdditionalIdentifier: b.filter.filter?.identifier) != nil
+            cache.addImage(
+                TestImages.image(width: 4, height: 4), forRequest: a.urlRequest(base: Self.base),
+                withAdditionalIdentifier: a.filter.filter?.identifier)
+            let found =
+                cache.imageForRequest(
+                    b.urlRequest(base: Self.base), withAdditionalIdentifier: b.filter.filter?.identifier) != nil
             #expect(found == (a.identity == b.identity), "\(a) | \(b)")
         }
     }
@@ -82,8 +88,9 @@ struct ImageKeyPropertyTests {
             server.server.handle("/model/\(path)") { request in
                 _ = await eventually(within: 10) { gate.isOpen }
                 let userIndex = ["alice": 1, "bob": 2][request.headers[.authorization] ?? ""] ?? 0
-                return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Content-Type"): "image/png"],
-                                    body: TestImages.png(width: 16 + 3 * path + userIndex, height: 12))
+                return HTTPResponse(
+                    statusCode: .ok, headers: [HTTPHeader("Content-Type"): "image/png"],
+                    body: TestImages.png(width: 16 + 3 * path + userIndex, height: 12))
             }
         }
         let base = server.server.url("/model")
@@ -102,8 +109,10 @@ struct ImageKeyPropertyTests {
             let recorder = Recorder<Completion>()
             let downloader = ImageDownloader(imageCache: nil)
             gate.isOpen = false
-            let first = downloader.downloadImage(URLRequest: a.urlRequest(base: base), filter: a.filter.filter, completion: recorder.handler("a"))
-            let second = downloader.downloadImage(URLRequest: b.urlRequest(base: base), filter: b.filter.filter, completion: recorder.handler("b"))
+            let first = downloader.downloadImage(
+                URLRequest: a.urlRequest(base: base), filter: a.filter.filter, completion: recorder.handler("a"))
+            let second = downloader.downloadImage(
+                URLRequest: b.urlRequest(base: base), filter: b.filter.filter, completion: recorder.handler("b"))
             gate.isOpen = true
             #expect((first?.request === second?.request) == (a.bytes == b.bytes), "\(a) | \(b)")
             #expect(await eventually { recorder.count == 2 }, "\(a) | \(b)")
@@ -116,8 +125,9 @@ struct ImageKeyPropertyTests {
     /// The image `spec` gets alone, from a downloader of its own.
     static func download(_ spec: AFIRequestSpec, base: URL) async throws -> Image {
         let recorder = Recorder<Completion>()
-        ImageDownloader(imageCache: nil).downloadImage(URLRequest: spec.urlRequest(base: base), filter: spec.filter.filter,
-                                                       completion: recorder.handler())
+        ImageDownloader(imageCache: nil).downloadImage(
+            URLRequest: spec.urlRequest(base: base), filter: spec.filter.filter,
+            completion: recorder.handler())
         _ = await eventually { recorder.count == 1 }
         return try #require(recorder.values.first?.image)
     }

@@ -39,7 +39,9 @@ enum CLIRunner {
 
     /// Runs `comet arguments…` with `environment` added, waiting at most `timeout` seconds
     /// (then the process is killed and the test fails).
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) async throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) async throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
@@ -65,7 +67,10 @@ enum CLIRunner {
             }
         }
         let result = Result(status: process.terminationStatus, stdout: output.wait(), stderr: errors.wait())
-        if !finished { XCTFail("comet \(arguments.joined(separator: " ")) did not finish in \(timeout) s; stderr: \(result.stderr)") }
+        if !finished {
+            XCTFail(
+                "comet \(arguments.joined(separator: " ")) did not finish in \(timeout) s; stderr: \(result.stderr)")
+        }
         return result
     }
 

@@ -45,7 +45,8 @@ final class DemoCommandTests: XCTestCase {
 
         // The page references every thumbnail, and every thumbnail is a 256×256 JPEG.
         let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
-        let thumbnails = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("thumbnails").path)
+        let thumbnails = try FileManager.default.contentsOfDirectory(
+            atPath: out.appendingPathComponent("thumbnails").path)
         XCTAssertEqual(thumbnails.count, 12)
         XCTAssertEqual(summary.thumbnails.count, 12)
         for name in thumbnails {
@@ -59,7 +60,9 @@ final class DemoCommandTests: XCTestCase {
     func testDemoWithoutDiskCacheSkipsTheDiskPass() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("comet-demo-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try await CLIRunner.run(["demo", "--count", "3", "--no-disk-cache", "--json", "--quiet", "--out", out.path])
+        let result = try await CLIRunner.run([
+            "demo", "--count", "3", "--no-disk-cache", "--json", "--quiet", "--out", out.path,
+        ])
         XCTAssertEqual(result.status, 0, "stderr: \(result.stderr)")
         XCTAssertEqual(result.stderr, "", "--quiet prints no progress")
         let summary = try JSONDecoder().decode(DemoSummary.self, from: Data(result.stdout.utf8))
@@ -74,8 +77,9 @@ final class DemoCommandTests: XCTestCase {
         XCTAssertEqual(specs.count, 12)
         XCTAssertTrue(specs.contains { $0.width >= 6000 && $0.height >= 4000 && $0.kind == .jpeg })
         XCTAssertTrue(specs.contains { $0.kind == .progressiveJPEG })
-        XCTAssertTrue(specs.contains { $0.kind == .webp } && specs.contains { $0.kind == .avif }
-                      && specs.contains { $0.kind == .animatedGIF })
+        XCTAssertTrue(
+            specs.contains { $0.kind == .webp } && specs.contains { $0.kind == .avif }
+                && specs.contains { $0.kind == .animatedGIF })
         XCTAssertEqual(Set(specs.map(\.name)).count, 12, "names are unique")
     }
 
@@ -83,7 +87,8 @@ final class DemoCommandTests: XCTestCase {
         let specs = GalleryGenerator(count: 12).specs
         for kind in [GalleryAsset.Kind.webp, .avif, .animatedGIF] {
             let spec = try XCTUnwrap(specs.first { $0.kind == kind })
-            let decoded = try ImageDecoders.decode(GalleryGenerator.encode(spec), options: ImageDecodingOptions(decodesAnimation: true))
+            let decoded = try ImageDecoders.decode(
+                GalleryGenerator.encode(spec), options: ImageDecodingOptions(decodesAnimation: true))
             XCTAssertEqual([decoded.image.width, decoded.image.height], [spec.width, spec.height], "\(kind)")
             XCTAssertEqual(decoded.type, kind == .webp ? .webp : kind == .avif ? .avif : .gif)
             if kind == .animatedGIF { XCTAssertEqual(decoded.animation?.frames.count, 6) }

@@ -18,13 +18,17 @@ final class FetchCommandTests: XCTestCase {
         guard case .ip4(_, let port)? = await server.listeningAddress else { return XCTFail("no port") }
         let base = "http://127.0.0.1:\(port)"
 
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("comet-fetch-test-\(UUID().uuidString)")
+        let temp = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "comet-fetch-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: temp) }
         let environment = ["XDG_CACHE_HOME": temp.appendingPathComponent("xdg").path]
         let out = temp.appendingPathComponent("out")
 
         let first = try await CLIRunner.run(
-            ["fetch", "\(base)/photo.jpg", "\(base)/missing.jpg", "\(base)/tall.png", "--resize", "64x48", "--out", out.path],
+            [
+                "fetch", "\(base)/photo.jpg", "\(base)/missing.jpg", "\(base)/tall.png", "--resize", "64x48", "--out",
+                out.path,
+            ],
             environment: environment)
         XCTAssertEqual(first.status, 1, "one URL failed, so the exit code is 1")
         XCTAssertTrue(first.stderr.contains("missing.jpg") && first.stderr.contains("404"), first.stderr)
@@ -37,14 +41,17 @@ final class FetchCommandTests: XCTestCase {
         // The originals are in the disk cache now. Both were written within the same clock tick
         // or two, so their last use is set here: the photo a minute before the PNG.
         let cacheDirectory = temp.appendingPathComponent("xdg").appendingPathComponent(FetchCommand.cacheName)
-        let lastUse = ["\(base)/photo.jpg": Date(timeIntervalSince1970: 1_700_000_000),
-                       "\(base)/tall.png": Date(timeIntervalSince1970: 1_700_000_060)]
+        let lastUse = [
+            "\(base)/photo.jpg": Date(timeIntervalSince1970: 1_700_000_000),
+            "\(base)/tall.png": Date(timeIntervalSince1970: 1_700_000_060),
+        ]
         let entries = CacheInspector(directory: cacheDirectory).entries()
         XCTAssertEqual(Set(entries.compactMap(\.key)), Set(lastUse.keys))
         for entry in entries {
             let date = try XCTUnwrap(entry.key.flatMap { lastUse[$0] }, entry.file)
-            try FileManager.default.setAttributes([.modificationDate: date],
-                                                  ofItemAtPath: cacheDirectory.appendingPathComponent(entry.file).path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: date],
+                ofItemAtPath: cacheDirectory.appendingPathComponent(entry.file).path)
         }
         let stats = try await CLIRunner.run(["cache", "stats", "--json"], environment: environment)
         XCTAssertEqual(stats.status, 0, stats.stderr)
@@ -78,8 +85,9 @@ final class FetchCommandTests: XCTestCase {
 
     func testFetchPlanNamesAreUniqueAndNeverASource() {
         let directory = URL(fileURLWithPath: "/tmp/out")
-        let plan = FetchPlan(arguments: ["https://a.example/x/cat.jpg", "https://b.example/cat.png", "/tmp/out/dog.jpg", "ftp://h/"],
-                             resize: nil, outputDirectory: directory)
+        let plan = FetchPlan(
+            arguments: ["https://a.example/x/cat.jpg", "https://b.example/cat.png", "/tmp/out/dog.jpg", "ftp://h/"],
+            resize: nil, outputDirectory: directory)
         XCTAssertEqual(plan.items.map(\.outputBase.lastPathComponent), ["cat", "cat-2", "dog-2", "image"])
         XCTAssertEqual(plan.items[2].url, URL(fileURLWithPath: "/tmp/out/dog.jpg"))
     }

@@ -20,8 +20,10 @@ final class FormatsCommandTests: XCTestCase {
         try ImageEncoders.jpeg(PhotoPainter.paint(width: 320, height: 240, seed: 3)).write(to: source)
         for (format, type) in [("webp", AssetType.webp), ("webp-lossless", .webp), ("avif", .avif)] {
             let out = temp.appendingPathComponent(format)
-            let result = try await CLIRunner.run(["fetch", source.path, "--resize", "64x48", "--format", format,
-                                                  "--no-disk-cache", "--out", out.path])
+            let result = try await CLIRunner.run([
+                "fetch", source.path, "--resize", "64x48", "--format", format,
+                "--no-disk-cache", "--out", out.path,
+            ])
             XCTAssertEqual(result.status, 0, result.stderr)
             let ext = type == .webp ? "webp" : "avif"
             let decoded = try ImageDecoders.decode(Data(contentsOf: out.appendingPathComponent("photo-64x48.\(ext)")))
@@ -31,11 +33,18 @@ final class FormatsCommandTests: XCTestCase {
     }
 
     func testInfoPrintsFramesOfAnAnimationAndOneFrameOfAStill() async throws {
-        let frames = (0..<3).map { AnimatedImage.Frame(image: Image(width: 8, height: 6, color: RGBA8(red: UInt8($0 * 80), green: 0, blue: 0, alpha: 255)), duration: 0.25) }
+        let frames = (0..<3).map {
+            AnimatedImage.Frame(
+                image: Image(width: 8, height: 6, color: RGBA8(red: UInt8($0 * 80), green: 0, blue: 0, alpha: 255)),
+                duration: 0.25)
+        }
         let animated = temp.appendingPathComponent("a.webp")
-        try ImageEncoders.animatedWebP(AnimatedImage(type: .webp, frames: frames, loopCount: 0, data: Data()), lossless: true).write(to: animated)
+        try ImageEncoders.animatedWebP(
+            AnimatedImage(type: .webp, frames: frames, loopCount: 0, data: Data()), lossless: true
+        ).write(to: animated)
         let still = temp.appendingPathComponent("s.avif")
-        try ImageEncoders.avif(Image(width: 10, height: 4, color: RGBA8(red: 9, green: 9, blue: 9, alpha: 255))).write(to: still)
+        try ImageEncoders.avif(Image(width: 10, height: 4, color: RGBA8(red: 9, green: 9, blue: 9, alpha: 255))).write(
+            to: still)
         let result = try await CLIRunner.run(["info", animated.path, still.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("a.webp: WEBP 8×6, 3 frames, 0.75 s, looping"), result.stdout)

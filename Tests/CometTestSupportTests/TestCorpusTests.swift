@@ -14,7 +14,8 @@ struct TestCorpusTests {
         var shared: URL { parent.appendingPathComponent("shared/corpus") }
 
         init() throws {
-            parent = FileManager.default.temporaryDirectory.appendingPathComponent("comet-corpus-tests-\(UUID().uuidString)")
+            parent = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "comet-corpus-tests-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: true)
         }
 
@@ -23,7 +24,8 @@ struct TestCorpusTests {
         /// Creates `sets` as folders of `corpus`.
         func make(_ corpus: URL, sets: String...) throws {
             for set in sets {
-                try FileManager.default.createDirectory(at: corpus.appendingPathComponent(set), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: corpus.appendingPathComponent(set), withIntermediateDirectories: true)
             }
         }
 
@@ -59,7 +61,9 @@ struct TestCorpusTests {
         try layout.make(layout.shared, sets: "pngsuite")
         let corpus = layout.corpus(["COMET_CORPUS": ""])
         #expect(corpus.root == layout.shared.standardizedFileURL)
-        #expect(corpus.url("pngsuite/basn0g01.png").path == layout.shared.standardizedFileURL.path + "/pngsuite/basn0g01.png")
+        #expect(
+            corpus.url("pngsuite/basn0g01.png").path == layout.shared.standardizedFileURL.path
+                + "/pngsuite/basn0g01.png")
     }
 
     @Test func withNoFolderThereIsNoRootAndEverySetIsMissing() throws {
@@ -72,7 +76,10 @@ struct TestCorpusTests {
     @Test func onlyTheAbsentSetsAreMissing() throws {
         let layout = try Layout()
         try layout.make(layout.shared, sets: "pngsuite", "png-real")
-        #expect(layout.corpus().missingSets(among: ["sharp-photos", "pngsuite", "exif-orientation"]) == ["sharp-photos", "exif-orientation"])
+        #expect(
+            layout.corpus().missingSets(among: ["sharp-photos", "pngsuite", "exif-orientation"]) == [
+                "sharp-photos", "exif-orientation",
+            ])
     }
 
     @Test func aMissingSetSkipsWhenTheCorpusIsNotRequired() throws {
@@ -114,7 +121,8 @@ struct TestCorpusTests {
         let layout = try Layout()
         try layout.make(layout.fetched, sets: "pngsuite")
         let message = layout.corpus().unavailabilityMessage(for: ["pngsuite", "sharp-photos"])
-        #expect(message.hasPrefix("needs corpus folder sharp-photos, not in \(layout.fetched.standardizedFileURL.path)."))
+        #expect(
+            message.hasPrefix("needs corpus folder sharp-photos, not in \(layout.fetched.standardizedFileURL.path)."))
     }
 
     @Test func filesAreListedSortedByExtensionAndAMissingFolderThrows() throws {

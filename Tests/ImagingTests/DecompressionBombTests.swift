@@ -8,12 +8,13 @@ import Testing
 @Suite("Decompression bombs", .timeLimit(.minutes(1)))
 struct DecompressionBombTests {
     static func fixture(_ name: String) throws -> Data {
-        try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/bombs/\(name)"))
+        try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/bombs/\(name)"))
     }
 
     @Test func pngExpandingToMorePixelsThanTheLimitIsRejectedFromItsHeader() throws {
-        let data = try Self.fixture("huge-zero-gray.png") // 67 KB → 16384 × 4200
+        let data = try Self.fixture("huge-zero-gray.png")  // 67 KB → 16384 × 4200
         #expect(data.count < 100_000)
         #expect {
             try ImageDecoders.decode(data)

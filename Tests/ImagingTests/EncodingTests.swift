@@ -8,8 +8,10 @@ struct EncodingTests {
         var bytes: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
-                bytes += [UInt8(x * 255 / (width - 1)), UInt8(y * 255 / (height - 1)), UInt8((x + y) % 256),
-                          alpha ? UInt8((x * 7 + y * 3) % 256) : 255]
+                bytes += [
+                    UInt8(x * 255 / (width - 1)), UInt8(y * 255 / (height - 1)), UInt8((x + y) % 256),
+                    alpha ? UInt8((x * 7 + y * 3) % 256) : 255,
+                ]
             }
         }
         return Image(width: width, height: height, isOpaque: !alpha, bytes: bytes)
@@ -24,7 +26,8 @@ struct EncodingTests {
 
     @Test func opaquePNGIsWrittenWithoutAlphaAndReadsBackOpaque() throws {
         let image = Self.gradient(alpha: false)
-        let rgba = try ImageEncoders.png(Image(width: image.width, height: image.height, isOpaque: false, bytes: image.packedBytes))
+        let rgba = try ImageEncoders.png(
+            Image(width: image.width, height: image.height, isOpaque: false, bytes: image.packedBytes))
         let rgb = try image.pngData()
         #expect(rgb.count < rgba.count)
         let decoded = try PNGDecoder().decode(rgb).image

@@ -29,8 +29,10 @@ struct GeneratedImageDecodingTests {
     /// Where the stored image's red top-left and green top-right corners must appear once EXIF
     /// orientation 1–8 is applied (EXIF 2.3, tag 0x0112: "the 0th row is the visual …").
     static let cornersByOrientation: [Int: (red: Corner, green: Corner)] = [
-        1: (.topLeft, .topRight), 2: (.topRight, .topLeft), 3: (.bottomRight, .bottomLeft), 4: (.bottomLeft, .bottomRight),
-        5: (.topLeft, .bottomLeft), 6: (.topRight, .bottomRight), 7: (.bottomRight, .topRight), 8: (.bottomLeft, .topLeft),
+        1: (.topLeft, .topRight), 2: (.topRight, .topLeft), 3: (.bottomRight, .bottomLeft),
+        4: (.bottomLeft, .bottomRight),
+        5: (.topLeft, .bottomLeft), 6: (.topRight, .bottomRight), 7: (.bottomRight, .topRight),
+        8: (.bottomLeft, .topLeft),
     ]
 
     enum Corner: CaseIterable {
@@ -63,15 +65,17 @@ struct GeneratedImageDecodingTests {
         let stored = try Self.markedJPEG()
         let (red, green) = try #require(Self.cornersByOrientation[orientation])
         for bigEndian in [true, false] {
-            let decoded = try JPEGDecoder().decode(EXIFSegment.inserting(orientation: orientation, bigEndian: bigEndian, into: stored))
+            let decoded = try JPEGDecoder().decode(
+                EXIFSegment.inserting(orientation: orientation, bigEndian: bigEndian, into: stored))
             let image = decoded.image
             #expect(decoded.orientation.rawValue == orientation)
             let size: [Int] = orientation >= 5 ? [32, 64] : [64, 32]
             #expect([image.width, image.height] == size)
             for corner in Corner.allCases {
                 let expected = corner == red ? "red" : corner == green ? "green" : "grey"
-                #expect(Self.colourName(corner.pixel(of: image)) == expected,
-                        "orientation \(orientation), \(bigEndian ? "big" : "little")-endian EXIF, \(corner)")
+                #expect(
+                    Self.colourName(corner.pixel(of: image)) == expected,
+                    "orientation \(orientation), \(bigEndian ? "big" : "little")-endian EXIF, \(corner)")
             }
         }
     }

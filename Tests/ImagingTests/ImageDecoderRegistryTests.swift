@@ -19,15 +19,27 @@ struct ImageDecoderRegistryTests {
 
     @Test func theDefaultRegistryDecodesPNGJPEGWebPGIFAndAVIF() throws {
         #expect(ImageDecoderRegistry.default.types == [.png, .jpeg, .webp, .gif, .avif])
-        #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.webp(width: 6, height: 3)).type == .webp)
-        #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.animatedGIF(width: 6, height: 3)).type == .gif)
-        #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.avif(width: 6, height: 3)).type == .avif)
-        #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.png(width: 5, height: 3)).image.width == 5)
-        #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.jpeg(width: 7, height: 3)).image.width == 7)
+        #expect(
+            try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.webp(width: 6, height: 3)).type == .webp
+        )
+        #expect(
+            try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.animatedGIF(width: 6, height: 3)).type
+                == .gif)
+        #expect(
+            try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.avif(width: 6, height: 3)).type == .avif
+        )
+        #expect(
+            try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.png(width: 5, height: 3)).image.width
+                == 5)
+        #expect(
+            try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.jpeg(width: 7, height: 3)).image.width
+                == 7)
     }
 
     @Test func anEmptyRegistryRefusesKnownFormatsAsUnsupported() {
-        #expect(throws: ImageDecodingError.unsupportedFormat(.png)) { try ImageDecoderRegistry().decode(CometTestSupport.TestImages.png()) }
+        #expect(throws: ImageDecodingError.unsupportedFormat(.png)) {
+            try ImageDecoderRegistry().decode(CometTestSupport.TestImages.png())
+        }
     }
 
     @Test func aRegisteredRecogniserNamesItsFormat() {
@@ -42,13 +54,17 @@ struct ImageDecoderRegistryTests {
         var registry = ImageDecoderRegistry.default
         registry.register(.png, decoder: ColourDecoder(type: .png, colour: .black))
         #expect(try registry.decode(CometTestSupport.TestImages.png()).image.pixel(x: 0, y: 0) == .black)
-        #expect(try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.png(width: 2, height: 2)).image.width == 2) // the default is untouched
+        #expect(
+            try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.png(width: 2, height: 2)).image.width
+                == 2)  // the default is untouched
     }
 
     @Test func aRemovedDecoderMakesItsFormatUnsupported() {
         var registry = ImageDecoderRegistry.default
         registry.removeDecoder(for: .jpeg)
-        #expect(throws: ImageDecodingError.unsupportedFormat(.jpeg)) { try registry.decode(CometTestSupport.TestImages.jpeg()) }
+        #expect(throws: ImageDecodingError.unsupportedFormat(.jpeg)) {
+            try registry.decode(CometTestSupport.TestImages.jpeg())
+        }
     }
 
     @Test func aFormatWithoutAnIncrementalDecoderIsDecodedWhenComplete() throws {

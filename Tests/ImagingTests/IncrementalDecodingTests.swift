@@ -7,7 +7,9 @@ import Testing
 struct IncrementalDecodingTests {
     /// Feeds `data` in chunks of `chunkSize`, asking for a preview after each; returns the
     /// previews and the final result.
-    static func feed(_ data: Data, chunkSize: Int, options: ImageDecodingOptions = ImageDecodingOptions()) throws -> (previews: [Image], final: DecodedImage) {
+    static func feed(_ data: Data, chunkSize: Int, options: ImageDecodingOptions = ImageDecodingOptions()) throws -> (
+        previews: [Image], final: DecodedImage
+    ) {
         let decoder = IncrementalImageDecoder(options: options)
         var previews: [Image] = []
         var offset = 0
@@ -20,7 +22,9 @@ struct IncrementalDecodingTests {
         return (previews, try decoder.finish())
     }
 
-    @Test(.requiresCorpus("libjpeg-turbo-testimages"), arguments: ["testorig-progressive.jpg", "testorig-q50-prog420.jpg"])
+    @Test(
+        .requiresCorpus("libjpeg-turbo-testimages"),
+        arguments: ["testorig-progressive.jpg", "testorig-q50-prog420.jpg"])
     func progressiveJPEGGivesPreviewsThenTheOneShotImage(_ name: String) throws {
         try Self.expectPreviewsThenTheOneShotImage(TestCorpus.data("libjpeg-turbo-testimages/derived/\(name)"))
     }
@@ -41,10 +45,12 @@ struct IncrementalDecodingTests {
     }
 
     @Test func laterPreviewsAreCloserToTheFinalImage() throws {
-        let data = try ImageEncoders.jpeg(EncodingTests.gradient(width: 320, height: 240, alpha: false), quality: 0.9, progressive: true)
+        let data = try ImageEncoders.jpeg(
+            EncodingTests.gradient(width: 320, height: 240, alpha: false), quality: 0.9, progressive: true)
         let (previews, final) = try Self.feed(data, chunkSize: 256)
         try #require(previews.count >= 2)
-        #expect(channelDifference(previews.last!, final.image).mean <= channelDifference(previews.first!, final.image).mean)
+        #expect(
+            channelDifference(previews.last!, final.image).mean <= channelDifference(previews.first!, final.image).mean)
     }
 
     @Test func progressivePreviewsHonourDownsamplingAndOrientation() throws {

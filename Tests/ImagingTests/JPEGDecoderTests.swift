@@ -7,9 +7,15 @@ import Testing
 struct JPEGDecoderTests {
     /// The corpus JPEGs, except the giant one (JPEGLimitsTests) and the 12-bit one.
     static func testImages() throws -> [String] {
-        try TestCorpus.files(in: "libjpeg-turbo-testimages", withExtension: "jpg").map { "libjpeg-turbo-testimages/\($0)" }
-            + TestCorpus.files(in: "libjpeg-turbo-testimages/derived", withExtension: "jpg").map { "libjpeg-turbo-testimages/derived/\($0)" }
-            + TestCorpus.files(in: "sharp-photos", withExtension: "jpg").filter { $0 != "giant-image.jpg" }.map { "sharp-photos/\($0)" }
+        try TestCorpus.files(in: "libjpeg-turbo-testimages", withExtension: "jpg").map {
+            "libjpeg-turbo-testimages/\($0)"
+        }
+            + TestCorpus.files(in: "libjpeg-turbo-testimages/derived", withExtension: "jpg").map {
+                "libjpeg-turbo-testimages/derived/\($0)"
+            }
+            + TestCorpus.files(in: "sharp-photos", withExtension: "jpg").filter { $0 != "giant-image.jpg" }.map {
+                "sharp-photos/\($0)"
+            }
     }
     static let twelveBit = "libjpeg-turbo-testimages/monkey12.jpg"
 
@@ -46,10 +52,13 @@ struct JPEGDecoderTests {
         let beyondTwo = zip(decoded.packedBytes, reference.packedBytes).filter { abs(Int($0) - Int($1)) > 2 }.count
         #expect(difference.max <= 3, "max \(difference.max)")
         #expect(difference.mean < 0.3, "mean \(difference.mean)")
-        #expect(Double(beyondTwo) / Double(decoded.width * decoded.height * 3) < 0.005, "\(beyondTwo) samples beyond ±2")
+        #expect(
+            Double(beyondTwo) / Double(decoded.width * decoded.height * 3) < 0.005, "\(beyondTwo) samples beyond ±2")
     }
 
-    @Test(arguments: ["testorig-progressive.jpg", "testorig-arith.jpg", "testorig-restart5blk.jpg", "testorig-optimized.jpg"])
+    @Test(arguments: [
+        "testorig-progressive.jpg", "testorig-arith.jpg", "testorig-restart5blk.jpg", "testorig-optimized.jpg",
+    ])
     func variantsOfTheSameImageDecodeAlike(_ name: String) throws {
         let baseline = try JPEGDecoder().decode(TestCorpus.data("libjpeg-turbo-testimages/testorig.jpg")).image
         let variant = try JPEGDecoder().decode(TestCorpus.data("libjpeg-turbo-testimages/derived/\(name)")).image
@@ -57,7 +66,8 @@ struct JPEGDecoderTests {
     }
 
     @Test func grayscaleJPEGComesOutAsEqualRGB() throws {
-        let image = try JPEGDecoder().decode(TestCorpus.data("libjpeg-turbo-testimages/derived/testorig-gray.jpg")).image
+        let image = try JPEGDecoder().decode(TestCorpus.data("libjpeg-turbo-testimages/derived/testorig-gray.jpg"))
+            .image
         let pixel = image.pixel(x: image.width / 2, y: image.height / 2)
         #expect(pixel.red == pixel.green && pixel.green == pixel.blue && pixel.alpha == 255)
     }
@@ -66,7 +76,10 @@ struct JPEGDecoderTests {
         let cmyk = try JPEGDecoder().decode(TestCorpus.data("sharp-photos/Channel_digital_image_CMYK_color.jpg")).image
         // An inverted-CMYK (Adobe) file decoded without inversion would come out as a negative:
         // the mean brightness of this photo is mid-range either way, so compare a known region.
-        let (worst, mean) = channelDifference(cmyk, try JPEGDecoder().decode(TestCorpus.data("sharp-photos/Channel_digital_image_CMYK_color_no_profile.jpg")).image)
+        let (worst, mean) = channelDifference(
+            cmyk,
+            try JPEGDecoder().decode(TestCorpus.data("sharp-photos/Channel_digital_image_CMYK_color_no_profile.jpg"))
+                .image)
         #expect(mean < 30, "worst \(worst), mean \(mean)")
     }
 
@@ -104,8 +117,9 @@ struct JPEGOrientationTests {
     }
 
     @Test func orientationCanBeLeftUnapplied() throws {
-        let decoded = try JPEGDecoder().decode(TestCorpus.data("exif-orientation/Landscape_6.jpg"),
-                                               options: ImageDecodingOptions(appliesOrientation: false))
+        let decoded = try JPEGDecoder().decode(
+            TestCorpus.data("exif-orientation/Landscape_6.jpg"),
+            options: ImageDecodingOptions(appliesOrientation: false))
         let upright = try JPEGDecoder().decode(TestCorpus.data("exif-orientation/Landscape_1.jpg")).image
         #expect(decoded.orientation == .right)
         #expect(decoded.image.width == upright.height && decoded.image.height == upright.width)

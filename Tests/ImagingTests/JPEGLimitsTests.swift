@@ -18,8 +18,9 @@ struct JPEGLimitsTests {
 
     @Test(.requiresCorpus("sharp-photos"))
     func giantImageDecodesAsThumbnailAtOneEighth() throws {
-        let decoded = try JPEGDecoder().decode(TestCorpus.data("sharp-photos/giant-image.jpg"),
-                                               options: ImageDecodingOptions(downsampling: .maxPixelSize(256)))
+        let decoded = try JPEGDecoder().decode(
+            TestCorpus.data("sharp-photos/giant-image.jpg"),
+            options: ImageDecodingOptions(downsampling: .maxPixelSize(256)))
         #expect(decoded.image.width == 2500 && decoded.image.height == 1750)
         #expect(decoded.sourceWidth == 20000 && decoded.sourceHeight == 14000)
     }
@@ -27,13 +28,15 @@ struct JPEGLimitsTests {
     /// 227×149 scales to 114×75 at 1/2, 57×38 at 1/4 and 29×19 at 1/8 (libjpeg rounds up).
     @Test(arguments: [(1000, 1), (228, 1), (227, 1), (115, 1), (114, 2), (58, 2), (57, 4), (30, 4), (29, 8), (1, 8)])
     func smallestScaleThatStillCoversTheTarget(target: Int, denominator: Int) {
-        let d = ImageDecodingOptions.Downsampling.maxPixelSize(target).jpegScaleDenominator(width: 227, height: 149, orientation: .up)
+        let d = ImageDecodingOptions.Downsampling.maxPixelSize(target).jpegScaleDenominator(
+            width: 227, height: 149, orientation: .up)
         #expect(d == denominator)
     }
 
     @Test func coveringTargetUsesTheShorterSide() {
         // 227×149 covering 64×64: 1/2 gives 114×75 (covers), 1/4 gives 57×38 (does not).
-        let d = ImageDecodingOptions.Downsampling.covering(width: 64, height: 64).jpegScaleDenominator(width: 227, height: 149, orientation: .up)
+        let d = ImageDecodingOptions.Downsampling.covering(width: 64, height: 64).jpegScaleDenominator(
+            width: 227, height: 149, orientation: .up)
         #expect(d == 2)
     }
 
@@ -53,11 +56,12 @@ struct JPEGLimitsTests {
     @Test func pngDeclaringHugeDimensionsFailsBeforeAllocation() throws {
         var bytes = [UInt8](try EncodingTests.gradient(width: 32, height: 32, alpha: false).pngData())
         // IHDR width/height at offsets 16 and 20; then fix the CRC so only the size is wrong.
-        let size: [UInt8] = [0x00, 0x01, 0x86, 0xA0] // 100000
+        let size: [UInt8] = [0x00, 0x01, 0x86, 0xA0]  // 100000
         bytes.replaceSubrange(16..<20, with: size)
         bytes.replaceSubrange(20..<24, with: size)
         let crc = CRC32.checksum(bytes[12..<29])
-        bytes.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        bytes.replaceSubrange(
+            29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
         #expect {
             _ = try PNGDecoder().decode(Data(bytes))
         } throws: { error in

@@ -23,19 +23,19 @@ struct MutationTests {
     static func mutate(_ original: [UInt8], using random: inout SplitMix64) -> [UInt8] {
         var bytes = original
         switch random.next() % 4 {
-        case 0: // flip a few bits
+        case 0:  // flip a few bits
             for _ in 0..<(1 + Int(random.next() % 4)) {
                 let i = Int(random.next() % UInt64(bytes.count))
                 bytes[i] ^= UInt8(1) << (random.next() % 8)
             }
-        case 1: // store interesting bytes
+        case 1:  // store interesting bytes
             for _ in 0..<(1 + Int(random.next() % 3)) {
                 let i = Int(random.next() % UInt64(bytes.count))
                 bytes[i] = [0x00, 0xFF, 0x7F, 0x80, 0xD9, 0xDA, 0xC0][Int(random.next() % 7)]
             }
-        case 2: // truncate
+        case 2:  // truncate
             bytes = Array(bytes.prefix(1 + Int(random.next() % UInt64(bytes.count))))
-        default: // flip then truncate
+        default:  // flip then truncate
             let i = Int(random.next() % UInt64(bytes.count))
             bytes[i] = ~bytes[i]
             bytes = Array(bytes.prefix(max(1, bytes.count - Int(random.next() % 200))))
@@ -50,7 +50,9 @@ struct MutationTests {
         guard AssetType(bytes) == .png else { return }
         var offset = 8
         while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let length =
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
             guard length >= 0, offset + 12 + length <= bytes.count else { return }
             let crc = CRC32.checksum(bytes[(offset + 4)..<(offset + 8 + length)])
             bytes[offset + 8 + length] = UInt8(crc >> 24)
@@ -67,12 +69,15 @@ struct MutationTests {
         "baseline.jpg": { try GeneratedFiles.baselineJPEG() },
         "progressive.jpg": { try GeneratedFiles.progressiveJPEG() },
         "rgba.png": { try EncodingTests.gradient(width: 40, height: 30, alpha: true).pngData() },
-        "interlaced-grey.png": { SyntheticPNG.encode(GeneratedFiles.photo(width: 24, height: 24), colorType: .gray, interlaced: true) },
+        "interlaced-grey.png": {
+            SyntheticPNG.encode(GeneratedFiles.photo(width: 24, height: 24), colorType: .gray, interlaced: true)
+        },
     ]
 
     @Test(.requiresCorpus("libjpeg-turbo-testimages", "pngsuite"), arguments: seeds)
     func mutatedFilesNeverCrashTheOneShotDecoders(_ path: String) throws {
-        try Self.mutateAndDecodeOneShot(TestCorpus.data(path), seed: UInt64(path.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        try Self.mutateAndDecodeOneShot(
+            TestCorpus.data(path), seed: UInt64(path.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
     }
 
     @Test(.requiresCorpus("libjpeg-turbo-testimages", "pngsuite"), arguments: seeds)
@@ -133,7 +138,9 @@ struct MutationTests {
     @Test func everyTruncationOfAPNGFailsCleanly() throws {
         let data = GeneratedFiles.interlacedPNG()
         for length in 1..<data.count {
-            #expect(throws: ImageDecodingError.self, "cut at \(length)") { _ = try PNGDecoder().decode(data.prefix(length)) }
+            #expect(throws: ImageDecodingError.self, "cut at \(length)") {
+                _ = try PNGDecoder().decode(data.prefix(length))
+            }
         }
     }
 }

@@ -7,13 +7,18 @@ import Testing
 struct PNGDecoderTests {
     /// Every valid PngSuite image decodes to exactly the reference RGBA (16-bit files within 1,
     /// the rounding the references' README admits to).
-    @Test(arguments: try TestCorpus.files(in: "pngsuite", withExtension: "png").filter { !$0.hasPrefix("x") && $0 != "PngSuite.png" })
+    @Test(
+        arguments: try TestCorpus.files(in: "pngsuite", withExtension: "png").filter {
+            !$0.hasPrefix("x") && $0 != "PngSuite.png"
+        })
     func decodesPngSuiteImageExactly(_ name: String) throws {
         let base = String(name.dropLast(4))
         let decoded = try PNGDecoder().decode(TestCorpus.data("pngsuite/\(name)"))
-        let referenceName = FileManager.default.fileExists(atPath: TestCorpus.url("pngsuite-reference/json/\(base)_to8.json").path)
+        let referenceName =
+            FileManager.default.fileExists(atPath: TestCorpus.url("pngsuite-reference/json/\(base)_to8.json").path)
             ? "\(base)_to8" : base
-        var reference = try JSONDecoder().decode([Int].self, from: TestCorpus.data("pngsuite-reference/json/\(referenceName).json"))
+        var reference = try JSONDecoder().decode(
+            [Int].self, from: TestCorpus.data("pngsuite-reference/json/\(referenceName).json"))
         // A few 16-bit files have only 16-bit references: bring them to 8 bits the usual way.
         let isSixteenBit = reference.contains { $0 > 255 }
         if isSixteenBit { reference = reference.map { ($0 * 255 + 32767) / 65535 } }
@@ -36,7 +41,7 @@ struct PNGDecoderTests {
             guard let error = error as? ImageDecodingError else { return false }
             switch error {
             case .corrupt(_, let reason): return !reason.isEmpty
-            case .unrecognizedFormat: return true // x*: signature damaged
+            case .unrecognizedFormat: return true  // x*: signature damaged
             default: return false
             }
         }
@@ -52,7 +57,7 @@ struct PNGDecoderTests {
     @Test func opaqueFileGivesOpaqueImageAndAlphaFileDoesNot() throws {
         #expect(try PNGDecoder().decode(TestCorpus.data("pngsuite/basn2c08.png")).image.isOpaque)
         #expect(try !PNGDecoder().decode(TestCorpus.data("pngsuite/basn6a08.png")).image.isOpaque)
-        #expect(try !PNGDecoder().decode(TestCorpus.data("pngsuite/tbbn3p08.png")).image.isOpaque) // tRNS
+        #expect(try !PNGDecoder().decode(TestCorpus.data("pngsuite/tbbn3p08.png")).image.isOpaque)  // tRNS
     }
 
     @Test func truncatedFileIsAnErrorNotAPartialImage() throws {

@@ -23,7 +23,8 @@ struct CometKeyPropertyTests {
             // Every stage a request's processors go through is keyed the same way.
             for count in 0...min(ka.processors.count, kb.processors.count) {
                 let samePrefix = Array(a.processors.prefix(count)) == Array(b.processors.prefix(count))
-                let sameStage = a.bytes == b.bytes && a.thumbnail == b.thumbnail && samePrefix && a.sourcePolicy == b.sourcePolicy
+                let sameStage =
+                    a.bytes == b.bytes && a.thumbnail == b.thumbnail && samePrefix && a.sourcePolicy == b.sourcePolicy
                 if count < ka.processors.count, count < kb.processors.count {
                     #expect((ka.prefix(count) == kb.prefix(count)) == sameStage, "prefix \(count): \(a) | \(b)")
                 }

@@ -29,7 +29,7 @@ struct CometSharingPropertyTests {
             }
             let first = pipeline.imageTask(with: a.request)
             let second = pipeline.imageTask(with: b.request)
-            pipeline.context.executor.sync { _ in } // both tasks have joined the graph
+            pipeline.context.executor.sync { _ in }  // both tasks have joined the graph
             let expectedLoads = DataLoadKey(a.request) == DataLoadKey(b.request) ? 1 : 2
             #expect(await eventually { loader.startedCount == expectedLoads }, "\(a) | \(b)")
             loader.open()

@@ -5,7 +5,7 @@ import Imaging
 import CometTestSupport
 import FlyingFox
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("DataLoadingTests", .timeLimit(.minutes(1)))
@@ -14,14 +14,16 @@ struct DataLoadingTests {
         let server = try await TestServer.start()
         let png = TestImages.png()
         server.serve(png, at: "a.png")
-        let result = await resolution(of: DataLoader().loadData(with: URLRequest(url: server.imageURL("a.png")), token: nil))
+        let result = await resolution(
+            of: DataLoader().loadData(with: URLRequest(url: server.imageURL("a.png")), token: nil))
         #expect(result?.value?.0 == png)
         #expect((result?.value?.1 as? HTTPURLResponse)?.statusCode == 200)
     }
 
     @Test func dataLoaderFulfilsHTTPErrorsWithTheirStatus() async throws {
         let server = try await TestServer.start()
-        let result = await resolution(of: DataLoader().loadData(with: URLRequest(url: server.url("/status/404")), token: nil))
+        let result = await resolution(
+            of: DataLoader().loadData(with: URLRequest(url: server.url("/status/404")), token: nil))
         #expect((result?.value?.1 as? HTTPURLResponse)?.statusCode == 404)
     }
 
@@ -32,7 +34,9 @@ struct DataLoadingTests {
         }
         let configuration = URLSessionConfiguration.default
         configuration.httpAdditionalHeaders = ["X-Client": "nuke-compat"]
-        let result = await resolution(of: DataLoader(configuration: configuration).loadData(with: URLRequest(url: server.url("/echo")), token: nil))
+        let result = await resolution(
+            of: DataLoader(configuration: configuration).loadData(
+                with: URLRequest(url: server.url("/echo")), token: nil))
         #expect(result?.value.map { String(decoding: $0.0, as: UTF8.self) } == "nuke-compat")
     }
 
@@ -50,31 +54,37 @@ struct DataLoadingTests {
     }
 
     @Test func decoderRefusesHTTPErrorStatus() {
-        let response = HTTPURLResponse(url: URL(string: "http://example.com")!, statusCode: 404, httpVersion: nil, headerFields: nil)!
+        let response = HTTPURLResponse(
+            url: URL(string: "http://example.com")!, statusCode: 404, httpVersion: nil, headerFields: nil)!
         #expect(DataDecoder().decode(data: TestImages.png(), response: response) == nil)
-        let ok = HTTPURLResponse(url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+        let ok = HTTPURLResponse(
+            url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
         #expect(DataDecoder().decode(data: TestImages.png(width: 6, height: 4), response: ok)?.width == 6)
     }
 
     @Test func decoderDecodesWebPGIFAndAVIFThroughTheRegistry() {
-        let ok = HTTPURLResponse(url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+        let ok = HTTPURLResponse(
+            url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
         #expect(DataDecoder().decode(data: TestImages.webp(width: 5, height: 3), response: ok)?.width == 5)
         #expect(DataDecoder().decode(data: TestImages.animatedGIF(width: 6, height: 3), response: ok)?.width == 6)
         #expect(DataDecoder().decode(data: TestImages.avif(width: 7, height: 3), response: ok)?.width == 7)
     }
 
     @Test func decoderUsesTheRegistryItIsGiven() {
-        let ok = HTTPURLResponse(url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+        let ok = HTTPURLResponse(
+            url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
         var registry = ImageDecoderRegistry.default
         registry.removeDecoder(for: .webp)
         #expect(DataDecoder(decoders: registry).decode(data: TestImages.webp(), response: ok) == nil)
     }
 
     @Test func decoderCompositionTakesTheFirstImage() {
-        let ok = HTTPURLResponse(url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+        let ok = HTTPURLResponse(
+            url: URL(string: "http://example.com")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
         let composition = DataDecoderComposition(decoders: [RefusingDecoder(), DataDecoder()])
         #expect(composition.decode(data: TestImages.jpeg(width: 8, height: 8), response: ok)?.width == 8)
-        #expect(DataDecoderComposition(decoders: [RefusingDecoder()]).decode(data: TestImages.png(), response: ok) == nil)
+        #expect(
+            DataDecoderComposition(decoders: [RefusingDecoder()]).decode(data: TestImages.png(), response: ok) == nil)
     }
 }
 

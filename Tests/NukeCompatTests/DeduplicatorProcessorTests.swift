@@ -3,7 +3,7 @@ import Testing
 import NukeCompat
 import CometTestSupport
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Nuke 4: requests whose processors differ are not equivalent for loading, so a deduplicated

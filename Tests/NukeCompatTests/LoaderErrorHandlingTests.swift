@@ -3,7 +3,7 @@ import Testing
 import NukeCompat
 import CometTestSupport
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("LoaderErrorHandlingTests", .timeLimit(.minutes(1)))

@@ -68,7 +68,7 @@ struct ManagerTests {
     }
 
     @Test func cancelRequestCancelsAndTheHandlerNeverRuns() async throws {
-        let loader = ObservedImageLoader() // holds the load, then delivers an image anyway
+        let loader = ObservedImageLoader()  // holds the load, then delivers an image anyway
         let manager = Manager(loader: loader)
         let target = RecordingTarget()
         manager.loadImage(with: URL(string: "http://example.com/a.jpg")!, into: target)

@@ -21,7 +21,9 @@ struct RateLimiterTests {
         let source = CancellationTokenSource()
         source.cancel()
         let ran = Recorder<Int>()
-        limiter.execute(token: source.token) { finish in ran.append(1); finish() }
+        limiter.execute(token: source.token) { finish in
+            ran.append(1); finish()
+        }
         await pause(milliseconds: 100)
         #expect(ran.count == 0 && wrapped.started.count == 0)
     }
@@ -31,7 +33,9 @@ struct RateLimiterTests {
         let limiter = RateLimiter(scheduler: wrapped)
         let ran = Recorder<Int>()
         for index in 0..<16 {
-            limiter.execute(token: nil) { finish in ran.append(index); finish() }
+            limiter.execute(token: nil) { finish in
+                ran.append(index); finish()
+            }
         }
         #expect(ran.count == 15, "a full bucket of 15 passes at once")
         #expect(await eventually { ran.count == 16 }, "the 16th waits for the refill")
@@ -42,7 +46,9 @@ struct RateLimiterTests {
         let limiter = RateLimiter(scheduler: wrapped, rate: 10, burst: 3)
         let ran = Recorder<Int>()
         for index in 0..<5 {
-            limiter.execute(token: nil) { finish in ran.append(index); finish() }
+            limiter.execute(token: nil) { finish in
+                ran.append(index); finish()
+            }
         }
         #expect(ran.all == [0, 1, 2])
         #expect(await eventually { ran.count == 5 })
@@ -54,9 +60,15 @@ struct RateLimiterTests {
         let limiter = RateLimiter(scheduler: wrapped, rate: 20, burst: 1)
         let ran = Recorder<String>()
         let source = CancellationTokenSource()
-        limiter.execute(token: nil) { finish in ran.append("first"); finish() }
-        limiter.execute(token: source.token) { finish in ran.append("cancelled"); finish() }
-        limiter.execute(token: nil) { finish in ran.append("third"); finish() }
+        limiter.execute(token: nil) { finish in
+            ran.append("first"); finish()
+        }
+        limiter.execute(token: source.token) { finish in
+            ran.append("cancelled"); finish()
+        }
+        limiter.execute(token: nil) { finish in
+            ran.append("third"); finish()
+        }
         source.cancel()
         #expect(await eventually { ran.count == 2 })
         await pause(milliseconds: 150)
@@ -89,9 +101,15 @@ struct SchedulerTests {
         let started = Recorder<Int>()
         let finishes = Recorder<() -> Void>()
         let source = CancellationTokenSource()
-        scheduler.execute(token: nil) { finish in started.append(0); finishes.append(finish) }
-        scheduler.execute(token: source.token) { finish in started.append(1); finish() }
-        scheduler.execute(token: nil) { finish in started.append(2); finish() }
+        scheduler.execute(token: nil) { finish in
+            started.append(0); finishes.append(finish)
+        }
+        scheduler.execute(token: source.token) { finish in
+            started.append(1); finish()
+        }
+        scheduler.execute(token: nil) { finish in
+            started.append(2); finish()
+        }
         #expect(await eventually { started.count == 1 })
         source.cancel()
         finishes.all[0]()

@@ -4,7 +4,7 @@ import Testing
 import NukeCompat
 import CometTestSupport
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A Nuke 4 request as the property tests see it, each field from a small domain.
@@ -33,9 +33,12 @@ struct NukeRequestSpec: Sendable, CustomStringConvertible {
     var url: URL { URL(string: "http://example.com/images/\(path).png")! }
 
     var request: Request {
-        var urlRequest = URLRequest(url: url, cachePolicy: reloads ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy)
+        var urlRequest = URLRequest(
+            url: url, cachePolicy: reloads ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy)
         urlRequest.allowsCellularAccess = cellular
-        if let user { urlRequest.setValue(user, forHTTPHeaderField: lowercasesHeaderName ? "authorization" : "Authorization") }
+        if let user {
+            urlRequest.setValue(user, forHTTPHeaderField: lowercasesHeaderName ? "authorization" : "Authorization")
+        }
         var request = Request(urlRequest: urlRequest)
         switch processor {
         case 0: break
@@ -53,7 +56,9 @@ struct NukeRequestSpec: Sendable, CustomStringConvertible {
     struct Load: Hashable { var image: Image, reloads: Bool, cellular: Bool }
 
     var image: Image { Image(path: path, user: user, processor: processor) }
-    var loadIdentity: Identity<Load> { customLoadKey.map { .custom($0) } ?? .model(Load(image: image, reloads: reloads, cellular: cellular)) }
+    var loadIdentity: Identity<Load> {
+        customLoadKey.map { .custom($0) } ?? .model(Load(image: image, reloads: reloads, cellular: cellular))
+    }
     var cacheIdentity: Identity<Image> { customCacheKey.map { .custom($0) } ?? .model(image) }
 
     var description: String {
@@ -62,7 +67,8 @@ struct NukeRequestSpec: Sendable, CustomStringConvertible {
     }
 
     static var pair: Generator<(NukeRequestSpec, NukeRequestSpec), some SendableSequenceType> {
-        zip(Gen.int(in: 0...11).array(of: 8), Gen.int(in: 0...11).array(of: 8), Gen.bool(0.2).array(of: 8)).map { v, w, changes in
+        zip(Gen.int(in: 0...11).array(of: 8), Gen.int(in: 0...11).array(of: 8), Gen.bool(0.2).array(of: 8)).map {
+            v, w, changes in
             (NukeRequestSpec(v), NukeRequestSpec(zip(zip(v, w), changes).map { $1 ? $0.1 : $0.0 }))
         }
     }
@@ -72,13 +78,17 @@ struct NukeRequestSpec: Sendable, CustomStringConvertible {
 struct RequestKeyPropertyTests {
     @Test func loadKeysAreEqualExactlyWhenTheLoadsAre() async {
         await propertyCheck(count: 2000, input: NukeRequestSpec.pair) { a, b in
-            #expect((Request.loadKey(for: a.request) == Request.loadKey(for: b.request)) == (a.loadIdentity == b.loadIdentity), "\(a) | \(b)")
+            #expect(
+                (Request.loadKey(for: a.request) == Request.loadKey(for: b.request))
+                    == (a.loadIdentity == b.loadIdentity), "\(a) | \(b)")
         }
     }
 
     @Test func cacheKeysAreEqualExactlyWhenTheImagesAre() async {
         await propertyCheck(count: 2000, input: NukeRequestSpec.pair) { a, b in
-            #expect((Request.cacheKey(for: a.request) == Request.cacheKey(for: b.request)) == (a.cacheIdentity == b.cacheIdentity), "\(a) | \(b)")
+            #expect(
+                (Request.cacheKey(for: a.request) == Request.cacheKey(for: b.request))
+                    == (a.cacheIdentity == b.cacheIdentity), "\(a) | \(b)")
         }
     }
 
@@ -112,7 +122,8 @@ struct RequestKeyPropertyTests {
     static func reference(_ spec: NukeRequestSpec) async -> Image? {
         let loader = makeModelDataLoader()
         loader.open()
-        return await resolution(of: Loader(loader: loader, decoder: DataDecoder(), cache: nil).loadImage(with: spec.request))?.value
+        return await resolution(
+            of: Loader(loader: loader, decoder: DataDecoder(), cache: nil).loadImage(with: spec.request))?.value
     }
 }
 

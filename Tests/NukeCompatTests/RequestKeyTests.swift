@@ -3,7 +3,7 @@ import Testing
 import NukeCompat
 import CometTestSupport
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 private let url = URL(string: "http://example.com/photo.jpg")!
@@ -22,18 +22,25 @@ struct RequestCacheKeyTests {
     }
 
     @Test func differentURLsAreNotEqual() {
-        #expect(Request.cacheKey(for: Request(url: url)) != Request.cacheKey(for: Request(url: URL(string: "http://example.com/2.jpg")!)))
+        #expect(
+            Request.cacheKey(for: Request(url: url))
+                != Request.cacheKey(for: Request(url: URL(string: "http://example.com/2.jpg")!)))
     }
 
     @Test func equalProcessorsAreEqual() {
-        #expect(Request.cacheKey(for: Request(url: url).processed(with: Widen(columns: 1)))
-            == Request.cacheKey(for: Request(url: url).processed(with: Widen(columns: 1))))
+        #expect(
+            Request.cacheKey(for: Request(url: url).processed(with: Widen(columns: 1)))
+                == Request.cacheKey(for: Request(url: url).processed(with: Widen(columns: 1))))
     }
 
     @Test func differentProcessorsAreNotEqual() {
         let base = Request(url: url)
-        #expect(Request.cacheKey(for: base.processed(with: Widen(columns: 1))) != Request.cacheKey(for: base.processed(with: Widen(columns: 2))))
-        #expect(Request.cacheKey(for: base.processed(with: Widen(columns: 1))) != Request.cacheKey(for: base.processed(with: DoubleWidth())))
+        #expect(
+            Request.cacheKey(for: base.processed(with: Widen(columns: 1)))
+                != Request.cacheKey(for: base.processed(with: Widen(columns: 2))))
+        #expect(
+            Request.cacheKey(for: base.processed(with: Widen(columns: 1)))
+                != Request.cacheKey(for: base.processed(with: DoubleWidth())))
         #expect(Request.cacheKey(for: base.processed(with: Widen(columns: 1))) != Request.cacheKey(for: base))
     }
 
@@ -45,7 +52,9 @@ struct RequestCacheKeyTests {
     @Test func differentCredentialsAreNotEqual() {
         #expect(Request.cacheKey(for: authorized("alice")) != Request.cacheKey(for: authorized("bob")))
         #expect(Request.cacheKey(for: authorized("alice")) != Request.cacheKey(for: Request(url: url)))
-        #expect(Request.cacheKey(for: authorized("alice")) == Request.cacheKey(for: authorized("alice", name: "authorization")))
+        #expect(
+            Request.cacheKey(for: authorized("alice"))
+                == Request.cacheKey(for: authorized("alice", name: "authorization")))
     }
 
     @Test func customCacheKeyWins() {
@@ -66,13 +75,18 @@ struct RequestLoadKeyTests {
     @Test func differentProcessorsAreNotEqual() {
         let base = Request(url: url)
         #expect(Request.loadKey(for: base) != Request.loadKey(for: base.processed(with: DoubleWidth())))
-        #expect(Request.loadKey(for: base.processed(with: Widen(columns: 1))) != Request.loadKey(for: base.processed(with: Widen(columns: 2))))
-        #expect(Request.loadKey(for: base.processed(with: Widen(columns: 1))) != Request.loadKey(for: base.processed(with: DoubleWidth())))
+        #expect(
+            Request.loadKey(for: base.processed(with: Widen(columns: 1)))
+                != Request.loadKey(for: base.processed(with: Widen(columns: 2))))
+        #expect(
+            Request.loadKey(for: base.processed(with: Widen(columns: 1)))
+                != Request.loadKey(for: base.processed(with: DoubleWidth())))
     }
 
     @Test func equalProcessorsAreEqual() {
-        #expect(Request.loadKey(for: Request(url: url).processed(with: Widen(columns: 1)))
-            == Request.loadKey(for: Request(url: url).processed(with: Widen(columns: 1))))
+        #expect(
+            Request.loadKey(for: Request(url: url).processed(with: Widen(columns: 1)))
+                == Request.loadKey(for: Request(url: url).processed(with: Widen(columns: 1))))
     }
 
     @Test func cachePolicyCounts() {
@@ -88,7 +102,9 @@ struct RequestLoadKeyTests {
 
     @Test func differentCredentialsAreNotEquivalent() {
         #expect(Request.loadKey(for: authorized("alice")) != Request.loadKey(for: authorized("bob")))
-        #expect(Request.loadKey(for: authorized("alice")) == Request.loadKey(for: authorized("alice", name: "authorization")))
+        #expect(
+            Request.loadKey(for: authorized("alice"))
+                == Request.loadKey(for: authorized("alice", name: "authorization")))
     }
 
     @Test func customLoadKeyWins() {

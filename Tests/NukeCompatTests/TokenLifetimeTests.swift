@@ -3,7 +3,7 @@ import Testing
 import NukeCompat
 import CometTestSupport
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A load that simply completes never has its token's source cancelled. The shim's own
@@ -35,7 +35,8 @@ struct TokenLifetimeTests {
         do {
             let source = CancellationTokenSource()
             weakSource = source
-            let result = await resolution(of: loader.loadData(with: URLRequest(url: server.imageURL("a.png")), token: source.token))
+            let result = await resolution(
+                of: loader.loadData(with: URLRequest(url: server.imageURL("a.png")), token: source.token))
             #expect(result?.value?.0 == TestImages.png())
         }
         #expect(await eventually { weakSource == nil })
@@ -46,7 +47,8 @@ struct TokenLifetimeTests {
         let source = CancellationTokenSource()
         weak var weakPromise: Promise<Image>?
         do {
-            let promise = deduplicator.loadImage(with: Request(url: URL(string: "http://example.com/a.png")!), token: source.token)
+            let promise = deduplicator.loadImage(
+                with: Request(url: URL(string: "http://example.com/a.png")!), token: source.token)
             weakPromise = promise
             #expect(await resolution(of: promise)?.value != nil)
         }
@@ -62,7 +64,8 @@ struct TokenLifetimeTests {
         do {
             let source = CancellationTokenSource()
             weakSource = source
-            let result = await resolution(of: loader.loadImage(with: Request(url: server.imageURL("a.png")), token: source.token))
+            let result = await resolution(
+                of: loader.loadImage(with: Request(url: server.imageURL("a.png")), token: source.token))
             #expect(result?.value != nil)
         }
         #expect(await eventually { weakSource == nil })

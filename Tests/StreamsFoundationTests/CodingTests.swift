@@ -17,7 +17,10 @@ import Testing
             .decode(type: Point.self, decoder: JSONDecoder())
             .sink(receiveCompletion: { completion = $0 }, receiveValue: { received.append($0) })
         #expect(received == [Point(x: 1, y: 2), Point(x: 3, y: 4)])
-        if case .finished? = completion {} else { Issue.record("expected .finished, got \(String(describing: completion))") }
+        if case .finished? = completion {
+        } else {
+            Issue.record("expected .finished, got \(String(describing: completion))")
+        }
         cancellable.cancel()
     }
 
@@ -26,10 +29,13 @@ import Testing
         var cancelled = false
         var failure: Error?
         var received: [Point] = []
-        let cancellable = subject
+        let cancellable =
+            subject
             .handleEvents(receiveCancel: { cancelled = true })
             .decode(type: Point.self, decoder: JSONDecoder())
-            .sink(receiveCompletion: { if case .failure(let error) = $0 { failure = error } }, receiveValue: { received.append($0) })
+            .sink(
+                receiveCompletion: { if case .failure(let error) = $0 { failure = error } },
+                receiveValue: { received.append($0) })
         subject.send(Data("{\"x\":1}".utf8))
         subject.send(Data("{\"x\":1,\"y\":1}".utf8))
         #expect(failure is DecodingError)

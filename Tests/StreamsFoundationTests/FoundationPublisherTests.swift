@@ -5,7 +5,7 @@ import Streams
 import StreamsFoundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite struct FoundationPublisherTests {
@@ -27,7 +27,9 @@ import FoundationNetworking
         let thread = RunLoopThread()
         defer { thread.stop() }
         let recorder = Recorder<Date>()
-        let cancellable = Timer.publish(every: 0.01, on: thread.runLoop, in: .default).autoconnect().sink { recorder.append($0) }
+        let cancellable = Timer.publish(every: 0.01, on: thread.runLoop, in: .default).autoconnect().sink {
+            recorder.append($0)
+        }
         #expect(await eventually { recorder.values.count >= 2 })
         cancellable.cancel()
         try? await Task.sleep(for: .milliseconds(50))
@@ -84,10 +86,15 @@ import FoundationNetworking
         request.timeoutInterval = 10
         let cancellable = session.dataTaskPublisher(for: request).sink(
             receiveCompletion: { completion in
-                if case .failure(let error) = completion { recorder.append("failure(\(error.code.rawValue))") } else { recorder.append("finished") }
+                if case .failure(let error) = completion {
+                    recorder.append("failure(\(error.code.rawValue))")
+                } else {
+                    recorder.append("finished")
+                }
             },
             receiveValue: { data, response in
-                recorder.append("\((response as? HTTPURLResponse)?.statusCode ?? 0) \(String(decoding: data, as: UTF8.self))")
+                recorder.append(
+                    "\((response as? HTTPURLResponse)?.statusCode ?? 0) \(String(decoding: data, as: UTF8.self))")
             }
         )
         #expect(await eventually { recorder.values.count == 2 })
@@ -105,7 +112,9 @@ import FoundationNetworking
         let cancellable = session.dataTaskPublisher(for: request).sink(
             receiveCompletion: { completion in
                 if case .failure(let error) = completion {
-                    recorder.append(error.code == .cannotConnectToHost ? "failure(cannotConnectToHost)" : "failure(\(error.code.rawValue))")
+                    recorder.append(
+                        error.code == .cannotConnectToHost
+                            ? "failure(cannotConnectToHost)" : "failure(\(error.code.rawValue))")
                 } else {
                     recorder.append("finished")
                 }
@@ -181,7 +190,11 @@ import FoundationNetworking
             .sink(receiveCompletion: { completions.append($0) }, receiveValue: { _ in })
         session.complete(data: Data([1]), response: nil, error: nil)
         #expect(completions.count == 1)
-        if case .failure(let error) = completions.first { #expect(error.code == .unknown) } else { Issue.record("no failure") }
+        if case .failure(let error) = completions.first {
+            #expect(error.code == .unknown)
+        } else {
+            Issue.record("no failure")
+        }
         cancellable.cancel()
     }
 

@@ -84,7 +84,9 @@ final class Recorder<Value>: @unchecked Sendable {
         defer { thread.stop() }
         let runLoop = thread.runLoop
         let recorder = Recorder<Bool>()
-        let cancellable = [1, 2, 3].publisher.receive(on: runLoop).sink { _ in recorder.append(RunLoop.current === runLoop) }
+        let cancellable = [1, 2, 3].publisher.receive(on: runLoop).sink { _ in
+            recorder.append(RunLoop.current === runLoop)
+        }
         #expect(await eventually { recorder.values.count == 3 })
         #expect(recorder.values == [true, true, true])
         cancellable.cancel()

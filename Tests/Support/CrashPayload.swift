@@ -30,7 +30,9 @@ public enum CrashPayload {
             withUnsafeBytes(of: field.littleEndian) { data.append(contentsOf: $0) }
         }
         let offset = Int((UInt64(index) &* 7_919 &+ version) % UInt64(maximumLength))
-        noise.withUnsafeBufferPointer { data.append(contentsOf: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)])) }
+        noise.withUnsafeBufferPointer {
+            data.append(contentsOf: UnsafeBufferPointer(rebasing: $0[offset..<(offset + length)]))
+        }
         return data
     }
 
@@ -40,7 +42,9 @@ public enum CrashPayload {
         func field(_ n: Int) -> UInt64 {
             data.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: n * 8, as: UInt64.self)) }
         }
-        guard field(0) == UInt64(index), field(2) == UInt64(data.count - 24), data.count - 24 <= maximumLength else { return false }
+        guard field(0) == UInt64(index), field(2) == UInt64(data.count - 24), data.count - 24 <= maximumLength else {
+            return false
+        }
         return data == make(index: index, version: field(1), length: data.count - 24)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A raw TCP server on 127.0.0.1 that misbehaves on purpose, for the faults a well-behaved HTTP

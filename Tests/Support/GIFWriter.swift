@@ -15,9 +15,11 @@ public struct GIFWriter {
         public var delay: UInt16 = 10
         public var interlaced = false
 
-        public init(left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8],
-                    localPalette: [(UInt8, UInt8, UInt8)]? = nil, transparentIndex: UInt8? = nil,
-                    disposal: UInt8 = 0, delay: UInt16 = 10, interlaced: Bool = false) {
+        public init(
+            left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8],
+            localPalette: [(UInt8, UInt8, UInt8)]? = nil, transparentIndex: UInt8? = nil,
+            disposal: UInt8 = 0, delay: UInt16 = 10, interlaced: Bool = false
+        ) {
             self.left = left; self.top = top; self.width = width; self.height = height
             self.indices = indices; self.localPalette = localPalette; self.transparentIndex = transparentIndex
             self.disposal = disposal; self.delay = delay; self.interlaced = interlaced
@@ -29,7 +31,9 @@ public struct GIFWriter {
     public var loopCount: UInt16?
     public var frames: [Frame]
 
-    public init(width: Int, height: Int, globalPalette: [(UInt8, UInt8, UInt8)], loopCount: UInt16? = nil, frames: [Frame] = []) {
+    public init(
+        width: Int, height: Int, globalPalette: [(UInt8, UInt8, UInt8)], loopCount: UInt16? = nil, frames: [Frame] = []
+    ) {
         self.width = width; self.height = height; self.globalPalette = globalPalette
         self.loopCount = loopCount; self.frames = frames
     }
@@ -37,7 +41,7 @@ public struct GIFWriter {
     /// The file's bytes.
     public var data: Data {
         var out: [UInt8] = Array("GIF89a".utf8)
-        out += le16(width) + le16(height) + [0xF6, 0, 0] // global table of 128 colours
+        out += le16(width) + le16(height) + [0xF6, 0, 0]  // global table of 128 colours
         out += palette(globalPalette)
         if let loopCount {
             out += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1] + le16(Int(loopCount)) + [0]
@@ -58,17 +62,19 @@ public struct GIFWriter {
     private func rowsInFileOrder(_ frame: Frame) -> [UInt8] {
         guard frame.interlaced else { return frame.indices }
         var order: [Int] = []
-        for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] { order += Array(stride(from: start, to: frame.height, by: step)) }
+        for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
+            order += Array(stride(from: start, to: frame.height, by: step))
+        }
         return order.flatMap { row in frame.indices[(row * frame.width)..<((row + 1) * frame.width)] }
     }
 
     private func codes(_ indices: [UInt8]) -> [UInt8] {
         var codes: [UInt8] = []
         for (i, index) in indices.enumerated() {
-            if i % 100 == 0 { codes.append(128) } // clear
+            if i % 100 == 0 { codes.append(128) }  // clear
             codes.append(index)
         }
-        codes.append(129) // end of information
+        codes.append(129)  // end of information
         return codes
     }
 

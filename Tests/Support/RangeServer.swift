@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A raw HTTP server on 127.0.0.1 that serves one body with `Accept-Ranges: bytes` and an
@@ -111,7 +111,8 @@ private final class Core: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return headers
     }
@@ -122,14 +123,16 @@ private final class Core: @unchecked Sendable {
         let received = Received(range: headers["range"], ifRange: headers["if-range"])
         let (behaviour, drops) = withState { state -> (Behaviour, Bool) in
             state.requests.append(received)
-            let continues = received.range != nil && received.ifRange == state.behaviour.etag && !state.behaviour.ignoresRanges
+            let continues =
+                received.range != nil && received.ifRange == state.behaviour.etag && !state.behaviour.ignoresRanges
             let drops = !continues && state.behaviour.dropsRemaining > 0
             if drops { state.behaviour.dropsRemaining -= 1 }
             return (state.behaviour, drops)
         }
         var start = 0
         if let range = received.range, received.ifRange == behaviour.etag, !behaviour.ignoresRanges,
-           let offset = Int(range.replacingOccurrences(of: "bytes=", with: "").dropLast()), offset < body.count {
+            let offset = Int(range.replacingOccurrences(of: "bytes=", with: "").dropLast()), offset < body.count
+        {
             start = offset
         }
         var head: String

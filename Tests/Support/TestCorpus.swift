@@ -50,7 +50,8 @@ public struct TestCorpus: Sendable {
 
     /// The file or folder at `relativePath` inside the corpus.
     public func url(_ relativePath: String) -> URL {
-        (root ?? searchedFolders.first ?? URL(fileURLWithPath: "/nonexistent-corpus")).appendingPathComponent(relativePath)
+        (root ?? searchedFolders.first ?? URL(fileURLWithPath: "/nonexistent-corpus")).appendingPathComponent(
+            relativePath)
     }
 
     /// The contents of the corpus file at `relativePath`.
@@ -75,7 +76,9 @@ public struct TestCorpus: Sendable {
     /// are missing (skip), and an error when some are missing and the corpus is required.
     public func checkAvailability(of sets: [String]) throws(MissingCorpus) -> Bool {
         if missingSets(among: sets).isEmpty { return true }
-        if isRequired { throw MissingCorpus(message: "\(Self.requirementVariable)=1, but " + unavailabilityMessage(for: sets)) }
+        if isRequired {
+            throw MissingCorpus(message: "\(Self.requirementVariable)=1, but " + unavailabilityMessage(for: sets))
+        }
         return false
     }
 

@@ -8,8 +8,10 @@ public enum TestImages {
         bytes.reserveCapacity(width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
-                bytes += [UInt8(x * 255 / max(1, width - 1)), UInt8(y * 255 / max(1, height - 1)), UInt8((x ^ y) & 0xFF),
-                          alpha ? UInt8((x + y) & 0xFF) : 255]
+                bytes += [
+                    UInt8(x * 255 / max(1, width - 1)), UInt8(y * 255 / max(1, height - 1)), UInt8((x ^ y) & 0xFF),
+                    alpha ? UInt8((x + y) & 0xFF) : 255,
+                ]
             }
         }
         return Image(width: width, height: height, isOpaque: !alpha, bytes: bytes)
@@ -34,8 +36,12 @@ public enum TestImages {
     /// A `frames`-frame animated GIF of `width`×`height`: frame i fills the canvas with palette
     /// colour i (red, green, blue, then grays), 0.1 s a frame, looping forever.
     public static func animatedGIF(width: Int = 16, height: Int = 8, frames: Int = 3) -> Data {
-        let palette: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255)] + (3..<128).map { (UInt8($0), UInt8($0), UInt8($0)) }
-        let all = (0..<frames).map { GIFWriter.Frame(width: width, height: height, indices: Array(repeating: UInt8($0 % 128), count: width * height)) }
+        let palette: [(UInt8, UInt8, UInt8)] =
+            [(255, 0, 0), (0, 255, 0), (0, 0, 255)] + (3..<128).map { (UInt8($0), UInt8($0), UInt8($0)) }
+        let all = (0..<frames).map {
+            GIFWriter.Frame(
+                width: width, height: height, indices: Array(repeating: UInt8($0 % 128), count: width * height))
+        }
         return GIFWriter(width: width, height: height, globalPalette: palette, loopCount: 0, frames: all).data
     }
 }

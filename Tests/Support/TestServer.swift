@@ -97,8 +97,9 @@ public final class TestServer: @unchecked Sendable {
             guard let data = lock.withLock({ assets[parts[1]] }) else { return HTTPResponse(statusCode: .notFound) }
             let chunk = Int(request.query["chunk"] ?? "") ?? 1024
             let interval = Int(request.query["interval"] ?? "") ?? 20
-            let body = HTTPBodySequence(from: DripSequence(data: data, chunkSize: chunk, interval: interval), count: data.count,
-                                        suggestedBufferSize: chunk)
+            let body = HTTPBodySequence(
+                from: DripSequence(data: data, chunkSize: chunk, interval: interval), count: data.count,
+                suggestedBufferSize: chunk)
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/*"], body: body)
         case "redirect" where parts.count == 3:
             let remaining = Int(parts[1]) ?? 0
@@ -109,12 +110,14 @@ public final class TestServer: @unchecked Sendable {
         case "basic" where parts.count == 4:
             let expected = "Basic " + Data("\(parts[1]):\(parts[2])".utf8).base64EncodedString()
             guard request.headers[.authorization] == expected else {
-                return HTTPResponse(statusCode: .unauthorized, headers: [HTTPHeader("WWW-Authenticate"): "Basic realm=\"comet\""],
-                                    body: Data("<html>401 Unauthorized</html>".utf8))
+                return HTTPResponse(
+                    statusCode: .unauthorized, headers: [HTTPHeader("WWW-Authenticate"): "Basic realm=\"comet\""],
+                    body: Data("<html>401 Unauthorized</html>".utf8))
             }
             return asset(parts[3])
         case "oversize":
-            return HTTPResponse(statusCode: .ok, headers: [.contentLength: String(1 << 30)], body: Data(repeating: 0, count: 16))
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentLength: String(1 << 30)], body: Data(repeating: 0, count: 16))
         default:
             return HTTPResponse(statusCode: .notFound)
         }

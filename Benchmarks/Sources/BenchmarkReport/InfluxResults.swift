@@ -18,7 +18,8 @@ struct InfluxResults {
             let count = fields.count
             let metric = fields[count - 9], unit = fields[count - 8], test = fields[count - 7]
             guard let percentile = Double(fields[count - 6]), percentile == 50 || percentile == 100,
-                  let value = Double(fields[count - 5]) else { continue }
+                let value = Double(fields[count - 5])
+            else { continue }
             // Counts (memory, allocations, custom metrics) are exported raw whatever their unit
             // label says; only times carry a unit.
             if percentile == 50 {

@@ -34,7 +34,9 @@ struct ReportTable {
     private func format(_ lines: [[String]]) -> [String] {
         if markdown {
             let header = ["Benchmark", "Comet", "Reference", "Reference is", "Ratio", "Target", "Notes"]
-            return ["| " + header.joined(separator: " | ") + " |", "|" + String(repeating: " --- |", count: header.count)]
+            return [
+                "| " + header.joined(separator: " | ") + " |", "|" + String(repeating: " --- |", count: header.count),
+            ]
                 + lines.map { "| " + $0.joined(separator: " | ") + " |" }
         }
         let header = ["benchmark", "Comet", "reference", "reference is", "ratio", "target", "notes"]

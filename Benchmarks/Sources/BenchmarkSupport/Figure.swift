@@ -36,8 +36,10 @@ public struct Figure: Sendable {
     /// metric (nanoseconds per iteration, e.g. CPU time) recorded by another figure's benchmark.
     public let cometMetric: (benchmark: String, metric: String)?
 
-    public init(_ group: String, _ name: String, reference: String, operations: Int = 1, goals: [Goal] = [],
-                cometMetric: (benchmark: String, metric: String)? = nil) {
+    public init(
+        _ group: String, _ name: String, reference: String, operations: Int = 1, goals: [Goal] = [],
+        cometMetric: (benchmark: String, metric: String)? = nil
+    ) {
         self.group = group
         self.name = name
         self.reference = reference

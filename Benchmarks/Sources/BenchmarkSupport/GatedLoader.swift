@@ -1,7 +1,7 @@
 import Comet
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A loader that holds every load until ``open()``, then answers each with fixed bytes: lets a
@@ -31,11 +31,15 @@ public final class GatedLoader: DataLoading, @unchecked Sendable {
         for answer in waiting { answer() }
     }
 
-    public func loadData(with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
-                         completion: @escaping @Sendable ((any Error)?) -> Void) -> any DataLoadingTask {
+    public func loadData(
+        with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any DataLoadingTask {
         let data = self.data
         let answer: @Sendable () -> Void = {
-            didReceiveData(data, URLResponse(url: request.url!, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil))
+            didReceiveData(
+                data,
+                URLResponse(url: request.url!, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil))
             completion(nil)
         }
         let runNow = lock.withLock { () -> Bool in

@@ -1,7 +1,7 @@
 import Comet
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A loader that answers at once, on the caller's thread, with fixed bytes (a no-op loader):
@@ -17,10 +17,14 @@ public final class InstantLoader: DataLoading, @unchecked Sendable {
     /// How many loads were started.
     public var loadCount: Int { lock.withLock { loads } }
 
-    public func loadData(with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
-                         completion: @escaping @Sendable ((any Error)?) -> Void) -> any DataLoadingTask {
+    public func loadData(
+        with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any DataLoadingTask {
         lock.withLock { loads += 1 }
-        didReceiveData(data, URLResponse(url: request.url!, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil))
+        didReceiveData(
+            data,
+            URLResponse(url: request.url!, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil))
         completion(nil)
         return NoTask()
     }

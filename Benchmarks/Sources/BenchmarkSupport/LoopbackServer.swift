@@ -21,11 +21,13 @@ public final class LoopbackServer: Sendable {
         for (route, files) in [("photo", Workloads.photos), ("large", Workloads.largePhotos), ("png", Workloads.pngs)] {
             let pattern = HTTPRoute(stringLiteral: "GET /\(route)/*")
             await server.appendRoute(pattern) { request in
-                guard let index = Int(request.path.split(separator: "/").last ?? ""), files.indices.contains(index) else {
+                guard let index = Int(request.path.split(separator: "/").last ?? ""), files.indices.contains(index)
+                else {
                     return HTTPResponse(statusCode: .notFound)
                 }
-                return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/\(route == "png" ? "png" : "jpeg")"],
-                                    body: files[index])
+                return HTTPResponse(
+                    statusCode: .ok, headers: [.contentType: "image/\(route == "png" ? "png" : "jpeg")"],
+                    body: files[index])
             }
         }
         let task = Task { try await server.run() }

@@ -23,10 +23,15 @@ public final class NginxOrigin: @unchecked Sendable {
     /// Ports are drawn below Linux's ephemeral range (32768 and up), where client sockets of
     /// other processes live; a port taken anyway costs one more try with another.
     public static func start() throws -> NginxOrigin {
-        guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "nginx is not installed (apt-get install nginx-light)"])
+        guard
+            let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(
+                where: FileManager.default.isExecutableFile(atPath:))
+        else {
+            throw CocoaError(
+                .fileNoSuchFile,
+                userInfo: [NSLocalizedDescriptionKey: "nginx is not installed (apt-get install nginx-light)"])
         }
-        _ = Workloads.photos // make sure the files exist
+        _ = Workloads.photos  // make sure the files exist
         var lastError: (any Error)?
         for _ in 0..<3 {
             do {
@@ -42,25 +47,25 @@ public final class NginxOrigin: @unchecked Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("comet-bench-nginx-\(port)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = """
-        daemon off;
-        master_process off;
-        worker_processes 1;
-        error_log \(directory.path)/error.log warn;
-        pid \(directory.path)/nginx.pid;
-        events { worker_connections 1024; }
-        http {
-            access_log off;
-            sendfile on;
-            keepalive_requests 100000;
-            client_body_temp_path \(directory.path);
-            proxy_temp_path \(directory.path);
-            fastcgi_temp_path \(directory.path);
-            uwsgi_temp_path \(directory.path);
-            scgi_temp_path \(directory.path);
-            default_type image/jpeg;
-            server { listen 127.0.0.1:\(port); root \(Workloads.directory.path); }
-        }
-        """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            error_log \(directory.path)/error.log warn;
+            pid \(directory.path)/nginx.pid;
+            events { worker_connections 1024; }
+            http {
+                access_log off;
+                sendfile on;
+                keepalive_requests 100000;
+                client_body_temp_path \(directory.path);
+                proxy_temp_path \(directory.path);
+                fastcgi_temp_path \(directory.path);
+                uwsgi_temp_path \(directory.path);
+                scgi_temp_path \(directory.path);
+                default_type image/jpeg;
+                server { listen 127.0.0.1:\(port); root \(Workloads.directory.path); }
+            }
+            """
         let configFile = directory.appendingPathComponent("nginx.conf")
         try config.write(to: configFile, atomically: true, encoding: .utf8)
         let process = Process()

@@ -13,8 +13,11 @@ public enum PhotoGenerator {
         let base = (random() * 255, random() * 255, random() * 255)
         let shift = (random() * 200 - 100, random() * 200 - 100, random() * 200 - 100)
         let blobs = (0..<6).map { _ in
-            (x: random() * Float(width), y: random() * Float(height), radius: (0.1 + random() * 0.3) * Float(min(width, height)),
-             color: (random() * 255, random() * 255, random() * 255))
+            (
+                x: random() * Float(width), y: random() * Float(height),
+                radius: (0.1 + random() * 0.3) * Float(min(width, height)),
+                color: (random() * 255, random() * 255, random() * 255)
+            )
         }
         return Image(width: width, height: height, isOpaque: !alpha) { pixels, bytesPerRow in
             let out = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)

@@ -24,7 +24,10 @@ public enum ResidentMemory {
     private static func field(_ name: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
-            let kilobytes = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) } ?? 0
+            let kilobytes =
+                line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap {
+                    Int($0)
+                } ?? 0
             return kilobytes * 1024
         }
         return 0

@@ -15,7 +15,8 @@ public enum Workloads {
 
     /// 3 photo-like JPEGs, 8000×6000, quality 85.
     public static let largePhotos: [Data] = load("photo-grain9-8000x6000-q85", count: 3) { index in
-        try PhotoGenerator.image(width: 8000, height: 6000, seed: UInt32(500 + index)).jpegData(compressionQuality: 0.85)
+        try PhotoGenerator.image(width: 8000, height: 6000, seed: UInt32(500 + index)).jpegData(
+            compressionQuality: 0.85)
     }
 
     /// 200 photo-like PNGs, 512×512 RGBA with a varying alpha.

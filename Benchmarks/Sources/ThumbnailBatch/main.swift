@@ -41,7 +41,7 @@ func batch() async -> Int {
     }
 }
 
-_ = await batch() // warm-up: workloads generated, libraries loaded
+_ = await batch()  // warm-up: workloads generated, libraries loaded
 let clock = ContinuousClock()
 let cpuBefore = processCPUTime()
 let start = clock.now
@@ -51,5 +51,6 @@ let wall = clock.now - start
 let cpu = processCPUTime() - cpuBefore
 let images = Double(batches * Workloads.photos.count)
 let wallMs = Double(wall.components.seconds) * 1e3 + Double(wall.components.attoseconds) * 1e-15
-print("\(mode): \(batches) batches, \(failures) failures, wall \(String(format: "%.3f", wallMs / images)) ms/image, "
-    + "CPU \(String(format: "%.3f", cpu / 1e6 / images)) ms/image")
+print(
+    "\(mode): \(batches) batches, \(failures) failures, wall \(String(format: "%.3f", wallMs / images)) ms/image, "
+        + "CPU \(String(format: "%.3f", cpu / 1e6 / images)) ms/image")

@@ -31,9 +31,10 @@ enum FuzzTarget: String {
     }()
 }
 
-let fuzzLimits = ImageDecodingLimits(maxDimension: 8192, maxSourcePixelCount: 16 << 20, maxPixelCount: 8 << 20,
-                                     maxDecoderMemory: 128 << 20, maxScans: 64, maxFrameCount: 256,
-                                     maxAnimationPixelCount: 16 << 20)
+let fuzzLimits = ImageDecodingLimits(
+    maxDimension: 8192, maxSourcePixelCount: 16 << 20, maxPixelCount: 8 << 20,
+    maxDecoderMemory: 128 << 20, maxScans: 64, maxFrameCount: 256,
+    maxAnimationPixelCount: 16 << 20)
 
 /// CRC-32 (ISO-HDLC, as PNG chunks use), table-driven.
 let crcTable: [UInt32] = (0..<256).map { n in
@@ -50,7 +51,9 @@ func withFixedChunkCRCs(_ png: Data) -> Data {
     var bytes = [UInt8](png)
     var offset = 8
     while offset + 12 <= bytes.count {
-        let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        let length =
+            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+            | Int(bytes[offset + 3])
         let end = offset + 8 + length
         guard length >= 0, end + 4 <= bytes.count else { break }
         let crc = crc32(bytes[(offset + 4)..<end])
@@ -72,7 +75,8 @@ func withSignature(_ data: Data, for target: FuzzTarget) -> Data {
         return data.starts(with: signature) ? data : signature + data
     case .webpOneShot, .webpThumbnail:
         // A RIFF header whose size matches what follows, so libwebp reads the chunks.
-        let body = data.starts(with: Data("RIFF".utf8)) && data.count >= 12 ? data.dropFirst(8) : Data("WEBP".utf8) + data
+        let body =
+            data.starts(with: Data("RIFF".utf8)) && data.count >= 12 ? data.dropFirst(8) : Data("WEBP".utf8) + data
         let size = UInt32(truncatingIfNeeded: body.count)
         return Data("RIFF".utf8) + withUnsafeBytes(of: size.littleEndian) { Data($0) } + body
     case .gif:

@@ -8,7 +8,8 @@ struct LeaseFlightTests {
     private let start = ContinuousClock.now
 
     private func flight() -> LeaseFlight {
-        LeaseFlight(leaseDuration: .seconds(10), initialPollInterval: .milliseconds(5), maximumPollInterval: .milliseconds(40))
+        LeaseFlight(
+            leaseDuration: .seconds(10), initialPollInterval: .milliseconds(5), maximumPollInterval: .milliseconds(40))
     }
 
     /// A flight that lost the lease at `start`.
@@ -51,9 +52,14 @@ struct LeaseFlightTests {
 
     @Test func pollsBackOffUpToTheMaximum() {
         var flight = waitingFlight()
-        let intervals = (1...4).map { step in flight.polled(result: nil, leaseHeld: true, now: start + .milliseconds(step)) }
-        #expect(intervals == [.poll(after: .milliseconds(10)), .poll(after: .milliseconds(20)),
-                              .poll(after: .milliseconds(40)), .poll(after: .milliseconds(40))])
+        let intervals = (1...4).map { step in
+            flight.polled(result: nil, leaseHeld: true, now: start + .milliseconds(step))
+        }
+        #expect(
+            intervals == [
+                .poll(after: .milliseconds(10)), .poll(after: .milliseconds(20)),
+                .poll(after: .milliseconds(40)), .poll(after: .milliseconds(40)),
+            ])
     }
 
     @Test func aPeersResultIsTheAnswer() {
@@ -70,7 +76,8 @@ struct LeaseFlightTests {
 
     @Test func waitingPastTwiceTheLeaseProducesAlone() {
         var flight = waitingFlight()
-        #expect(flight.polled(result: nil, leaseHeld: true, now: start + .seconds(19)) == .poll(after: .milliseconds(10)))
+        #expect(
+            flight.polled(result: nil, leaseHeld: true, now: start + .seconds(19)) == .poll(after: .milliseconds(10)))
         #expect(flight.polled(result: nil, leaseHeld: true, now: start + .seconds(20)) == .produceAlone(.waitedTooLong))
     }
 

@@ -3,7 +3,10 @@ import CometRedis
 import Foundation
 import Testing
 
-@Suite("RedisClient against a real redis-server", .enabled(if: RedisServerProcess.isAvailable, "needs redis-server (apt-get install redis-server)"), .timeLimit(.minutes(1)))
+@Suite(
+    "RedisClient against a real redis-server",
+    .enabled(if: RedisServerProcess.isAvailable, "needs redis-server (apt-get install redis-server)"),
+    .timeLimit(.minutes(1)))
 final class RedisClientTests {
     let server: RedisServerProcess
     let client: RedisClient

@@ -9,7 +9,8 @@ struct RedisFailureTests {
     @Test func aServerThatNeverAnswersTimesOutTheCommand() async throws {
         let listener = LoopbackSocket.silentListener()
         defer { close(listener.descriptor) }
-        let client = RedisClient(configuration: RedisConfiguration(port: listener.port, commandTimeout: .milliseconds(100)))
+        let client = RedisClient(
+            configuration: RedisConfiguration(port: listener.port, commandTimeout: .milliseconds(100)))
         defer { client.close() }
         let start = ContinuousClock.now
         // The read times out (the suite's time limit would catch a wait without end).
@@ -21,7 +22,9 @@ struct RedisFailureTests {
     @Test func afterATimeoutCallsFailAtOnceWithoutTouchingRedis() async throws {
         let listener = LoopbackSocket.silentListener()
         defer { close(listener.descriptor) }
-        let client = RedisClient(configuration: RedisConfiguration(port: listener.port, commandTimeout: .milliseconds(100), initialBackoff: .seconds(30)))
+        let client = RedisClient(
+            configuration: RedisConfiguration(
+                port: listener.port, commandTimeout: .milliseconds(100), initialBackoff: .seconds(30)))
         defer { client.close() }
         _ = try? await client.get("key")
         // `unavailable` is the circuit breaker's answer, given without a connection attempt.
@@ -44,7 +47,9 @@ struct RedisFailureTests {
     @Test(.enabled(if: RedisServerProcess.isAvailable, "needs redis-server"))
     func theClientReconnectsWhenRedisComesBack() async throws {
         let server = try RedisServerProcess()
-        let client = RedisClient(configuration: RedisConfiguration(port: server.port, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(100)))
+        let client = RedisClient(
+            configuration: RedisConfiguration(
+                port: server.port, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(100)))
         defer { client.close() }
         try await client.set("before", [1])
         server.kill()
@@ -66,7 +71,9 @@ struct RedisFailureTests {
         defer { close(listener.descriptor) }
         // One connection, no queue: of two commands sent together to a server that never
         // answers, one holds the connection until it times out; the other finds no room.
-        let client = RedisClient(configuration: RedisConfiguration(port: listener.port, commandTimeout: .seconds(2), poolSize: 1, maxQueuedCommands: 0))
+        let client = RedisClient(
+            configuration: RedisConfiguration(
+                port: listener.port, commandTimeout: .seconds(2), poolSize: 1, maxQueuedCommands: 0))
         defer { client.close() }
         async let first = Self.outcome { try await client.get("one") }
         async let second = Self.outcome { try await client.get("two") }

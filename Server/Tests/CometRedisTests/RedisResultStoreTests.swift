@@ -12,7 +12,10 @@ final class ProduceCounter: Sendable {
     func increment() { count.add(1, ordering: .relaxed) }
 }
 
-@Suite("RedisResultStore", .enabled(if: RedisServerProcess.isAvailable, "needs redis-server (apt-get install redis-server)"), .timeLimit(.minutes(1)))
+@Suite(
+    "RedisResultStore",
+    .enabled(if: RedisServerProcess.isAvailable, "needs redis-server (apt-get install redis-server)"),
+    .timeLimit(.minutes(1)))
 struct RedisResultStoreTests {
     let server: RedisServerProcess
 
@@ -25,11 +28,14 @@ struct RedisResultStoreTests {
         metrics: TestMetrics = TestMetrics()
     ) -> RedisResultStore {
         let client = RedisClient(configuration: RedisConfiguration(port: server.port, commandTimeout: .seconds(1)))
-        return RedisResultStore(client: client, configuration: .init(leaseDuration: leaseDuration), metricsFactory: metrics)
+        return RedisResultStore(
+            client: client, configuration: .init(leaseDuration: leaseDuration), metricsFactory: metrics)
     }
 
     private static func randomResult() -> StoredResult {
-        StoredResult(bytes: (0..<4096).map { _ in UInt8.random(in: 0...255) }, contentType: "image/webp", etag: "\"\(UUID().uuidString)\"")
+        StoredResult(
+            bytes: (0..<4096).map { _ in UInt8.random(in: 0...255) }, contentType: "image/webp",
+            etag: "\"\(UUID().uuidString)\"")
     }
 
     @Test func aStoredResultIsServedWithoutProducingAgain() async throws {

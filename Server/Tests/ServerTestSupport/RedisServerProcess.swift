@@ -35,10 +35,11 @@ public final class RedisServerProcess: @unchecked Sendable {
     public func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable!)
-        process.arguments = [
-            "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-            "--dir", directory.path, "--daemonize", "no", "--loglevel", "warning",
-        ] + extraArguments
+        process.arguments =
+            [
+                "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--dir", directory.path, "--daemonize", "no", "--loglevel", "warning",
+            ] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -46,7 +47,9 @@ public final class RedisServerProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(5)
         while !LoopbackSocket.canConnect(port: port) {
             guard Date() < deadline, process.isRunning else {
-                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "redis-server did not start on port \(port)"])
+                throw CocoaError(
+                    .executableLoad, userInfo: [NSLocalizedDescriptionKey: "redis-server did not start on port \(port)"]
+                )
             }
             usleep(10_000)
         }

@@ -22,8 +22,9 @@ extension Subscribers {
         @usableFromInline static var terminated: Int { 2 }
 
         @usableFromInline let flags = Atomic<Int>(0)
-        @exclusivity(unchecked) @usableFromInline var valueHandler: ((Input) -> Void)?  // owned by whoever holds `running`
-        @exclusivity(unchecked) @usableFromInline var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?  // same
+        // Both handlers are owned by whoever holds `running`.
+        @exclusivity(unchecked) @usableFromInline var valueHandler: ((Input) -> Void)?
+        @exclusivity(unchecked) @usableFromInline var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
         private let subscription = Locked(SubscriptionSlot())  // a slot, not `Subscription?` (see SubscriptionSlot)
 
         /// The closure to execute on receipt of a value (a no-op once cancelled or completed,

@@ -3,7 +3,7 @@ import CometTestSupport
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Every test image is 100×100: it costs exactly 100 × 100 × 4 = 40 000 bytes.
@@ -75,8 +75,8 @@ struct AutoPurgingImageCacheTests {
     @Test func readingAnImageProtectsItFromTheNextPurge() {
         let cache = AutoPurgingImageCache(memoryCapacity: 120_000, preferredMemoryUsageAfterPurge: 80_000)
         for index in 0..<3 { cache.addImage(image, withIdentifier: "\(index)") }
-        #expect(cache.imageWithIdentifier("0") != nil)    // 0 is now the most recently accessed
-        cache.addImage(image, withIdentifier: "3")         // 160 000 > 120 000: purge 80 000 bytes
+        #expect(cache.imageWithIdentifier("0") != nil)  // 0 is now the most recently accessed
+        cache.addImage(image, withIdentifier: "3")  // 160 000 > 120 000: purge 80 000 bytes
         #expect(cache.memoryUsage == 2 * cost)
         #expect(cache.imageWithIdentifier("1") == nil && cache.imageWithIdentifier("2") == nil)
         #expect(cache.imageWithIdentifier("0") != nil && cache.imageWithIdentifier("3") != nil)

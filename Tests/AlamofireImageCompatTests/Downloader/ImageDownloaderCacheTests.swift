@@ -3,7 +3,7 @@ import CometTestSupport
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("ImageDownloader cache and queue", .timeLimit(.minutes(1)))
@@ -47,9 +47,11 @@ struct ImageDownloaderCacheTests {
         let cache = AutoPurgingImageCache()
         let filter = AspectScaledToFillSizeFilter(size: CGSize(width: 16, height: 16))
         let recorder = Recorder<Completion>()
-        ImageDownloader(imageCache: cache).downloadImage(URLRequest: url, filter: filter, completion: recorder.handler())
+        ImageDownloader(imageCache: cache).downloadImage(
+            URLRequest: url, filter: filter, completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
-        let stored = try #require(cache.imageWithIdentifier("\(url.absoluteString)-AspectScaledToFillSizeFilter-size:(16x16)"))
+        let stored = try #require(
+            cache.imageWithIdentifier("\(url.absoluteString)-AspectScaledToFillSizeFilter-size:(16x16)"))
         #expect(stored.width == 16 && stored.height == 16)
         #expect(cache.imageForRequest(URLRequest(url: url), withAdditionalIdentifier: nil) == nil)
     }
@@ -73,7 +75,8 @@ struct ImageDownloaderCacheTests {
         var receipts: [RequestReceipt] = []
         for index in 0..<3 {
             let url = server.serve(TestImages.png(), at: "q\(index)-\(order).png")
-            receipts += [downloader.downloadImage(URLRequest: url, completion: recorder.handler("q\(index)"))].compactMap { $0 }
+            receipts += [downloader.downloadImage(URLRequest: url, completion: recorder.handler("q\(index)"))]
+                .compactMap { $0 }
         }
         #expect(receipts.allSatisfy { $0.request.task.state == .suspended })
         gate.release()

@@ -3,7 +3,7 @@ import CometTestSupport
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("ImageDownloader cancellation", .timeLimit(.minutes(1)))
@@ -20,7 +20,8 @@ struct ImageDownloaderCancellationTests {
         gate.release()
         let completion = try #require(recorder.values.first)
         #expect(completion.error?.domain == NSURLErrorDomain && completion.error?.code == NSURLErrorCancelled)
-        #expect(completion.error?.userInfo[NSLocalizedFailureReasonErrorKey] as? String
+        #expect(
+            completion.error?.userInfo[NSLocalizedFailureReasonErrorKey] as? String
                 == "ImageDownloader cancelled URL request: \(url.absoluteString)")
         #expect(completion.response.request?.url == url)
         #expect(completion.response.response == nil && completion.response.data == nil)
@@ -73,7 +74,8 @@ struct ImageDownloaderCancellationTests {
         let recorder = Recorder<Completion>()
         let downloader = ImageDownloader(maximumActiveDownloads: 1, imageCache: nil)
         downloader.downloadImage(URLRequest: blocker, completion: recorder.handler("blocker"))
-        let queued = try #require(downloader.downloadImage(URLRequest: queuedURL, completion: recorder.handler("queued")))
+        let queued = try #require(
+            downloader.downloadImage(URLRequest: queuedURL, completion: recorder.handler("queued")))
         downloader.downloadImage(URLRequest: after, completion: recorder.handler("after"))
         #expect(queued.request.task.state == .suspended)
         downloader.cancelRequestForRequestReceipt(queued)
@@ -111,7 +113,8 @@ struct ImageDownloaderCancellationTests {
         let recorder = Recorder<Completion>()
         let downloader = ImageDownloader(imageCache: nil)
         for round in 0..<5 {
-            let receipt = try #require(downloader.downloadImage(URLRequest: url, completion: recorder.handler("cancelled\(round)")))
+            let receipt = try #require(
+                downloader.downloadImage(URLRequest: url, completion: recorder.handler("cancelled\(round)")))
             downloader.cancelRequestForRequestReceipt(receipt)
             downloader.downloadImage(URLRequest: url, completion: recorder.handler("kept\(round)"))
         }

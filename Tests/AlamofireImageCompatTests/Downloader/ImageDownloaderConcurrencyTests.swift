@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The shim claims thread safety: many threads downloading, cancelling and caching at once.
@@ -19,7 +19,8 @@ struct ImageDownloaderConcurrencyTests {
         let threads = 8, perThread = 25
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in 0..<perThread {
-                let receipt = downloader.downloadImage(URLRequest: urls[(thread + index) % urls.count], completion: recorder.handler())
+                let receipt = downloader.downloadImage(
+                    URLRequest: urls[(thread + index) % urls.count], completion: recorder.handler())
                 if index % 3 == 0, let receipt { downloader.cancelRequestForRequestReceipt(receipt) }
             }
         }
@@ -32,7 +33,7 @@ struct ImageDownloaderConcurrencyTests {
 
     @Test func theCacheStaysConsistentUnderConcurrentAddsReadsAndRemovals() {
         let cache = AutoPurgingImageCache(memoryCapacity: 40_000, preferredMemoryUsageAfterPurge: 20_000)
-        let image = TestImages.image(width: 10, height: 10) // 400 bytes
+        let image = TestImages.image(width: 10, height: 10)  // 400 bytes
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for index in 0..<500 {
                 let key = "\(thread)-\(index % 50)"

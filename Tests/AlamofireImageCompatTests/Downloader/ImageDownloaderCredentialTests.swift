@@ -3,7 +3,7 @@ import CometTestSupport
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("ImageDownloader credentials", .timeLimit(.minutes(1)))
@@ -12,7 +12,8 @@ struct ImageDownloaderCredentialTests {
         let server = try await AFIServer.start()
         server.server.serve(TestImages.png(), at: "free.png")
         let downloader = ImageDownloader(imageCache: nil)
-        let receipt = try #require(downloader.downloadImage(URLRequest: server.server.imageURL("free.png"), completion: nil))
+        let receipt = try #require(
+            downloader.downloadImage(URLRequest: server.server.imageURL("free.png"), completion: nil))
         #expect(downloader.credential == nil)
         #expect(receipt.request.credential == nil)
     }
@@ -23,8 +24,10 @@ struct ImageDownloaderCredentialTests {
         let downloader = ImageDownloader(imageCache: nil)
         downloader.addAuthentication(user: "alice", password: "wonderland")
         let recorder = Recorder<Completion>()
-        let receipt = try #require(downloader.downloadImage(URLRequest: server.server.url("/basic/alice/wonderland/secret.png"),
-                                                            completion: recorder.handler()))
+        let receipt = try #require(
+            downloader.downloadImage(
+                URLRequest: server.server.url("/basic/alice/wonderland/secret.png"),
+                completion: recorder.handler()))
         #expect(receipt.request.credential?.user == "alice")
         #expect(downloader.credential?.user == "alice")
         #expect(await eventually { recorder.count == 1 })
@@ -35,8 +38,9 @@ struct ImageDownloaderCredentialTests {
         let server = try await AFIServer.start()
         server.server.serve(TestImages.png(), at: "locked.png")
         let recorder = Recorder<Completion>()
-        ImageDownloader(imageCache: nil).downloadImage(URLRequest: server.server.url("/basic/alice/wonderland/locked.png"),
-                                                       completion: recorder.handler())
+        ImageDownloader(imageCache: nil).downloadImage(
+            URLRequest: server.server.url("/basic/alice/wonderland/locked.png"),
+            completion: recorder.handler())
         // "Promptly": well before the session's 60 s request timeout, which a challenge left
         // unanswered would wait for (the bound is loose so sanitized runs cannot flake).
         #expect(await eventually(within: 30) { recorder.count == 1 })
@@ -50,7 +54,9 @@ struct ImageDownloaderCredentialTests {
         server.server.serve(TestImages.png(width: 20, height: 20), at: "b.png")
         let alicePath = server.server.url("/basic/alice/one/a.png")
         let bobPath = server.server.url("/basic/bob/two/b.png")
-        let delegate = CredentialsByPath(["/basic/alice/one/a.png": ("alice", "one"), "/basic/bob/two/b.png": ("bob", "two")])
+        let delegate = CredentialsByPath([
+            "/basic/alice/one/a.png": ("alice", "one"), "/basic/bob/two/b.png": ("bob", "two"),
+        ])
         let downloader = ImageDownloader(imageCache: nil)
         downloader.addAuthentication(user: "mallory", password: "wrong")
         downloader.delegate = delegate
@@ -69,10 +75,12 @@ struct ImageDownloaderCredentialTests {
         server.server.serve(TestImages.png(), at: "c.png")
         let delegate = CredentialsByPath([:])
         let downloader = ImageDownloader(imageCache: nil)
-        downloader.addAuthentication(usingCredential: URLCredential(user: "carol", password: "three", persistence: .none))
+        downloader.addAuthentication(
+            usingCredential: URLCredential(user: "carol", password: "three", persistence: .none))
         downloader.delegate = delegate
         let recorder = Recorder<Completion>()
-        downloader.downloadImage(URLRequest: server.server.url("/basic/carol/three/c.png"), completion: recorder.handler())
+        downloader.downloadImage(
+            URLRequest: server.server.url("/basic/carol/three/c.png"), completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
         #expect(recorder.values.first?.image != nil)
         #expect(delegate.askedPaths == ["/basic/carol/three/c.png"])
@@ -92,8 +100,8 @@ final class CredentialsByPath: ImageDownloaderDelegate, @unchecked Sendable {
 
     var askedPaths: [String] { lock.withLock { asked } }
 
-    func authenticationCredentialForURLRequest(_ URLRequest: URLRequest) -> URLCredential? {
-        let path = URLRequest.url?.path ?? ""
+    func authenticationCredentialForURLRequest(_ urlRequest: URLRequest) -> URLCredential? {
+        let path = urlRequest.url?.path ?? ""
         lock.withLock { asked.append(path) }
         return credentials[path].map { URLCredential(user: $0.0, password: $0.1, persistence: .forSession) }
     }

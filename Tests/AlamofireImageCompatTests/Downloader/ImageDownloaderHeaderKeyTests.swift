@@ -4,7 +4,7 @@ import FlyingFox
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Requests of one URL whose headers differ (two users' credentials) never share a download
@@ -19,7 +19,8 @@ struct ImageDownloaderHeaderKeyTests {
         // Alice's avatar is 10 pixels wide, everyone else's 20.
         server.server.handle("/me/avatar") { request in
             let width = request.headers[.authorization] == "alice" ? 10 : 20
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/png"], body: TestImages.png(width: width, height: 4))
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "image/png"], body: TestImages.png(width: width, height: 4))
         }
     }
 
@@ -47,8 +48,9 @@ struct ImageDownloaderHeaderKeyTests {
     @Test func aPlainRequestIsCachedUnderItsURLString() async throws {
         let cache = AutoPurgingImageCache()
         let url = server.serve(TestImages.png(width: 12, height: 4), at: "plain.png")
-        ImageDownloader(imageCache: cache).downloadImage(URLRequest: URLRequest(url: url), filter: CircleFilter(),
-                                                         completion: recorder.handler())
+        ImageDownloader(imageCache: cache).downloadImage(
+            URLRequest: URLRequest(url: url), filter: CircleFilter(),
+            completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
         #expect(cache.imageWithIdentifier(url.absoluteString + "-CircleFilter") != nil)
     }

@@ -4,7 +4,7 @@ import FlyingFox
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("ImageDownloader", .timeLimit(.minutes(1)))
@@ -17,7 +17,8 @@ struct ImageDownloaderTests {
 
     @Test func downloadsOneImage() async throws {
         let url = server.serve(TestImages.png(width: 40, height: 30), at: "one.png")
-        let receipt = ImageDownloader(imageCache: nil).downloadImage(URLRequest: URLRequest(url: url), completion: recorder.handler())
+        let receipt = ImageDownloader(imageCache: nil).downloadImage(
+            URLRequest: URLRequest(url: url), completion: recorder.handler())
         #expect(receipt != nil)
         #expect(await eventually { recorder.count == 1 })
         let completion = try #require(recorder.values.first)
@@ -32,7 +33,9 @@ struct ImageDownloaderTests {
         let first = server.serve(TestImages.png(), at: "a.png", after: gate)
         let second = server.serve(TestImages.png(), at: "b.png", after: gate)
         let downloader = ImageDownloader(imageCache: nil)
-        let receipts = [first, second].compactMap { downloader.downloadImage(URLRequest: $0, completion: recorder.handler()) }
+        let receipts = [first, second].compactMap {
+            downloader.downloadImage(URLRequest: $0, completion: recorder.handler())
+        }
         #expect(receipts.allSatisfy { $0.request.task.state == .running })
         gate.release()
         #expect(await eventually { recorder.count == 2 })
@@ -41,7 +44,8 @@ struct ImageDownloaderTests {
 
     @Test func downloadImagesReturnsAReceiptPerRequestAndCompletesEach() async throws {
         let urls = (0..<3).map { server.serve(TestImages.png(), at: "many\($0).png") }
-        let receipts = ImageDownloader(imageCache: nil).downloadImages(URLRequests: urls, completion: recorder.handler())
+        let receipts = ImageDownloader(imageCache: nil).downloadImages(
+            URLRequests: urls, completion: recorder.handler())
         #expect(receipts.count == 3)
         #expect(Set(receipts.map(\.receiptID)).count == 3)
         #expect(await eventually { recorder.count == 3 })
@@ -73,8 +77,9 @@ struct ImageDownloaderTests {
     }
 
     @Test func failsWithTheStatusForAMissingImage() async throws {
-        ImageDownloader(imageCache: nil).downloadImage(URLRequest: URLRequest(url: server.server.url("/status/404")),
-                                                       completion: recorder.handler())
+        ImageDownloader(imageCache: nil).downloadImage(
+            URLRequest: URLRequest(url: server.server.url("/status/404")),
+            completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
         let error = try #require(recorder.values.first?.error)
         #expect(error.domain == "com.alamofire.error" && error.code == -6003)
@@ -83,9 +88,10 @@ struct ImageDownloaderTests {
 
     @Test func appliesTheFilter() async throws {
         let url = server.serve(TestImages.png(width: 64, height: 48), at: "filtered.png")
-        ImageDownloader(imageCache: nil).downloadImage(URLRequest: URLRequest(url: url),
-                                                       filter: ScaledToSizeFilter(size: CGSize(width: 20, height: 10)),
-                                                       completion: recorder.handler())
+        ImageDownloader(imageCache: nil).downloadImage(
+            URLRequest: URLRequest(url: url),
+            filter: ScaledToSizeFilter(size: CGSize(width: 20, height: 10)),
+            completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
         let image = try #require(recorder.values.first?.image)
         #expect(image.width == 20 && image.height == 10)
@@ -95,9 +101,11 @@ struct ImageDownloaderTests {
         let gate = Gate()
         let url = server.serve(TestImages.png(width: 64, height: 48), at: "joined.png", after: gate)
         let downloader = ImageDownloader(imageCache: nil)
-        let first = downloader.downloadImage(URLRequest: url, filter: CircleFilter(), completion: recorder.handler("circle"))
-        let second = downloader.downloadImage(URLRequest: url.absoluteString, filter: ScaledToSizeFilter(size: CGSize(width: 10, height: 10)),
-                                              completion: recorder.handler("scaled"))
+        let first = downloader.downloadImage(
+            URLRequest: url, filter: CircleFilter(), completion: recorder.handler("circle"))
+        let second = downloader.downloadImage(
+            URLRequest: url.absoluteString, filter: ScaledToSizeFilter(size: CGSize(width: 10, height: 10)),
+            completion: recorder.handler("scaled"))
         #expect(first?.request === second?.request)
         #expect(first?.receiptID != second?.receiptID)
         gate.release()
@@ -113,8 +121,10 @@ struct ImageDownloaderTests {
         let url = server.serve(TestImages.png(width: 64, height: 48), at: "blurred.png", after: gate)
         let cache = AutoPurgingImageCache()
         let downloader = ImageDownloader(imageCache: cache)
-        downloader.downloadImage(URLRequest: url, filter: BlurFilter(blurRadius: 1), completion: recorder.handler("light"))
-        downloader.downloadImage(URLRequest: url, filter: BlurFilter(blurRadius: 6), completion: recorder.handler("heavy"))
+        downloader.downloadImage(
+            URLRequest: url, filter: BlurFilter(blurRadius: 1), completion: recorder.handler("light"))
+        downloader.downloadImage(
+            URLRequest: url, filter: BlurFilter(blurRadius: 6), completion: recorder.handler("heavy"))
         gate.release()
         #expect(await eventually { recorder.count == 2 })
         let byTag = Dictionary(uniqueKeysWithValues: recorder.values.map { ($0.tag, $0) })
@@ -155,9 +165,11 @@ struct ImageDownloaderTests {
     @Test func reportsProgressOnTheMainQueueByDefault() async throws {
         let url = server.serve(TestImages.png(width: 200, height: 200), at: "progress.png")
         let progress = Recorder<(Int64, Int64, Int64, Bool)>()
-        ImageDownloader(imageCache: nil).downloadImage(URLRequest: url, progress: { read, total, expected in
-            progress.append((read, total, expected, isOnMainQueue()))
-        }, completion: recorder.handler())
+        ImageDownloader(imageCache: nil).downloadImage(
+            URLRequest: url,
+            progress: { read, total, expected in
+                progress.append((read, total, expected, isOnMainQueue()))
+            }, completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
         let bytes = try #require(recorder.values.first?.response.data?.count)
         #expect(await eventually { progress.values.last?.1 == Int64(bytes) })
@@ -171,9 +183,11 @@ struct ImageDownloaderTests {
         let key = DispatchSpecificKey<Bool>()
         queue.setSpecific(key: key, value: true)
         let onQueue = Recorder<Bool>()
-        ImageDownloader(imageCache: nil).downloadImage(URLRequest: url, progress: { _, _, _ in
-            onQueue.append(DispatchQueue.getSpecific(key: key) == true)
-        }, progressQueue: queue, completion: recorder.handler())
+        ImageDownloader(imageCache: nil).downloadImage(
+            URLRequest: url,
+            progress: { _, _, _ in
+                onQueue.append(DispatchQueue.getSpecific(key: key) == true)
+            }, progressQueue: queue, completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 && !onQueue.values.isEmpty })
         #expect(onQueue.values.allSatisfy { $0 })
     }
@@ -188,9 +202,13 @@ final class ConcurrencyProbe: @unchecked Sendable {
     var maximum: Int { lock.withLock { peak } }
 
     func measure() async throws -> FlyingFox.HTTPResponse {
-        lock.withLock { current += 1; peak = max(peak, current) }
+        lock.withLock {
+            current += 1; peak = max(peak, current)
+        }
         try await Task.sleep(for: .milliseconds(40))
         lock.withLock { current -= 1 }
-        return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Content-Type"): "image/png"], body: TestImages.png(width: 4, height: 4))
+        return HTTPResponse(
+            statusCode: .ok, headers: [HTTPHeader("Content-Type"): "image/png"],
+            body: TestImages.png(width: 4, height: 4))
     }
 }

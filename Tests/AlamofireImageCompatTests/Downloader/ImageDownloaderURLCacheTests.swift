@@ -2,7 +2,7 @@ import AlamofireImageCompat
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The shim's default URL cache leaves no trace in the program's working directory.
@@ -11,7 +11,7 @@ struct ImageDownloaderURLCacheTests {
     @Test func defaultURLCacheCreatesNoFolderInTheWorkingDirectory() throws {
         let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             .appendingPathComponent("com.alamofire.imagedownloader")
-        try? FileManager.default.removeItem(at: folder) // left by an older version of the shim
+        try? FileManager.default.removeItem(at: folder)  // left by an older version of the shim
         let cache = ImageDownloader.defaultURLCache()
         _ = ImageDownloader(configuration: ImageDownloader.defaultURLSessionConfiguration())
         #expect(cache.memoryCapacity == 20 * 1024 * 1024)

@@ -12,7 +12,9 @@ struct ImageFilterTests {
         #expect(AspectScaledToFitSizeFilter(size: size).identifier == "AspectScaledToFitSizeFilter-size:(100x50)")
         #expect(AspectScaledToFillSizeFilter(size: size).identifier == "AspectScaledToFillSizeFilter-size:(100x50)")
         #expect(RoundedCornersFilter(radius: 12.5).identifier == "RoundedCornersFilter-radius:(13)-divided:(false)")
-        #expect(RoundedCornersFilter(radius: 4, divideRadiusByImageScale: true).identifier == "RoundedCornersFilter-radius:(4)-divided:(true)")
+        #expect(
+            RoundedCornersFilter(radius: 4, divideRadiusByImageScale: true).identifier
+                == "RoundedCornersFilter-radius:(4)-divided:(true)")
         #expect(CircleFilter().identifier == "CircleFilter")
         #expect(BlurFilter(blurRadius: 3).identifier == "BlurFilter-radius:(3)")
         #expect(BlurFilter().identifier == "BlurFilter-radius:(10)")
@@ -20,13 +22,19 @@ struct ImageFilterTests {
 
     @Test func compositeIdentifiersJoinTheirFiltersWithUnderscores() {
         let square = CGSize(width: 100, height: 100)
-        #expect(ScaledToSizeWithRoundedCornersFilter(size: square, radius: 10).identifier
+        #expect(
+            ScaledToSizeWithRoundedCornersFilter(size: square, radius: 10).identifier
                 == "ScaledToSizeFilter-size:(100x100)_RoundedCornersFilter-radius:(10)-divided:(false)")
-        #expect(AspectScaledToFillSizeWithRoundedCornersFilter(size: square, radius: 10).identifier
+        #expect(
+            AspectScaledToFillSizeWithRoundedCornersFilter(size: square, radius: 10).identifier
                 == "AspectScaledToFillSizeFilter-size:(100x100)_RoundedCornersFilter-radius:(10)-divided:(false)")
         #expect(ScaledToSizeCircleFilter(size: square).identifier == "ScaledToSizeFilter-size:(100x100)_CircleFilter")
-        #expect(AspectScaledToFillSizeCircleFilter(size: square).identifier == "AspectScaledToFillSizeFilter-size:(100x100)_CircleFilter")
-        #expect(DynamicCompositeImageFilter(CircleFilter(), BlurFilter()).identifier == "CircleFilter_BlurFilter-radius:(10)")
+        #expect(
+            AspectScaledToFillSizeCircleFilter(size: square).identifier
+                == "AspectScaledToFillSizeFilter-size:(100x100)_CircleFilter")
+        #expect(
+            DynamicCompositeImageFilter(CircleFilter(), BlurFilter()).identifier
+                == "CircleFilter_BlurFilter-radius:(10)")
     }
 
     @Test func customFiltersGetTheTypeNameAndSizableOrRoundableSuffixes() {
@@ -37,20 +45,23 @@ struct ImageFilterTests {
     }
 
     @Test func scaledToSizeIgnoresTheAspectRatio() {
-        let out = ScaledToSizeFilter(size: CGSize(width: 30, height: 90)).filter(TestImages.image(width: 60, height: 40))
+        let out = ScaledToSizeFilter(size: CGSize(width: 30, height: 90)).filter(
+            TestImages.image(width: 60, height: 40))
         #expect(out.width == 30 && out.height == 90)
     }
 
     @Test func aspectFitCentresTheScaledImageOnATransparentCanvas() {
         // 60×40 into 30×30: scale 0.5 → 30×20, centred with 5 transparent rows above and below.
-        let out = AspectScaledToFitSizeFilter(size: CGSize(width: 30, height: 30)).filter(TestImages.image(width: 60, height: 40))
+        let out = AspectScaledToFitSizeFilter(size: CGSize(width: 30, height: 30)).filter(
+            TestImages.image(width: 60, height: 40))
         #expect(out.width == 30 && out.height == 30)
         #expect(out.pixel(x: 15, y: 2).alpha == 0 && out.pixel(x: 15, y: 27).alpha == 0)
         #expect(out.pixel(x: 15, y: 15).alpha == 255)
     }
 
     @Test func aspectFillCoversTheTargetAndClips() {
-        let out = AspectScaledToFillSizeFilter(size: CGSize(width: 30, height: 30)).filter(TestImages.image(width: 60, height: 40))
+        let out = AspectScaledToFillSizeFilter(size: CGSize(width: 30, height: 30)).filter(
+            TestImages.image(width: 60, height: 40))
         #expect(out.width == 30 && out.height == 30)
         #expect(out.pixel(x: 0, y: 0).alpha == 255 && out.pixel(x: 29, y: 29).alpha == 255)
     }
@@ -87,9 +98,11 @@ struct ImageFilterTests {
     }
 
     @Test func compositeFiltersApplyInOrder() {
-        let out = AspectScaledToFillSizeCircleFilter(size: CGSize(width: 24, height: 24)).filter(TestImages.image(width: 60, height: 40))
+        let out = AspectScaledToFillSizeCircleFilter(size: CGSize(width: 24, height: 24)).filter(
+            TestImages.image(width: 60, height: 40))
         #expect(out.width == 24 && out.height == 24 && out.pixel(x: 0, y: 0).alpha == 0)
-        let scaled = ScaledToSizeWithRoundedCornersFilter(size: CGSize(width: 50, height: 20), radius: 5).filter(TestImages.image())
+        let scaled = ScaledToSizeWithRoundedCornersFilter(size: CGSize(width: 50, height: 20), radius: 5).filter(
+            TestImages.image())
         #expect(scaled.width == 50 && scaled.height == 20 && scaled.pixel(x: 0, y: 0).alpha == 0)
     }
 }

@@ -8,7 +8,11 @@ struct GuideCodeBlocksTests {
         let root = GuideCodeBlocks.repositoryRoot
         let guide = root.appendingPathComponent("Migration/AlamofireImage2/README.md")
         #expect(try GuideCodeBlocks.swiftBlocks(in: guide).count >= 15)
-        let missing = try GuideCodeBlocks.blocksMissing(from: guide, in: root.appendingPathComponent("Tests/AlamofireImageCompatTests"))
-        #expect(missing.isEmpty, "blocks of the guide not found in Tests/AlamofireImageCompatTests:\n\(missing.joined(separator: "\n---\n"))")
+        let missing = try GuideCodeBlocks.blocksMissing(
+            from: guide, in: root.appendingPathComponent("Tests/AlamofireImageCompatTests"))
+        #expect(
+            missing.isEmpty,
+            "blocks of the guide not found in Tests/AlamofireImageCompatTests:\n\(missing.joined(separator: "\n---\n"))"
+        )
     }
 }

@@ -3,7 +3,7 @@ import CometTestSupport
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 // The guide's Comet blocks, verbatim, run against the loopback server (this file imports Comet,
@@ -33,10 +33,12 @@ struct IdiomaticGuideExamples {
         let shown = Recorder<Image>()
         let show: @Sendable (Image) -> Void = { shown.append($0) }
 
-        let avatarRequest = ImageRequest(url: url, processors: [
-            .resize(size: CGSize(width: 100, height: 100), contentMode: .aspectFill, crop: true, upscale: true),
-            .circle(),
-        ])
+        let avatarRequest = ImageRequest(
+            url: url,
+            processors: [
+                .resize(size: CGSize(width: 100, height: 100), contentMode: .aspectFill, crop: true, upscale: true),
+                .circle(),
+            ])
         let avatar = try await pipeline.image(for: avatarRequest)
         show(avatar)
 
@@ -46,7 +48,10 @@ struct IdiomaticGuideExamples {
 
     @Test func customProcessor() throws {
         let gray = try GrayscaleProcessor().process(TestImages.image(width: 4, height: 4))
-        #expect((0..<4).allSatisfy { let p = gray.pixel(x: $0, y: 2); return p.red == p.green && p.green == p.blue })
+        #expect(
+            (0..<4).allSatisfy {
+                let p = gray.pixel(x: $0, y: 2); return p.red == p.green && p.green == p.blue
+            })
     }
 
     @Test func cancelling() async throws {
@@ -77,7 +82,8 @@ struct IdiomaticGuideExamples {
             guard request?.url?.host == "127.0.0.1" else { return nil }
             return URLCredential(user: "gallery", password: "secret", persistence: .forSession)
         }
-        let securePipeline = ImagePipeline(configuration: .init(dataLoader: DataLoader(configuration: loaderConfiguration)))
+        let securePipeline = ImagePipeline(
+            configuration: .init(dataLoader: DataLoader(configuration: loaderConfiguration)))
 
         #expect(try await securePipeline.image(for: url).width == 9)
     }

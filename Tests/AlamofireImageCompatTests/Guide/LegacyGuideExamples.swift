@@ -3,7 +3,7 @@ import CometTestSupport
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 // The guide's legacy (AlamofireImage 2) blocks, verbatim, run against the loopback server.
@@ -57,7 +57,10 @@ struct LegacyGuideExamples {
         let image = TestImages.image(width: 4, height: 4)
         let gray = Grayscale().filter(image)
         #expect(gray.width == 4)
-        #expect((0..<4).allSatisfy { let p = gray.pixel(x: $0, y: 1); return p.red == p.green && p.green == p.blue })
+        #expect(
+            (0..<4).allSatisfy {
+                let p = gray.pixel(x: $0, y: 1); return p.red == p.green && p.green == p.blue
+            })
         #expect(Grayscale().identifier == "Grayscale")
     }
 
@@ -107,14 +110,16 @@ struct LegacyGuideExamples {
         downloader.delegate = credentials
 
         let recorder = Recorder<Completion>()
-        downloader.downloadImage(URLRequest: server.server.url("/basic/gallery/secret/gallery.png"), completion: recorder.handler())
+        downloader.downloadImage(
+            URLRequest: server.server.url("/basic/gallery/secret/gallery.png"), completion: recorder.handler())
         #expect(await eventually { recorder.count == 1 })
         #expect(recorder.values.first?.image != nil)
     }
 
     @Test func responseImage() async throws {
         let server = try await AFIServer.start()
-        let imageURLString = server.serve(TestImages.jpeg(), at: "response.jpg", contentType: "image/jpeg").absoluteString
+        let imageURLString = server.serve(TestImages.jpeg(), at: "response.jpg", contentType: "image/jpeg")
+            .absoluteString
         let printed = Recorder<String>()
         let print: @Sendable (String) -> Void = { printed.append($0) }
 
@@ -171,6 +176,8 @@ struct Grayscale: ImageFilter {
     }
 }
 
+// The guide's block keeps the parameter name of AlamofireImage 2's delegate requirement.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 final class GalleryCredentials: ImageDownloaderDelegate {
     func authenticationCredentialForURLRequest(_ URLRequest: URLRequest) -> URLCredential? {
         guard let host = URLRequest.url?.host, host == "127.0.0.1" else { return nil }

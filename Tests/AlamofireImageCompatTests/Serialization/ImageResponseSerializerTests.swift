@@ -3,7 +3,7 @@ import CometTestSupport
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("Image response serializer", .timeLimit(.minutes(1)))
@@ -20,7 +20,8 @@ struct ImageResponseSerializerTests {
 
     @Test func decodesPNG() async throws {
         let server = try await AFIServer.start()
-        let response = try #require(await responseImage(server.serve(TestImages.png(width: 33, height: 22), at: "s.png")))
+        let response = try #require(
+            await responseImage(server.serve(TestImages.png(width: 33, height: 22), at: "s.png")))
         #expect(response.image?.width == 33 && response.image?.height == 22 && response.onMainThread)
     }
 
@@ -31,10 +32,14 @@ struct ImageResponseSerializerTests {
         #expect(response.image?.width == 32 && response.image?.height == 16)
     }
 
-    @Test(arguments: [("s.webp", "image/webp", TestImages.webp(width: 30, height: 20)),
-                      ("s.avif", "image/avif", TestImages.avif(width: 30, height: 20)),
-                      ("s.gif", "image/gif", TestImages.animatedGIF(width: 30, height: 20))])
-    func decodesTheFormatsOfTheWebWithTheirContentTypes(_ name: String, _ contentType: String, _ data: Data) async throws {
+    @Test(arguments: [
+        ("s.webp", "image/webp", TestImages.webp(width: 30, height: 20)),
+        ("s.avif", "image/avif", TestImages.avif(width: 30, height: 20)),
+        ("s.gif", "image/gif", TestImages.animatedGIF(width: 30, height: 20)),
+    ])
+    func decodesTheFormatsOfTheWebWithTheirContentTypes(_ name: String, _ contentType: String, _ data: Data)
+        async throws
+    {
         let server = try await AFIServer.start()
         let response = try #require(await responseImage(server.serve(data, at: name, contentType: contentType)))
         #expect(response.image?.width == 30 && response.image?.height == 20)
@@ -86,7 +91,8 @@ struct ImageResponseSerializerTests {
     @Test func acceptsAddedContentTypes() async throws {
         let server = try await AFIServer.start()
         Request.addAcceptableImageContentTypes(["image/x-comet-test"])
-        let response = try #require(await responseImage(server.serve(TestImages.png(), at: "x.png", contentType: "image/x-comet-test")))
+        let response = try #require(
+            await responseImage(server.serve(TestImages.png(), at: "x.png", contentType: "image/x-comet-test")))
         #expect(response.image != nil)
     }
 

@@ -3,7 +3,7 @@ import CometTestSupport
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The loopback test server plus routes that answer with real image MIME types (TestServer's

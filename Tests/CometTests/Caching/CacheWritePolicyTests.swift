@@ -17,8 +17,10 @@ struct CacheWritePolicyTests {
             case .processed: return ImageRequest(url: url, processors: [.resize(width: 10)])
             case .thumbnail: return ImageRequest(url: url, thumbnail: .init(maxPixelSize: 10))
             case .local: return ImageRequest(url: URL(fileURLWithPath: "/tmp/a.jpg"), processors: [.resize(width: 10)])
-            case .noDiskWrites: return ImageRequest(url: url, processors: [.resize(width: 10)], options: .disableDiskCacheWrites)
-            case .noDiskReads: return ImageRequest(url: url, processors: [.resize(width: 10)], options: .disableDiskCacheReads)
+            case .noDiskWrites:
+                return ImageRequest(url: url, processors: [.resize(width: 10)], options: .disableDiskCacheWrites)
+            case .noDiskReads:
+                return ImageRequest(url: url, processors: [.resize(width: 10)], options: .disableDiskCacheReads)
             }
         }
         var isProcessed: Bool { self != .plain && self != .thumbnail }
@@ -51,12 +53,18 @@ struct CacheWritePolicyTests {
         let decisions = CacheWritePolicy(policy: policy, hasDataCache: true)
         let request = kind.request
         #expect(decisions.storesOriginalData(for: request) == storesOriginal, "\(policy) \(kind): stores original")
-        #expect(decisions.storesEncodedImage(for: request, processed: kind.isProcessed) == storesEncoded, "\(policy) \(kind): stores encoded")
-        #expect(decisions.readsEncodedImage(for: request, processed: kind.isProcessed) == readsEncoded, "\(policy) \(kind): reads encoded")
+        #expect(
+            decisions.storesEncodedImage(for: request, processed: kind.isProcessed) == storesEncoded,
+            "\(policy) \(kind): stores encoded")
+        #expect(
+            decisions.readsEncodedImage(for: request, processed: kind.isProcessed) == readsEncoded,
+            "\(policy) \(kind): reads encoded")
         #expect(decisions.readsOriginalData(for: request) == readsOriginal, "\(policy) \(kind): reads original")
     }
 
-    @Test(arguments: [ImagePipeline.DataCachePolicy.storeOriginalData, .storeEncodedImages, .storeAll, .automatic], Kind.allCases)
+    @Test(
+        arguments: [ImagePipeline.DataCachePolicy.storeOriginalData, .storeEncodedImages, .storeAll, .automatic],
+        Kind.allCases)
     func withoutADataCacheNothingIsStoredOrRead(policy: ImagePipeline.DataCachePolicy, kind: Kind) {
         let decisions = CacheWritePolicy(policy: policy, hasDataCache: false)
         let request = kind.request

@@ -3,7 +3,7 @@ import Testing
 import Comet
 import CometTestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Disk-cache crash safety: a child process writes, removes and clears entries as fast as it can
@@ -24,7 +24,8 @@ struct DataCacheCrashTests {
     }
 
     private func runRounds() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("comet-crash-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "comet-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var verified = 0
         var roundsWithLeftoverTemporaryFiles = 0
@@ -34,12 +35,15 @@ struct DataCacheCrashTests {
             let cache = DataCache(path: directory)
             for index in 0..<CrashPayload.keyCount {
                 guard let data = cache.cachedData(for: CrashPayload.key(index)) else { continue }
-                #expect(CrashPayload.isValid(data, forKey: index), "round \(round): key \(index) read back \(data.count) bad bytes")
+                #expect(
+                    CrashPayload.isValid(data, forKey: index),
+                    "round \(round): key \(index) read back \(data.count) bad bytes")
                 verified += 1
             }
         }
-        print("DataCache crash safety: \(Self.rounds) rounds, \(verified) entries verified, "
-              + "\(roundsWithLeftoverTemporaryFiles) rounds killed with a write in progress")
+        print(
+            "DataCache crash safety: \(Self.rounds) rounds, \(verified) entries verified, "
+                + "\(roundsWithLeftoverTemporaryFiles) rounds killed with a write in progress")
         // Not vacuous: values were read back, and some kills landed in the middle of a write.
         #expect(verified > Self.rounds)
         #expect(roundsWithLeftoverTemporaryFiles > 0)

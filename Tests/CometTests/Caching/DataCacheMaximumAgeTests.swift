@@ -8,7 +8,8 @@ extension Caching {
     @Suite("DataCache maximum age")
     struct DataCacheMaximumAgeTests {
         /// A cache holding `entries` (key and seconds since last use), swept only on demand.
-        private func cache(in dir: borrowing TemporaryDirectory, _ entries: [String: TimeInterval]) throws -> DataCache {
+        private func cache(in dir: borrowing TemporaryDirectory, _ entries: [String: TimeInterval]) throws -> DataCache
+        {
             let cache = DataCache(path: dir.url)
             cache.sweepInterval = 3600
             for key in entries.keys { cache[key] = Data(repeating: 1, count: 100) }

@@ -10,8 +10,9 @@ extension Caching {
 
         /// Sets a file's modification time (the LRU clock) to `secondsAgo` in the past.
         static func backdate(_ path: String, secondsAgo: TimeInterval) throws {
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)],
-                                                  ofItemAtPath: path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)],
+                ofItemAtPath: path)
         }
 
         /// Entries of 1000 data bytes with one-character keys: 1017 bytes per file.
@@ -28,7 +29,7 @@ extension Caching {
                 try Self.backdate(cache.filePath(for: key)!, secondsAgo: Double(500 - 100 * i))
             }
             #expect(cache["a"] != nil)
-            cache.sizeLimit = 4 * Self.fileSize   // over by one file; trim to 70 % → 2 files remain
+            cache.sizeLimit = 4 * Self.fileSize  // over by one file; trim to 70 % → 2 files remain
             cache.sweep()
             #expect(cache.totalCount == 2)
             #expect(cache.totalSize <= Int(Double(cache.sizeLimit) * 0.7))
@@ -84,7 +85,8 @@ extension Caching {
             try Self.backdate(stale, secondsAgo: 3600)
             cache.sweep()
             #expect(!FileManager.default.fileExists(atPath: stale))
-            #expect(FileManager.default.fileExists(atPath: fresh), "a young temporary file may be another process's write")
+            #expect(
+                FileManager.default.fileExists(atPath: fresh), "a young temporary file may be another process's write")
             #expect(cache.totalCount == 0, "temporary files are not entries")
         }
 

@@ -187,7 +187,7 @@ extension Caching {
             contents[0] = UInt8(ascii: "X")
             try contents.write(to: URL(fileURLWithPath: file))
             #expect(cache["a"] == nil)
-            cache.flush()   // the deletion was queued by the read
+            cache.flush()  // the deletion was queued by the read
             #expect(!FileManager.default.fileExists(atPath: file))
         }
 
@@ -227,9 +227,13 @@ extension Caching {
             let name = "comet-tests-\(UUID().uuidString)"
             let cache = try DataCache(name: name)
             defer { try? FileManager.default.removeItem(at: cache.path) }
-            #expect(cache.path.standardizedFileURL == DataCache.userCachesDirectory.appendingPathComponent(name).standardizedFileURL)
+            #expect(
+                cache.path.standardizedFileURL
+                    == DataCache.userCachesDirectory.appendingPathComponent(name).standardizedFileURL)
             var isDirectory: ObjCBool = false
-            #expect(FileManager.default.fileExists(atPath: cache.path.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+            #expect(
+                FileManager.default.fileExists(atPath: cache.path.path, isDirectory: &isDirectory)
+                    && isDirectory.boolValue)
             #expect(cache.sizeLimit == 150 << 20)
             #expect(cache.sweepInterval == 30)
         }
@@ -252,7 +256,9 @@ extension Caching {
                             case 0, 1: cache["k\(k)"] = Self.bytes(64 + k, seed: UInt8(k))
                             case 2: if i % 50 == 2 { cache.removeData(for: "k\(k)") }
                             default:
-                                if let data = cache["k\(k)"], data != Self.bytes(64 + k, seed: UInt8(k)) { mismatches += 1 }
+                                if let data = cache["k\(k)"], data != Self.bytes(64 + k, seed: UInt8(k)) {
+                                    mismatches += 1
+                                }
                             }
                         }
                         return mismatches

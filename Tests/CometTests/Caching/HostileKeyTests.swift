@@ -2,7 +2,7 @@ import Locking
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 @testable import Comet
@@ -67,11 +67,18 @@ struct HostileKeyTests {
         let (parent, directory) = try makeSandbox()
         defer { try? FileManager.default.removeItem(at: parent) }
         let dataCache = DataCache(path: directory)
-        let pipeline = ImagePipeline { $0.dataCache = dataCache; $0.imageCache = ImageCache() }
-        let urls = ["http://h/a/../b.jpg", "http://h/b.jpg", "http://h/b.jpg?", "http://h/b.jpg#x", "http://H/b.jpg",
-                    "http://h/b%2Ejpg", "http://h//b.jpg", "file:///etc/passwd", "http://h/\(String(repeating: "a", count: 5000))"]
+        let pipeline = ImagePipeline {
+            $0.dataCache = dataCache; $0.imageCache = ImageCache()
+        }
+        let urls = [
+            "http://h/a/../b.jpg", "http://h/b.jpg", "http://h/b.jpg?", "http://h/b.jpg#x", "http://H/b.jpg",
+            "http://h/b%2Ejpg", "http://h//b.jpg", "file:///etc/passwd",
+            "http://h/\(String(repeating: "a", count: 5000))",
+        ]
         let requests = urls.map { ImageRequest(url: URL(string: $0)!) }
-        for (index, request) in requests.enumerated() { pipeline.cache.storeCachedData(Data([UInt8(index)]), for: request) }
+        for (index, request) in requests.enumerated() {
+            pipeline.cache.storeCachedData(Data([UInt8(index)]), for: request)
+        }
         dataCache.flush()
         for (index, request) in requests.enumerated() {
             #expect(pipeline.cache.cachedData(for: request) == Data([UInt8(index)]), "\(urls[index].prefix(40))")
@@ -91,7 +98,8 @@ struct HostileKeyTests {
         origin.serve(image, at: "same-host.jpg")
         origin.handle("/away.jpg") { request in
             // "localhost" is another host name than 127.0.0.1, on another port.
-            HTTPResponse(statusCode: .found, headers: [.location: "http://localhost:\(other.port)/landing.jpg"], body: Data())
+            HTTPResponse(
+                statusCode: .found, headers: [.location: "http://localhost:\(other.port)/landing.jpg"], body: Data())
         }
         other.handle("/landing.jpg") { request in
             seen.withLock { $0["other"] = request.headers[.authorization] }

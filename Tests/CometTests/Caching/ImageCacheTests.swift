@@ -60,7 +60,7 @@ extension Caching {
         }
 
         @Test func entryCostLimitRefusesHugeEntries() {
-            let cache = ImageCache(costLimit: 1000)   // entryCostLimit 0.1 → at most 100 bytes
+            let cache = ImageCache(costLimit: 1000)  // entryCostLimit 0.1 → at most 100 bytes
             #expect(cache.entryCostLimit == 0.1)
             cache["small"] = entry(costing: 100)
             cache["huge"] = entry(costing: 104)

@@ -14,7 +14,9 @@ struct MemoryPressureMonitorTests {
 
     private func filledCache(_ count: Int = 4) -> ImageCache {
         let cache = ImageCache(costLimit: 1 << 30)
-        for index in 0..<count { cache[ImageCacheKey("\(index)")] = CachedImage(image: TestImages.image(width: 32, height: 32)) }
+        for index in 0..<count {
+            cache[ImageCacheKey("\(index)")] = CachedImage(image: TestImages.image(width: 32, height: 32))
+        }
         return cache
     }
 
@@ -28,9 +30,9 @@ struct MemoryPressureMonitorTests {
     }
 
     @Test(arguments: [
-        StallCase(some: 2.5, full: 0, level: .normal, remaining: 4),   // low pressure trims nothing
-        StallCase(some: 15, full: 0, level: .warning, remaining: 2),   // a warning halves the cache
-        StallCase(some: 30, full: 12, level: .critical, remaining: 0), // a full stall empties it
+        StallCase(some: 2.5, full: 0, level: .normal, remaining: 4),  // low pressure trims nothing
+        StallCase(some: 15, full: 0, level: .warning, remaining: 2),  // a warning halves the cache
+        StallCase(some: 30, full: 12, level: .critical, remaining: 0),  // a full stall empties it
         StallCase(some: 45, full: 0, level: .critical, remaining: 0),  // so does a high `some`
     ])
     func aStallReadingTrimsByItsLevel(_ reading: StallCase) throws {
@@ -49,7 +51,7 @@ struct MemoryPressureMonitorTests {
         let monitor = MemoryPressureMonitor(sources: [.memoryEvents(file.url)])
         let cache = filledCache()
         monitor.register(cache)
-        #expect(monitor.poll() == .normal) // the baseline
+        #expect(monitor.poll() == .normal)  // the baseline
         try file.write(Self.events(high: 6, max: 2))
         #expect(monitor.poll() == .warning)
         #expect(cache.totalCount == 2)
@@ -59,7 +61,9 @@ struct MemoryPressureMonitorTests {
     }
 
     @Test func missingFilesAreANoOp() {
-        let monitor = MemoryPressureMonitor(sources: [.pressureStall(URL(fileURLWithPath: "/nonexistent/memory.pressure"))])
+        let monitor = MemoryPressureMonitor(sources: [
+            .pressureStall(URL(fileURLWithPath: "/nonexistent/memory.pressure"))
+        ])
         let cache = filledCache()
         monitor.register(cache)
         #expect(monitor.poll() == .normal)

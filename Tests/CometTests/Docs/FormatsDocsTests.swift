@@ -19,8 +19,10 @@ func play(_ animation: AnimatedImage, show: (Image) -> Void) async throws {
 @Suite("The Formats guide runs", .timeLimit(.minutes(1)))
 struct FormatsDocsTests {
     @Test func decodingAnyFormat() throws {
-        for webpOrGIFOrAVIFData in [TestImages.webp(), TestImages.animatedGIF(width: 64, height: 48), TestImages.avif()] {
-            let still = try Image(data: webpOrGIFOrAVIFData)   // upright RGBA8; a GIF's first frame
+        for webpOrGIFOrAVIFData in [
+            TestImages.webp(), TestImages.animatedGIF(width: 64, height: 48), TestImages.avif(),
+        ] {
+            let still = try Image(data: webpOrGIFOrAVIFData)  // upright RGBA8; a GIF's first frame
             #expect(still.width == 64)
         }
     }
@@ -40,7 +42,8 @@ struct FormatsDocsTests {
         server.serve(TestImages.animatedGIF(frames: 3), at: "a.gif")
         let (pipeline, _) = makeRealPipeline()
         let gifURL = server.imageURL("a.gif")
-        let response = try await pipeline.imageTask(with: ImageRequest(url: gifURL, options: [.decodeAnimation])).response
+        let response = try await pipeline.imageTask(with: ImageRequest(url: gifURL, options: [.decodeAnimation]))
+            .response
         if let animation = response.animation {
             print("\(animation.frames.count) frames, \(animation.duration) s a loop")
         }
@@ -54,12 +57,13 @@ struct FormatsDocsTests {
 
     @Test func encodings() throws {
         let image = TestImages.image(width: 40, height: 30, alpha: true)
-        let animation = AnimatedImage(type: .gif, frames: [.init(image: image, duration: 0.1), .init(image: image, duration: 0.1)],
-                                      loopCount: 0, data: Data())
-        let webp = try image.webpData(quality: 0.8)              // lossy; keeps alpha
-        let exact = try image.webpData(lossless: true)           // pixel-exact
+        let animation = AnimatedImage(
+            type: .gif, frames: [.init(image: image, duration: 0.1), .init(image: image, duration: 0.1)],
+            loopCount: 0, data: Data())
+        let webp = try image.webpData(quality: 0.8)  // lossy; keeps alpha
+        let exact = try image.webpData(lossless: true)  // pixel-exact
         let avif = try image.avifData(quality: 0.6)
-        let gif = try ImageEncoders.gif(animation)                // or ImageEncoders.animatedWebP(animation)
+        let gif = try ImageEncoders.gif(animation)  // or ImageEncoders.animatedWebP(animation)
         #expect([webp, exact, avif, gif].map { AssetType($0) } == [.webp, .webp, .avif, .gif])
         #expect(try Image(data: exact) == image)
     }
@@ -70,7 +74,8 @@ struct FormatsDocsTests {
             $0.dataCachePolicy = .automatic
             $0.makeImageEncoder = { _ in ImageEncoders.WebP(quality: 0.8) }
         }
-        let encoder = pipeline.configuration.makeImageEncoder(ImageEncodingContext(request: ImageRequest(url: nil), image: TestImages.image()))
+        let encoder = pipeline.configuration.makeImageEncoder(
+            ImageEncodingContext(request: ImageRequest(url: nil), image: TestImages.image()))
         #expect(encoder.type == .webp)
         (pipeline.configuration.dataCache as? DataCache)?.removeAll()
     }

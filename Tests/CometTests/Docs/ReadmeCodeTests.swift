@@ -11,27 +11,30 @@ import Testing
 /// tested in the pipeline suites.
 func readmeLoadingImages(url: URL) async throws {
     let pipeline = ImagePipeline {
-        $0.dataCache = try? DataCache(name: "com.example.gallery")   // disk, LRU, 150 MiB by default
-        $0.imageCache = ImageCache(costLimit: 256 << 20)              // memory, LRU by cost
+        $0.dataCache = try? DataCache(name: "com.example.gallery")  // disk, LRU, 150 MiB by default
+        $0.imageCache = ImageCache(costLimit: 256 << 20)  // memory, LRU by cost
     }
     ImagePipeline.shared = pipeline
 
-    let request = ImageRequest(url: url,
-                               processors: [.resize(size: CGSize(width: 256, height: 256), contentMode: .aspectFill)],
-                               priority: .high)
-    let image = try await pipeline.image(for: request)                 // async/await
-    let task = pipeline.loadImage(with: request) { print($0) }          // completion on configuration.callbackQueue
-    task.priority = .veryHigh                                          // re-orders queued work
-    task.cancel()                                                      // shared work continues for other tasks
-    let cached = pipeline.cache[request]                               // memory-cache lookup
+    let request = ImageRequest(
+        url: url,
+        processors: [.resize(size: CGSize(width: 256, height: 256), contentMode: .aspectFill)],
+        priority: .high)
+    let image = try await pipeline.image(for: request)  // async/await
+    let task = pipeline.loadImage(with: request) { print($0) }  // completion on configuration.callbackQueue
+    task.priority = .veryHigh  // re-orders queued work
+    task.cancel()  // shared work continues for other tasks
+    let cached = pipeline.cache[request]  // memory-cache lookup
     _ = (image, cached)
 }
 
 /// README, "A thumbnail, then the full image".
-func readmeThumbnailThenFull(url: URL, pipeline: ImagePipeline, failureImage: Image,
-                             show: @escaping @Sendable (Image, ContentMode) -> Void) -> AnyCancellable {
+func readmeThumbnailThenFull(
+    url: URL, pipeline: ImagePipeline, failureImage: Image,
+    show: @escaping @Sendable (Image, ContentMode) -> Void
+) -> AnyCancellable {
     let thumb = pipeline.imageStream(with: ImageRequest(url: url, processors: [.resize(width: 256)]))
-    let full  = pipeline.imageStream(with: url)
+    let full = pipeline.imageStream(with: url)
     let cancellable = thumb.append(full)
         .map { ($0.image, ContentMode.aspectFill) }
         .catch { _ in Just((failureImage, .aspectFit)) }
@@ -41,11 +44,13 @@ func readmeThumbnailThenFull(url: URL, pipeline: ImagePipeline, failureImage: Im
 
 /// README and Imaging.docc/DecodingImages.md.
 func readmeDecoding(data: Data) throws -> (Image, DecodedImage, Data, Data) {
-    let image = try Image(data: data)                    // PNG, JPEG, WebP, GIF, AVIF; upright, RGBA8 straight alpha
-    let result = try ImageDecoders.decode(data, options: ImageDecodingOptions(
-        downsampling: .maxPixelSize(256)                  // JPEG: decode at 1/2, 1/4 or 1/8 scale
-    ))
-    if !result.isClean { print(result.warnings) }         // libjpeg concealed corrupt data: don't cache
+    let image = try Image(data: data)  // PNG, JPEG, WebP, GIF, AVIF; upright, RGBA8 straight alpha
+    let result = try ImageDecoders.decode(
+        data,
+        options: ImageDecodingOptions(
+            downsampling: .maxPixelSize(256)  // JPEG: decode at 1/2, 1/4 or 1/8 scale
+        ))
+    if !result.isClean { print(result.warnings) }  // libjpeg concealed corrupt data: don't cache
     let png = try image.pngData()
     let jpeg = try image.jpegData(compressionQuality: 0.85)
     return (image, result, png, jpeg)
@@ -69,8 +74,10 @@ struct ReadmeCodeTests {
         server.serve(TestImages.jpeg(width: 600, height: 400), at: "photo.jpg")
         let pipeline = ImagePipeline { $0.imageCache = ImageCache() }
         let shown = Collected<Int>()
-        let cancellable = readmeThumbnailThenFull(url: server.imageURL("photo.jpg"), pipeline: pipeline,
-                                                  failureImage: TestImages.image(width: 1, height: 1)) { image, _ in
+        let cancellable = readmeThumbnailThenFull(
+            url: server.imageURL("photo.jpg"), pipeline: pipeline,
+            failureImage: TestImages.image(width: 1, height: 1)
+        ) { image, _ in
             shown.append(image.width)
         }
         #expect(await eventually { shown.count == 2 })
@@ -81,7 +88,7 @@ struct ReadmeCodeTests {
     @Test func decodingExampleDownsamplesAndReencodes() throws {
         let (image, thumbnail, png, jpeg) = try readmeDecoding(data: TestImages.jpeg(width: 2048, height: 1024))
         #expect(image.width == 2048)
-        #expect(thumbnail.image.width == 256 && thumbnail.isClean) // decoded at 1/8
+        #expect(thumbnail.image.width == 256 && thumbnail.isClean)  // decoded at 1/8
         #expect(try Image(data: png).width == 2048)
         #expect(try Image(data: jpeg).height == 1024)
     }
@@ -89,6 +96,6 @@ struct ReadmeCodeTests {
     @Test func processingGuideExampleMakesARoundedSquare() throws {
         let thumbnail = try processingGuideThumbnail(of: TestImages.image(width: 640, height: 480))
         #expect(thumbnail.width == 256 && thumbnail.height == 256)
-        #expect(thumbnail.pixel(x: 0, y: 0).alpha == 0) // the corner is cut away
+        #expect(thumbnail.pixel(x: 0, y: 0).alpha == 0)  // the corner is cut away
     }
 }

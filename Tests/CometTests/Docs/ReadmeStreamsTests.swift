@@ -9,7 +9,7 @@ func readmeStreamsDebounce() -> [String] {
     var seen: [String] = []
     let cancellable = subject.debounce(for: .milliseconds(300), scheduler: scheduler).sink { seen.append($0) }
     subject.send("c"); subject.send("co"); subject.send("com")
-    scheduler.advance(by: .milliseconds(300))   // seen == ["com"]
+    scheduler.advance(by: .milliseconds(300))  // seen == ["com"]
     cancellable.cancel()
     return seen
 }

@@ -11,7 +11,9 @@ struct AnimationEndToEndTests {
         let server = try await TestServer.start()
         server.serve(TestImages.animatedGIF(frames: 4), at: "a.gif")
         let (pipeline, _) = makeRealPipeline()
-        let response = try await pipeline.imageTask(with: ImageRequest(url: server.imageURL("a.gif"), options: [.decodeAnimation])).response
+        let response = try await pipeline.imageTask(
+            with: ImageRequest(url: server.imageURL("a.gif"), options: [.decodeAnimation])
+        ).response
         let animation = try #require(response.animation)
         #expect(animation.frames.count == 4 && animation.type == .gif && animation.loopCount == 0)
         #expect(response.image == animation.frames[0].image)
@@ -43,9 +45,16 @@ struct AnimationEndToEndTests {
 
     @Test func theAnimationComesBackFromTheDiskCacheWithItsFrames() async throws {
         let server = try await TestServer.start()
-        let frames = (0..<3).map { AnimatedImage.Frame(image: TestImages.image(width: 20 + $0, height: 10), duration: 0.05) }
-        let resized = frames.map { AnimatedImage.Frame(image: try! ImageProcessors.Resize(size: Size(width: 20, height: 10), contentMode: .stretch).process($0.image), duration: $0.duration) }
-        let webp = try ImageEncoders.animatedWebP(AnimatedImage(type: .webp, frames: resized, loopCount: 0, data: Data()), lossless: true)
+        let frames = (0..<3).map {
+            AnimatedImage.Frame(image: TestImages.image(width: 20 + $0, height: 10), duration: 0.05)
+        }
+        let resized = frames.map {
+            AnimatedImage.Frame(
+                image: try! ImageProcessors.Resize(size: Size(width: 20, height: 10), contentMode: .stretch).process(
+                    $0.image), duration: $0.duration)
+        }
+        let webp = try ImageEncoders.animatedWebP(
+            AnimatedImage(type: .webp, frames: resized, loopCount: 0, data: Data()), lossless: true)
         server.serve(webp, at: "a.webp")
         let (first, dataCache) = makeRealPipeline(diskCache: true)
         let request = ImageRequest(url: server.imageURL("a.webp"), options: [.decodeAnimation])
@@ -62,7 +71,8 @@ struct AnimationEndToEndTests {
         let server = try await TestServer.start()
         server.serve(TestImages.animatedGIF(width: 40, height: 20, frames: 3), at: "a.gif")
         let (pipeline, _) = makeRealPipeline()
-        let request = ImageRequest(url: server.imageURL("a.gif"), options: [.decodeAnimation], thumbnail: .init(maxPixelSize: 10))
+        let request = ImageRequest(
+            url: server.imageURL("a.gif"), options: [.decodeAnimation], thumbnail: .init(maxPixelSize: 10))
         let response = try await pipeline.imageTask(with: request).response
         #expect(response.animation == nil && response.image.width == 10)
     }

@@ -38,7 +38,8 @@ struct CachingEndToEndTests {
         _ = try await pipeline.image(for: server.imageURL("photo.jpg"))
         dataCache?.flush()
         let (fresh, _) = makeRealPipeline { $0.dataCache = dataCache }
-        let thumbnail = try await fresh.image(for: ImageRequest(url: server.imageURL("photo.jpg"), thumbnail: .init(maxPixelSize: 100)))
+        let thumbnail = try await fresh.image(
+            for: ImageRequest(url: server.imageURL("photo.jpg"), thumbnail: .init(maxPixelSize: 100)))
         #expect(thumbnail.width == 100 && thumbnail.height == 75)
         #expect(server.requestCount(for: "/images/photo.jpg") == 1)
     }
@@ -50,8 +51,10 @@ struct CachingEndToEndTests {
         (.storeAll, true, true, true),
         (.automatic, false, true, true),
     ])
-    func dataCachePolicyStoresWhatNukeWould(policy: ImagePipeline.DataCachePolicy, originalForProcessed: Bool,
-                                            encodedForProcessed: Bool, originalForPlain: Bool) async throws {
+    func dataCachePolicyStoresWhatNukeWould(
+        policy: ImagePipeline.DataCachePolicy, originalForProcessed: Bool,
+        encodedForProcessed: Bool, originalForPlain: Bool
+    ) async throws {
         let server = try await TestServer.start()
         server.serve(TestImages.jpeg(width: 100, height: 80), at: "p.jpg")
         server.serve(TestImages.jpeg(width: 100, height: 80), at: "q.jpg")
@@ -91,7 +94,9 @@ struct CachingEndToEndTests {
         #expect(await eventually { pipeline.activeJobCount == 0 })
         try await Task.sleep(for: .milliseconds(50))
         dataCache?.flush()
-        let (fresh, _) = makeRealPipeline { $0.dataCache = dataCache; $0.dataCachePolicy = .storeEncodedImages }
+        let (fresh, _) = makeRealPipeline {
+            $0.dataCache = dataCache; $0.dataCachePolicy = .storeEncodedImages
+        }
         let response = try await fresh.imageTask(with: request).response
         #expect(response.cacheType == .disk)
         #expect(response.image.width == 50)
@@ -103,7 +108,8 @@ struct CachingEndToEndTests {
         let data = TestImages.jpeg(width: 512, height: 384, progressive: true)
         server.serve(data, at: "progressive.jpg")
         let (pipeline, dataCache) = makeRealPipeline(diskCache: true) { $0.isProgressiveDecodingEnabled = true }
-        let task = pipeline.imageTask(with: ImageRequest(url: server.url("/drip/progressive.jpg?chunk=2048&interval=15")))
+        let task = pipeline.imageTask(
+            with: ImageRequest(url: server.url("/drip/progressive.jpg?chunk=2048&interval=15")))
         var previews = 0
         var final: ImageResponse?
         for await event in task.events {

@@ -1,13 +1,15 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 @testable import Comet
 
 /// A pipeline over the real ``DataLoader`` with private caches (a disk cache in a fresh
 /// temporary directory when `diskCache` is set), for end-to-end tests.
-func makeRealPipeline(diskCache: Bool = false, loader: DataLoader.Configuration = DataLoader.Configuration(),
-                      _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) -> (ImagePipeline, DataCache?) {
+func makeRealPipeline(
+    diskCache: Bool = false, loader: DataLoader.Configuration = DataLoader.Configuration(),
+    _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
+) -> (ImagePipeline, DataCache?) {
     let dataCache = diskCache ? temporaryDataCache() : nil
     let pipeline = ImagePipeline {
         $0.dataLoader = DataLoader(configuration: loader)

@@ -2,7 +2,7 @@ import Locking
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 @testable import Comet
@@ -13,13 +13,15 @@ import CometTestSupport
 @Suite("Fault storms through the real server", .timeLimit(.minutes(2)))
 struct FaultStormTests {
     /// 64 KiB on the wire, 64 MiB once gunzipped (URLSession on Linux decodes gzip itself).
-    static let gzipBomb = try! Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/zeros-64MiB.gz"))
+    static let gzipBomb = try! Data(
+        contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/zeros-64MiB.gz"))
 
     static func serveGzipBomb(on server: TestServer, at path: String) {
         server.handle(path) { _ in
-            HTTPResponse(statusCode: .ok, headers: [.contentType: "image/jpeg", HTTPHeader("Content-Encoding"): "gzip"],
-                         body: gzipBomb)
+            HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "image/jpeg", HTTPHeader("Content-Encoding"): "gzip"],
+                body: gzipBomb)
         }
     }
 
@@ -54,13 +56,18 @@ struct FaultStormTests {
         let image = TestImages.jpeg(width: 40, height: 30)
         let served = Locked(0)
         server.handle("/flaky.jpg") { _ in
-            let count = served.withLock { $0 += 1; return $0 }
-            return count <= 3 ? HTTPResponse(statusCode: .serviceUnavailable)
-                              : HTTPResponse(statusCode: .ok, headers: [.contentType: "image/jpeg"], body: image)
+            let count = served.withLock {
+                $0 += 1; return $0
+            }
+            return count <= 3
+                ? HTTPResponse(statusCode: .serviceUnavailable)
+                : HTTPResponse(statusCode: .ok, headers: [.contentType: "image/jpeg"], body: image)
         }
         let (pipeline, dataCache) = makeRealPipeline(diskCache: true)
         for _ in 0..<3 {
-            await #expect(throws: ImagePipeline.Error.self) { _ = try await pipeline.image(for: server.url("/flaky.jpg")) }
+            await #expect(throws: ImagePipeline.Error.self) {
+                _ = try await pipeline.image(for: server.url("/flaky.jpg"))
+            }
         }
         let loaded = try await pipeline.image(for: server.url("/flaky.jpg"))
         #expect(loaded.width == 40)
@@ -78,9 +85,11 @@ struct FaultStormTests {
         for (index, data) in good.enumerated() { server.serve(data, at: "good\(index).jpg") }
         server.serve(Data("<html>not an image</html>".utf8), at: "page.jpg")
         Self.serveGzipBomb(on: server, at: "/bomb.jpg")
-        let faulty = [server.url("/status/500"), server.url("/status/503"), server.url("/status/404"),
-                      server.url("/redirect-loop"), server.imageURL("page.jpg"), server.url("/bomb.jpg"),
-                      faults.url("/short"), faults.url("/reset"), faults.url("/stall"), faults.url("/overlong")]
+        let faulty = [
+            server.url("/status/500"), server.url("/status/503"), server.url("/status/404"),
+            server.url("/redirect-loop"), server.imageURL("page.jpg"), server.url("/bomb.jpg"),
+            faults.url("/short"), faults.url("/reset"), faults.url("/stall"), faults.url("/overlong"),
+        ]
         var loader = DataLoader.Configuration()
         // Ends the stalls. Generous so that a loaded machine cannot fail a good load: 5 s was
         // exceeded by good loads under AddressSanitizer with the whole suite running in parallel.
@@ -90,7 +99,9 @@ struct FaultStormTests {
             $0.dataLoadingConcurrencyLimit = 8
         }
 
-        let results = await withTaskGroup(of: (url: URL, index: Int?, width: Int?, error: String?, seconds: Double).self) { group in
+        let results = await withTaskGroup(
+            of: (url: URL, index: Int?, width: Int?, error: String?, seconds: Double).self
+        ) { group in
             for round in 0..<4 {
                 for index in good.indices {
                     group.addTask {
@@ -121,7 +132,7 @@ struct FaultStormTests {
             #expect(result.seconds < 30, "\(result.url) took \(result.seconds) s")
             if let index = result.index {
                 #expect(result.width == 30 + index, "\(result.url): \(result.error ?? "")")
-            } else if result.url.path != "/overlong" { // a cut JPEG may decode with concealment
+            } else if result.url.path != "/overlong" {  // a cut JPEG may decode with concealment
                 #expect(result.width == nil, "\(result.url) must fail")
             }
         }

@@ -7,8 +7,10 @@ import CometTestSupport
 /// WebP, GIF and AVIF through the real server, the registry's decoders and both caches.
 @Suite("WebP, GIF and AVIF through the real server", .timeLimit(.minutes(1)))
 struct FormatsEndToEndTests {
-    @Test(arguments: [("a.webp", TestImages.webp()), ("a.gif", TestImages.animatedGIF(width: 64, height: 48)),
-                      ("a.avif", TestImages.avif())])
+    @Test(arguments: [
+        ("a.webp", TestImages.webp()), ("a.gif", TestImages.animatedGIF(width: 64, height: 48)),
+        ("a.avif", TestImages.avif()),
+    ])
     func loadsEachFormat(_ name: String, _ data: Data) async throws {
         let server = try await TestServer.start()
         server.serve(data, at: name)
@@ -49,11 +51,13 @@ struct FormatsEndToEndTests {
         let server = try await TestServer.start()
         server.serve(TestImages.webp(width: 1200, height: 800), at: "big.webp")
         let (pipeline, _) = makeRealPipeline()
-        let thumb = try await pipeline.image(for: ImageRequest(url: server.imageURL("big.webp"), thumbnail: .init(maxPixelSize: 150)))
+        let thumb = try await pipeline.image(
+            for: ImageRequest(url: server.imageURL("big.webp"), thumbnail: .init(maxPixelSize: 150)))
         #expect(thumb.width == 150 && thumb.height == 100)
         // What the decoder itself gives for the same target: already the thumbnail's size.
-        let decoded = try WebPDecoder().decode(TestImages.webp(width: 1200, height: 800),
-                                               options: ImageDecodingOptions(downsampling: .maxPixelSize(150)))
+        let decoded = try WebPDecoder().decode(
+            TestImages.webp(width: 1200, height: 800),
+            options: ImageDecodingOptions(downsampling: .maxPixelSize(150)))
         #expect(decoded.image.width == 150 && decoded.image.height == 100)
     }
 
@@ -71,7 +75,9 @@ struct FormatsEndToEndTests {
         cache.flush()
         let stored = try #require(cache.cachedData(for: ImageKey(request).diskKey))
         #expect(AssetType(stored) == .webp)
-        let (fresh, _) = makeRealPipeline { $0.dataCache = cache; $0.dataCachePolicy = .storeEncodedImages }
+        let (fresh, _) = makeRealPipeline {
+            $0.dataCache = cache; $0.dataCachePolicy = .storeEncodedImages
+        }
         let response = try await fresh.imageTask(with: request).response
         #expect(response.cacheType == .disk && response.image.width == 100)
     }
@@ -84,7 +90,8 @@ struct FormatsEndToEndTests {
         let thumb = pipeline.imageStream(with: ImageRequest(url: server.imageURL("thumb.webp")))
         let full = pipeline.imageStream(with: ImageRequest(url: server.imageURL("full.avif")))
         let sizes = Collected<Int>()
-        let cancellable = thumb.append(full).sink(receiveCompletion: { _ in }, receiveValue: { sizes.append($0.image.width) })
+        let cancellable = thumb.append(full).sink(
+            receiveCompletion: { _ in }, receiveValue: { sizes.append($0.image.width) })
         #expect(await eventually { sizes.count == 2 })
         #expect(sizes.all == [32, 320])
         cancellable.cancel()

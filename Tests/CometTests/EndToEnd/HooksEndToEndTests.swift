@@ -1,7 +1,7 @@
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Locking
 import Testing
@@ -68,7 +68,7 @@ struct HooksEndToEndTests {
         dataCache.flush()
         #expect(dataCache.containsData(for: "custom:a.png"))
         #expect(!dataCache.containsData(for: server.imageURL("a.png").absoluteString))
-        let (second, _) = makeRealPipeline(configure) // an empty memory cache of its own
+        let (second, _) = makeRealPipeline(configure)  // an empty memory cache of its own
         _ = try await second.image(for: server.imageURL("a.png"))
         #expect(server.requestCount(for: "/images/a.png") == 1)
         #expect(second.metrics.diskCacheHits == 1)
@@ -95,14 +95,16 @@ struct HooksEndToEndTests {
         let small = TestImages.image(width: 2, height: 1)
         let (pipeline, _) = makeRealPipeline { $0.hooks.willCacheImage = { _, _ in small } }
         let request = ImageRequest(url: server.imageURL("a.png"))
-        #expect(try await pipeline.image(for: request).width == 20) // the caller gets the decoded image
+        #expect(try await pipeline.image(for: request).width == 20)  // the caller gets the decoded image
         #expect(pipeline.cache[request]?.image.width == 2)
     }
 
     @Test func willCacheDataMayRewriteTheStoredBytes() async throws {
         let server = try await serverWithImage()
         let replacement = TestImages.png(width: 3, height: 3)
-        let (pipeline, dataCache) = makeRealPipeline(diskCache: true) { $0.hooks.willCacheData = { _, _ in replacement } }
+        let (pipeline, dataCache) = makeRealPipeline(diskCache: true) {
+            $0.hooks.willCacheData = { _, _ in replacement }
+        }
         let request = ImageRequest(url: server.imageURL("a.png"))
         _ = try await pipeline.image(for: request)
         dataCache?.flush()

@@ -4,7 +4,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Through the real server and the real data loader: two users' requests for one URL each get
@@ -18,7 +18,8 @@ struct KeyIsolationEndToEndTests {
         server.handle("/me/avatar") { request in
             try await Task.sleep(for: .milliseconds(200))
             let width = request.headers[.authorization] == "alice" ? 10 : 20
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/png"], body: TestImages.png(width: width, height: 4))
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "image/png"], body: TestImages.png(width: width, height: 4))
         }
         return server
     }
@@ -46,11 +47,17 @@ struct KeyIsolationEndToEndTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("comet-keys-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let disk = DataCache(path: directory)
-        let first = ImagePipeline { $0.dataCache = disk; $0.imageCache = nil }
+        let first = ImagePipeline {
+            $0.dataCache = disk; $0.imageCache = nil
+        }
         _ = try await first.image(for: request(server, user: "alice"))
         #expect(await eventually { disk.containsData(for: request(server, user: "alice").dataKey) })
-        let second = ImagePipeline { $0.dataCache = disk; $0.imageCache = nil }
-        #expect(try await second.image(for: request(server, user: "bob")).width == 20, "Bob's request is not answered with Alice's bytes")
+        let second = ImagePipeline {
+            $0.dataCache = disk; $0.imageCache = nil
+        }
+        #expect(
+            try await second.image(for: request(server, user: "bob")).width == 20,
+            "Bob's request is not answered with Alice's bytes")
         #expect(try await second.image(for: request(server, user: "alice")).width == 10)
         #expect(server.requestCount(for: "/me/avatar") == 2, "Alice's second load came from the disk")
     }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 @testable import Comet
@@ -41,7 +41,7 @@ struct LoadingFaultTests {
     @Test func corruptImageBytesGiveADecodingErrorAndAreNotCached() async throws {
         let server = try await TestServer.start()
         var bytes = [UInt8](TestImages.jpeg(width: 64, height: 64))
-        for i in stride(from: 200, to: bytes.count - 2, by: 7) { bytes[i] = 0xFF } // markers all over the scan
+        for i in stride(from: 200, to: bytes.count - 2, by: 7) { bytes[i] = 0xFF }  // markers all over the scan
         server.serve(Data(bytes.prefix(bytes.count / 3)), at: "broken.jpg")
         server.serve(Data("<html>not an image</html>".utf8), at: "page.html")
         let (pipeline, dataCache) = makeRealPipeline(diskCache: true)
@@ -71,7 +71,9 @@ struct LoadingFaultTests {
     @Test func redirectLoopFailsInsteadOfHanging() async throws {
         let server = try await TestServer.start()
         let (pipeline, _) = makeRealPipeline()
-        await #expect(throws: ImagePipeline.Error.self) { _ = try await pipeline.image(for: server.url("/redirect-loop")) }
+        await #expect(throws: ImagePipeline.Error.self) {
+            _ = try await pipeline.image(for: server.url("/redirect-loop"))
+        }
     }
 
     @Test func unauthorizedWithoutCredentialsFailsWith401() async throws {
@@ -92,12 +94,15 @@ struct LoadingFaultTests {
         var loader = DataLoader.Configuration()
         loader.credentialProvider = { _, request in
             // Different credentials per path, chosen from the request.
-            request?.url?.path.contains("/alice/") == true ? URLCredential(user: "alice", password: "wonderland", persistence: .none) : nil
+            request?.url?.path.contains("/alice/") == true
+                ? URLCredential(user: "alice", password: "wonderland", persistence: .none) : nil
         }
         let (pipeline, _) = makeRealPipeline(loader: loader)
         let image = try await pipeline.image(for: server.url("/basic/alice/wonderland/secret.jpg"))
         #expect(image.width == 64)
-        await #expect(throws: ImagePipeline.Error.self) { _ = try await pipeline.image(for: server.url("/basic/bob/builder/secret.jpg")) }
+        await #expect(throws: ImagePipeline.Error.self) {
+            _ = try await pipeline.image(for: server.url("/basic/bob/builder/secret.jpg"))
+        }
     }
 
     @Test func oversizedResponseFailsFromItsContentLength() async throws {
@@ -170,7 +175,9 @@ struct LoadingFaultTests {
         var loader = DataLoader.Configuration()
         loader.allowsFileURLs = false
         let (pipeline, _) = makeRealPipeline(loader: loader)
-        await #expect(throws: ImagePipeline.Error.self) { _ = try await pipeline.image(for: URL(fileURLWithPath: "/etc/hostname")) }
+        await #expect(throws: ImagePipeline.Error.self) {
+            _ = try await pipeline.image(for: URL(fileURLWithPath: "/etc/hostname"))
+        }
     }
 
     @Test func cancellingTheLastTaskClosesTheConnection() async throws {

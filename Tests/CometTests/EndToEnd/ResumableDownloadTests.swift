@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 @testable import Comet
@@ -25,7 +25,7 @@ struct ResumableDownloadTests {
         #expect(pipeline.context.resumableData?.totalBytes == cut)
         let image = try await pipeline.image(for: server.url)
         #expect(image.width == 256)
-        #expect(server.bodyBytesSent == body.count) // 60 % then the 40 % left
+        #expect(server.bodyBytesSent == body.count)  // 60 % then the 40 % left
         #expect(server.requests.last == .init(range: "bytes=\(cut)-", ifRange: "\"v1\""))
         dataCache?.flush()
         #expect(dataCache?.cachedData(for: server.url.absoluteString) == body)
@@ -70,7 +70,7 @@ struct ResumableDownloadTests {
         server.update { $0.contentRangeSkew = 100 }
         #expect(try await pipeline.image(for: server.url).width == 256)
         #expect(server.requests.count == 3)
-        #expect(server.requests.last?.range == nil) // the third request asks for everything
+        #expect(server.requests.last?.range == nil)  // the third request asks for everything
     }
 
     @Test func aRetryAfterTheCutResumes() async throws {
@@ -103,19 +103,29 @@ struct ResumableDownloadTests {
 @Suite("Resumable data")
 struct ResumableDataTests {
     private func response(status: Int = 200, _ headers: [String: String]) -> HTTPURLResponse {
-        HTTPURLResponse(url: URL(string: "http://example.com/a.png")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+        HTTPURLResponse(
+            url: URL(string: "http://example.com/a.png")!, statusCode: status, httpVersion: "HTTP/1.1",
+            headerFields: headers)!
     }
 
     @Test func aResponseWithoutRangesOrValidatorCannotBeResumed() {
         let data = Data(repeating: 1, count: 10)
         #expect(ResumableData(data: data, response: response(["Content-Length": "100", "ETag": "\"a\""])) == nil)
-        #expect(ResumableData(data: data, response: response(["Content-Length": "100", "Accept-Ranges": "bytes"])) == nil)
-        #expect(ResumableData(data: data, response: response(["Content-Length": "100", "Accept-Ranges": "bytes", "ETag": "W/\"weak\""])) == nil)
+        #expect(
+            ResumableData(data: data, response: response(["Content-Length": "100", "Accept-Ranges": "bytes"])) == nil)
+        #expect(
+            ResumableData(
+                data: data,
+                response: response(["Content-Length": "100", "Accept-Ranges": "bytes", "ETag": "W/\"weak\""])) == nil)
     }
 
     @Test func lastModifiedServesWhenThereIsNoETag() {
-        let partial = ResumableData(data: Data(count: 10), response: response(["Content-Length": "100", "Accept-Ranges": "bytes",
-                                                                                 "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT"]))
+        let partial = ResumableData(
+            data: Data(count: 10),
+            response: response([
+                "Content-Length": "100", "Accept-Ranges": "bytes",
+                "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT",
+            ]))
         #expect(partial?.validator == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 
@@ -135,7 +145,7 @@ struct ResumableDataTests {
         #expect(store.totalBytes == 20)
         #expect(store.take(for: "1") == nil)
         #expect(store.take(for: "3")?.validator == "c")
-        #expect(store.take(for: "3") == nil) // taken once
+        #expect(store.take(for: "3") == nil)  // taken once
     }
 }
 
@@ -150,7 +160,7 @@ struct ResumableDownloadFailureTests {
         await #expect(throws: ImagePipeline.Error.self) { _ = try await pipeline.image(for: url) }
         let kept = try #require(pipeline.context.resumableData?.totalBytes)
         #expect(kept > 0)
-        server = nil // the port now refuses connections
+        server = nil  // the port now refuses connections
         await #expect(throws: ImagePipeline.Error.self) { _ = try await pipeline.image(for: url) }
         #expect(pipeline.context.resumableData?.totalBytes == kept)
     }

@@ -1,7 +1,7 @@
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Locking
 import Testing
@@ -24,7 +24,8 @@ struct RetryEndToEndTests {
                 return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/png"], body: image)
             }
             let (status, headers) = failures[index]
-            return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Test"), headers: HTTPHeaders(headers), body: Data())
+            return HTTPResponse(
+                statusCode: HTTPStatusCode(status, phrase: "Test"), headers: HTTPHeaders(headers), body: Data())
         }
     }
 
@@ -35,7 +36,7 @@ struct RetryEndToEndTests {
         let (pipeline, _) = makeRealPipeline { $0.retryPolicy = sleeper.policy(attempts: 3) }
         let tasks = (0..<10).map { _ in pipeline.imageTask(with: ImageRequest(url: server.url("/flaky"))) }
         #expect(await eventually { sleeper.waitingCount == 1 })
-        #expect(pipeline.activeJobCount > 0) // every task has joined the graph behind the wait
+        #expect(pipeline.activeJobCount > 0)  // every task has joined the graph behind the wait
         sleeper.release()
         for task in tasks { #expect(try await task.image.width == 12) }
         #expect(server.requestCount(for: "/flaky") == 3)
@@ -83,7 +84,7 @@ struct RetryEndToEndTests {
         #expect(faults.requestCount(for: "/reset-once") == 2)
         #expect(sleeper.delays.count == 1)
         dataCache?.flush()
-        #expect(dataCache?.totalCount == 1) // the whole second body, never the cut first one
+        #expect(dataCache?.totalCount == 1)  // the whole second body, never the cut first one
     }
 
     @Test func aTimeoutIsRetried() async throws {
@@ -91,11 +92,16 @@ struct RetryEndToEndTests {
         let attempts = Locked(0)
         let image = TestImages.png(width: 5, height: 5)
         server.handle("/sluggish") { _ in
-            if attempts.withLock({ count -> Int in count += 1; return count }) == 1 { try await Task.sleep(for: .seconds(5)) }
+            if attempts.withLock({ count -> Int in
+                count += 1; return count
+            }) == 1 {
+                try await Task.sleep(for: .seconds(5))
+            }
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/png"], body: image)
         }
         var loader = DataLoader.Configuration()
-        loader.timeoutForRequest = 2 // below a second, Linux's URLSession times out at once; 2 s leaves room on a loaded machine
+        // Below a second, Linux's URLSession times out at once; 2 s leaves room on a loaded machine.
+        loader.timeoutForRequest = 2
         let sleeper = TestSleeper()
         // Attempts after the first answer at once, but a loaded machine may still time one out.
         let (pipeline, _) = makeRealPipeline(loader: loader) { $0.retryPolicy = sleeper.policy(attempts: 5) }
@@ -138,7 +144,7 @@ struct RetryEndToEndTests {
         let server = try await TestServer.start()
         serveFailures([(502, [:])], at: "/flaky", on: server)
         let sleeper = TestSleeper()
-        let (pipeline, _) = makeRealPipeline() // retries disabled
+        let (pipeline, _) = makeRealPipeline()  // retries disabled
         var request = ImageRequest(url: server.url("/flaky"))
         request.retryPolicy = sleeper.policy()
         #expect(try await pipeline.image(for: request).width == 12)

@@ -23,9 +23,12 @@ struct StageReportEndToEndTests {
         server.serve(jpeg, at: "a.jpg")
         let reports = Locked<[(ImageRequest, ImagePipeline.StageReport)]>([])
         let pipeline = recordingPipeline(reports)
-        let request = ImageRequest(url: server.imageURL("a.jpg"), processors: [
-            .crop(x: 0, y: 0, width: 40, height: 30), .resize(size: Size(width: 20, height: 15), contentMode: .stretch),
-        ])
+        let request = ImageRequest(
+            url: server.imageURL("a.jpg"),
+            processors: [
+                .crop(x: 0, y: 0, width: 40, height: 30),
+                .resize(size: Size(width: 20, height: 15), contentMode: .stretch),
+            ])
         _ = try await pipeline.image(for: request)
         let seen = reports.withLock { $0.map(\.1) }
         try #require(seen.count == 3)
@@ -45,7 +48,8 @@ struct StageReportEndToEndTests {
         let server = try await TestServer.start()
         server.serve(TestImages.jpeg(width: 64, height: 48), at: "a.jpg")
         let reports = Locked<[(ImageRequest, ImagePipeline.StageReport)]>([])
-        _ = try await recordingPipeline(reports).image(for: ImageRequest(url: server.imageURL("a.jpg"), thumbnail: .init(maxPixelSize: 16)))
+        _ = try await recordingPipeline(reports).image(
+            for: ImageRequest(url: server.imageURL("a.jpg"), thumbnail: .init(maxPixelSize: 16)))
         let seen = reports.withLock { $0.map(\.1) }
         #expect(seen.map(\.stage) == [.decode])
         #expect(seen.first?.outputSize == Size(width: 16, height: 12))
@@ -55,7 +59,9 @@ struct StageReportEndToEndTests {
         let server = try await TestServer.start()
         server.serve(Data("not an image at all".utf8), at: "bad.jpg")
         let reports = Locked<[(ImageRequest, ImagePipeline.StageReport)]>([])
-        await #expect(throws: ImagePipeline.Error.self) { try await recordingPipeline(reports).image(for: server.imageURL("bad.jpg")) }
+        await #expect(throws: ImagePipeline.Error.self) {
+            try await recordingPipeline(reports).image(for: server.imageURL("bad.jpg"))
+        }
         let seen = reports.withLock { $0.map(\.1) }
         #expect(seen.map(\.stage) == [.decode])
         #expect(seen.first?.outputSize == nil)
@@ -68,7 +74,8 @@ struct StageReportEndToEndTests {
         let reports = Locked<[(ImageRequest, ImagePipeline.StageReport)]>([])
         let refusing = ImageProcessors.Anonymous(id: "refuses") { _ in throw Refused() }
         await #expect(throws: ImagePipeline.Error.self) {
-            try await recordingPipeline(reports).image(for: ImageRequest(url: server.imageURL("a.png"), processors: [refusing]))
+            try await recordingPipeline(reports).image(
+                for: ImageRequest(url: server.imageURL("a.png"), processors: [refusing]))
         }
         let seen = reports.withLock { $0.map(\.1) }
         #expect(seen.map(\.stage) == [.decode, .process("refuses")])

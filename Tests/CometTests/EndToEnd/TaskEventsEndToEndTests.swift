@@ -13,15 +13,16 @@ struct TaskEventsEndToEndTests {
         private let names = Locked<[Int64: [String]]>([:])
 
         func record(_ task: ImageTask, _ event: ImagePipeline.TaskEvent) {
-            let name = switch event {
-            case .created: "created"
-            case .started: "started"
-            case .progress: "progress"
-            case .preview: "preview"
-            case .cancelled: "cancelled"
-            case .finished(.success): "finished"
-            case .finished(.failure): "failed"
-            }
+            let name =
+                switch event {
+                case .created: "created"
+                case .started: "started"
+                case .progress: "progress"
+                case .preview: "preview"
+                case .cancelled: "cancelled"
+                case .finished(.success): "finished"
+                case .finished(.failure): "failed"
+                }
             names.withLock { $0[task.taskId, default: []].append(name) }
         }
 

@@ -1,7 +1,7 @@
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Locking
 import Testing
@@ -34,17 +34,22 @@ struct DataLoaderCallbackTests {
         let loader = DataLoader()
         let second = Locked<DataLoadingTask?>(nil)
         let secondResult: LoadResult = await withCheckedContinuation { continuation in
-            _ = loader.loadData(with: URLRequest(url: server.imageURL("a.bin")), didReceiveData: { _, _ in }, completion: { _ in
-                // Inside URLSession's work queue: the new load is made from a worker.
-                let collected = Locked(LoadResult())
-                second.withLock {
-                    $0 = loader.loadData(with: URLRequest(url: server.imageURL("b.bin")), didReceiveData: { data, _ in
-                        collected.withLock { $0.count += data.count }
-                    }, completion: { error in
-                        continuation.resume(returning: collected.withLock { $0.ending(with: error) })
-                    })
-                }
-            })
+            _ = loader.loadData(
+                with: URLRequest(url: server.imageURL("a.bin")), didReceiveData: { _, _ in },
+                completion: { _ in
+                    // Inside URLSession's work queue: the new load is made from a worker.
+                    let collected = Locked(LoadResult())
+                    second.withLock {
+                        $0 = loader.loadData(
+                            with: URLRequest(url: server.imageURL("b.bin")),
+                            didReceiveData: { data, _ in
+                                collected.withLock { $0.count += data.count }
+                            },
+                            completion: { error in
+                                continuation.resume(returning: collected.withLock { $0.ending(with: error) })
+                            })
+                    }
+                })
         }
         #expect(secondResult.error == nil)
         #expect(secondResult.count == 20_000)
@@ -57,10 +62,12 @@ struct DataLoaderCallbackTests {
         let loader = DataLoader()
         let error: (any Error)? = await withCheckedContinuation { continuation in
             // 40 KB, 1 KB every 50 ms: still loading when the other load's first chunk arrives.
-            let slow = loader.loadData(with: URLRequest(url: server.url("/drip/slow.bin?chunk=1000&interval=50")),
-                                       didReceiveData: { _, _ in }, completion: { continuation.resume(returning: $0) })
-            _ = loader.loadData(with: URLRequest(url: server.imageURL("a.bin")), didReceiveData: { _, _ in slow.cancel() },
-                                completion: { _ in })
+            let slow = loader.loadData(
+                with: URLRequest(url: server.url("/drip/slow.bin?chunk=1000&interval=50")),
+                didReceiveData: { _, _ in }, completion: { continuation.resume(returning: $0) })
+            _ = loader.loadData(
+                with: URLRequest(url: server.imageURL("a.bin")), didReceiveData: { _, _ in slow.cancel() },
+                completion: { _ in })
         }
         #expect((error as? URLError)?.code == .cancelled)
     }
@@ -71,12 +78,15 @@ struct DataLoaderCallbackTests {
         server.serve(Data(repeating: 2, count: 10_000), at: "never.bin")
         let loader = DataLoader()
         let error: (any Error)? = await withCheckedContinuation { continuation in
-            _ = loader.loadData(with: URLRequest(url: server.imageURL("a.bin")), didReceiveData: { _, _ in }, completion: { _ in
-                // Inside the work queue the task is made later, on a worker: this cancel comes first.
-                let task = loader.loadData(with: URLRequest(url: server.imageURL("never.bin")), didReceiveData: { _, _ in },
-                                           completion: { continuation.resume(returning: $0) })
-                task.cancel()
-            })
+            _ = loader.loadData(
+                with: URLRequest(url: server.imageURL("a.bin")), didReceiveData: { _, _ in },
+                completion: { _ in
+                    // Inside the work queue the task is made later, on a worker: this cancel comes first.
+                    let task = loader.loadData(
+                        with: URLRequest(url: server.imageURL("never.bin")), didReceiveData: { _, _ in },
+                        completion: { continuation.resume(returning: $0) })
+                    task.cancel()
+                })
         }
         #expect((error as? URLError)?.code == .cancelled)
         #expect(server.requestCount(for: "/images/never.bin") == 0)
@@ -111,8 +121,9 @@ struct DataLoaderCallbackTests {
         let cookiesSeen = Locked<[String?]>([])
         server.handle("/cookie") { request in
             cookiesSeen.withLock { $0.append(request.headers[HTTPHeader("Cookie")]) }
-            return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Set-Cookie"): "session=abc; Path=/"],
-                                body: Data(repeating: 5, count: 100))
+            return HTTPResponse(
+                statusCode: .ok, headers: [HTTPHeader("Set-Cookie"): "session=abc; Path=/"],
+                body: Data(repeating: 5, count: 100))
         }
         return (server, cookiesSeen)
     }
@@ -128,21 +139,28 @@ struct DataLoaderCallbackTests {
         }
     }
 
-    private static func load(_ loader: DataLoader, _ url: URL,
-                             onChunk: @escaping @Sendable (Data) -> Void = { _ in }) async -> LoadResult {
+    private static func load(
+        _ loader: DataLoader, _ url: URL,
+        onChunk: @escaping @Sendable (Data) -> Void = { _ in }
+    ) async -> LoadResult {
         await load(loader, URLRequest(url: url), onChunk: onChunk)
     }
 
-    private static func load(_ loader: DataLoader, _ request: URLRequest,
-                             onChunk: @escaping @Sendable (Data) -> Void = { _ in }) async -> LoadResult {
+    private static func load(
+        _ loader: DataLoader, _ request: URLRequest,
+        onChunk: @escaping @Sendable (Data) -> Void = { _ in }
+    ) async -> LoadResult {
         let collected = Locked(LoadResult())
         return await withCheckedContinuation { continuation in
-            _ = loader.loadData(with: request, didReceiveData: { data, _ in
-                collected.withLock { $0.count += data.count }
-                onChunk(data)
-            }, completion: { error in
-                continuation.resume(returning: collected.withLock { $0.ending(with: error) })
-            })
+            _ = loader.loadData(
+                with: request,
+                didReceiveData: { data, _ in
+                    collected.withLock { $0.count += data.count }
+                    onChunk(data)
+                },
+                completion: { error in
+                    continuation.resume(returning: collected.withLock { $0.ending(with: error) })
+                })
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 @testable import Comet
@@ -22,7 +22,8 @@ struct DataLoaderSessionTests {
     }
 
     @Test func fileAndDataURLsNeedNoSession() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("comet-session-\(UUID().uuidString).png")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "comet-session-\(UUID().uuidString).png")
         try TestImages.png(width: 3, height: 3).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let loader = DataLoader()

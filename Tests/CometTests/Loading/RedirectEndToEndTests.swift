@@ -1,7 +1,7 @@
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Locking
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 import Comet
@@ -22,16 +22,17 @@ struct RedirectPolicyTests {
     }
 
     @Test func sameOriginKeepsTheCredentials() throws {
-        let decision = RedirectPolicy().decide(from: URL(string: "https://example.com/a"), to: proposed("https://EXAMPLE.com:443/b"))
+        let decision = RedirectPolicy().decide(
+            from: URL(string: "https://example.com/a"), to: proposed("https://EXAMPLE.com:443/b"))
         let request = try #require(followed(decision))
         #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer secret")
         #expect(request.value(forHTTPHeaderField: "Cookie") == "session=1")
     }
 
     @Test(arguments: [
-        ("https://example.com/a", "https://cdn.example.net/b"), // host
+        ("https://example.com/a", "https://cdn.example.net/b"),  // host
         ("http://example.com/a", "http://example.com:8080/b"),  // port
-        ("http://example.com/a", "https://example.com/b"),      // scheme, even to https
+        ("http://example.com/a", "https://example.com/b"),  // scheme, even to https
     ])
     func aChangeOfOriginDropsTheCredentials(from: String, to: String) throws {
         let request = try #require(followed(RedirectPolicy().decide(from: URL(string: from), to: proposed(to))))
@@ -41,26 +42,31 @@ struct RedirectPolicyTests {
     }
 
     @Test func httpsToHttpIsRefusedByDefault() {
-        let decision = RedirectPolicy().decide(from: URL(string: "https://example.com/a"), to: proposed("http://example.com/a"))
+        let decision = RedirectPolicy().decide(
+            from: URL(string: "https://example.com/a"), to: proposed("http://example.com/a"))
         #expect(decision == .refuse)
     }
 
     @Test func httpsToHttpWhenAllowedIsFollowedWithoutCredentials() throws {
         let policy = RedirectPolicy(allowsInsecureRedirects: true)
-        let request = try #require(followed(policy.decide(from: URL(string: "https://example.com/a"), to: proposed("http://example.com/a"))))
+        let request = try #require(
+            followed(policy.decide(from: URL(string: "https://example.com/a"), to: proposed("http://example.com/a"))))
         #expect(request.value(forHTTPHeaderField: "Authorization") == nil)
         #expect(request.value(forHTTPHeaderField: "Cookie") == nil)
     }
 
     @Test func returningToTheOriginalOriginAfterAnotherHostStillDropsTheCredentials() throws {
-        let decision = RedirectPolicy().decide(from: URL(string: "https://a.example/x"), original: URL(string: "https://b.example/start"),
-                                               to: proposed("https://a.example/y"))
+        let decision = RedirectPolicy().decide(
+            from: URL(string: "https://a.example/x"), original: URL(string: "https://b.example/start"),
+            to: proposed("https://a.example/y"))
         let request = try #require(followed(decision))
         #expect(request.value(forHTTPHeaderField: "Authorization") == nil)
     }
 
     @Test func defaultPortsAreTheSameOriginAsNoPort() {
-        #expect(RedirectPolicy.isSameOrigin(URL(string: "http://example.com/")!, URL(string: "http://example.com:80/x")!))
-        #expect(!RedirectPolicy.isSameOrigin(URL(string: "http://example.com/")!, URL(string: "http://example.com:443/x")!))
+        #expect(
+            RedirectPolicy.isSameOrigin(URL(string: "http://example.com/")!, URL(string: "http://example.com:80/x")!))
+        #expect(
+            !RedirectPolicy.isSameOrigin(URL(string: "http://example.com/")!, URL(string: "http://example.com:443/x")!))
     }
 }

@@ -9,10 +9,12 @@ import CometTestSupport
 enum ContentMode { case aspectFill, aspectFit }
 
 /// Shows the thumbnail, then the full image; the failure image if loading fails.
-func showThumbnailThenFull(url: URL, pipeline: ImagePipeline, failureImage: Image,
-                           show: @escaping (Image, ContentMode) -> Void) -> AnyCancellable {
+func showThumbnailThenFull(
+    url: URL, pipeline: ImagePipeline, failureImage: Image,
+    show: @escaping (Image, ContentMode) -> Void
+) -> AnyCancellable {
     let thumb = pipeline.imageStream(with: ImageRequest(url: url, processors: [.resize(width: 256)]))
-    let full  = pipeline.imageStream(with: url)
+    let full = pipeline.imageStream(with: url)
     return thumb.append(full)
         .map { ($0.image, ContentMode.aspectFill) }
         .catch { _ in Just((failureImage, .aspectFit)) }
@@ -26,8 +28,10 @@ struct ImageStreamDocsTests {
         server.serve(TestImages.jpeg(width: 600, height: 400), at: "photo.jpg")
         let (pipeline, _) = makeRealPipeline()
         let shown = Collected<(Int, ContentMode)>()
-        let cancellable = showThumbnailThenFull(url: server.imageURL("photo.jpg"), pipeline: pipeline,
-                                                failureImage: testFailureImage) { image, mode in
+        let cancellable = showThumbnailThenFull(
+            url: server.imageURL("photo.jpg"), pipeline: pipeline,
+            failureImage: testFailureImage
+        ) { image, mode in
             shown.append((image.width, mode))
         }
         #expect(await eventually { shown.count == 2 })
@@ -45,11 +49,13 @@ struct ImageStreamDocsTests {
         let shown = Collected<Int>()
         func show(_ image: Image, _ mode: ContentMode) { shown.append(image.width) }
 
-        let cancellable = pipeline.imageStream(thumbnail: ImageRequest(url: url, processors: [.resize(width: 256)]),
-                                               full: ImageRequest(url: url))
-            .map(\.image)
-            .catch { _ in Just(failureImage) }
-            .sink { image in show(image, .aspectFill) }
+        let cancellable = pipeline.imageStream(
+            thumbnail: ImageRequest(url: url, processors: [.resize(width: 256)]),
+            full: ImageRequest(url: url)
+        )
+        .map(\.image)
+        .catch { _ in Just(failureImage) }
+        .sink { image in show(image, .aspectFill) }
 
         #expect(await eventually { shown.count == 2 })
         #expect(shown.all == [256, 600])

@@ -15,17 +15,21 @@ struct ThumbnailChainTests {
     }
 
     /// The chain, exactly as documented, with a completion probe.
-    private func chain(_ pipeline: ImagePipeline, thumb thumbRequest: ImageRequest, full fullURL: URL,
-                       into shown: Collected<Shown>, onThumbnail: @escaping @Sendable () -> Void = {}) -> AnyCancellable {
+    private func chain(
+        _ pipeline: ImagePipeline, thumb thumbRequest: ImageRequest, full fullURL: URL,
+        into shown: Collected<Shown>, onThumbnail: @escaping @Sendable () -> Void = {}
+    ) -> AnyCancellable {
         let thumb = pipeline.imageStream(with: thumbRequest)
         let full = pipeline.imageStream(with: fullURL)
         return thumb.append(full)
             .map { ($0.image, ContentMode.aspectFill) }
             .catch { _ in Just((testFailureImage, .aspectFit)) }
-            .sink(receiveCompletion: { _ in shown.finish() }, receiveValue: { image, mode in
-                if shown.count == 0 { onThumbnail() }
-                shown.append(Shown(width: image.width, mode: mode))
-            })
+            .sink(
+                receiveCompletion: { _ in shown.finish() },
+                receiveValue: { image, mode in
+                    if shown.count == 0 { onThumbnail() }
+                    shown.append(Shown(width: image.width, mode: mode))
+                })
     }
 
     private func setUp() async throws -> (TestServer, ImagePipeline) {
@@ -44,8 +48,10 @@ struct ThumbnailChainTests {
         let shown = Collected<Shown>()
         let fullRequestsWhenThumbnailArrived = Collected<Int>()
         // The thumbnail is slow and the full image fast: the order must still hold.
-        let c = chain(pipeline, thumb: thumbRequest(server.url("/slow/200/a.jpg")), full: server.imageURL("a.jpg"),
-                      into: shown, onThumbnail: { fullRequestsWhenThumbnailArrived.append(server.requestCount(for: "/images/a.jpg")) })
+        let c = chain(
+            pipeline, thumb: thumbRequest(server.url("/slow/200/a.jpg")), full: server.imageURL("a.jpg"),
+            into: shown,
+            onThumbnail: { fullRequestsWhenThumbnailArrived.append(server.requestCount(for: "/images/a.jpg")) })
         #expect(await eventually { shown.isDone })
         #expect(shown.all.map(\.width) == [16, 64])
         #expect(shown.all.map(\.mode) == [.aspectFill, .aspectFill])
@@ -57,7 +63,8 @@ struct ThumbnailChainTests {
     @Test func thumbnailFailsFailureImageAndTheFullIsNeverRequested() async throws {
         let (server, pipeline) = try await setUp()
         let shown = Collected<Shown>()
-        let c = chain(pipeline, thumb: thumbRequest(server.url("/status/404")), full: server.imageURL("a.jpg"), into: shown)
+        let c = chain(
+            pipeline, thumb: thumbRequest(server.url("/status/404")), full: server.imageURL("a.jpg"), into: shown)
         #expect(await eventually { shown.isDone })
         try await Task.sleep(for: .milliseconds(300))
         #expect(shown.all.map(\.width) == [1] && shown.all.map(\.mode) == [.aspectFit])
@@ -68,7 +75,8 @@ struct ThumbnailChainTests {
     @Test func fullFailsThumbnailThenFailureImage() async throws {
         let (server, pipeline) = try await setUp()
         let shown = Collected<Shown>()
-        let c = chain(pipeline, thumb: thumbRequest(server.imageURL("a.jpg")), full: server.url("/status/500"), into: shown)
+        let c = chain(
+            pipeline, thumb: thumbRequest(server.imageURL("a.jpg")), full: server.url("/status/500"), into: shown)
         #expect(await eventually { shown.isDone })
         #expect(shown.all.map(\.width) == [16, 1])
         #expect(shown.all.map(\.mode) == [.aspectFill, .aspectFit])
@@ -92,7 +100,8 @@ struct ThumbnailChainTests {
     @Test func cancelWhileTheThumbnailLoadsStopsEverything() async throws {
         let (server, pipeline) = try await setUp()
         let shown = Collected<Shown>()
-        let c = chain(pipeline, thumb: thumbRequest(server.url("/slow/400/a.jpg")), full: server.imageURL("a.jpg"), into: shown)
+        let c = chain(
+            pipeline, thumb: thumbRequest(server.url("/slow/400/a.jpg")), full: server.imageURL("a.jpg"), into: shown)
         #expect(await eventually { server.requestCount(for: "/slow/400/a.jpg") == 1 })
         c.cancel()
         #expect(await eventually { pipeline.activeTaskCount == 0 })
@@ -104,7 +113,8 @@ struct ThumbnailChainTests {
     @Test func cancelWhileTheFullImageLoadsStopsEverything() async throws {
         let (server, pipeline) = try await setUp()
         let shown = Collected<Shown>()
-        let c = chain(pipeline, thumb: thumbRequest(server.imageURL("a.jpg")), full: server.url("/slow/400/a.jpg"), into: shown)
+        let c = chain(
+            pipeline, thumb: thumbRequest(server.imageURL("a.jpg")), full: server.url("/slow/400/a.jpg"), into: shown)
         #expect(await eventually { server.requestCount(for: "/slow/400/a.jpg") == 1 })
         c.cancel()
         #expect(await eventually { pipeline.activeTaskCount == 0 })

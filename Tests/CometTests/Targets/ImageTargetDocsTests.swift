@@ -27,13 +27,19 @@ struct ImageTargetDocsTests {
         let view = ThumbnailView()
         func width() -> Int? { queue.sync { view.image?.width } }  // read where it is written
 
-        queue.sync { configure(view, url: server.url("/slow/200/a.jpg"), pipeline: pipeline, placeholder: placeholder,
-                               failureImage: testFailureImage) }
+        queue.sync {
+            configure(
+                view, url: server.url("/slow/200/a.jpg"), pipeline: pipeline, placeholder: placeholder,
+                failureImage: testFailureImage)
+        }
         #expect(width() == 2)
         #expect(await eventually { width() == 64 })
 
-        queue.sync { configure(view, url: server.url("/status/404"), pipeline: pipeline, placeholder: placeholder,
-                               failureImage: testFailureImage) }
+        queue.sync {
+            configure(
+                view, url: server.url("/status/404"), pipeline: pipeline, placeholder: placeholder,
+                failureImage: testFailureImage)
+        }
         #expect(await eventually { width() == 1 })
     }
 }

@@ -9,7 +9,9 @@ struct ImageTargetTests {
     private let placeholder = TestImages.image(width: 2, height: 2)
     private let failure = TestImages.image(width: 3, height: 3)
 
-    private func setUp(_ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) async throws -> (TestServer, ImagePipeline) {
+    private func setUp(_ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) async throws -> (
+        TestServer, ImagePipeline
+    ) {
         let server = try await TestServer.start()
         server.serve(TestImages.jpeg(width: 64, height: 48), at: "a.jpg")
         let (pipeline, _) = makeRealPipeline(configure)
@@ -20,8 +22,10 @@ struct ImageTargetTests {
         let (server, pipeline) = try await setUp { $0.callbackQueue = QueueLabel.queue("callbacks") }
         let target = TestTarget()
         let done = Collected<Bool>()
-        let task = pipeline.loadImage(with: server.url("/slow/100/a.jpg"), options: ImageLoadingOptions(placeholder: placeholder),
-                                      into: target) { result in done.append((try? result.get()) != nil) }
+        let task = pipeline.loadImage(
+            with: server.url("/slow/100/a.jpg"), options: ImageLoadingOptions(placeholder: placeholder),
+            into: target
+        ) { result in done.append((try? result.get()) != nil) }
         #expect(task != nil)
         #expect(target.widths == [2])  // synchronously
         #expect(await eventually { done.count == 1 })
@@ -53,8 +57,10 @@ struct ImageTargetTests {
         // Without a failure image the placeholder stays.
         let other = TestTarget()
         let finished = Collected<Bool>()
-        pipeline.loadImage(with: server.url("/status/500"), options: ImageLoadingOptions(placeholder: placeholder),
-                           into: other) { _ in finished.append(true) }
+        pipeline.loadImage(
+            with: server.url("/status/500"), options: ImageLoadingOptions(placeholder: placeholder),
+            into: other
+        ) { _ in finished.append(true) }
         #expect(await eventually { finished.count == 1 })
         #expect(other.widths == [2])
     }
@@ -65,7 +71,9 @@ struct ImageTargetTests {
         _ = try await pipeline.image(for: request)
         let target = TestTarget()
         let completed = Collected<ImageResponse>()
-        let task = pipeline.loadImage(with: request, options: ImageLoadingOptions(placeholder: placeholder), into: target) {
+        let task = pipeline.loadImage(
+            with: request, options: ImageLoadingOptions(placeholder: placeholder), into: target
+        ) {
             if case .success(let response) = $0 { completed.append(response) }
         }
         #expect(task == nil)
@@ -84,8 +92,10 @@ struct ImageTargetTests {
         let outcomes = Collected<(Int, Bool)>()
         var tasks: [ImageTask] = []
         for i in 0..<100 {
-            let task = pipeline.loadImage(with: server.imageURL("\(i).jpg"), options: ImageLoadingOptions(placeholder: placeholder),
-                                          into: target) { result in
+            let task = pipeline.loadImage(
+                with: server.imageURL("\(i).jpg"), options: ImageLoadingOptions(placeholder: placeholder),
+                into: target
+            ) { result in
                 outcomes.append((i, (try? result.get()) != nil))
             }
             tasks.append(try #require(task))
@@ -108,9 +118,11 @@ struct ImageTargetTests {
         let target = TestTarget()
         let completions = Collected<Bool>()
         DispatchQueue.concurrentPerform(iterations: 200) { i in
-            pipeline.loadImage(with: server.url(i % 2 == 0 ? "/images/a.jpg" : "/status/404"),
-                               options: ImageLoadingOptions(placeholder: placeholder, failureImage: failure),
-                               into: target) { _ in completions.append(true) }
+            pipeline.loadImage(
+                with: server.url(i % 2 == 0 ? "/images/a.jpg" : "/status/404"),
+                options: ImageLoadingOptions(placeholder: placeholder, failureImage: failure),
+                into: target
+            ) { _ in completions.append(true) }
         }
         let last = pipeline.loadImage(with: server.imageURL("a.jpg"), into: target) { _ in completions.append(true) }
         #expect(last != nil || target.widths.last == 64)
@@ -135,10 +147,13 @@ struct ImageTargetTests {
         let (server, pipeline) = try await setUp()
         let target = TestTarget()
         let result = Collected<Bool>()
-        let task = try #require(pipeline.loadImage(with: server.url("/slow/300/a.jpg"),
-                                                   options: ImageLoadingOptions(placeholder: placeholder), into: target) {
-            result.append((try? $0.get()) != nil)
-        })
+        let task = try #require(
+            pipeline.loadImage(
+                with: server.url("/slow/300/a.jpg"),
+                options: ImageLoadingOptions(placeholder: placeholder), into: target
+            ) {
+                result.append((try? $0.get()) != nil)
+            })
         pipeline.cancelRequest(for: target)
         #expect(task.isCancelled)
         #expect(await eventually { result.count == 1 })
@@ -150,10 +165,12 @@ struct ImageTargetTests {
         let (server, pipeline) = try await setUp()
         let target = TestTarget()
         let transitions = Collected<(Int?, Int)>()
-        let options = ImageLoadingOptions(placeholder: placeholder, transition: { target, old, new in
-            transitions.append((old?.width, new.width))
-            target.display(new, isPreview: false)
-        })
+        let options = ImageLoadingOptions(
+            placeholder: placeholder,
+            transition: { target, old, new in
+                transitions.append((old?.width, new.width))
+                target.display(new, isPreview: false)
+            })
         let done = Collected<Bool>()
         pipeline.loadImage(with: server.imageURL("a.jpg"), options: options, into: target) { _ in done.append(true) }
         #expect(await eventually { done.count == 1 })
@@ -178,8 +195,10 @@ struct ImageTargetTests {
 
         let quiet = TestTarget()
         let quietDone = Collected<Bool>()
-        pipeline.loadImage(with: ImageRequest(url: url, options: [.reloadIgnoringCachedData]),
-                           options: ImageLoadingOptions(showsPreviews: false), into: quiet) { _ in quietDone.append(true) }
+        pipeline.loadImage(
+            with: ImageRequest(url: url, options: [.reloadIgnoringCachedData]),
+            options: ImageLoadingOptions(showsPreviews: false), into: quiet
+        ) { _ in quietDone.append(true) }
         #expect(await eventually { quietDone.count == 1 })
         #expect(quiet.shown == [.init(width: nil, isPreview: false), .init(width: 512, isPreview: false)])
     }

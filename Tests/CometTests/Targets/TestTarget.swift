@@ -16,7 +16,9 @@ final class TestTarget: ImageDisplaying, @unchecked Sendable {
     private let overlaps = Locked((inside: 0, max: 0))
 
     func display(_ image: Image?, isPreview: Bool) {
-        overlaps.withLock { $0.inside += 1; $0.max = max($0.max, $0.inside) }
+        overlaps.withLock {
+            $0.inside += 1; $0.max = max($0.max, $0.inside)
+        }
         log.withLock { $0.append(Shown(width: image?.width, isPreview: isPreview)) }
         labels.withLock { $0.append(DispatchQueue.getSpecific(key: QueueLabel.key)) }
         overlaps.withLock { $0.inside -= 1 }

@@ -60,7 +60,7 @@ struct CacheCallbackThreadTests {
         let writer = Cache<String>(name: name)
         writer.set(value: "on disk", key: "key")
         #expect(await hasDiskData(writer))
-        let reader = Cache<String>(name: name) // empty memory level
+        let reader = Cache<String>(name: name)  // empty memory level
         let outcome = Outcome<String>()
         reader.fetch(key: "key", failure: outcome.fail, success: outcome.succeed)
         #expect(outcome.callbackCount == 0)

@@ -44,8 +44,8 @@ struct CacheConcurrencyTests {
         // Let the work those calls started settle first: a fetch that hit the disk puts the value
         // back in memory from the main queue (as Haneke does), which would undo a remove made
         // before that callback ran.
-        _ = cache.size                  // returns once the disk work queued so far has run
-        await MainActor.run {}          // and after the callbacks it queued on main
+        _ = cache.size  // returns once the disk work queued so far has run
+        await MainActor.run {}  // and after the callbacks it queued on main
         for index in 0..<10 { cache.remove(key: "key-\(index)") }
         for index in 0..<10 { #expect(await fetched(cache, "key-\(index)") == nil) }
     }

@@ -30,7 +30,8 @@ struct CacheKeyPropertyTests {
     }
 
     static var pair: Generator<((Int, Int), (Int, Int)), some SendableSequenceType> {
-        zip(Gen.int(in: 0...2), Gen.int(in: 0...2), Gen.int(in: 0...2), Gen.int(in: 0...2)).map { keyA, formatA, keyB, formatB in
+        zip(Gen.int(in: 0...2), Gen.int(in: 0...2), Gen.int(in: 0...2), Gen.int(in: 0...2)).map {
+            keyA, formatA, keyB, formatB in
             ((keyA, formatA), (keyB, formatB))
         }
     }

@@ -14,7 +14,7 @@ struct CachePressureTests {
         cache.set(value: "value", key: "key")
         let memoryHit = Outcome<String>()
         cache.fetch(key: "key", success: memoryHit.succeed)
-        #expect(memoryHit.callbackCount == 1) // synchronous: a memory hit
+        #expect(memoryHit.callbackCount == 1)  // synchronous: a memory hit
         let file = ReadingFile()
         try file.write(ReadingFile.stall(some: 60, full: 30))
         let monitor = MemoryPressureMonitor(sources: [.pressureStall(file.url)])
@@ -22,7 +22,7 @@ struct CachePressureTests {
         #expect(monitor.poll() == .critical)
         let diskHit = Outcome<String>()
         cache.fetch(key: "key", success: diskHit.succeed)
-        #expect(diskHit.callbackCount == 0) // not in memory any more
+        #expect(diskHit.callbackCount == 0)  // not in memory any more
         #expect(await diskHit.wait())
         #expect(diskHit.value == "value")
     }

@@ -2,7 +2,7 @@ import CometTestSupport
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import HanekeCompat
 import Testing
@@ -91,7 +91,7 @@ struct NetworkFetcherTests {
         #expect(first.allOnMain)
         let second = Outcome<Image>()
         cache.fetch(URL: server.imageURL("pic.png"), success: second.succeed)
-        #expect(second.value?.height == 6) // memory hit: synchronous
+        #expect(second.value?.height == 6)  // memory hit: synchronous
         #expect(server.requestCount(for: "/images/pic.png") == 1)
         await server.stop()
     }

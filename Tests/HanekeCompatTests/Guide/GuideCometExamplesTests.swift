@@ -91,7 +91,8 @@ struct GuideCometExamplesTests {
         let shown = Outcome<Image>()
         let show = shown.succeed
 
-        let thumbnail = ImageRequest(url: photoURL, processors: [.resize(size: CGSize(width: 100, height: 100), contentMode: .aspectFill)])
+        let thumbnail = ImageRequest(
+            url: photoURL, processors: [.resize(size: CGSize(width: 100, height: 100), contentMode: .aspectFill)])
         show(try await pipeline.image(for: thumbnail))
 
         #expect(shown.value?.width == 200 && shown.value?.height == 100)

@@ -17,11 +17,14 @@ struct GuideHanekeExamplesTests {
         #expect(downloads.cachePath == cacheDirectory.appendingPathComponent("downloads").path)
     }
 
+    // The guide's block names its closure parameter `JSON`, as Haneke's README did.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     @Test func aJSONCacheDownloadsAURLOnceThenAnswersFromMemory() async throws {
         let server = try await TestServer.start()
         server.handle("/users/haneke") { _ in
-            HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"],
-                         body: Data(#"{"login": "haneke", "bio": "A lightweight zero-config image cache"}"#.utf8))
+            HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "application/json"],
+                body: Data(#"{"login": "haneke", "bio": "A lightweight zero-config image cache"}"#.utf8))
         }
         let githubURL = server.url("/users/haneke")
         let bios = Outcome<String?>()
@@ -55,8 +58,8 @@ struct GuideHanekeExamplesTests {
             play(data)
         }
 
-        #expect(played.values == [data]) // a memory hit: synchronous
-        cache.remove(key: "funny-games.mp4") // the shared cache outlives the test
+        #expect(played.values == [data])  // a memory hit: synchronous
+        cache.remove(key: "funny-games.mp4")  // the shared cache outlives the test
     }
 
     @Test func anImageIsFetchedFromAURL() async throws {
@@ -96,8 +99,10 @@ struct GuideHanekeExamplesTests {
         #expect(icon.pixel(x: 0, y: 0).alpha == 0)
         #expect(icon.pixel(x: 16, y: 16).alpha == 255)
         // The rounded icon goes to the format's own directory, as PNG (it now has transparency).
-        let file = (Shared.imageCache.cachePath as NSString).appendingPathComponent("icons/" + iconURL.absoluteString
-            .replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: "/", with: "%2F"))
+        let file = (Shared.imageCache.cachePath as NSString).appendingPathComponent(
+            "icons/"
+                + iconURL.absoluteString
+                .replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: "/", with: "%2F"))
         #expect(await eventually { FileManager.default.contents(atPath: file)?.starts(with: [0x89, 0x50]) == true })
         await server.stop()
     }
@@ -147,7 +152,8 @@ struct GuideHanekeExamplesTests {
 
         Shared.dataCache.fetch(key: "never-stored").onFailure { error in
             if let error = error as NSError?, error.domain == HanekeGlobals.Domain,
-               error.code == HanekeGlobals.Cache.ErrorCode.objectNotFound.rawValue {
+                error.code == HanekeGlobals.Cache.ErrorCode.objectNotFound.rawValue
+            {
                 fetchFromNetworkInstead()
             }
         }

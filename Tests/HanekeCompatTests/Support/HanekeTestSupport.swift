@@ -51,11 +51,19 @@ final class Outcome<T>: @unchecked Sendable {
     private var storedOnMain: [Bool] = []
 
     var succeed: (T) -> () {
-        { value in self.lock.withLock { self.storedValues.append(value); self.storedOnMain.append(TestBase.isOnMainQueue) } }
+        { value in
+            self.lock.withLock {
+                self.storedValues.append(value); self.storedOnMain.append(TestBase.isOnMainQueue)
+            }
+        }
     }
 
     var fail: (Error?) -> () {
-        { error in self.lock.withLock { self.storedErrors.append(error); self.storedOnMain.append(TestBase.isOnMainQueue) } }
+        { error in
+            self.lock.withLock {
+                self.storedErrors.append(error); self.storedOnMain.append(TestBase.isOnMainQueue)
+            }
+        }
     }
 
     var values: [T] { lock.withLock { storedValues } }

@@ -46,8 +46,9 @@ struct ImageResizerTests {
     }
 
     @Test func scaleModesHaveHanekesRawValues() {
-        #expect([ImageResizer.ScaleMode.Fill, .AspectFit, .AspectFill, .None].map(\.rawValue)
-            == ["fill", "aspectfit", "aspectfill", "none"])
+        #expect(
+            [ImageResizer.ScaleMode.Fill, .AspectFit, .AspectFill, .None].map(\.rawValue)
+                == ["fill", "aspectfit", "aspectfill", "none"])
     }
 
     @Test func aResizingFormatCachesTheResizedImage() async {

@@ -87,7 +87,9 @@ struct ValueRoundTripTests {
         let cache = Cache<Image>(name: name)
         cache.addFormat(Format<Image>(name: "webp", encoder: ImageEncoders.WebP(quality: 0.9)))
         let set = Outcome<Image>()
-        cache.set(value: TestImages.image(width: 20, height: 10, alpha: true), key: "k", formatName: "webp", success: set.succeed)
+        cache.set(
+            value: TestImages.image(width: 20, height: 10, alpha: true), key: "k", formatName: "webp",
+            success: set.succeed)
         _ = await set.wait()
         #expect(await eventually { cache.size > 0 })
         let reader = Cache<Image>(name: name)

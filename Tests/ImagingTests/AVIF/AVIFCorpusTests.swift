@@ -28,13 +28,16 @@ struct AVIFCorpusTests {
 
     /// (hato.profile2.12bpc.yuv422.monochrome.no-cdef.no-restoration.avif is left out: despite
     /// its name it stores 4:2:2 colour; libavif reads yuvFormat 2 from it.)
-    @Test(arguments: try TestCorpus.files(in: "avif/link-u", withExtension: "avif").filter {
-        $0.contains("monochrome") && $0 != "hato.profile2.12bpc.yuv422.monochrome.no-cdef.no-restoration.avif"
-    })
+    @Test(
+        arguments: try TestCorpus.files(in: "avif/link-u", withExtension: "avif").filter {
+            $0.contains("monochrome") && $0 != "hato.profile2.12bpc.yuv422.monochrome.no-cdef.no-restoration.avif"
+        })
     func monochromeDecodesToGray(_ name: String) throws {
         let bytes: [UInt8] = try Self.decode(name).image.packedBytes
         let offsets = stride(from: 0, to: bytes.count, by: 4 * 97)
-        let spread = offsets.map { (i: Int) -> Int in Int(max(bytes[i], bytes[i + 1], bytes[i + 2]) - min(bytes[i], bytes[i + 1], bytes[i + 2])) }
+        let spread = offsets.map { (i: Int) -> Int in
+            Int(max(bytes[i], bytes[i + 1], bytes[i + 2]) - min(bytes[i], bytes[i + 1], bytes[i + 2]))
+        }
         #expect(spread.max()! == 0)
     }
 
@@ -52,8 +55,10 @@ struct AVIFCorpusTests {
         #expect(difference.mean < 2.5, "\(deeper): mean \(difference.mean), max \(difference.max)")
     }
 
-    @Test(arguments: ["kimono.rotate90.avif", "kimono.rotate270.avif", "kimono.mirror-horizontal.avif",
-                      "kimono.mirror-vertical.avif", "kimono.mirror-vertical.rotate270.avif"])
+    @Test(arguments: [
+        "kimono.rotate90.avif", "kimono.rotate270.avif", "kimono.mirror-horizontal.avif",
+        "kimono.mirror-vertical.avif", "kimono.mirror-vertical.rotate270.avif",
+    ])
     func rotationsAndMirrorsComeOutLikeThePlainFile(_ name: String) throws {
         let plain = try Self.decode("kimono.avif").image
         let decoded = try Self.decode(name)
@@ -89,8 +94,10 @@ struct AVIFCorpusTests {
         #expect(channelDifference(crop, transformed).mean < 4)
     }
 
-    @Test(arguments: ["abandoned_filmgrain.avif", "fruits_2layer_thumbsize.avif", "quebec_3layer_op2.avif",
-                      "tiger_3layer_1res.avif", "tiger_3layer_3res.avif"])
+    @Test(arguments: [
+        "abandoned_filmgrain.avif", "fruits_2layer_thumbsize.avif", "quebec_3layer_op2.avif",
+        "tiger_3layer_1res.avif", "tiger_3layer_3res.avif",
+    ])
     func xiphFileDecodes(_ name: String) throws {
         let image = try AVIFDecoder().decode(TestCorpus.data("avif/xiph/\(name)")).image
         #expect(image.width > 0 && image.height > 0)
@@ -117,7 +124,9 @@ struct AVIFCorpusTests {
         var bytes = [UInt8](try TestCorpus.data("avif/link-u/fox.profile0.8bpc.yuv420.avif"))
         let tag = Array("ispe".utf8)
         let at = try #require((0..<(bytes.count - 16)).first { Array(bytes[$0..<($0 + 4)]) == tag })
-        bytes.replaceSubrange((at + 8)..<(at + 16), with: withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init))
+        bytes.replaceSubrange(
+            (at + 8)..<(at + 16),
+            with: withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init))
         return Data(bytes)
     }
 

@@ -32,13 +32,17 @@ struct GIFCorpusTests {
         let decoded = try GIFDecoder().decode(Self.file(name), options: Self.animation)
         let animation = try #require(decoded.animation)
         #expect(animation.frames.count == count)
-        #expect(animation.frames.allSatisfy { $0.image.width == decoded.sourceWidth && $0.image.height == decoded.sourceHeight })
+        #expect(
+            animation.frames.allSatisfy {
+                $0.image.width == decoded.sourceWidth && $0.image.height == decoded.sourceHeight
+            })
         #expect(animation.frames[0].image == decoded.image)
         #expect(decoded.isClean)
     }
 
     @Test func delaysAreTheFilesHundredthsInSeconds() throws {
-        let muybridge = try #require(GIFDecoder().decode(Self.file("gifplayer-muybridge.gif"), options: Self.animation).animation)
+        let muybridge = try #require(
+            GIFDecoder().decode(Self.file("gifplayer-muybridge.gif"), options: Self.animation).animation)
         #expect(muybridge.frames.prefix(3).map(\.duration) == [0.36, 0.04, 0.04])
         let moon = try #require(GIFDecoder().decode(Self.file("moon_impact.gif"), options: Self.animation).animation)
         #expect(moon.frames.allSatisfy { $0.duration == 0.15 })
@@ -49,7 +53,8 @@ struct GIFCorpusTests {
     @Test func loopCountsFollowTheNetscapeExtension() throws {
         // NETSCAPE2.0 0: forever; 10: ten repetitions after the first play; none: once.
         #expect(try GIFDecoder().decode(Self.file("beacon.gif"), options: Self.animation).animation?.loopCount == 0)
-        #expect(try GIFDecoder().decode(Self.file("moon_impact.gif"), options: Self.animation).animation?.loopCount == 11)
+        #expect(
+            try GIFDecoder().decode(Self.file("moon_impact.gif"), options: Self.animation).animation?.loopCount == 11)
         #expect(try GIFDecoder().decode(Self.file("sample_big.gif"), options: Self.animation).animation?.loopCount == 1)
     }
 
@@ -73,6 +78,8 @@ struct GIFCorpusTests {
 
     @Test func flippedBytesNeverCrash() throws {
         let files = try ["moon_impact.gif", "beacon.gif", "interlaced.gif"].map(Self.file)
-        decodeWithFlippedBytes(files, count: 150, seed: 1818) { _ = try GIFDecoder().decode($0, options: Self.animation) }
+        decodeWithFlippedBytes(files, count: 150, seed: 1818) {
+            _ = try GIFDecoder().decode($0, options: Self.animation)
+        }
     }
 }

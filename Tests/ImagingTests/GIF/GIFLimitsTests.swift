@@ -29,7 +29,8 @@ struct GIFLimitsTests {
             return limit.contains("frame count")
         }
         // The first frame alone is fine.
-        #expect(try GIFDecoder().decode(gif.data).image.pixel(x: 0, y: 0) == RGBA8(red: 1, green: 2, blue: 3, alpha: 255))
+        #expect(
+            try GIFDecoder().decode(gif.data).image.pixel(x: 0, y: 0) == RGBA8(red: 1, green: 2, blue: 3, alpha: 255))
     }
 
     @Test func framesTimesPixelsAreBounded() throws {
@@ -50,7 +51,8 @@ struct GIFLimitsTests {
     /// decoding 256 such frames before this limit).
     @Test func framesMuchLargerThanTheCanvasAreBoundedTogether() throws {
         var gif = GIFWriter(width: 1, height: 1, globalPalette: [(1, 2, 3)])
-        gif.frames = Array(repeating: .init(width: 100, height: 100, indices: Array(repeating: 0, count: 10_000)), count: 10)
+        gif.frames = Array(
+            repeating: .init(width: 100, height: 100, indices: Array(repeating: 0, count: 10_000)), count: 10)
         var options = ImageDecodingOptions(decodesAnimation: true)
         options.limits.maxAnimationPixelCount = 95_000
         #expect {
@@ -66,10 +68,12 @@ struct GIFLimitsTests {
     /// The fuzzer's input (Fixtures/fuzz, found by the `gif` target: 399 s under ASan before the
     /// frames' rectangles were bounded together), decoded with the fuzz harness's limits.
     @Test func theFuzzersSlowInputNowEndsQuickly() throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/fuzz/gif-frames-larger-than-canvas.gif"))
-        let limits = ImageDecodingLimits(maxDimension: 8192, maxSourcePixelCount: 16 << 20, maxPixelCount: 8 << 20,
-                                         maxFrameCount: 256, maxAnimationPixelCount: 16 << 20)
+        let data = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/fuzz/gif-frames-larger-than-canvas.gif"))
+        let limits = ImageDecodingLimits(
+            maxDimension: 8192, maxSourcePixelCount: 16 << 20, maxPixelCount: 8 << 20,
+            maxFrameCount: 256, maxAnimationPixelCount: 16 << 20)
         let start = ContinuousClock.now
         _ = try? GIFDecoder().decode(data, options: ImageDecodingOptions(limits: limits, decodesAnimation: true))
         #expect(ContinuousClock.now - start < .seconds(5))

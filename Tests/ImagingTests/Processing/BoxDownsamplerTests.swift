@@ -8,16 +8,20 @@ import Testing
         let image = TestImages.noise(width: 48, height: 36)
         #expect(image.isOpaque)
         let output = try ImageProcessors.Resize(size: Size(width: 12, height: 12), crop: true).process(image)
-        for y in 0..<12 { for x in 0..<12 {
-            var sums = [0, 0, 0, 0]
-            for dy in 0..<3 { for dx in 0..<3 {
-                let p = image.pixel(x: 6 + 3 * x + dx, y: 3 * y + dy)
-                sums[0] += Int(p.red); sums[1] += Int(p.green); sums[2] += Int(p.blue); sums[3] += Int(p.alpha)
-            } }
-            let expected = sums.map { UInt8(($0 + 4) / 9) }
-            let p = output.pixel(x: x, y: y)
-            #expect([p.red, p.green, p.blue, p.alpha] == expected, "(\(x), \(y))")
-        } }
+        for y in 0..<12 {
+            for x in 0..<12 {
+                var sums = [0, 0, 0, 0]
+                for dy in 0..<3 {
+                    for dx in 0..<3 {
+                        let p = image.pixel(x: 6 + 3 * x + dx, y: 3 * y + dy)
+                        sums[0] += Int(p.red); sums[1] += Int(p.green); sums[2] += Int(p.blue); sums[3] += Int(p.alpha)
+                    }
+                }
+                let expected = sums.map { UInt8(($0 + 4) / 9) }
+                let p = output.pixel(x: x, y: y)
+                #expect([p.red, p.green, p.blue, p.alpha] == expected, "(\(x), \(y))")
+            }
+        }
     }
 
     @Test func unequalWholeFactorsPerAxisAreAveragedToo() throws {
@@ -32,11 +36,17 @@ import Testing
 
     @Test func fractionalSpansAndStraightAlphaTakeTheGeneralPath() {
         let opaque = TestImages.noise(width: 50, height: 50)
-        #expect(BoxDownsampler.downsample(opaque, rect: .init(x: 0, y: 0, width: 50, height: 50), width: 20, height: 20) == nil)
-        #expect(BoxDownsampler.downsample(opaque, rect: .init(x: 0.5, y: 0, width: 40, height: 40), width: 20, height: 20) == nil)
+        #expect(
+            BoxDownsampler.downsample(opaque, rect: .init(x: 0, y: 0, width: 50, height: 50), width: 20, height: 20)
+                == nil)
+        #expect(
+            BoxDownsampler.downsample(opaque, rect: .init(x: 0.5, y: 0, width: 40, height: 40), width: 20, height: 20)
+                == nil)
         let translucent = Image(width: 40, height: 40, color: RGBA8(red: 10, green: 20, blue: 30, alpha: 128))
         #expect(!translucent.isOpaque && translucent.pixelFormat == .rgba8)
-        #expect(BoxDownsampler.downsample(translucent, rect: .init(x: 0, y: 0, width: 40, height: 40), width: 20, height: 20) == nil)
+        #expect(
+            BoxDownsampler.downsample(
+                translucent, rect: .init(x: 0, y: 0, width: 40, height: 40), width: 20, height: 20) == nil)
     }
 
     @Test func aViewWithPaddedRowsIsAveragedLikeACopy() throws {

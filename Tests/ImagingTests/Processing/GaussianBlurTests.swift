@@ -6,7 +6,9 @@ import Testing
 @Suite struct GaussianBlurTests {
     @Test func constantImageStaysConstant() throws {
         let opaque = Image(width: 50, height: 33, color: RGBA8(red: 10, green: 128, blue: 254))
-        let translucent = Image(width: 50, height: 33, color: RGBA8(red: 10, green: 128, blue: 254, alpha: 77), pixelFormat: .rgba8Premultiplied)
+        let translucent = Image(
+            width: 50, height: 33, color: RGBA8(red: 10, green: 128, blue: 254, alpha: 77),
+            pixelFormat: .rgba8Premultiplied)
         for radius in [1.0, 2.5, 8, 40] {
             for image in [opaque, translucent] {
                 let output = try ImageProcessors.GaussianBlur(radius: radius).process(image)
@@ -16,27 +18,34 @@ import Testing
     }
 
     @Test func singleBrightPixelSpreadsSymmetrically() throws {
-        let image = TestImages.make(width: 41, height: 41, opaque: true) { x, y in x == 20 && y == 20 ? .white : .black }
+        let image = TestImages.make(width: 41, height: 41, opaque: true) { x, y in x == 20 && y == 20 ? .white : .black
+        }
         let output = try ImageProcessors.GaussianBlur(radius: 3).process(image)
         #expect(output.pixel(x: 20, y: 20).red < 255 && output.pixel(x: 20, y: 20).red > 0)
         #expect(output.pixel(x: 23, y: 20).red > 0, "spreads over σ")
-        for y in 0..<41 { for x in 0..<41 {
-            let p = output.pixel(x: x, y: y)
-            #expect(p == output.pixel(x: 40 - x, y: y) && p == output.pixel(x: x, y: 40 - y), "(\(x), \(y))")
-            #expect(abs(Int(p.red) - Int(output.pixel(x: y, y: x).red)) <= 1, "diagonal (\(x), \(y))")
-        } }
+        for y in 0..<41 {
+            for x in 0..<41 {
+                let p = output.pixel(x: x, y: y)
+                #expect(p == output.pixel(x: 40 - x, y: y) && p == output.pixel(x: x, y: 40 - y), "(\(x), \(y))")
+                #expect(abs(Int(p.red) - Int(output.pixel(x: y, y: x).red)) <= 1, "diagonal (\(x), \(y))")
+            }
+        }
     }
 
     @Test(arguments: [3.0, 8.0])
     func errorAgainstATrueGaussianIsSmall(sigma: Double) throws {
         // Hard edges (a checkerboard of 24×16 blocks), one straight edge, and noise.
-        let checker = TestImages.make(width: 96, height: 64, opaque: true) { x, y in (x / 24 + y / 16) % 2 == 0 ? .white : .black }
+        let checker = TestImages.make(width: 96, height: 64, opaque: true) { x, y in
+            (x / 24 + y / 16) % 2 == 0 ? .white : .black
+        }
         let edge = TestImages.make(width: 96, height: 64, opaque: true) { x, _ in x < 40 ? .white : .black }
         let noise = TestImages.noise(width: 96, height: 64)
         for (name, image) in [("checker", checker), ("edge", edge), ("noise", noise)] {
             let fast = try ImageProcessors.GaussianBlur(radius: sigma).process(image)
             let difference = channelDifference(fast, trueGaussian(image, sigma: sigma))
-            print("GaussianBlur σ=\(sigma) vs true Gaussian (\(name)): max \(difference.max), mean \(String(format: "%.2f", difference.mean)) levels of 255")
+            print(
+                "GaussianBlur σ=\(sigma) vs true Gaussian (\(name)): max \(difference.max), mean \(String(format: "%.2f", difference.mean)) levels of 255"
+            )
             #expect(difference.max <= 6, "\(name)")
             #expect(difference.mean <= 1.6, "\(name)")
         }
@@ -57,7 +66,10 @@ import Testing
         // σ 100 needs boxes wider than 127 pixels: the 32-bit kernels.
         #expect(BoxBlur.boxWidths(sigma: 100).allSatisfy { $0 > BoxBlur.maxWidth16 })
         let image = Image(width: 400, height: 30, color: RGBA8(red: 3, green: 250, blue: 77))
-        #expect(Set(allPixels(try ImageProcessors.GaussianBlur(radius: 100).process(image))) == [RGBA8(red: 3, green: 250, blue: 77)])
+        #expect(
+            Set(allPixels(try ImageProcessors.GaussianBlur(radius: 100).process(image))) == [
+                RGBA8(red: 3, green: 250, blue: 77)
+            ])
         let edge = TestImages.make(width: 400, height: 30, opaque: true) { x, _ in x < 200 ? .white : .black }
         let blurred = try ImageProcessors.GaussianBlur(radius: 100).process(edge)
         let reds = (0..<400).map { Int(blurred.pixel(x: $0, y: 10).red) }
@@ -98,17 +110,29 @@ import Testing
         kernel = kernel.map { $0 / total }
         let input = image.packedBytes.map(Double.init)
         var pass = [Double](repeating: 0, count: input.count)
-        for y in 0..<h { for x in 0..<w { for c in 0..<4 {
-            var s = 0.0
-            for k in -radius...radius { s += kernel[k + radius] * input[(y * w + min(max(x + k, 0), w - 1)) * 4 + c] }
-            pass[(y * w + x) * 4 + c] = s
-        } } }
+        for y in 0..<h {
+            for x in 0..<w {
+                for c in 0..<4 {
+                    var s = 0.0
+                    for k in -radius...radius {
+                        s += kernel[k + radius] * input[(y * w + min(max(x + k, 0), w - 1)) * 4 + c]
+                    }
+                    pass[(y * w + x) * 4 + c] = s
+                }
+            }
+        }
         var bytes = [UInt8](repeating: 0, count: input.count)
-        for y in 0..<h { for x in 0..<w { for c in 0..<4 {
-            var s = 0.0
-            for k in -radius...radius { s += kernel[k + radius] * pass[(min(max(y + k, 0), h - 1) * w + x) * 4 + c] }
-            bytes[(y * w + x) * 4 + c] = UInt8(min(max(s.rounded(), 0), 255))
-        } } }
+        for y in 0..<h {
+            for x in 0..<w {
+                for c in 0..<4 {
+                    var s = 0.0
+                    for k in -radius...radius {
+                        s += kernel[k + radius] * pass[(min(max(y + k, 0), h - 1) * w + x) * 4 + c]
+                    }
+                    bytes[(y * w + x) * 4 + c] = UInt8(min(max(s.rounded(), 0), 255))
+                }
+            }
+        }
         return Image(width: w, height: h, isOpaque: image.isOpaque, bytes: bytes)
     }
 }

@@ -5,29 +5,47 @@ import Testing
 /// Identifiers (disk-cache keys) and hashable identifiers (memory-cache keys).
 @Suite struct IdentifierTests {
     @Test func resizeIdentifierListsEveryParameter() {
-        #expect(ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill).identifier
+        #expect(
+            ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill).identifier
                 == "com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false")
-        #expect(ImageProcessors.Resize(width: 100).identifier == "com.comet.resize?width=100&contentMode=aspectFit&crop=false&upscale=false")
+        #expect(
+            ImageProcessors.Resize(width: 100).identifier
+                == "com.comet.resize?width=100&contentMode=aspectFit&crop=false&upscale=false")
     }
 
     @Test func otherIdentifiersAreStable() {
         #expect(ImageProcessors.RoundedCorners(radius: 8).identifier == "com.comet.roundedCorners?radius=8")
-        #expect(ImageProcessors.RoundedCorners(radius: 2.5, border: .init(color: .white, width: 2)).identifier
+        #expect(
+            ImageProcessors.RoundedCorners(radius: 2.5, border: .init(color: .white, width: 2)).identifier
                 == "com.comet.roundedCorners?radius=2.5&border=%23ffffffff,2")
         #expect(ImageProcessors.Circle().identifier == "com.comet.circle")
         #expect(ImageProcessors.GaussianBlur(radius: 8).identifier == "com.comet.gaussianBlur?radius=8")
-        #expect(ImageProcessors.Crop(x: 1, y: 2, width: 3, height: 4).identifier == "com.comet.crop?x=1&y=2&width=3&height=4")
-        #expect(ImageProcessors.Canvas(size: Size(width: 5, height: 6)).identifier == "com.comet.canvas?width=5&height=6")
+        #expect(
+            ImageProcessors.Crop(x: 1, y: 2, width: 3, height: 4).identifier
+                == "com.comet.crop?x=1&y=2&width=3&height=4")
+        #expect(
+            ImageProcessors.Canvas(size: Size(width: 5, height: 6)).identifier == "com.comet.canvas?width=5&height=6")
     }
 
     @Test func equalProcessorsHaveEqualIdentifiers() {
         let pairs: [(any ImageProcessing, any ImageProcessing)] = [
-            (ImageProcessors.Resize(size: Size(width: 256, height: 256)), .resize(size: CGSize(width: 256, height: 256))),
-            (ImageProcessors.Resize(size: Size(width: 128, height: 128), unit: .points(scale: 2)), .resize(size: Size(width: 256, height: 256))),
-            (ImageProcessors.Resize(size: Size(width: 9, height: 9), contentMode: .aspectFit, crop: true),
-             .resize(size: Size(width: 9, height: 9), contentMode: .aspectFit)),   // crop means nothing for fit
+            (
+                ImageProcessors.Resize(size: Size(width: 256, height: 256)),
+                .resize(size: CGSize(width: 256, height: 256))
+            ),
+            (
+                ImageProcessors.Resize(size: Size(width: 128, height: 128), unit: .points(scale: 2)),
+                .resize(size: Size(width: 256, height: 256))
+            ),
+            (
+                ImageProcessors.Resize(size: Size(width: 9, height: 9), contentMode: .aspectFit, crop: true),
+                .resize(size: Size(width: 9, height: 9), contentMode: .aspectFit)
+            ),  // crop means nothing for fit
             (ImageProcessors.GaussianBlur(), .gaussianBlur(radius: 8)),
-            (ImageProcessors.RoundedCorners(radius: 4, border: .init(color: .black, width: 0)), .roundedCorners(radius: 4)),
+            (
+                ImageProcessors.RoundedCorners(radius: 4, border: .init(color: .black, width: 0)),
+                .roundedCorners(radius: 4)
+            ),
             (ImageProcessors.Anonymous(id: "x") { $0 }, ImageProcessors.Anonymous(id: "x") { $0 }),
             (ImageProcessors.Composition([.circle()]), .circle()),
         ]
@@ -61,11 +79,16 @@ import Testing
     }
 
     @Test func compositionIdentifierJoinsItsPartsAndFlattens() {
-        let nested = ImageProcessors.Composition([.resize(width: 10), ImageProcessors.Composition([.circle(), .gaussianBlur()])])
+        let nested = ImageProcessors.Composition([
+            .resize(width: 10), ImageProcessors.Composition([.circle(), .gaussianBlur()]),
+        ])
         let flat = ImageProcessors.Composition([.resize(width: 10), .circle(), .gaussianBlur()])
         #expect(nested.identifier == flat.identifier)
         #expect(nested.hashableIdentifier == flat.hashableIdentifier)
-        #expect(flat.identifier == "com.comet.resize?width=10&contentMode=aspectFit&crop=false&upscale=false|com.comet.circle|com.comet.gaussianBlur?radius=8")
+        #expect(
+            flat.identifier
+                == "com.comet.resize?width=10&contentMode=aspectFit&crop=false&upscale=false|com.comet.circle|com.comet.gaussianBlur?radius=8"
+        )
     }
 
     @Test func compositionAppliesInOrder() throws {
@@ -84,12 +107,17 @@ import Testing
 
     @Test func anonymousProcessorErrorsPropagate() {
         struct Failure: Error {}
-        #expect(throws: Failure.self) { try ImageProcessors.Anonymous(id: "fails") { _ in throw Failure() }.process(Image(width: 1, height: 1, color: .white)) }
+        #expect(throws: Failure.self) {
+            try ImageProcessors.Anonymous(id: "fails") { _ in throw Failure() }.process(
+                Image(width: 1, height: 1, color: .white))
+        }
     }
 
     @Test func factoriesWorkInArrayLiterals() {
-        let processors: [any ImageProcessing] = [.resize(width: 256), .resize(size: CGSize(width: 256, height: 256), contentMode: .aspectFill),
-                                                 .circle(), .roundedCorners(radius: 8), .gaussianBlur(radius: 8)]
+        let processors: [any ImageProcessing] = [
+            .resize(width: 256), .resize(size: CGSize(width: 256, height: 256), contentMode: .aspectFill),
+            .circle(), .roundedCorners(radius: 8), .gaussianBlur(radius: 8),
+        ]
         #expect(processors.count == 5)
     }
 }

@@ -3,8 +3,10 @@
 /// Small synthetic images for the processor tests.
 enum TestImages {
     /// An image whose pixel at (x, y) is `color(x, y)`.
-    static func make(width: Int, height: Int, format: PixelFormat = .rgba8, opaque: Bool = false,
-                     _ color: (Int, Int) -> RGBA8) -> Image {
+    static func make(
+        width: Int, height: Int, format: PixelFormat = .rgba8, opaque: Bool = false,
+        _ color: (Int, Int) -> RGBA8
+    ) -> Image {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(width * height * 4)
         for y in 0..<height {
@@ -30,7 +32,9 @@ enum TestImages {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return UInt8(truncatingIfNeeded: state >> 56)
         }
-        return make(width: width, height: height, opaque: true) { _, _ in RGBA8(red: next(), green: next(), blue: next()) }
+        return make(width: width, height: height, opaque: true) { _, _ in
+            RGBA8(red: next(), green: next(), blue: next())
+        }
     }
 }
 

@@ -24,7 +24,8 @@ import Testing
     }
 
     private static func definition(sourceLength: Int, origin: Double, extent: Double, outputLength: Int)
-        -> [(start: Int, weights: [Int32])] {
+        -> [(start: Int, weights: [Int32])]
+    {
         let step = extent / Double(outputLength)
         return (0..<outputLength).map { i in
             var list: [(index: Int, weight: Double)] = []
@@ -46,7 +47,11 @@ import Testing
             var merged: [(index: Int, weight: Double)] = []
             for tap in list {
                 let k = min(max(tap.index, 0), sourceLength - 1)
-                if let last = merged.last, last.index == k { merged[merged.count - 1].weight += tap.weight } else { merged.append((k, tap.weight)) }
+                if let last = merged.last, last.index == k {
+                    merged[merged.count - 1].weight += tap.weight
+                } else {
+                    merged.append((k, tap.weight))
+                }
             }
             if merged.isEmpty { merged = [(min(max(Int(origin), 0), sourceLength - 1), 1)] }
             let total = merged.reduce(0) { $0 + $1.weight }

@@ -8,12 +8,12 @@ import Testing
 /// the 16-byte steps, and odd and even tap counts.
 @Suite struct ResamplerKernelTests {
     @Test(arguments: [
-        (384, 384, 256, 256), // the 1.5× of a 1024×768 photo decoded at 1/2 for a 256² fill
-        (97, 61, 31, 31), // 3.1× and 2×: three and four taps
-        (1024, 3, 7, 2), // a wide shrink: many taps per output pixel
-        (13, 9, 40, 27), // enlarging: two taps, a triangle
-        (5, 5, 5, 5), // one tap each
-        (33, 17, 20, 11), // 33 pixels: 132 bytes, a tail of 4 after the 16-byte steps
+        (384, 384, 256, 256),  // the 1.5× of a 1024×768 photo decoded at 1/2 for a 256² fill
+        (97, 61, 31, 31),  // 3.1× and 2×: three and four taps
+        (1024, 3, 7, 2),  // a wide shrink: many taps per output pixel
+        (13, 9, 40, 27),  // enlarging: two taps, a triangle
+        (5, 5, 5, 5),  // one tap each
+        (33, 17, 20, 11),  // 33 pixels: 132 bytes, a tail of 4 after the 16-byte steps
     ])
     func theKernelMatchesItsArithmeticByteForByte(size: (Int, Int, Int, Int)) {
         let (width, height, outputWidth, outputHeight) = size
@@ -23,7 +23,9 @@ import Testing
         let expected = Self.plainResample(source, width: outputWidth, height: outputHeight)
         #expect(output.width == outputWidth && output.height == outputHeight)
         let bytes = output.withUnsafeBytes { buffer in
-            (0..<outputHeight).flatMap { y in Array(buffer[(y * output.bytesPerRow)..<(y * output.bytesPerRow + outputWidth * 4)]) }
+            (0..<outputHeight).flatMap { y in
+                Array(buffer[(y * output.bytesPerRow)..<(y * output.bytesPerRow + outputWidth * 4)])
+            }
         }
         #expect(bytes == expected)
     }
@@ -53,7 +55,9 @@ import Testing
         return Image(width: width, height: height, pixelFormat: .rgba8, isOpaque: true, bytes: bytes)
     }
 
-    private static func plainResample(_ image: Image, rect: Resampler.SourceRect? = nil, width: Int, height: Int) -> [UInt8] {
+    private static func plainResample(_ image: Image, rect: Resampler.SourceRect? = nil, width: Int, height: Int)
+        -> [UInt8]
+    {
         let rect = rect ?? Resampler.SourceRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
         let xw = ResampleWeights(sourceLength: image.width, origin: rect.x, extent: rect.width, outputLength: width)
         let yw = ResampleWeights(sourceLength: image.height, origin: rect.y, extent: rect.height, outputLength: height)
@@ -64,7 +68,8 @@ import Testing
                 for i in row.indices {
                     var sum: Int32 = 0
                     for k in 0..<yw.counts[oy] {
-                        sum += Int32(source[(yw.starts[oy] + k) * image.bytesPerRow + i]) * yw.weights[oy * yw.maxTaps + k]
+                        sum +=
+                            Int32(source[(yw.starts[oy] + k) * image.bytesPerRow + i]) * yw.weights[oy * yw.maxTaps + k]
                     }
                     row[i] = (sum + 32) >> 6
                 }

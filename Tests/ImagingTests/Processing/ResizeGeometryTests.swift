@@ -12,36 +12,54 @@ import Testing
     }
 
     @Test func aspectFitUsesTheSmallerScale() throws {
-        #expect(try size(.resize(size: Size(width: 100, height: 100), contentMode: .aspectFit), landscape) == Size(width: 100, height: 50))
+        #expect(
+            try size(.resize(size: Size(width: 100, height: 100), contentMode: .aspectFit), landscape)
+                == Size(width: 100, height: 50))
     }
 
     @Test func aspectFillUsesTheLargerScale() throws {
-        #expect(try size(.resize(size: Size(width: 100, height: 100), contentMode: .aspectFill), landscape) == Size(width: 200, height: 100))
-        #expect(try size(.resize(size: Size(width: 50, height: 50), contentMode: .aspectFill), landscape) == Size(width: 100, height: 50))
+        #expect(
+            try size(.resize(size: Size(width: 100, height: 100), contentMode: .aspectFill), landscape)
+                == Size(width: 200, height: 100))
+        #expect(
+            try size(.resize(size: Size(width: 50, height: 50), contentMode: .aspectFill), landscape)
+                == Size(width: 100, height: 50))
     }
 
     @Test func aspectFillWithCropIsExactlyTheTargetSize() throws {
-        #expect(try size(.resize(size: Size(width: 50, height: 50), crop: true), landscape) == Size(width: 50, height: 50))
+        #expect(
+            try size(.resize(size: Size(width: 50, height: 50), crop: true), landscape) == Size(width: 50, height: 50))
         let photo = Image(width: 1024, height: 768, color: .black)
-        #expect(try size(.resize(size: Size(width: 256, height: 256), crop: true), photo) == Size(width: 256, height: 256))
-        #expect(try size(.resize(size: Size(width: 300, height: 100), crop: true), photo) == Size(width: 300, height: 100))
+        #expect(
+            try size(.resize(size: Size(width: 256, height: 256), crop: true), photo) == Size(width: 256, height: 256))
+        #expect(
+            try size(.resize(size: Size(width: 300, height: 100), crop: true), photo) == Size(width: 300, height: 100))
     }
 
     @Test func noUpscalingByDefault() throws {
-        let resized = try ImageProcessors.Resize(size: Size(width: 400, height: 400), contentMode: .aspectFit).process(landscape)
+        let resized = try ImageProcessors.Resize(size: Size(width: 400, height: 400), contentMode: .aspectFit).process(
+            landscape)
         #expect(resized.width == 200 && resized.height == 100)
         #expect(try size(.resize(width: 400), landscape) == Size(width: 200, height: 100))
     }
 
     @Test func upscalingWhenAllowed() throws {
-        #expect(try size(.resize(size: Size(width: 400, height: 400), contentMode: .aspectFit, upscale: true), landscape) == Size(width: 400, height: 200))
-        #expect(try size(.resize(size: Size(width: 400, height: 400), contentMode: .aspectFill, upscale: true), landscape) == Size(width: 800, height: 400))
-        #expect(try size(.resize(size: Size(width: 400, height: 400), crop: true, upscale: true), landscape) == Size(width: 400, height: 400))
+        #expect(
+            try size(.resize(size: Size(width: 400, height: 400), contentMode: .aspectFit, upscale: true), landscape)
+                == Size(width: 400, height: 200))
+        #expect(
+            try size(.resize(size: Size(width: 400, height: 400), contentMode: .aspectFill, upscale: true), landscape)
+                == Size(width: 800, height: 400))
+        #expect(
+            try size(.resize(size: Size(width: 400, height: 400), crop: true, upscale: true), landscape)
+                == Size(width: 400, height: 400))
     }
 
     @Test func cropWithoutUpscaleKeepsTheTargetFramingAtSourceResolution() throws {
         // Filling 256×256 shows the central 100×100 of a 200×100 image; without upscaling that is the output.
-        #expect(try size(.resize(size: Size(width: 256, height: 256), crop: true), landscape) == Size(width: 100, height: 100))
+        #expect(
+            try size(.resize(size: Size(width: 256, height: 256), crop: true), landscape)
+                == Size(width: 100, height: 100))
     }
 
     @Test func widthAndHeightOnlyKeepTheAspectRatio() throws {
@@ -51,19 +69,25 @@ import Testing
     }
 
     @Test func stretchIgnoresTheAspectRatio() throws {
-        #expect(try size(.resize(size: Size(width: 50, height: 80), contentMode: .stretch), landscape) == Size(width: 50, height: 80))
+        #expect(
+            try size(.resize(size: Size(width: 50, height: 80), contentMode: .stretch), landscape)
+                == Size(width: 50, height: 80))
     }
 
     @Test func outputSidesRoundToNearestAndNeverReachZero() throws {
         let thin = Image(width: 1000, height: 3, color: .white)
         #expect(try size(.resize(width: 10), thin) == Size(width: 10, height: 1))
         // 333 × 0.5 = 166.5 → 167 (rounded half away from zero).
-        #expect(try size(.resize(width: 50), Image(width: 100, height: 333, color: .white)) == Size(width: 50, height: 167))
+        #expect(
+            try size(.resize(width: 50), Image(width: 100, height: 333, color: .white)) == Size(width: 50, height: 167))
     }
 
     @Test func cgSizeIsReadAsPixelsOrPointsTimesScale() throws {
-        #expect(try size(.resize(size: CGSize(width: 100, height: 100), contentMode: .aspectFit), landscape) == Size(width: 100, height: 50))
-        let points = ImageProcessors.Resize(size: CGSize(width: 50, height: 50), unit: .points(scale: 2), contentMode: .aspectFit)
+        #expect(
+            try size(.resize(size: CGSize(width: 100, height: 100), contentMode: .aspectFit), landscape)
+                == Size(width: 100, height: 50))
+        let points = ImageProcessors.Resize(
+            size: CGSize(width: 50, height: 50), unit: .points(scale: 2), contentMode: .aspectFit)
         #expect(try size(points, landscape) == Size(width: 100, height: 50))
     }
 
@@ -75,8 +99,10 @@ import Testing
     @Test func alamofireAspectFitCentresOnATransparentCanvas() throws {
         // AlamofireImage's AspectScaledToFitSizeFilter(size: 100×100) on a 200×100 image:
         // a 100×50 image centred on a 100×100 transparent canvas.
-        let fit = ImageProcessors.Composition([.resize(size: Size(width: 100, height: 100), contentMode: .aspectFit, upscale: true),
-                                               .canvas(size: Size(width: 100, height: 100))])
+        let fit = ImageProcessors.Composition([
+            .resize(size: Size(width: 100, height: 100), contentMode: .aspectFit, upscale: true),
+            .canvas(size: Size(width: 100, height: 100)),
+        ])
         let output = try fit.process(landscape)
         #expect(output.width == 100 && output.height == 100 && !output.isOpaque)
         #expect(output.pixel(x: 50, y: 24).alpha == 0)
@@ -88,7 +114,8 @@ import Testing
     @Test func alamofireAspectFillIsCentredAndClipped() throws {
         // AspectScaledToFillSizeFilter(size: 100×100) on 200×100 red|blue: the centre square, unscaled.
         let image = TestImages.redBlue(width: 200, height: 100, split: 100)
-        let output = try ImageProcessors.Resize(size: Size(width: 100, height: 100), crop: true, upscale: true).process(image)
+        let output = try ImageProcessors.Resize(size: Size(width: 100, height: 100), crop: true, upscale: true).process(
+            image)
         #expect(output.width == 100 && output.height == 100)
         #expect(output.pixel(x: 49, y: 50) == RGBA8(red: 255, green: 0, blue: 0))
         #expect(output.pixel(x: 50, y: 50) == RGBA8(red: 0, green: 0, blue: 255))
@@ -117,7 +144,9 @@ import Testing
     }
 
     @Test func cropOutsideTheImageThrowsAClearError() {
-        #expect(throws: ImageProcessingError.self) { try ImageProcessors.Crop(x: 300, y: 0, width: 5, height: 5).process(landscape) }
+        #expect(throws: ImageProcessingError.self) {
+            try ImageProcessors.Crop(x: 300, y: 0, width: 5, height: 5).process(landscape)
+        }
         do {
             _ = try ImageProcessors.Crop(x: 300, y: 0, width: 5, height: 5).process(landscape)
         } catch {

@@ -6,9 +6,11 @@ import Testing
     @Test func resizedSolidColourStaysThatColour() throws {
         let color = RGBA8(red: 200, green: 17, blue: 99)
         let image = Image(width: 97, height: 61, color: color)
-        for processor in [ImageProcessors.Resize(size: Size(width: 31, height: 31), crop: true),
-                          .init(size: Size(width: 23, height: 40), contentMode: .stretch),
-                          .init(size: Size(width: 300, height: 300), upscale: true)] {
+        for processor in [
+            ImageProcessors.Resize(size: Size(width: 31, height: 31), crop: true),
+            .init(size: Size(width: 23, height: 40), contentMode: .stretch),
+            .init(size: Size(width: 300, height: 300), upscale: true),
+        ] {
             let output = try processor.process(image)
             #expect(Set(allPixels(output)) == [color], "\(processor.identifier)")
             #expect(output.isOpaque)
@@ -17,11 +19,13 @@ import Testing
 
     @Test func edgeBetweenTwoColoursStaysInPlace() throws {
         // 120 wide, edge at column 60 → 40 wide at scale 1/3: edge exactly at column 20.
-        let output = try ImageProcessors.Resize(width: 40).process(TestImages.redBlue(width: 120, height: 30, split: 60))
+        let output = try ImageProcessors.Resize(width: 40).process(
+            TestImages.redBlue(width: 120, height: 30, split: 60))
         #expect(output.pixel(x: 19, y: 5) == RGBA8(red: 255, green: 0, blue: 0))
         #expect(output.pixel(x: 20, y: 5) == RGBA8(red: 0, green: 0, blue: 255))
         // Edge at column 61 → 20.33: column 20 is one third red, two thirds blue.
-        let shifted = try ImageProcessors.Resize(width: 40).process(TestImages.redBlue(width: 120, height: 30, split: 61))
+        let shifted = try ImageProcessors.Resize(width: 40).process(
+            TestImages.redBlue(width: 120, height: 30, split: 61))
         #expect(shifted.pixel(x: 20, y: 5) == RGBA8(red: 85, green: 0, blue: 170))
         #expect(shifted.pixel(x: 21, y: 5) == RGBA8(red: 0, green: 0, blue: 255))
     }
@@ -29,7 +33,8 @@ import Testing
     @Test func downscalingAveragesInsteadOfAliasing() throws {
         // A one-pixel black/white checkerboard shrunk must turn grey, not a sampled pattern of
         // black and white: exactly mid-grey when halved, close to it at an odd ratio (~3×3 boxes).
-        let checker = TestImages.make(width: 64, height: 64, opaque: true) { x, y in (x + y) % 2 == 0 ? .white : .black }
+        let checker = TestImages.make(width: 64, height: 64, opaque: true) { x, y in (x + y) % 2 == 0 ? .white : .black
+        }
         for pixel in allPixels(try ImageProcessors.Resize(width: 32).process(checker)) {
             #expect(abs(Int(pixel.red) - 128) <= 1, "\(pixel)")
         }
@@ -49,7 +54,8 @@ import Testing
     }
 
     @Test func premultipliedInputStaysPremultiplied() throws {
-        let image = TestImages.make(width: 4, height: 2) { x, _ in x < 2 ? .white : .clear }.converted(to: .rgba8Premultiplied)
+        let image = TestImages.make(width: 4, height: 2) { x, _ in x < 2 ? .white : .clear }.converted(
+            to: .rgba8Premultiplied)
         let output = try ImageProcessors.Resize(size: Size(width: 1, height: 1), contentMode: .stretch).process(image)
         #expect(output.pixelFormat == .rgba8Premultiplied)
         #expect(output.pixel(x: 0, y: 0) == RGBA8(red: 128, green: 128, blue: 128, alpha: 128))
@@ -87,14 +93,17 @@ import Testing
         }
         let output = try ImageProcessors.Resize(size: Size(width: 20, height: 20), crop: true).process(image)
         #expect(output.width == 20 && output.height == 20)
-        for y in 0..<20 { for x in 0..<10 {
-            #expect(output.pixel(x: x, y: y) == output.pixel(x: 19 - x, y: y), "(\(x), \(y))")
-        } }
+        for y in 0..<20 {
+            for x in 0..<10 {
+                #expect(output.pixel(x: x, y: y) == output.pixel(x: 19 - x, y: y), "(\(x), \(y))")
+            }
+        }
     }
 
     @Test func shrinkingOneAxisWhileEnlargingTheOther() throws {
         let image = TestImages.redBlue(width: 40, height: 4, split: 20)
-        let output = try ImageProcessors.Resize(size: Size(width: 10, height: 16), contentMode: .stretch, upscale: true).process(image)
+        let output = try ImageProcessors.Resize(size: Size(width: 10, height: 16), contentMode: .stretch, upscale: true)
+            .process(image)
         #expect(output.width == 10 && output.height == 16)
         #expect(output.pixel(x: 4, y: 15) == RGBA8(red: 255, green: 0, blue: 0))
         #expect(output.pixel(x: 5, y: 0) == RGBA8(red: 0, green: 0, blue: 255))

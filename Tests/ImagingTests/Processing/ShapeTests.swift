@@ -49,15 +49,18 @@ import Testing
 
     @Test func circleIsSymmetric() throws {
         let output = try ImageProcessors.Circle().process(Image(width: 41, height: 41, color: red))
-        for y in 0..<41 { for x in 0..<41 {
-            #expect(output.pixel(x: x, y: y) == output.pixel(x: 40 - x, y: y))
-            #expect(output.pixel(x: x, y: y) == output.pixel(x: y, y: x))
-        } }
+        for y in 0..<41 {
+            for x in 0..<41 {
+                #expect(output.pixel(x: x, y: y) == output.pixel(x: 40 - x, y: y))
+                #expect(output.pixel(x: x, y: y) == output.pixel(x: y, y: x))
+            }
+        }
     }
 
     @Test func borderIsDrawnInsideTheEdge() throws {
         let border = ImageProcessors.Border(color: .white, width: 3)
-        let output = try ImageProcessors.RoundedCorners(radius: 8, border: border).process(Image(width: 40, height: 40, color: red))
+        let output = try ImageProcessors.RoundedCorners(radius: 8, border: border).process(
+            Image(width: 40, height: 40, color: red))
         #expect(output.pixel(x: 20, y: 0) == .white)
         #expect(output.pixel(x: 20, y: 2) == .white)
         #expect(output.pixel(x: 20, y: 3) == red)
@@ -69,7 +72,8 @@ import Testing
     }
 
     @Test func premultipliedInputKeepsChannelsWithinAlpha() throws {
-        let image = Image(width: 30, height: 30, color: RGBA8(red: 200, green: 100, blue: 50), pixelFormat: .rgba8Premultiplied)
+        let image = Image(
+            width: 30, height: 30, color: RGBA8(red: 200, green: 100, blue: 50), pixelFormat: .rgba8Premultiplied)
         let output = try ImageProcessors.Circle().process(image)
         #expect(output.pixelFormat == .rgba8Premultiplied)
         for p in allPixels(output) { #expect(p.red <= p.alpha && p.green <= p.alpha && p.blue <= p.alpha) }
@@ -78,6 +82,7 @@ import Testing
 
     @Test func radiusIsCappedAtHalfTheShorterSide() throws {
         let image = Image(width: 30, height: 30, color: red)
-        #expect(try ImageProcessors.RoundedCorners(radius: 500).process(image) == ImageProcessors.Circle().process(image))
+        #expect(
+            try ImageProcessors.RoundedCorners(radius: 500).process(image) == ImageProcessors.Circle().process(image))
     }
 }

@@ -4,7 +4,9 @@ import Foundation
 /// Decodes `count` copies of each file in `files`, each with four random bytes flipped (within
 /// the first `prefix` bytes when given), through `decode`; errors are expected and ignored: what
 /// is checked is that nothing crashes. Deterministic for a `seed`.
-func decodeWithFlippedBytes(_ files: [Data], count: Int, seed: UInt64, prefix: Int? = nil, decode: (Data) throws -> Void) {
+func decodeWithFlippedBytes(
+    _ files: [Data], count: Int, seed: UInt64, prefix: Int? = nil, decode: (Data) throws -> Void
+) {
     var random = SplitMix64(seed: seed)
     for original in files {
         let range = UInt64(min(original.count, prefix ?? original.count))

@@ -12,10 +12,10 @@ enum EXIFSegment {
             bigEndian ? u16(value >> 16) + u16(value & 0xFFFF) : u16(value & 0xFFFF) + u16(value >> 16)
         }
         var tiff: [UInt8] = bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]
-        tiff += u16(42) + u32(8)                                 // magic, offset of IFD0
-        tiff += u16(1)                                           // one entry
-        tiff += u16(0x0112) + u16(3) + u32(1) + u16(orientation) + [0, 0] // orientation, SHORT, 1 value
-        tiff += u32(0)                                           // no next IFD
+        tiff += u16(42) + u32(8)  // magic, offset of IFD0
+        tiff += u16(1)  // one entry
+        tiff += u16(0x0112) + u16(3) + u32(1) + u16(orientation) + [0, 0]  // orientation, SHORT, 1 value
+        tiff += u32(0)  // no next IFD
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
         return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload

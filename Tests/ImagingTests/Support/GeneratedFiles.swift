@@ -16,8 +16,10 @@ enum GeneratedFiles {
                 state = state &* 1_664_525 &+ 1_013_904_223
                 let noise = Int(state >> 28) - 8
                 func clamp(_ value: Int) -> UInt8 { UInt8(max(0, min(255, value))) }
-                bytes += [clamp(x * 255 / max(1, width - 1) + noise), clamp(y * 255 / max(1, height - 1) - noise),
-                          clamp((x + y) % 256 + noise / 2), alpha ? UInt8((x * 7 + y * 3) % 256) : 255]
+                bytes += [
+                    clamp(x * 255 / max(1, width - 1) + noise), clamp(y * 255 / max(1, height - 1) - noise),
+                    clamp((x + y) % 256 + noise / 2), alpha ? UInt8((x * 7 + y * 3) % 256) : 255,
+                ]
             }
         }
         return Image(width: width, height: height, isOpaque: !alpha, bytes: bytes)

@@ -15,7 +15,8 @@ enum NetPBMWriter {
 
     /// `P7` with WIDTH, HEIGHT, DEPTH 4, MAXVAL 255, TUPLTYPE RGB_ALPHA, then RGBA.
     static func pam(_ image: Image) -> Data {
-        var data = Data("P7\nWIDTH \(image.width)\nHEIGHT \(image.height)\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n".utf8)
+        var data = Data(
+            "P7\nWIDTH \(image.width)\nHEIGHT \(image.height)\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n".utf8)
         data.append(contentsOf: image.packedBytes)
         return data
     }
@@ -31,7 +32,9 @@ func md5Hex(_ data: Data) throws -> String {
     process.standardOutput = output
     try process.run()
     // Write from another thread so a full output pipe can never block the writer.
-    let writer = Thread { input.fileHandleForWriting.write(data); try? input.fileHandleForWriting.close() }
+    let writer = Thread {
+        input.fileHandleForWriting.write(data); try? input.fileHandleForWriting.close()
+    }
     writer.start()
     let result = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -7,18 +7,24 @@ enum PortablePixmap {
         let bytes = [UInt8](data)
         var fields: [Int] = []
         var index = 2
-        guard bytes.count > 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "6") else { throw Failure.notPPM }
+        guard bytes.count > 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "6") else {
+            throw Failure.notPPM
+        }
         while fields.count < 3 {
-            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
+            while index < bytes.count,
+                bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09
+            { index += 1 }
             if index < bytes.count, bytes[index] == UInt8(ascii: "#") {
                 while index < bytes.count, bytes[index] != 0x0A { index += 1 }
                 continue
             }
             var value = 0
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { value = value * 10 + Int(bytes[index] - 0x30); index += 1 }
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                value = value * 10 + Int(bytes[index] - 0x30); index += 1
+            }
             fields.append(value)
         }
-        index += 1 // the single whitespace after maxval
+        index += 1  // the single whitespace after maxval
         let (width, height) = (fields[0], fields[1])
         guard fields[2] == 255, bytes.count >= index + width * height * 3 else { throw Failure.unsupported }
         var rgba = [UInt8](repeating: 255, count: width * height * 4)

@@ -32,7 +32,9 @@ enum SyntheticPNG {
     }
 
     /// The Adam7 passes: first column, first row, column step, row step.
-    static let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+    static let adam7 = [
+        (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),
+    ]
 
     /// `image` as the colour type can hold it: grey takes the red channel, no alpha means opaque.
     /// A decoder must give back exactly this.

@@ -6,8 +6,10 @@ import Testing
 /// Animated WebP: written with libwebpmux's encoder, read back through the same animated type as GIF.
 @Suite("Animated WebP")
 struct AnimatedWebPTests {
-    static let colours: [RGBA8] = [RGBA8(red: 255, green: 0, blue: 0, alpha: 255), RGBA8(red: 0, green: 0, blue: 255, alpha: 255),
-                                   RGBA8(red: 0, green: 255, blue: 0, alpha: 128)]
+    static let colours: [RGBA8] = [
+        RGBA8(red: 255, green: 0, blue: 0, alpha: 255), RGBA8(red: 0, green: 0, blue: 255, alpha: 255),
+        RGBA8(red: 0, green: 255, blue: 0, alpha: 128),
+    ]
 
     static func animation() -> AnimatedImage {
         let frames = colours.enumerated().map { index, colour in

@@ -10,7 +10,9 @@ struct IncrementalWebPTests {
 
     /// Feeds `data` in `chunkSize` pieces, asking for a preview after each; the previews' rows
     /// that are not transparent, and the final image.
-    static func feed(_ data: Data, chunkSize: Int, options: ImageDecodingOptions = ImageDecodingOptions()) throws -> (previews: [Image], final: DecodedImage) {
+    static func feed(_ data: Data, chunkSize: Int, options: ImageDecodingOptions = ImageDecodingOptions()) throws -> (
+        previews: [Image], final: DecodedImage
+    ) {
         let decoder = IncrementalImageDecoder(options: options)
         var previews: [Image] = []
         var offset = 0
@@ -31,7 +33,9 @@ struct IncrementalWebPTests {
     @Test func previewsShowMoreRowsAsDataArrives() throws {
         let (previews, _) = try Self.feed(Self.photo, chunkSize: 600)
         #expect(previews.count >= 2)
-        let opaqueRows = previews.map { preview in (0..<preview.height).filter { preview.pixel(x: 5, y: $0).alpha == 255 }.count }
+        let opaqueRows = previews.map { preview in
+            (0..<preview.height).filter { preview.pixel(x: 5, y: $0).alpha == 255 }.count
+        }
         #expect(opaqueRows == opaqueRows.sorted() && opaqueRows.first! < 240)
     }
 
@@ -43,13 +47,20 @@ struct IncrementalWebPTests {
     }
 
     @Test func aFileCutShortIsIncompleteAtFinish() throws {
-        #expect(throws: ImageDecodingError.self) { _ = try Self.feed(Self.photo.prefix(Self.photo.count / 2), chunkSize: 300) }
+        #expect(throws: ImageDecodingError.self) {
+            _ = try Self.feed(Self.photo.prefix(Self.photo.count / 2), chunkSize: 300)
+        }
     }
 
     @Test func anAnimatedFileIsDecodedWhenComplete() throws {
-        let frames = [AnimatedImage.Frame(image: Image(width: 4, height: 4, color: RGBA8(red: 1, green: 2, blue: 3, alpha: 255)), duration: 0.1),
-                      AnimatedImage.Frame(image: Image(width: 4, height: 4, color: RGBA8(red: 9, green: 8, blue: 7, alpha: 255)), duration: 0.1)]
-        let data = try ImageEncoders.animatedWebP(AnimatedImage(type: .webp, frames: frames, loopCount: 0, data: Data()), lossless: true)
+        let frames = [
+            AnimatedImage.Frame(
+                image: Image(width: 4, height: 4, color: RGBA8(red: 1, green: 2, blue: 3, alpha: 255)), duration: 0.1),
+            AnimatedImage.Frame(
+                image: Image(width: 4, height: 4, color: RGBA8(red: 9, green: 8, blue: 7, alpha: 255)), duration: 0.1),
+        ]
+        let data = try ImageEncoders.animatedWebP(
+            AnimatedImage(type: .webp, frames: frames, loopCount: 0, data: Data()), lossless: true)
         let (previews, final) = try Self.feed(data, chunkSize: 16)
         #expect(previews.isEmpty && final.image.pixel(x: 0, y: 0) == RGBA8(red: 1, green: 2, blue: 3, alpha: 255))
     }

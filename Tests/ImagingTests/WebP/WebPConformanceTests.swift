@@ -10,7 +10,9 @@ struct WebPConformanceTests {
 
     /// `libwebp_tests.md5`: "<md5>  <file>.webp.<ppm|pam|pgm|bmp|tiff>" per line.
     static let referenceSums: [String: String] = {
-        guard let text = try? String(decoding: TestCorpus.data("\(folder)/libwebp_tests.md5"), as: UTF8.self) else { return [:] }
+        guard let text = try? String(decoding: TestCorpus.data("\(folder)/libwebp_tests.md5"), as: UTF8.self) else {
+            return [:]
+        }
         var sums: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -27,7 +29,9 @@ struct WebPConformanceTests {
     @Test(arguments: filesWithSums)
     func rgbOutputMatchesDwebpsPPM(_ name: String) throws {
         let decoded = try WebPDecoder().decode(TestCorpus.data("\(Self.folder)/\(name)"))
-        #expect(try md5Hex(NetPBMWriter.ppm(decoded.image)) == Self.referenceSums["\(name).ppm"], "\(name): \(decoded.image)")
+        #expect(
+            try md5Hex(NetPBMWriter.ppm(decoded.image)) == Self.referenceSums["\(name).ppm"],
+            "\(name): \(decoded.image)")
         #expect(decoded.isClean)
     }
 
@@ -35,12 +39,17 @@ struct WebPConformanceTests {
     @Test(arguments: filesWithSums)
     func rgbaOutputMatchesDwebpsPAM(_ name: String) throws {
         let decoded = try WebPDecoder().decode(TestCorpus.data("\(Self.folder)/\(name)"))
-        #expect(try md5Hex(NetPBMWriter.pam(decoded.image)) == Self.referenceSums["\(name).pam"], "\(name): \(decoded.image)")
+        #expect(
+            try md5Hex(NetPBMWriter.pam(decoded.image)) == Self.referenceSums["\(name).pam"],
+            "\(name): \(decoded.image)")
     }
 
     /// lossless_vec_1_* decode to grid.pam and lossless_vec_2_* to peak.pam (lossless_vec_list.txt),
     /// lossless_color_transform.webp to its .pam: compared byte for byte.
-    @Test(arguments: (0..<16).map { "lossless_vec_1_\($0)" } + (0..<16).map { "lossless_vec_2_\($0)" } + ["lossless_color_transform"])
+    @Test(
+        arguments: (0..<16).map { "lossless_vec_1_\($0)" } + (0..<16).map { "lossless_vec_2_\($0)" } + [
+            "lossless_color_transform"
+        ])
     func losslessVectorEqualsItsReferencePAM(_ name: String) throws {
         let reference = name.hasPrefix("lossless_vec_1") ? "grid" : name.hasPrefix("lossless_vec_2") ? "peak" : name
         let decoded = try WebPDecoder().decode(TestCorpus.data("\(Self.folder)/\(name).webp"))

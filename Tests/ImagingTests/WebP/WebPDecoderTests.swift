@@ -25,16 +25,20 @@ struct WebPDecoderTests {
 
     @Test func maxPixelSizeDecodesAtTheTargetSizeWithLibwebpsScaler() throws {
         let full = try WebPDecoder().decode(Self.file("bryce.webp"))
-        let thumb = try WebPDecoder().decode(Self.file("bryce.webp"), options: ImageDecodingOptions(downsampling: .maxPixelSize(256)))
+        let thumb = try WebPDecoder().decode(
+            Self.file("bryce.webp"), options: ImageDecodingOptions(downsampling: .maxPixelSize(256)))
         #expect(max(thumb.image.width, thumb.image.height) == 256)
         #expect(thumb.sourceWidth == full.image.width && thumb.sourceHeight == full.image.height)
-        let expectedShort = Double(min(full.image.width, full.image.height)) * 256 / Double(max(full.image.width, full.image.height))
+        let expectedShort =
+            Double(min(full.image.width, full.image.height)) * 256 / Double(max(full.image.width, full.image.height))
         #expect(abs(Double(min(thumb.image.width, thumb.image.height)) - expectedShort) <= 1)
     }
 
     @Test func coveringDecodesJustLargeEnoughToFillTheTarget() throws {
         let full = try WebPDecoder().decode(Self.file("bryce.webp")).image
-        let thumb = try WebPDecoder().decode(Self.file("bryce.webp"), options: ImageDecodingOptions(downsampling: .covering(width: 200, height: 200))).image
+        let thumb = try WebPDecoder().decode(
+            Self.file("bryce.webp"), options: ImageDecodingOptions(downsampling: .covering(width: 200, height: 200))
+        ).image
         #expect(thumb.width >= 200 && thumb.height >= 200)
         #expect(min(thumb.width, thumb.height) == 200)
         #expect(thumb.width < full.width)
@@ -42,14 +46,20 @@ struct WebPDecoderTests {
 
     @Test func aTargetLargerThanTheFileDecodesAtFullSize() throws {
         let full = try WebPDecoder().decode(Self.file("test.webp")).image
-        let same = try WebPDecoder().decode(Self.file("test.webp"), options: ImageDecodingOptions(downsampling: .maxPixelSize(100_000))).image
+        let same = try WebPDecoder().decode(
+            Self.file("test.webp"), options: ImageDecodingOptions(downsampling: .maxPixelSize(100_000))
+        ).image
         #expect(same == full)
     }
 
     @Test func aScaledDecodeLooksLikeTheFullImageResized() throws {
         let full = try WebPDecoder().decode(Self.file("bryce.webp")).image
-        let thumb = try WebPDecoder().decode(Self.file("bryce.webp"), options: ImageDecodingOptions(downsampling: .maxPixelSize(256))).image
-        let resized = try ImageProcessors.Resize(size: Size(width: thumb.width, height: thumb.height), contentMode: .stretch).process(full)
+        let thumb = try WebPDecoder().decode(
+            Self.file("bryce.webp"), options: ImageDecodingOptions(downsampling: .maxPixelSize(256))
+        ).image
+        let resized = try ImageProcessors.Resize(
+            size: Size(width: thumb.width, height: thumb.height), contentMode: .stretch
+        ).process(full)
         #expect(channelDifference(thumb, resized).mean < 3)
     }
 
@@ -84,10 +94,12 @@ struct WebPDecoderTests {
 struct WebPLimitsTests {
     /// A minimal lossless (VP8L) file declaring `width`×`height` and nothing more.
     static func losslessHeader(width: Int, height: Int) -> Data {
-        let bits = UInt32(width - 1) | UInt32(height - 1) << 14 | 1 << 28 // alpha hint; version 0
-        var vp8l: [UInt8] = [0x2F] + withUnsafeBytes(of: bits.littleEndian, Array.init) + [UInt8](repeating: 0, count: 16)
+        let bits = UInt32(width - 1) | UInt32(height - 1) << 14 | 1 << 28  // alpha hint; version 0
+        var vp8l: [UInt8] =
+            [0x2F] + withUnsafeBytes(of: bits.littleEndian, Array.init) + [UInt8](repeating: 0, count: 16)
         if vp8l.count % 2 == 1 { vp8l.append(0) }
-        var body: [UInt8] = Array("WEBP".utf8) + Array("VP8L".utf8) + withUnsafeBytes(of: UInt32(21).littleEndian, Array.init) + vp8l
+        var body: [UInt8] =
+            Array("WEBP".utf8) + Array("VP8L".utf8) + withUnsafeBytes(of: UInt32(21).littleEndian, Array.init) + vp8l
         body = Array("RIFF".utf8) + withUnsafeBytes(of: UInt32(body.count).littleEndian, Array.init) + body
         return Data(body)
     }

@@ -3,7 +3,7 @@ import Locking
 import Comet
 import CometTestSupport
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A data loader whose bytes depend on the URL's path and the `Authorization` header (a
@@ -41,13 +41,16 @@ final class ModelDataLoader: DataLoading, Sendable {
         for answer in held { answer() }
     }
 
-    func loadData(with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
-                  completion: @escaping @Sendable ((any Error)?) -> Void) -> any DataLoadingTask {
+    func loadData(
+        with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any DataLoadingTask {
         let url = request.url!
         let path = Int(url.deletingPathExtension().lastPathComponent) ?? 0
         let data = Self.bytes(path: path, user: request.value(forHTTPHeaderField: "Authorization"))
         let answer: @Sendable () -> Void = {
-            didReceiveData(data, HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!)
+            didReceiveData(
+                data, HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!)
             completion(nil)
         }
         let answersNow = state.withLock {
@@ -66,8 +69,10 @@ final class ModelDataLoader: DataLoading, Sendable {
 
 /// A data loader that fails every load: what a pipeline then returns came from a cache.
 struct FailingDataLoader: DataLoading {
-    func loadData(with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
-                  completion: @escaping @Sendable ((any Error)?) -> Void) -> any DataLoadingTask {
+    func loadData(
+        with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any DataLoadingTask {
         completion(URLError(.notConnectedToInternet))
         return NoTask()
     }

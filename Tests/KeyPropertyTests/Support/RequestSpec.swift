@@ -2,7 +2,7 @@ import Foundation
 import PropertyBased
 @testable import Comet
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A Comet request as the property tests see it: every field that may change a result, each
@@ -63,11 +63,15 @@ struct RequestSpec: Sendable, CustomStringConvertible {
         if usesURLRequest || user != nil || source == .reloadingURLCachePolicy {
             var urlRequest = URLRequest(url: url)
             if source == .reloadingURLCachePolicy { urlRequest.cachePolicy = .reloadIgnoringLocalCacheData }
-            if let user { urlRequest.setValue(user, forHTTPHeaderField: lowercasesHeaderName ? "authorization" : "Authorization") }
-            request = ImageRequest(urlRequest: urlRequest, processors: processors.map(\.processor), options: options,
-                                   thumbnail: thumbnailOptions)
+            if let user {
+                urlRequest.setValue(user, forHTTPHeaderField: lowercasesHeaderName ? "authorization" : "Authorization")
+            }
+            request = ImageRequest(
+                urlRequest: urlRequest, processors: processors.map(\.processor), options: options,
+                thumbnail: thumbnailOptions)
         } else {
-            request = ImageRequest(url: url, processors: processors.map(\.processor), options: options, thumbnail: thumbnailOptions)
+            request = ImageRequest(
+                url: url, processors: processors.map(\.processor), options: options, thumbnail: thumbnailOptions)
         }
         if let imageID { request.imageID = imageID }
         return request
@@ -92,8 +96,9 @@ struct RequestSpec: Sendable, CustomStringConvertible {
     }
 
     var result: Result {
-        Result(bytes: bytes, thumbnail: thumbnail, processors: processors,
-               animation: decodesAnimation && thumbnail == nil && processors.isEmpty)
+        Result(
+            bytes: bytes, thumbnail: thumbnail, processors: processors,
+            animation: decodesAnimation && thumbnail == nil && processors.isEmpty)
     }
 
     /// Where the bytes may come from, as the model sees it: a URL cache policy counts only for a
@@ -114,7 +119,9 @@ struct RequestSpec: Sendable, CustomStringConvertible {
 }
 
 extension RequestSpec {
-    private static let processorChoices: [Processor] = [.resize(width: 8), .resize(width: 10), .blur(radius: 1), .blur(radius: 2), .circle]
+    private static let processorChoices: [Processor] = [
+        .resize(width: 8), .resize(width: 10), .blur(radius: 1), .blur(radius: 2), .circle,
+    ]
 
     /// A request decoded from eleven small numbers (shrinking them to 0 gives the plainest
     /// request: path 0, no headers, no processors).
@@ -124,7 +131,8 @@ extension RequestSpec {
         lowercasesHeaderName = v[2] % 2 == 1
         usesURLRequest = v[3] % 2 == 1
         imageID = [nil, nil, nil, "x", "y"][v[4] % 5]
-        processors = Array([v[6], v[7]].map { Self.processorChoices[$0 % Self.processorChoices.count] }.prefix(v[5] % 3))
+        processors = Array(
+            [v[6], v[7]].map { Self.processorChoices[$0 % Self.processorChoices.count] }.prefix(v[5] % 3))
         thumbnail = [nil, nil, 6, 9][v[8] % 4]
         decodesAnimation = v[9] % 3 == 2
         source = Source.allCases[v[10] % Source.allCases.count]
@@ -138,7 +146,8 @@ extension RequestSpec {
     /// Two requests, the second made from the first by changing a few random fields (often none),
     /// so that equal and nearly equal pairs are common.
     static var anyPair: Generator<(RequestSpec, RequestSpec), some SendableSequenceType> {
-        zip(Gen.int(in: 0...19).array(of: 11), Gen.int(in: 0...19).array(of: 11), Gen.bool(0.15).array(of: 11)).map { v, w, changes in
+        zip(Gen.int(in: 0...19).array(of: 11), Gen.int(in: 0...19).array(of: 11), Gen.bool(0.15).array(of: 11)).map {
+            v, w, changes in
             (RequestSpec(v), RequestSpec(zip(zip(v, w), changes).map { $1 ? $0.1 : $0.0 }))
         }
     }

@@ -7,7 +7,7 @@ import CometTestSupport
 // server. GuideCodeBlocksTests checks that every block is here.
 
 final class ImageSlot: ImageDisplaying {
-    private let lock = NSLock() // display runs on the pipeline's callback queue
+    private let lock = NSLock()  // display runs on the pipeline's callback queue
     private var shown: Image?
     var image: Image? { lock.withLock { shown } }
     func display(_ image: Image?, isPreview: Bool) { lock.withLock { shown = image } }
@@ -29,7 +29,8 @@ struct GuideCometTests {
         let url = server.imageURL("photo.jpg")
 
         let slot = ImageSlot()
-        let request = ImageRequest(url: url, processors: [.resize(size: CGSize(width: 32, height: 32), contentMode: .aspectFill)])
+        let request = ImageRequest(
+            url: url, processors: [.resize(size: CGSize(width: 32, height: 32), contentMode: .aspectFill)])
         ImagePipeline.shared.loadImage(with: request, into: slot)
 
         #expect(await eventually { slot.image != nil })
@@ -77,7 +78,9 @@ struct GuideCometTests {
 
         let subscription = ImagePipeline.shared.imageStream(with: url)
             .map { $0.image }
-            .sink(receiveCompletion: { _ in }, receiveValue: { image in log.append("loaded \(image.width)×\(image.height)") })
+            .sink(
+                receiveCompletion: { _ in },
+                receiveValue: { image in log.append("loaded \(image.width)×\(image.height)") })
 
         #expect(await eventually { log.count == 1 })
         #expect(log.all == ["loaded 9×7"])
@@ -93,7 +96,8 @@ struct GuideCometTests {
 
         let image = try await ImagePipeline.shared.image(for: resized)
         #expect(image.width == 64)
-        let squared = try await ImagePipeline.shared.image(for: ImageRequest(url: server.imageURL("face.png"), processors: [CenterSquareCrop(), .resize(width: 16)]))
+        let squared = try await ImagePipeline.shared.image(
+            for: ImageRequest(url: server.imageURL("face.png"), processors: [CenterSquareCrop(), .resize(width: 16)]))
         #expect(squared.width == 16 && squared.height == 16)
     }
 

@@ -30,7 +30,7 @@ final class ThumbnailWriter: Target {
 // Compiled but never called by the suite: dispatchMain() never returns.
 func runThumbnailTool(url: URL, writer: ThumbnailWriter) -> Never {
     Nuke.loadImage(with: url, into: writer)
-    dispatchMain() // drains the main queue, where NukeCompat calls back; never returns
+    dispatchMain()  // drains the main queue, where NukeCompat calls back; never returns
 }
 
 struct CenterSquare: Processing {

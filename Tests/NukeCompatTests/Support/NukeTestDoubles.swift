@@ -2,7 +2,7 @@ import Foundation
 import NukeCompat
 import CometTestSupport
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A `Loading` double: records each call's request and token; answers with `image` unless told
@@ -128,9 +128,11 @@ final class ObservedImageLoader: Loading, @unchecked Sendable {
 
     func loadImage(with request: Request, token: CancellationToken?) -> Promise<Image> {
         lock.withLock { recorded.append(MockImageLoader.Call(url: request.urlRequest.url, token: token)) }
-        let promise = base?.loadImage(with: request, token: token) ?? Promise { fulfill, _ in
-            self.lock.withLock { self.held.append(fulfill) }
-        }
+        let promise =
+            base?.loadImage(with: request, token: token)
+            ?? Promise { fulfill, _ in
+                self.lock.withLock { self.held.append(fulfill) }
+            }
         // Registered before the caller's own handlers, so on the (serial) callback queue it
         // runs first: once it ran, a block queued behind it runs after the caller's handler.
         promise.completion { _ in self.lock.withLock { self.resolvedCount += 1 } }

@@ -145,4 +145,3 @@ import Testing
         subscription.cancel()
     }
 }
-

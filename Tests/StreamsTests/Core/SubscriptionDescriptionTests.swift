@@ -121,15 +121,18 @@ import Testing
         #expect(childLabels(subscriptionOf { $0.count() }) == reduceLike)
         #expect(childLabels(subscriptionOf { $0.reduce(0, +) }) == reduceLike)
         #expect(childLabels(subscriptionOf { $0.collect() }) == ["count"])
-        #expect(childLabels(subscriptionOf { $0.collect(53) }) == ["downstream", "upstreamSubscription", "buffer", "count"])
-        #expect(childLabels(subscriptionOf { $0.debounce(for: 1, scheduler: ImmediateScheduler.shared) })
-            == ["downstream", "downstreamDemand", "currentValue"])
+        #expect(
+            childLabels(subscriptionOf { $0.collect(53) }) == ["downstream", "upstreamSubscription", "buffer", "count"])
+        #expect(
+            childLabels(subscriptionOf { $0.debounce(for: 1, scheduler: ImmediateScheduler.shared) })
+                == ["downstream", "downstreamDemand", "currentValue"])
         #expect(childLabels(subscriptionOf { $0.tryFilter { _ in true } }) == ["downstream"])
         #expect(childLabels(subscriptionOf { $0.removeDuplicates() }) == ["downstream", "last"])
         #expect(childLabels(subscriptionOf { $0.catch { _ in Just(0) } }) == ["downstream", "demand"])
         #expect(childLabels(subscriptionOf { $0.dropFirst() }) == [])
-        #expect(childLabels(subscriptionOf { $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest) })
-            == ["values", "state", "downstreamDemand", "terminal"])
+        #expect(
+            childLabels(subscriptionOf { $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest) })
+                == ["values", "state", "downstreamDemand", "terminal"])
         #expect(childLabels(Optional<Subscription>.none) == nil)
         let just = TrackingSubscriber<Int, Never>(initialDemand: .none)
         Just(42).subscribe(just)

@@ -159,11 +159,12 @@ import Testing
 
     @Test func theSubscriberIsReleasedOnceTheStreamEnds() {
         let subject = PassthroughSubject<Int, TestError>()
-        #expect(probeIsReleasedAtOnce { probe in
-            subject.buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest).subscribe(probe)
-            subject.send(1)
-            subject.send(completion: .finished)
-        })
+        #expect(
+            probeIsReleasedAtOnce { probe in
+                subject.buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest).subscribe(probe)
+                subject.send(1)
+                subject.send(completion: .finished)
+            })
     }
 
     @Test func aBufferOfSizeZeroIsAcceptedAndAlwaysFull() {
@@ -181,14 +182,16 @@ import Testing
         let upstream = TestPublisher<Int, TestError>()
         let subscriber = TrackingSubscriber<Int, TestError>(initialDemand: .none)
         var reentered = false
-        let buffered = upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError {
-            // Calling back into the operator from the closure must not deadlock.
-            if !reentered {
-                reentered = true
-                upstream.send(99)
-            }
-            return TestError(7)
-        })
+        let buffered = upstream.buffer(
+            size: 1, prefetch: .byRequest,
+            whenFull: .customError {
+                // Calling back into the operator from the closure must not deadlock.
+                if !reentered {
+                    reentered = true
+                    upstream.send(99)
+                }
+                return TestError(7)
+            })
         buffered.subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)
@@ -217,4 +220,3 @@ import Testing
         #expect(subscription.cancelCount == 1)
     }
 }
-

@@ -52,7 +52,8 @@ import Testing
 
     @Test func tryCatchFailsWithTheThrownError() {
         let subscriber = TrackingSubscriber<Int, Error>()
-        Fail<Int, TestError>(error: TestError(1)).tryCatch { _ -> Just<Int> in throw TestError(2) }.subscribe(subscriber)
+        Fail<Int, TestError>(error: TestError(1)).tryCatch { _ -> Just<Int> in throw TestError(2) }.subscribe(
+            subscriber)
         #expect(subscriber.failures.map { $0 as? TestError } == [TestError(2)])
     }
 

@@ -96,10 +96,11 @@ import Testing
     @Test func theSubscriberIsReleasedOnceTheStreamEnds() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        #expect(probeIsReleasedAtOnce { probe in
-            subject.collect(.byTime(scheduler, .seconds(1))).map { $0.count }.subscribe(probe)
-            subject.send(1)
-            subject.send(completion: .finished)
-        })
+        #expect(
+            probeIsReleasedAtOnce { probe in
+                subject.collect(.byTime(scheduler, .seconds(1))).map { $0.count }.subscribe(probe)
+                subject.send(1)
+                subject.send(completion: .finished)
+            })
     }
 }

@@ -82,12 +82,13 @@ import Testing
     @Test func theSubscriberIsReleasedOnceTheCompletionIsDelivered() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        #expect(probeIsReleasedAtOnce { probe in
-            subject.debounce(for: .seconds(1), scheduler: scheduler).subscribe(probe)
-            subject.send(1)
-            subject.send(completion: .failure(TestError(1)))
-            scheduler.advance(by: .seconds(1))
-        })
+        #expect(
+            probeIsReleasedAtOnce { probe in
+                subject.debounce(for: .seconds(1), scheduler: scheduler).subscribe(probe)
+                subject.send(1)
+                subject.send(completion: .failure(TestError(1)))
+                scheduler.advance(by: .seconds(1))
+            })
     }
 
     @Test func eachValueStartsARepeatingTimerAndTheCompletionIsScheduledWithoutOptions() {
@@ -101,7 +102,10 @@ import Testing
         _ = upstream.send(2)
         scheduler.clock.advance(by: .nanoseconds(100))
         upstream.finish()
-        #expect(scheduler.log == ["now", "tolerance", "repeat(10, every: 10)", "now", "tolerance", "repeat(13, every: 10)", "schedule"])
+        #expect(
+            scheduler.log == [
+                "now", "tolerance", "repeat(10, every: 10)", "now", "tolerance", "repeat(13, every: 10)", "schedule",
+            ])
         scheduler.clock.advance()
         #expect(subscriber.log == ["sub", "2", "finished"])
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Streams
 import Testing
@@ -18,7 +18,8 @@ import Testing
         let logged = lines.text.split(separator: "\n").map(String.init)
         #expect(logged.count == 4)
         #expect(logged.first?.hasPrefix("tag: receive subscription: (") == true)
-        #expect(Array(logged.dropFirst()) == ["tag: request max: (2)", "tag: receive value: (1)", "tag: receive finished"])
+        #expect(
+            Array(logged.dropFirst()) == ["tag: request max: (2)", "tag: receive value: (1)", "tag: receive finished"])
         #expect(subscriber.log == ["sub", "1", "finished"])
     }
 
@@ -96,11 +97,11 @@ import Testing
 }
 
 #if os(Linux)
-@Suite struct BreakpointTrapTests {
-    @Test func aBreakpointThatStopsEndsTheProcessWithSIGTRAPWithoutADebugger() async {
-        await #expect(processExitsWith: .signal(SIGTRAP)) {
-            _ = Just(1).breakpoint(receiveOutput: { _ in true }).sink { _ in }
+    @Suite struct BreakpointTrapTests {
+        @Test func aBreakpointThatStopsEndsTheProcessWithSIGTRAPWithoutADebugger() async {
+            await #expect(processExitsWith: .signal(SIGTRAP)) {
+                _ = Just(1).breakpoint(receiveOutput: { _ in true }).sink { _ in }
+            }
         }
     }
-}
 #endif

@@ -72,12 +72,13 @@ import Testing
     @Test func theSubscriberIsReleasedOnceTheDelayedCompletionIsDelivered() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        #expect(probeIsReleasedAtOnce { probe in
-            subject.delay(for: .seconds(1), scheduler: scheduler).subscribe(probe)
-            subject.send(1)
-            subject.send(completion: .finished)
-            scheduler.advance(by: .seconds(1))
-        })
+        #expect(
+            probeIsReleasedAtOnce { probe in
+                subject.delay(for: .seconds(1), scheduler: scheduler).subscribe(probe)
+                subject.send(1)
+                subject.send(completion: .finished)
+                scheduler.advance(by: .seconds(1))
+            })
     }
 
     @Test func nothingIsScheduledAfterTheUpstreamCompleted() {

@@ -222,7 +222,9 @@ import Testing
 
     @Test func flatMapWhereNeitherCanFail() {
         let subscriber = TrackingSubscriber<Int, Never>()
-        let flattened: Publishers.FlatMap<Just<Int>, Publishers.Sequence<[Int], Never>> = [1, 2].publisher.flatMap { Just($0) }
+        let flattened: Publishers.FlatMap<Just<Int>, Publishers.Sequence<[Int], Never>> = [1, 2].publisher.flatMap {
+            Just($0)
+        }
         flattened.subscribe(subscriber)
         #expect(subscriber.log == ["sub", "1", "2", "finished"])
     }

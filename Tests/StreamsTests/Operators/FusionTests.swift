@@ -14,9 +14,14 @@ import Testing
     @Test func filterAfterFilterIsOneFilterApplyingBothInOrder() {
         let subject = PassthroughSubject<Int, Never>()
         var order: [String] = []
-        let fused: Publishers.Filter<PassthroughSubject<Int, Never>> = subject
-            .filter { order.append("a\($0)"); return $0 > 1 }
-            .filter { order.append("b\($0)"); return $0 < 4 }
+        let fused: Publishers.Filter<PassthroughSubject<Int, Never>> =
+            subject
+            .filter {
+                order.append("a\($0)"); return $0 > 1
+            }
+            .filter {
+                order.append("b\($0)"); return $0 < 4
+            }
         let subscriber = TrackingSubscriber<Int, Never>()
         fused.subscribe(subscriber)
         for value in [1, 2, 5] { subject.send(value) }
@@ -27,13 +32,22 @@ import Testing
     @Test func filterAndTryFilterInEitherOrderAreOneTryFilterApplyingBothInOrder() throws {
         var calls: [String] = []
         let subject = PassthroughSubject<Int, Never>()
-        let tryThenPlain: Publishers.TryFilter<PassthroughSubject<Int, Never>> = subject
-            .tryFilter { calls.append("try \($0)"); return $0.isMultiple(of: 2) }
-            .filter { calls.append("plain \($0)"); return $0.isMultiple(of: 3) }
-        let plainThenTry: Publishers.TryFilter<PassthroughSubject<Int, Never>> = subject
+        let tryThenPlain: Publishers.TryFilter<PassthroughSubject<Int, Never>> =
+            subject
+            .tryFilter {
+                calls.append("try \($0)"); return $0.isMultiple(of: 2)
+            }
+            .filter {
+                calls.append("plain \($0)"); return $0.isMultiple(of: 3)
+            }
+        let plainThenTry: Publishers.TryFilter<PassthroughSubject<Int, Never>> =
+            subject
             .filter { $0 > 0 }
-            .tryFilter { if $0 == 5 { throw TestError(5) }; return true }
-        let both: Publishers.TryFilter<PassthroughSubject<Int, Never>> = subject
+            .tryFilter {
+                if $0 == 5 { throw TestError(5) }; return true
+            }
+        let both: Publishers.TryFilter<PassthroughSubject<Int, Never>> =
+            subject
             .tryFilter { _ in true }
             .tryFilter { $0 < 10 }
         #expect(try tryThenPlain.isIncluded(12))
@@ -53,7 +67,8 @@ import Testing
 
     @Test func compactMapAfterCompactMapIsOneCompactMap() {
         let subject = PassthroughSubject<Int, Never>()
-        let fused: Publishers.CompactMap<PassthroughSubject<Int, Never>, String> = subject
+        let fused: Publishers.CompactMap<PassthroughSubject<Int, Never>, String> =
+            subject
             .compactMap { $0 > 0 ? $0 : nil }
             .compactMap { $0 < 10 ? "v\($0)" : nil }
         let subscriber = TrackingSubscriber<String, Never>()
@@ -83,10 +98,12 @@ import Testing
 
     @Test func mapAfterCompactMapAndCompactMapAfterTryCompactMapFuse() {
         let subject = PassthroughSubject<Int, Never>()
-        let mapped: Publishers.CompactMap<PassthroughSubject<Int, Never>, String> = subject
+        let mapped: Publishers.CompactMap<PassthroughSubject<Int, Never>, String> =
+            subject
             .compactMap { $0 > 0 ? $0 : nil }
             .map { "v\($0)" }
-        let tried: Publishers.TryCompactMap<PassthroughSubject<Int, Never>, Int> = subject
+        let tried: Publishers.TryCompactMap<PassthroughSubject<Int, Never>, Int> =
+            subject
             .tryCompactMap { $0 > 0 ? $0 : nil }
             .compactMap { $0.isMultiple(of: 2) ? $0 / 2 : nil }
         let mappedSubscriber = TrackingSubscriber<String, Never>()
@@ -100,4 +117,3 @@ import Testing
         triedSubscriber.cancel()
     }
 }
-

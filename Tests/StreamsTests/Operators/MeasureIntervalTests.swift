@@ -33,10 +33,11 @@ import Testing
 
     @Test func theSubscriberIsReleasedOnceTheStreamEnds() {
         let subject = PassthroughSubject<Int, TestError>()
-        #expect(probeIsReleasedAtOnce { probe in
-            subject.measureInterval(using: TestScheduler()).map { $0.magnitude }.subscribe(probe)
-            subject.send(completion: .finished)
-        })
+        #expect(
+            probeIsReleasedAtOnce { probe in
+                subject.measureInterval(using: TestScheduler()).map { $0.magnitude }.subscribe(probe)
+                subject.send(completion: .finished)
+            })
     }
 
     @Test func theClockIsFirstReadWhenTheSubscriptionArrives() {
@@ -52,7 +53,8 @@ import Testing
     @Test func demandReturnedForAValueIsRequestedFromTheUpstream() {
         let scheduler = TestScheduler()
         let upstream = TestPublisher<Int, Never>()
-        let subscriber = TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+        let subscriber = TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(
+            initialDemand: .max(1), demandPerValue: .max(2))
         upstream.measureInterval(using: scheduler).subscribe(subscriber)
         #expect(upstream.send(1) == .none)
         #expect(upstream.subscription?.requests == [.max(1), .max(2)])

@@ -185,7 +185,9 @@ import Testing
         let upstream = ManualPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>()
         var reduced: [Int] = []
-        upstream.reduce(0) { reduced.append($1); return $0 + $1 }.subscribe(subscriber)
+        upstream.reduce(0) {
+            reduced.append($1); return $0 + $1
+        }.subscribe(subscriber)
         #expect(upstream.subscriber?.receive(5) == Subscribers.Demand.none)
         #expect(reduced.isEmpty)
         upstream.subscriber?.receive(subscription: TestSubscription())

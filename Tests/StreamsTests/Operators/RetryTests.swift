@@ -149,4 +149,3 @@ import Testing
         subscriber.cancel()
     }
 }
-

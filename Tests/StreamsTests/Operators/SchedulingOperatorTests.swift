@@ -100,7 +100,9 @@ import Testing
 
     @Test func immediateRepeatingScheduleRunsOnceAndReturnsTheEmptyCancellable() {
         var runs = 0
-        let cancellable = ImmediateScheduler.shared.schedule(after: ImmediateScheduler.shared.now, interval: 10) { runs += 1 }
+        let cancellable = ImmediateScheduler.shared.schedule(after: ImmediateScheduler.shared.now, interval: 10) {
+            runs += 1
+        }
         #expect(runs == 1)
         #expect(String(describing: cancellable) == "Empty")
         cancellable.cancel()
@@ -146,9 +148,12 @@ import Testing
         let stride = Stride.milliseconds(-1500)
         #expect(try JSONDecoder().decode(Stride.self, from: JSONEncoder().encode(stride)) == stride)
         let time = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 12_345))
-        #expect(try JSONDecoder().decode(DispatchQueue.SchedulerTimeType.self, from: JSONEncoder().encode(time)) == time)
+        #expect(
+            try JSONDecoder().decode(DispatchQueue.SchedulerTimeType.self, from: JSONEncoder().encode(time)) == time)
         let count = ImmediateScheduler.SchedulerTimeType.Stride(3)
-        #expect(try JSONDecoder().decode(ImmediateScheduler.SchedulerTimeType.Stride.self, from: JSONEncoder().encode(count)) == count)
+        #expect(
+            try JSONDecoder().decode(
+                ImmediateScheduler.SchedulerTimeType.Stride.self, from: JSONEncoder().encode(count)) == count)
     }
 
     @Test func receiveOnSchedulesNothingAfterTheUpstreamCompletedOrACancel() {
@@ -174,7 +179,8 @@ import Testing
     @Test func receiveOnRequestsNothingWhenTheDownstreamCancelsWhileReceivingAValue() {
         let scheduler = TestScheduler()
         let upstream = TestPublisher<Int, Never>()
-        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(5)) { subscriber, _ in
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(5)) {
+            subscriber, _ in
             subscriber.cancel()
         }
         upstream.receive(on: scheduler).subscribe(subscriber)

@@ -66,7 +66,8 @@ import Testing
 
     @Test func multicastCreatesTheSubjectOnce() {
         var created = 0
-        let multicast = Empty<Int, Never>(completeImmediately: false).multicast { () -> PassthroughSubject<Int, Never> in
+        let multicast = Empty<Int, Never>(completeImmediately: false).multicast {
+            () -> PassthroughSubject<Int, Never> in
             created += 1
             return PassthroughSubject()
         }

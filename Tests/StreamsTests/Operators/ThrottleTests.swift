@@ -71,12 +71,13 @@ import Testing
     @Test func theSubscriberIsReleasedOnceTheCompletionIsDelivered() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        #expect(probeIsReleasedAtOnce { probe in
-            subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(probe)
-            subject.send(1)
-            subject.send(completion: .finished)
-            scheduler.advance(by: .seconds(1))
-        })
+        #expect(
+            probeIsReleasedAtOnce { probe in
+                subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(probe)
+                subject.send(1)
+                subject.send(completion: .finished)
+                scheduler.advance(by: .seconds(1))
+            })
     }
 
     @Test func theClockIsReadAtCreationSubscriptionAndEachEventAsCombineReadsIt() {
@@ -99,7 +100,8 @@ import Testing
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
         upstream.onSubscribe = { _ in }
         upstream.throttle(for: .seconds(1), scheduler: TestScheduler(), latest: false)
-            .handleEvents(receiveSubscription: { _ in requestsSeenBySubscriber = upstream.subscription?.requests ?? [] })
+            .handleEvents(receiveSubscription: { _ in requestsSeenBySubscriber = upstream.subscription?.requests ?? [] }
+            )
             .subscribe(subscriber)
         #expect(requestsSeenBySubscriber == [.unlimited])
         subscriber.cancel()

@@ -76,10 +76,11 @@ import Testing
     @Test func theSubscriberIsReleasedOnceItTimedOut() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        #expect(probeIsReleasedAtOnce { probe in
-            subject.timeout(.seconds(1), scheduler: scheduler).subscribe(probe)
-            scheduler.advance(by: .seconds(1))
-        })
+        #expect(
+            probeIsReleasedAtOnce { probe in
+                subject.timeout(.seconds(1), scheduler: scheduler).subscribe(probe)
+                scheduler.advance(by: .seconds(1))
+            })
     }
 
     @Test func theWaitIsARepeatingTimerStartedAtTheSubscriptionAndRestartedByTheFirstRequest() {
@@ -100,7 +101,10 @@ import Testing
         upstream.timeout(.nanoseconds(10), scheduler: scheduler).subscribe(subscriber)
         scheduler.clock.advance(by: .nanoseconds(4))
         _ = upstream.send(1)
-        #expect(scheduler.log == ["now", "tolerance", "repeat(10, every: 10)", "now", "tolerance", "repeat(14, every: 10)", "schedule"])
+        #expect(
+            scheduler.log == [
+                "now", "tolerance", "repeat(10, every: 10)", "now", "tolerance", "repeat(14, every: 10)", "schedule",
+            ])
     }
 
     @Test func aZeroRequestIsPassedToTheUpstream() {

@@ -63,7 +63,8 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = try encoder.encode(record)
-        #expect(String(decoding: data, as: UTF8.self) == #"{"recording":{"completion":{"success":true},"output":[1,2]}}"#)
+        #expect(
+            String(decoding: data, as: UTF8.self) == #"{"recording":{"completion":{"success":true},"output":[1,2]}}"#)
         let decoded = try JSONDecoder().decode(Record<Int, TestCodableError>.self, from: data)
         #expect(decoded.recording.output == [1, 2])
         #expect(decoded.recording.completion == .finished)
@@ -71,7 +72,8 @@ import Testing
 
     @Test func aDecodedRecordingNeedsBothItsOutputAndItsCompletion() {
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(Record<Int, TestCodableError>.Recording.self, from: Data(#"{"completion":{"success":true}}"#.utf8))
+            try JSONDecoder().decode(
+                Record<Int, TestCodableError>.Recording.self, from: Data(#"{"completion":{"success":true}}"#.utf8))
         }
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Record<Int, TestCodableError>.Recording.self, from: Data(#"{"output":[1]}"#.utf8))

@@ -6,14 +6,18 @@ import Testing
     @Test func aFuturesSubscriptionShowsTheFutureTheDownstreamAndTheDemandInItsMirror() throws {
         let pending = TrackingSubscriber<Int, Never>(initialDemand: .none)
         Future<Int, Never> { _ in }.subscribe(pending)
-        let live = Mirror(reflecting: try #require(pending.subscription)).children.map { "\($0.label ?? ""): \($0.value)" }
+        let live = Mirror(reflecting: try #require(pending.subscription)).children.map {
+            "\($0.label ?? ""): \($0.value)"
+        }
         #expect(live.count == 4)
         #expect(live[0].hasPrefix("parent: Optional(Streams.Future"))
         #expect(live[1].contains("TrackingSubscriber"))
         #expect(live[2] == "hasAnyDemand: false")
         let ended = TrackingSubscriber<Int, TestError>()
         Future<Int, TestError> { $0(.failure(TestError(1))) }.subscribe(ended)
-        let after = Mirror(reflecting: try #require(ended.subscription)).children.map { "\($0.label ?? ""): \($0.value)" }
+        let after = Mirror(reflecting: try #require(ended.subscription)).children.map {
+            "\($0.label ?? ""): \($0.value)"
+        }
         #expect(after == ["parent: nil", "downstream: nil", "hasAnyDemand: true", "subject: nil"])
         let parent = Mirror(reflecting: try #require(pending.subscription)).children.first?.value
         #expect(parent is Future<Int, Never>?)

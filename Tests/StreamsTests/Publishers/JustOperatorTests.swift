@@ -4,7 +4,9 @@ import Testing
 @Suite struct JustOperatorTests {
     @Test func mapOnAJustIsAJustEvaluatedAtOnce() {
         var calls = 0
-        let mapped: Just<String> = Just(2).map { calls += 1; return "v\($0)" }
+        let mapped: Just<String> = Just(2).map {
+            calls += 1; return "v\($0)"
+        }
         #expect(calls == 1)
         #expect(mapped.output == "v2")
     }

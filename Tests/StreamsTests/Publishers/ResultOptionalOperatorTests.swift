@@ -20,8 +20,14 @@ import Testing
     @Test func resultOperatorsKeepAFailureAndSkipTheirClosures() {
         let failure = Result<Int, TestError>.Publisher(TestError(1))
         var calls = 0
-        #expect(failure.map { calls += 1; return $0 }.result == .failure(TestError(1)))
-        #expect(failure.contains { calls += 1; return $0 > 0 }.result == .failure(TestError(1)))
+        #expect(
+            failure.map {
+                calls += 1; return $0
+            }.result == .failure(TestError(1)))
+        #expect(
+            failure.contains {
+                calls += 1; return $0 > 0
+            }.result == .failure(TestError(1)))
         #expect(failure.replaceEmpty(with: 3).result == .failure(TestError(1)))
         #expect(failure.retry(3).result == .failure(TestError(1)))
         #expect(failure.replaceError(with: 7).result == .success(7))
@@ -32,7 +38,9 @@ import Testing
     @Test func resultThrowingOperatorsCarryTheThrownError() throws {
         let success = Result<Int, TestError>.Publisher(4)
         var comparisons = 0
-        let throwing: (Int, Int) throws -> Bool = { _, _ in comparisons += 1; throw TestError(9) }
+        let throwing: (Int, Int) throws -> Bool = { _, _ in
+            comparisons += 1; throw TestError(9)
+        }
         #expect(throws: TestError(9)) { try success.tryMin(by: throwing).result.get() }
         #expect(throws: TestError(9)) { try success.tryRemoveDuplicates(by: throwing).result.get() }
         #expect(comparisons == 2)
@@ -52,8 +60,14 @@ import Testing
         let some = Optional<Int>.Publisher(42)
         let none = Optional<Int>.Publisher(nil)
         var calls = 0
-        #expect(some.map { calls += 1; return String($0) } == Optional<String>.Publisher("42"))
-        #expect(none.map { calls += 1; return String($0) } == Optional<String>.Publisher(nil))
+        #expect(
+            some.map {
+                calls += 1; return String($0)
+            } == Optional<String>.Publisher("42"))
+        #expect(
+            none.map {
+                calls += 1; return String($0)
+            } == Optional<String>.Publisher(nil))
         #expect(calls == 1)
         #expect(some.filter { $0 > 50 } == Optional.Publisher(nil))
         #expect(some.drop { $0 == 42 } == Optional.Publisher(nil))

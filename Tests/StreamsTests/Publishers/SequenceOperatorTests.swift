@@ -13,7 +13,9 @@ import Testing
 
     @Test func mapFilterAndCompactMapRunTheirClosuresWhenApplied() {
         var calls = 0
-        let mapped = [1, 2].publisher.map { calls += 1; return $0 }
+        let mapped = [1, 2].publisher.map {
+            calls += 1; return $0
+        }
         #expect(calls == 2)
         for _ in 0..<2 { _ = mapped.sink { _ in } }
         #expect(calls == 2)

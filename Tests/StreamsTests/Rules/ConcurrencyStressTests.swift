@@ -52,7 +52,9 @@ import Testing
         func receive(completion: Subscribers.Completion<Never>) {
             enter()
             defer { leave() }
-            if completions.add(1, ordering: .acquiringAndReleasing).newValue > 1 { violations.add(1, ordering: .relaxed) }
+            if completions.add(1, ordering: .acquiringAndReleasing).newValue > 1 {
+                violations.add(1, ordering: .relaxed)
+            }
         }
 
         private func enter() {

@@ -213,7 +213,9 @@ import Testing
         static let all: [ZeroDemandCase] = [
             ZeroDemandCase(name: "sequence") { [1, 2].publisher.subscribe($0) },
             ZeroDemandCase(name: "map") { [0, 1].publisher.map { $0 + 1 }.subscribe($0) },
-            ZeroDemandCase(name: "buffer") { [1, 2].publisher.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe($0) },
+            ZeroDemandCase(name: "buffer") {
+                [1, 2].publisher.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe($0)
+            },
             ZeroDemandCase(name: "append") { Just(1).append(2).subscribe($0) },
         ]
     }

@@ -104,102 +104,103 @@ import Testing
 }
 
 #if DEBUG
-/// Where Combine's debug builds trap on a contract violation, so do Streams' (release builds
-/// carry on, the event ignored).
-@Suite struct ContractTrapTests {
-    @Test func aValueBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
-        await #expect(processExitsWith: .failure) {
-            let upstream = ManualPublisher<Int, Never>()
-            upstream.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, Error>())
-            _ = upstream.subscriber?.receive(1)
+    /// Where Combine's debug builds trap on a contract violation, so do Streams' (release builds
+    /// carry on, the event ignored).
+    @Suite struct ContractTrapTests {
+        @Test func aValueBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
+            await #expect(processExitsWith: .failure) {
+                let upstream = ManualPublisher<Int, Never>()
+                upstream.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, Error>())
+                _ = upstream.subscriber?.receive(1)
+            }
         }
-    }
 
-    @Test func aValueBeforeDropUntilOutputsSubscriptionTrapsEvenAfterTheTriggerEndedTheStream() async {
-        await #expect(processExitsWith: .failure) {
-            let upstream = ManualPublisher<Int, Never>()
-            upstream.drop(untilOutputFrom: Empty<Int, Never>()).subscribe(TrackingSubscriber<Int, Never>())
-            _ = upstream.subscriber?.receive(1)
+        @Test func aValueBeforeDropUntilOutputsSubscriptionTrapsEvenAfterTheTriggerEndedTheStream() async {
+            await #expect(processExitsWith: .failure) {
+                let upstream = ManualPublisher<Int, Never>()
+                upstream.drop(untilOutputFrom: Empty<Int, Never>()).subscribe(TrackingSubscriber<Int, Never>())
+                _ = upstream.subscriber?.receive(1)
+            }
         }
-    }
 
-    @Test func aValueNoCallOfNextAskedForTrapsInValues() async {
-        await #expect(processExitsWith: .failure) {
-            let upstream = ManualPublisher<Int, Never>()
-            let iterator = upstream.values.makeAsyncIterator()
-            upstream.subscriber?.receive(subscription: TestSubscription())
-            _ = upstream.subscriber?.receive(1)
-            withExtendedLifetime(iterator) {}
+        @Test func aValueNoCallOfNextAskedForTrapsInValues() async {
+            await #expect(processExitsWith: .failure) {
+                let upstream = ManualPublisher<Int, Never>()
+                let iterator = upstream.values.makeAsyncIterator()
+                upstream.subscriber?.receive(subscription: TestSubscription())
+                _ = upstream.subscriber?.receive(1)
+                withExtendedLifetime(iterator) {}
+            }
         }
-    }
 
-    @Test func aCompletionBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
-        await #expect(processExitsWith: .failure) {
-            let upstream = ManualPublisher<Int, Never>()
-            upstream.removeDuplicates().subscribe(TrackingSubscriber<Int, Never>())
-            upstream.subscriber?.receive(completion: .finished)
+        @Test func aCompletionBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
+            await #expect(processExitsWith: .failure) {
+                let upstream = ManualPublisher<Int, Never>()
+                upstream.removeDuplicates().subscribe(TrackingSubscriber<Int, Never>())
+                upstream.subscriber?.receive(completion: .finished)
+            }
         }
-    }
 
-    @Test func aValueBeforeCatchsSubscriptionTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let upstream = ManualPublisher<Int, TestError>()
-            upstream.catch { _ in Just(0) }.subscribe(TrackingSubscriber<Int, Never>())
-            _ = upstream.subscriber?.receive(1)
+        @Test func aValueBeforeCatchsSubscriptionTraps() async {
+            await #expect(processExitsWith: .failure) {
+                let upstream = ManualPublisher<Int, TestError>()
+                upstream.catch { _ in Just(0) }.subscribe(TrackingSubscriber<Int, Never>())
+                _ = upstream.subscriber?.receive(1)
+            }
         }
-    }
 
-    @Test func aRequestBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
-        await #expect(processExitsWith: .failure) {
-            let upstream = ManualPublisher<Int, Never>()
-            upstream.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, Error>(initialDemand: .none))
-            upstream.operatorSubscription?.request(.max(1))
+        @Test func aRequestBeforeTheSubscriptionTrapsWhereCombinesDoes() async {
+            await #expect(processExitsWith: .failure) {
+                let upstream = ManualPublisher<Int, Never>()
+                upstream.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, Error>(initialDemand: .none))
+                upstream.operatorSubscription?.request(.max(1))
+            }
         }
-    }
 
-    @Test func aValueBeyondTheDemandTrapsInCatch() async {
-        await #expect(processExitsWith: .failure) {
-            let upstream = TestPublisher<Int, TestError>()
-            upstream.catch { _ in Just(0) }.subscribe(TrackingSubscriber<Int, Never>(initialDemand: .max(1)))
-            upstream.send(1)
-            upstream.send(2)
+        @Test func aValueBeyondTheDemandTrapsInCatch() async {
+            await #expect(processExitsWith: .failure) {
+                let upstream = TestPublisher<Int, TestError>()
+                upstream.catch { _ in Just(0) }.subscribe(TrackingSubscriber<Int, Never>(initialDemand: .max(1)))
+                upstream.send(1)
+                upstream.send(2)
+            }
         }
-    }
 
-    @Test func anUpstreamFailingTwiceTrapsInCatch() async {
-        await #expect(processExitsWith: .failure) {
-            let upstream = ManualPublisher<Int, TestError>()
-            upstream.catch { _ in Empty<Int, Never>(completeImmediately: false) }.subscribe(TrackingSubscriber<Int, Never>())
-            upstream.subscriber?.receive(subscription: TestSubscription())
-            upstream.subscriber?.receive(completion: .failure(TestError(1)))
-            upstream.subscriber?.receive(completion: .failure(TestError(2)))
+        @Test func anUpstreamFailingTwiceTrapsInCatch() async {
+            await #expect(processExitsWith: .failure) {
+                let upstream = ManualPublisher<Int, TestError>()
+                upstream.catch { _ in Empty<Int, Never>(completeImmediately: false) }.subscribe(
+                    TrackingSubscriber<Int, Never>())
+                upstream.subscriber?.receive(subscription: TestSubscription())
+                upstream.subscriber?.receive(completion: .failure(TestError(1)))
+                upstream.subscriber?.receive(completion: .failure(TestError(2)))
+            }
         }
-    }
 
-    @Test func askingJustForNoValuesTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
-            Just(1).subscribe(subscriber)
-            subscriber.request(.none)
+        @Test func askingJustForNoValuesTraps() async {
+            await #expect(processExitsWith: .failure) {
+                let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+                Just(1).subscribe(subscriber)
+                subscriber.request(.none)
+            }
         }
-    }
 
-    @Test func askingASubjectForNoValuesTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
-            PassthroughSubject<Int, Never>().subscribe(subscriber)
-            subscriber.request(.none)
+        @Test func askingASubjectForNoValuesTraps() async {
+            await #expect(processExitsWith: .failure) {
+                let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+                PassthroughSubject<Int, Never>().subscribe(subscriber)
+                subscriber.request(.none)
+            }
         }
-    }
 
-    @Test func askingFlatMapForNoValuesTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
-            Just(1).flatMap { Just($0) }.subscribe(subscriber)
-            subscriber.request(.none)
+        @Test func askingFlatMapForNoValuesTraps() async {
+            await #expect(processExitsWith: .failure) {
+                let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .none)
+                Just(1).flatMap { Just($0) }.subscribe(subscriber)
+                subscriber.request(.none)
+            }
         }
     }
-}
 #endif
 
 /// Encodes an `Int` as itself.

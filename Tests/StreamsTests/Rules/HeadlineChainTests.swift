@@ -21,7 +21,8 @@ import Testing
         thumb: Thumb,
         full: Full,
         screen: Screen
-    ) -> AnyCancellable where Thumb.Output == Response, Full.Output == Response, Thumb.Failure == TestError, Full.Failure == TestError {
+    ) -> AnyCancellable
+    where Thumb.Output == Response, Full.Output == Response, Thumb.Failure == TestError, Full.Failure == TestError {
         thumb.append(full)
             .map { ($0.image, ContentMode.aspectFill) }
             .catch { _ in Just((Self.failureImage, ContentMode.aspectFit)) }

@@ -32,8 +32,12 @@ import Testing
             Chain(name: "prepend") { $0.prepend(7).subscribe($1) },
             Chain(name: "merge") { $0.merge(with: Just(5).setFailureType(to: TestError.self)).subscribe($1) },
             Chain(name: "flatMap") { $0.flatMap { Just($0).setFailureType(to: TestError.self) }.subscribe($1) },
-            Chain(name: "switchToLatest") { $0.map { Just($0).setFailureType(to: TestError.self) }.switchToLatest().subscribe($1) },
-            Chain(name: "combineLatest") { $0.combineLatest(Just(1).setFailureType(to: TestError.self)).map { $0 + $1 }.subscribe($1) },
+            Chain(name: "switchToLatest") {
+                $0.map { Just($0).setFailureType(to: TestError.self) }.switchToLatest().subscribe($1)
+            },
+            Chain(name: "combineLatest") {
+                $0.combineLatest(Just(1).setFailureType(to: TestError.self)).map { $0 + $1 }.subscribe($1)
+            },
             Chain(name: "zip") { $0.zip($0.map { $0 }).map { $0 + $1 }.subscribe($1) },
             Chain(name: "share") { $0.share().subscribe($1) },
             Chain(name: "multicast") { upstream, probe in
@@ -47,11 +51,19 @@ import Testing
             Chain(name: "eraseToAnyPublisher") { $0.eraseToAnyPublisher().subscribe($1) },
             Chain(name: "buffer") { $0.buffer(size: 4, prefetch: .keepFull, whenFull: .dropOldest).subscribe($1) },
             Chain(name: "delay(immediate)") { $0.delay(for: 1, scheduler: ImmediateScheduler.shared).subscribe($1) },
-            Chain(name: "debounce(immediate)") { $0.debounce(for: 1, scheduler: ImmediateScheduler.shared).subscribe($1) },
-            Chain(name: "throttle(immediate)") { $0.throttle(for: 1, scheduler: ImmediateScheduler.shared, latest: true).subscribe($1) },
+            Chain(name: "debounce(immediate)") {
+                $0.debounce(for: 1, scheduler: ImmediateScheduler.shared).subscribe($1)
+            },
+            Chain(name: "throttle(immediate)") {
+                $0.throttle(for: 1, scheduler: ImmediateScheduler.shared, latest: true).subscribe($1)
+            },
             Chain(name: "timeout(immediate)") { $0.timeout(1, scheduler: ImmediateScheduler.shared).subscribe($1) },
-            Chain(name: "measureInterval(immediate)") { $0.measureInterval(using: ImmediateScheduler.shared).map { $0.magnitude }.subscribe($1) },
-            Chain(name: "collect(byTime immediate)") { $0.collect(.byTime(ImmediateScheduler.shared, 1)).map { $0.count }.subscribe($1) },
+            Chain(name: "measureInterval(immediate)") {
+                $0.measureInterval(using: ImmediateScheduler.shared).map { $0.magnitude }.subscribe($1)
+            },
+            Chain(name: "collect(byTime immediate)") {
+                $0.collect(.byTime(ImmediateScheduler.shared, 1)).map { $0.count }.subscribe($1)
+            },
         ]
     }
 
@@ -63,42 +75,47 @@ import Testing
     @Test(arguments: Chain.all, Ending.allCases)
     func subscriberIsReleasedOnceTheStreamEnds(chain: Chain, ending: Ending) async {
         let subject = PassthroughSubject<Int, TestError>()
-        #expect(await probeIsReleased { probe in
-            chain.attach(subject, probe)
-            subject.send(1)
-            switch ending {
-            case .finish: subject.send(completion: .finished)
-            case .failure: subject.send(completion: .failure(TestError(1)))
-            case .cancel: probe.cancel()
-            }
-        })
+        #expect(
+            await probeIsReleased { probe in
+                chain.attach(subject, probe)
+                subject.send(1)
+                switch ending {
+                case .finish: subject.send(completion: .finished)
+                case .failure: subject.send(completion: .failure(TestError(1)))
+                case .cancel: probe.cancel()
+                }
+            })
         withExtendedLifetime(subject) {}
     }
 
     @Test func subscriberOfASubjectThatIsGoneIsReleased() async {
-        #expect(await probeIsReleased { probe in
-            let subject = PassthroughSubject<Int, TestError>()
-            subject.subscribe(probe)
-            subject.send(1)
-        })
+        #expect(
+            await probeIsReleased { probe in
+                let subject = PassthroughSubject<Int, TestError>()
+                subject.subscribe(probe)
+                subject.send(1)
+            })
     }
 
     @Test func subscriberOfACurrentValueSubjectThatIsGoneIsReleased() async {
-        #expect(await probeIsReleased { probe in
-            CurrentValueSubject<Int, TestError>(0).subscribe(probe)
-        })
+        #expect(
+            await probeIsReleased { probe in
+                CurrentValueSubject<Int, TestError>(0).subscribe(probe)
+            })
     }
 
     @Test func justThatFinishedReleasesItsSubscriber() async {
-        #expect(await probeIsReleased { probe in
-            Just(1).setFailureType(to: TestError.self).subscribe(probe)
-        })
+        #expect(
+            await probeIsReleased { probe in
+                Just(1).setFailureType(to: TestError.self).subscribe(probe)
+            })
     }
 
     @Test func sequenceThatFinishedReleasesItsSubscriber() async {
-        #expect(await probeIsReleased { probe in
-            [1, 2, 3].publisher.setFailureType(to: TestError.self).subscribe(probe)
-        })
+        #expect(
+            await probeIsReleased { probe in
+                [1, 2, 3].publisher.setFailureType(to: TestError.self).subscribe(probe)
+            })
     }
 
     @Test func futureThatResolvedReleasesItsSubscriber() async {
@@ -108,10 +125,11 @@ import Testing
 
     @Test func cancelledFutureReleasesItsSubscriber() async {
         let future = Future<Int, TestError> { _ in }
-        #expect(await probeIsReleased { probe in
-            future.subscribe(probe)
-            probe.cancel()
-        })
+        #expect(
+            await probeIsReleased { probe in
+                future.subscribe(probe)
+                probe.cancel()
+            })
         withExtendedLifetime(future) {}
     }
 

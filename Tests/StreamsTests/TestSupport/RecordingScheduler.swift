@@ -34,7 +34,10 @@ final class RecordingScheduler: Scheduler, @unchecked Sendable {
         clock.schedule(action)
     }
 
-    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) {
+    func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+        _ action: @escaping () -> Void
+    ) {
         record("after(\(date.nanoseconds))")
         clock.schedule(after: date, tolerance: tolerance, options: nil, action)
     }

@@ -32,7 +32,9 @@ final class TrackingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Se
     }
 
     func receive(subscription: Subscription) {
-        let count = withUnsafeSubscriptions { $0.append(subscription); return $0.count }
+        let count = withUnsafeSubscriptions {
+            $0.append(subscription); return $0.count
+        }
         append(.subscription)
         if count == 1, initialDemand > 0 {
             subscription.request(initialDemand)

@@ -12,7 +12,7 @@ guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
     exit(2)
 }
 let cache = DataCache(path: URL(fileURLWithPath: arguments[1]))
-var generator = SplitMix64(seed: seed) // the same sequence for the same seed: a round can be replayed
+var generator = SplitMix64(seed: seed)  // the same sequence for the same seed: a round can be replayed
 var version = seed << 20
 var announced = false
 while true {
@@ -21,8 +21,10 @@ while true {
     switch Int.random(in: 0..<100, using: &generator) {
     case 0..<85:
         // Mostly small values, sometimes large ones (slower writes, wider windows to be killed in).
-        let length = Bool.random(using: &generator) ? Int.random(in: 0..<4_096, using: &generator)
-                                                     : Int.random(in: 0..<CrashPayload.maximumLength, using: &generator)
+        let length =
+            Bool.random(using: &generator)
+            ? Int.random(in: 0..<4_096, using: &generator)
+            : Int.random(in: 0..<CrashPayload.maximumLength, using: &generator)
         cache.storeData(CrashPayload.make(index: index, version: version, length: length), for: CrashPayload.key(index))
     case 85..<97:
         cache.removeData(for: CrashPayload.key(index))
@@ -33,7 +35,7 @@ while true {
     }
     if !announced {
         cache.flush()
-        FileHandle.standardOutput.write(Data("ready\n".utf8)) // unbuffered: the parent sees it now
+        FileHandle.standardOutput.write(Data("ready\n".utf8))  // unbuffered: the parent sees it now
         announced = true
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 import Locking
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `AsyncHTTPClientDataLoader` keeps `DataLoader`'s contract, checked through a real HTTP
@@ -15,7 +15,8 @@ import FoundationNetworking
 @Suite("AsyncHTTPClientDataLoader: DataLoader's contract", .timeLimit(.minutes(1)))
 struct LoaderContractTests {
     private func makeLoader(_ configure: (inout AsyncHTTPClientDataLoader.Configuration) -> Void = { _ in })
-        -> AsyncHTTPClientDataLoader {
+        -> AsyncHTTPClientDataLoader
+    {
         var configuration = AsyncHTTPClientDataLoader.Configuration()
         configure(&configuration)
         return AsyncHTTPClientDataLoader(configuration: configuration)
@@ -53,7 +54,9 @@ struct LoaderContractTests {
 
     @Test func aRetryAfterOn503IsReported() async throws {
         let server = try await TestServer.start()
-        server.handle("/busy") { _ in HTTPResponse(statusCode: .serviceUnavailable, headers: HTTPHeaders([HTTPHeader("Retry-After"): "7"])) }
+        server.handle("/busy") { _ in
+            HTTPResponse(statusCode: .serviceUnavailable, headers: HTTPHeaders([HTTPHeader("Retry-After"): "7"]))
+        }
         let result = await LoadResult.load(server.url("/busy"), with: makeLoader())
         #expect(result.loaderError == .retryAfter(statusCode: 503, seconds: 7))
     }
@@ -99,7 +102,9 @@ struct LoaderContractTests {
             seen.record(request.headers[HTTPHeader("Authorization")])
             return HTTPResponse(statusCode: .ok, body: Data("ok".utf8))
         }
-        server.handle("/here") { _ in HTTPResponse(statusCode: .movedPermanently, headers: HTTPHeaders([.location: "/landing"])) }
+        server.handle("/here") { _ in
+            HTTPResponse(statusCode: .movedPermanently, headers: HTTPHeaders([.location: "/landing"]))
+        }
         var request = URLRequest(url: server.url("/here"))
         request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
         _ = await LoadResult.load(request, with: makeLoader())
@@ -108,7 +113,8 @@ struct LoaderContractTests {
 
     @Test func aContentLengthOverTheLimitFailsBeforeTheBody() async throws {
         let server = try await TestServer.start()
-        let result = await LoadResult.load(server.url("/oversize"), with: makeLoader { $0.maximumResponseDataSize = 1 << 20 })
+        let result = await LoadResult.load(
+            server.url("/oversize"), with: makeLoader { $0.maximumResponseDataSize = 1 << 20 })
         #expect(result.loaderError == .responseTooLarge(limit: 1 << 20))
         #expect(result.chunks.isEmpty)
     }
@@ -117,8 +123,9 @@ struct LoaderContractTests {
         let server = try await TestServer.start()
         server.serve(Data(repeating: 1, count: 6000), at: "big")
         // Chunked (no Content-Length), so only the received bytes can tell.
-        let result = await LoadResult.load(server.url("/drip/big?chunk=2000&interval=5"),
-                                           with: makeLoader { $0.maximumResponseDataSize = 3000 })
+        let result = await LoadResult.load(
+            server.url("/drip/big?chunk=2000&interval=5"),
+            with: makeLoader { $0.maximumResponseDataSize = 3000 })
         #expect(result.loaderError == .responseTooLarge(limit: 3000))
         #expect(result.data.count <= 3000)
     }
@@ -150,8 +157,9 @@ struct LoaderContractTests {
     @Test func theResourceDeadlineEndsASlowDrip() async throws {
         let server = try await TestServer.start()
         server.serve(Data(repeating: 2, count: 5000), at: "slow")
-        let result = await LoadResult.load(server.url("/drip/slow?chunk=100&interval=100"),
-                                           with: makeLoader { $0.timeoutForResource = 0.6 })
+        let result = await LoadResult.load(
+            server.url("/drip/slow?chunk=100&interval=100"),
+            with: makeLoader { $0.timeoutForResource = 0.6 })
         #expect(result.urlErrorCode == .timedOut)
     }
 
@@ -192,9 +200,12 @@ struct LoaderContractTests {
         do {
             let owner = Owner(released)
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let task = loader.loadData(with: URLRequest(url: server.imageURL("x")),
-                                           didReceiveData: { _, _ in _ = owner },
-                                           completion: { _ in _ = owner; continuation.resume() })
+                let task = loader.loadData(
+                    with: URLRequest(url: server.imageURL("x")),
+                    didReceiveData: { _, _ in _ = owner },
+                    completion: { _ in
+                        _ = owner; continuation.resume()
+                    })
                 kept.withLock { $0 = task }
             }
         }

@@ -6,7 +6,7 @@ import Foundation
 import Locking
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// With a `HostResolving`, the loader connects to exactly the address the resolver returned,
@@ -35,7 +35,11 @@ struct PinnedConnectionTests {
         }
         var count: Int { lookups.withLock { $0 } }
         func resolve(_ url: URL) async throws -> ResolvedURL {
-            ResolvedURL(url: url, address: lookups.withLock { $0 += 1; return $0 == 1 } ? first : later)
+            ResolvedURL(
+                url: url,
+                address: lookups.withLock {
+                    $0 += 1; return $0 == 1
+                } ? first : later)
         }
     }
 
@@ -74,11 +78,14 @@ struct PinnedConnectionTests {
         let server = try await TestServer.start()
         server.serve(Data("end".utf8), at: "end")
         server.handle("/hop") { _ in
-            HTTPResponse(statusCode: .found, headers: HTTPHeaders([.location: "http://second.invalid:\(server.port)/images/end"]))
+            HTTPResponse(
+                statusCode: .found, headers: HTTPHeaders([.location: "http://second.invalid:\(server.port)/images/end"])
+            )
         }
         let resolver = LoopbackResolver()
-        let result = await LoadResult.load(URL(string: "http://first.invalid:\(server.port)/hop")!,
-                                           with: makeLoader(resolver: resolver))
+        let result = await LoadResult.load(
+            URL(string: "http://first.invalid:\(server.port)/hop")!,
+            with: makeLoader(resolver: resolver))
         #expect(result.data == Data("end".utf8))
         #expect(resolver.hosts == ["first.invalid:\(server.port)", "second.invalid:\(server.port)"])
     }

@@ -40,7 +40,9 @@ struct PipelineThroughAsyncHTTPClientTests {
 
     @Test func aBodyCutShortIsRetriedAndThenDecodes() async throws {
         let faults = try FaultServer(image: TestImages.png(width: 9, height: 7))
-        let pipeline = makePipeline { $0.retryPolicy = ImagePipeline.RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10)) }
+        let pipeline = makePipeline {
+            $0.retryPolicy = ImagePipeline.RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10))
+        }
         let image = try await pipeline.image(for: faults.url("/reset-once"))
         #expect(image.width == 9 && image.height == 7)
         #expect(faults.requestCount(for: "/reset-once") == 2)

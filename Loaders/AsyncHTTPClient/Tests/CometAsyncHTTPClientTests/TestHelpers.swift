@@ -1,7 +1,7 @@
 import Foundation
 import Locking
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Header values a test server's handler saw, in order.

@@ -9,6 +9,8 @@ import Foundation
 ///
 /// Not modelled: parameter encoding, uploads, downloads to files, the `Manager` type.
 public enum Alamofire {
+    // Alamofire 3's parameter name, kept as it documents the call.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// Creates and starts a request with `method` for `URLString`, adding `headers`.
     ///
     /// A string that is not a URL gives a request that fails with an "unsupported URL" error.
@@ -24,6 +26,8 @@ public enum Alamofire {
         return request(urlRequest)
     }
 
+    // Alamofire 3's parameter name, kept as it documents the call.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// Creates and starts a request for `URLRequest`.
     public static func request(_ URLRequest: URLRequestConvertible) -> Request {
         let request = RequestSession.shared.makeRequest(URLRequest.URLRequest)

@@ -1,3 +1,5 @@
+// Alamofire 3's case names (`.GET`, ...), kept for source compatibility.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// HTTP methods, spelled as in Alamofire 3 (`.GET`).
 public enum Method: String, Sendable {
     /// OPTIONS

@@ -4,8 +4,12 @@
 /// `AlamofireImageCompat`, so legacy `switch response.result { case .Success(let image): … }`
 /// compiles unchanged. Sendable when its payloads are.
 public enum Result<Value, Error: Swift.Error> {
+    // Alamofire 3's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The request and serialization succeeded with `Value`.
     case Success(Value)
+    // Alamofire 3's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The request or serialization failed with `Error`.
     case Failure(Error)
 

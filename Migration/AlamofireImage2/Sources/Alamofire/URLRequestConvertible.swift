@@ -13,21 +13,29 @@ typealias FoundationURLRequest = URLRequest
 /// A `String` that is not a valid URL becomes a request without a URL; loading it fails with a
 /// clear "unsupported URL" error instead of crashing.
 public protocol URLRequestConvertible {
+    // Alamofire 3's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The URL request.
     var URLRequest: URLRequest { get }
 }
 
 extension URLRequest: URLRequestConvertible {
+    // Alamofire 3's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The request itself.
     public var URLRequest: URLRequest { self }
 }
 
 extension URL: URLRequestConvertible {
+    // Alamofire 3's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// A GET request for this URL (default cache policy and timeout).
     public var URLRequest: URLRequest { FoundationURLRequest(url: self) }
 }
 
 extension String: URLRequestConvertible {
+    // Alamofire 3's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// A GET request for this URL string.
     public var URLRequest: URLRequest {
         if let url = URL(string: self) { return FoundationURLRequest(url: url) }

@@ -30,6 +30,8 @@ public final class ImageDownloader: @unchecked Sendable {
             _ totalExpectedBytesToRead: Int64
         ) -> Void
 
+    // AlamofireImage 2's case names (`.FIFO`, `.LIFO`), kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The order in which queued downloads start.
     public enum DownloadPrioritization: Sendable {
         /// First queued, first started.
@@ -117,6 +119,8 @@ public final class ImageDownloader: @unchecked Sendable {
 
     // MARK: Downloading
 
+    // AlamofireImage 2's argument label, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// Downloads the image of `URLRequest`, filters it and calls `completion` on the main queue.
     ///
     /// 1. If a download for the same URL string is queued or running, this caller joins it and
@@ -192,6 +196,8 @@ public final class ImageDownloader: @unchecked Sendable {
         return RequestReceipt(request: request, receiptID: receiptID)
     }
 
+    // AlamofireImage 2's argument label, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// Downloads each of `URLRequests` as ``downloadImage(URLRequest:receiptID:filter:progress:progressQueue:completion:)``
     /// would, with a new receipt ID each; returns the receipts of those not answered by the cache.
     @discardableResult

@@ -10,6 +10,8 @@ import Foundation
 /// created, on the thread calling `downloadImage`; a credential it returns wins over the
 /// downloader's ``ImageDownloader/credential``.
 public protocol ImageDownloaderDelegate: AnyObject {
+    // AlamofireImage 2's parameter name, kept as conformers copy it.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The credential for `URLRequest`, or `nil` to use the downloader's credential (if any).
     func authenticationCredentialForURLRequest(_ URLRequest: URLRequest) -> URLCredential?
 }

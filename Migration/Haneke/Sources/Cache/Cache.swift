@@ -117,6 +117,8 @@ open class Cache<T: DataConvertible>: @unchecked Sendable where T.Result == T, T
         return fetch
     }
 
+    // Haneke's argument label, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// ``fetch(fetcher:formatName:failure:success:)`` with a ``NetworkFetcher`` for `URL`.
     @discardableResult
     open func fetch(

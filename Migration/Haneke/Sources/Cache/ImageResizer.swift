@@ -3,6 +3,8 @@ import Foundation
 
 /// Resizes images for a ``Format`` with Comet's resize processor (box filter down, linear up).
 public struct ImageResizer {
+    // Haneke's case names (`.AspectFill`, ...), kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// How the image is fitted into ``size``.
     public enum ScaleMode: String {
         /// Each side scaled to the target's (the aspect ratio may change).

@@ -8,6 +8,8 @@ public struct Shared {
     public static var dataCache: Cache<Data> { data }
     /// Strings (stored as UTF-8), in `"shared-strings"`.
     public static var stringCache: Cache<String> { strings }
+    // Haneke's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// JSON documents, in `"shared-json"`.
     public static var JSONCache: Cache<JSON> { json }
 

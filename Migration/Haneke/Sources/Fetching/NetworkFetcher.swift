@@ -13,6 +13,8 @@ import Foundation
 open class NetworkFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
     // Safe: `task` and `cancelled` live behind `lock`; callbacks are made after unlocking.
 
+    // Haneke's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The URL downloaded.
     public let URL: URL
 

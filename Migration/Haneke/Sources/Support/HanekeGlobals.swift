@@ -1,5 +1,7 @@
 import Foundation
 
+// Haneke's names (`HanekeGlobals.Domain`, ...), kept for source compatibility.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// Haneke's constants: the error domain, the name of the original format and every error code.
 public struct HanekeGlobals {
     /// The domain of every `NSError` the shim reports: `"io.haneke"`.

@@ -17,6 +17,8 @@ extension Imaging.Image: DataConvertible, DataRepresentable {
     /// PNG if the image has transparency, else JPEG at quality 1; `nil` if encoding fails.
     public func asData() -> Data! { hnk_data() }
 
+    // Haneke's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// PNG if the image has transparency, else JPEG at `compressionQuality` (0...1).
     public func hnk_data(compressionQuality: Float = 1.0) -> Data! {
         if isOpaque {

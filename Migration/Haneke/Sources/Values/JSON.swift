@@ -4,8 +4,12 @@ import Foundation
 public enum JSON: DataConvertible, DataRepresentable {
     public typealias Result = JSON
 
+    // Haneke's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// A top-level object.
     case Dictionary([String: Any])
+    // Haneke's name, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// A top-level array.
     case Array([Any])
 

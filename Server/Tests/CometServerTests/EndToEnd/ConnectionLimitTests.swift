@@ -4,7 +4,7 @@ import Locking
 import ServerTestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Slow and half-sent requests against a real server: they are closed after the header-read
@@ -31,7 +31,8 @@ struct ConnectionLimitTests {
 
     @Test func threeThousandHalfSentRequestsAreClosedWhileNormalRequestsAreServed() async throws {
         var configuration = RunningServer.configuration()
-        configuration.connectionLimits = ConnectionLimits(headerReadTimeout: .seconds(2), idleTimeout: .seconds(30), maximumConnections: 1000)
+        configuration.connectionLimits = ConnectionLimits(
+            headerReadTimeout: .seconds(2), idleTimeout: .seconds(30), maximumConnections: 1000)
         let server = try await RunningServer.start(configuration)
         let port = URL(string: server.base)!.port!
         let started = ContinuousClock.now
@@ -58,18 +59,22 @@ struct ConnectionLimitTests {
         descriptors.forEach { _ = close($0) }
         #expect(descriptors.count == 3000, "every half-sent request connected")
         let closed = try #require(closedAt, "every half-sent request was closed")
-        print("slowloris: 3000 half-sent requests (limit 1000, header timeout 2 s) connected in \(connectedAt - started), "
-            + "all closed \(closed - connectedAt) after the last one connected; \(statuses.count) normal requests meanwhile, "
-            + "statuses \(Set(statuses)), slowest \(slowest)")
+        print(
+            "slowloris: 3000 half-sent requests (limit 1000, header timeout 2 s) connected in \(connectedAt - started), "
+                + "all closed \(closed - connectedAt) after the last one connected; \(statuses.count) normal requests meanwhile, "
+                + "statuses \(Set(statuses)), slowest \(slowest)")
         #expect(closed - connectedAt < .seconds(3), "the last ones are closed at the header timeout")
         #expect(statuses.allSatisfy { $0 == 200 } && statuses.count >= 20)
-        #expect(await eventually(within: 5) { server.server.openConnectionCount <= 32 }, "only the client's own connections stay")
+        #expect(
+            await eventually(within: 5) { server.server.openConnectionCount <= 32 },
+            "only the client's own connections stay")
         await server.stop()
     }
 
     @Test func aKeptAliveConnectionOutlivesTheHeaderTimeoutBetweenRequests() async throws {
         var configuration = RunningServer.configuration()
-        configuration.connectionLimits = ConnectionLimits(headerReadTimeout: .seconds(1), idleTimeout: .seconds(30), maximumConnections: 100)
+        configuration.connectionLimits = ConnectionLimits(
+            headerReadTimeout: .seconds(1), idleTimeout: .seconds(30), maximumConnections: 100)
         let server = try await RunningServer.start(configuration)
         let fd = LoopbackSocket.connected(port: URL(string: server.base)!.port!)
         defer { close(fd) }

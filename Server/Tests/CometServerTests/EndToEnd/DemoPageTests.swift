@@ -17,17 +17,19 @@ struct DemoPageTests {
             #expect(sources.count >= 20)
             var types = Set<String>()
             for source in sources {
-                let answer = try await client.get(URL(string: server.base + source)!, headers: ["Accept": "image/avif,image/webp,*/*"])
+                let answer = try await client.get(
+                    URL(string: server.base + source)!, headers: ["Accept": "image/avif,image/webp,*/*"])
                 #expect(answer.status == 200, "\(source)")
                 let type = answer.header("Content-Type") ?? ""
                 types.insert(type)
-                let matchesType = switch type {
-                case "image/jpeg": Magic.isJPEG(answer.body)
-                case "image/png": Magic.isPNG(answer.body)
-                case "image/webp": Magic.isWebP(answer.body)
-                case "image/avif": Magic.isAVIF(answer.body)
-                default: false
-                }
+                let matchesType =
+                    switch type {
+                    case "image/jpeg": Magic.isJPEG(answer.body)
+                    case "image/png": Magic.isPNG(answer.body)
+                    case "image/webp": Magic.isWebP(answer.body)
+                    case "image/avif": Magic.isAVIF(answer.body)
+                    default: false
+                    }
                 #expect(matchesType, "\(source) answered \(type)")
             }
             #expect(types == ["image/jpeg", "image/png", "image/webp", "image/avif"])

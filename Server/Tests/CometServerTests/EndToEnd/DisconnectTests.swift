@@ -3,7 +3,7 @@ import Foundation
 import ServerTestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A client that disconnects cancels the work made for it (the source's fetch included),
@@ -23,7 +23,9 @@ struct DisconnectTests {
     /// Accepts the service's fetch on the origin (off the cooperative threads).
     static func acceptFetch(_ listener: Int32) async -> Int32 {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: LoopbackSocket.accept(on: listener, within: 10)) }
+            DispatchQueue.global().async {
+                continuation.resume(returning: LoopbackSocket.accept(on: listener, within: 10))
+            }
         }
     }
 
@@ -68,7 +70,9 @@ struct DisconnectTests {
         try await Task.sleep(for: .milliseconds(300))
         #expect(!LoopbackSocket.isClosedByPeer(fetch), "the fetch goes on for the request still waiting")
         let body = OriginServer.photo
-        LoopbackSocket.send("HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", on: fetch)
+        LoopbackSocket.send(
+            "HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n",
+            on: fetch)
         LoopbackSocket.send(bytes: body, on: fetch)
         let answer = try await staying.value
         #expect(answer.status == 200)

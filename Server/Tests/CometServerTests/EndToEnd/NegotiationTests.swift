@@ -9,8 +9,9 @@ struct NegotiationTests {
 
     @Test func acceptWebPGetsWebPThatVariesOnAccept() async throws {
         try await withOriginAndServer { origin, server in
-            let answer = try await client.get(server.url("rs:fit:64:64", origin.url("/img/photo.jpg")),
-                                              headers: ["Accept": "image/webp,image/*,*/*;q=0.8"])
+            let answer = try await client.get(
+                server.url("rs:fit:64:64", origin.url("/img/photo.jpg")),
+                headers: ["Accept": "image/webp,image/*,*/*;q=0.8"])
             #expect(answer.status == 200)
             #expect(answer.header("Content-Type") == "image/webp")
             #expect(Magic.isWebP(answer.body))
@@ -20,8 +21,9 @@ struct NegotiationTests {
 
     @Test func acceptAVIFGetsAVIF() async throws {
         try await withOriginAndServer { origin, server in
-            let answer = try await client.get(server.url("rs:fit:64:64", origin.url("/img/photo.jpg")),
-                                              headers: ["Accept": "image/avif,image/webp,*/*"])
+            let answer = try await client.get(
+                server.url("rs:fit:64:64", origin.url("/img/photo.jpg")),
+                headers: ["Accept": "image/avif,image/webp,*/*"])
             #expect(answer.header("Content-Type") == "image/avif")
             #expect(Magic.isAVIF(answer.body))
         }
@@ -29,9 +31,11 @@ struct NegotiationTests {
 
     @Test func withoutAModernFormatOpaqueImagesGetJPEGAndTransparentOnesPNG() async throws {
         try await withOriginAndServer { origin, server in
-            let photo = try await client.get(server.url("rs:fit:64:64", origin.url("/img/photo.jpg")), headers: ["Accept": "*/*"])
+            let photo = try await client.get(
+                server.url("rs:fit:64:64", origin.url("/img/photo.jpg")), headers: ["Accept": "*/*"])
             #expect(Magic.isJPEG(photo.body))
-            let badge = try await client.get(server.url("rs:fit:32:32", origin.url("/img/badge.png")), headers: ["Accept": "*/*"])
+            let badge = try await client.get(
+                server.url("rs:fit:32:32", origin.url("/img/badge.png")), headers: ["Accept": "*/*"])
             #expect(Magic.isPNG(badge.body))
             #expect(badge.header("Vary") == "Accept")
         }
@@ -39,11 +43,13 @@ struct NegotiationTests {
 
     @Test func aFormatInTheURLWinsAndDoesNotVary() async throws {
         try await withOriginAndServer { origin, server in
-            let byOption = try await client.get(server.url("rs:fit:64:64,f:png", origin.url("/img/photo.jpg")),
-                                                headers: ["Accept": "image/webp"])
+            let byOption = try await client.get(
+                server.url("rs:fit:64:64,f:png", origin.url("/img/photo.jpg")),
+                headers: ["Accept": "image/webp"])
             #expect(Magic.isPNG(byOption.body))
             #expect(byOption.header("Vary") == nil)
-            let byExtension = try await client.get(server.url("rs:fit:64:64", origin.url("/img/photo.jpg"), fileExtension: "webp"))
+            let byExtension = try await client.get(
+                server.url("rs:fit:64:64", origin.url("/img/photo.jpg"), fileExtension: "webp"))
             #expect(Magic.isWebP(byExtension.body))
         }
     }

@@ -21,7 +21,13 @@ struct RebindingTests {
         }
         var count: Int { lookups.withLock { $0 } }
         var resolver: HostResolver {
-            HostResolver { _ in .success([self.lookups.withLock { $0 += 1; return $0 == 1 } ? self.first : self.later]) }
+            HostResolver { _ in
+                .success([
+                    self.lookups.withLock {
+                        $0 += 1; return $0 == 1
+                    } ? self.first : self.later
+                ])
+            }
         }
     }
 
@@ -63,7 +69,8 @@ struct RebindingTests {
         // Both names are the policy's; the redirect's host gets its own lookup and connection.
         let dns = RebindingDNS(first: [127, 0, 0, 1], later: [127, 0, 0, 1])
         try await withOriginAndServer({ configuration, _ in
-            configuration.sourcePolicy = SourcePolicy(privateHosts: ["one.invalid", "two.invalid"], resolver: dns.resolver)
+            configuration.sourcePolicy = SourcePolicy(
+                privateHosts: ["one.invalid", "two.invalid"], resolver: dns.resolver)
         }) { origin, server in
             let port = URL(string: origin.base)!.port!
             let target = "http://two.invalid:\(port)/img/photo.jpg"

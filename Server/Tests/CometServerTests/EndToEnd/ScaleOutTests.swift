@@ -5,14 +5,18 @@ import Testing
 
 /// Two `comet-server` processes sharing one real `redis-server`, as instances behind a load
 /// balancer run.
-@Suite("Scale-out over Redis", .enabled(if: RedisServerProcess.isAvailable, "needs redis-server (apt-get install redis-server)"),
-       .timeLimit(.minutes(1)))
+@Suite(
+    "Scale-out over Redis",
+    .enabled(if: RedisServerProcess.isAvailable, "needs redis-server (apt-get install redis-server)"),
+    .timeLimit(.minutes(1)))
 struct ScaleOutTests {
     let client = HTTPClient()
 
     static func instance(redisPort: Int) async throws -> ServerProcess {
-        try await ServerProcess.start(["--insecure-unsigned", "--private-host", "127.0.0.1", "--log-level", "error",
-                                       "--redis", "127.0.0.1:\(redisPort)"])
+        try await ServerProcess.start([
+            "--insecure-unsigned", "--private-host", "127.0.0.1", "--log-level", "error",
+            "--redis", "127.0.0.1:\(redisPort)",
+        ])
     }
 
     /// 20 clients ask for one thumbnail at once, alternating between the two instances, while

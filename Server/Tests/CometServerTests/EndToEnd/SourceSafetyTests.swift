@@ -8,7 +8,8 @@ struct SourceSafetyTests {
     let client = HTTPClient()
 
     @Test func aLoopbackSourceIsRefusedByDefault() async throws {
-        try await withOriginAndServer({ configuration, _ in configuration.sourcePolicy = SourcePolicy() }) { origin, server in
+        try await withOriginAndServer({ configuration, _ in configuration.sourcePolicy = SourcePolicy() }) {
+            origin, server in
             let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/img/photo.jpg")))
             #expect(answer.status == 403)
             #expect(answer.errorCode == "source_refused")
@@ -52,7 +53,8 @@ struct SourceSafetyTests {
 
     @Test func hostsOffTheAllowListAreRefusedWithoutAFetch() async throws {
         try await withOriginAndServer({ configuration, _ in
-            configuration.sourcePolicy = SourcePolicy(allowedSources: ["https://images.example.com/"], allowsPrivateNetworks: true)
+            configuration.sourcePolicy = SourcePolicy(
+                allowedSources: ["https://images.example.com/"], allowsPrivateNetworks: true)
         }) { origin, server in
             let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/img/photo.jpg")))
             #expect(answer.status == 403)
@@ -62,7 +64,8 @@ struct SourceSafetyTests {
 
     @Test func aPrefixOnTheAllowListAdmitsItsSources() async throws {
         try await withOriginAndServer({ configuration, origin in
-            configuration.sourcePolicy = SourcePolicy(allowedSources: [origin.base + "/img/"], allowsPrivateNetworks: true)
+            configuration.sourcePolicy = SourcePolicy(
+                allowedSources: [origin.base + "/img/"], allowsPrivateNetworks: true)
         }) { origin, server in
             let listed = try await client.get(server.url("rs:fit:32:32", origin.url("/img/photo.jpg")))
             let unlisted = try await client.get(server.url("rs:fit:32:32", origin.url("/garbage")))
@@ -73,14 +76,16 @@ struct SourceSafetyTests {
 
     @Test func dotSegmentsAndEncodedDotsCannotEscapeAnAllowedPrefix() async throws {
         try await withOriginAndServer({ configuration, origin in
-            configuration.sourcePolicy = SourcePolicy(allowedSources: [origin.base + "/img/"], allowsPrivateNetworks: true)
+            configuration.sourcePolicy = SourcePolicy(
+                allowedSources: [origin.base + "/img/"], allowsPrivateNetworks: true)
         }) { origin, server in
             for trick in ["/img/../garbage", "/img/%2e%2e/garbage", "/img/.%2E/garbage", "/img/%2E%2E/big"] {
                 let answer = try await client.get(server.url("rs:fit:32:32", URL(string: origin.base + trick)!))
                 #expect(answer.status == 403, "\(trick)")
                 #expect(answer.errorCode == "source_refused", "\(trick)")
             }
-            let encodedSlash = try await client.get(server.url("rs:fit:32:32", URL(string: origin.base + "/img%2F..%2Fgarbage")!))
+            let encodedSlash = try await client.get(
+                server.url("rs:fit:32:32", URL(string: origin.base + "/img%2F..%2Fgarbage")!))
             #expect(encodedSlash.status == 400)
             #expect(encodedSlash.errorCode == "bad_url")
             #expect(origin.totalRequests == 0, "nothing outside the prefix was fetched")
@@ -89,9 +94,11 @@ struct SourceSafetyTests {
 
     @Test func aSourceIsFetchedInItsCanonicalForm() async throws {
         try await withOriginAndServer({ configuration, origin in
-            configuration.sourcePolicy = SourcePolicy(allowedSources: [origin.base + "/img/"], allowsPrivateNetworks: true)
+            configuration.sourcePolicy = SourcePolicy(
+                allowedSources: [origin.base + "/img/"], allowsPrivateNetworks: true)
         }) { origin, server in
-            let answer = try await client.get(server.url("rs:fit:32:32", URL(string: origin.base + "/img/x/../%70hoto.jpg#frag")!))
+            let answer = try await client.get(
+                server.url("rs:fit:32:32", URL(string: origin.base + "/img/x/../%70hoto.jpg#frag")!))
             #expect(answer.status == 200)
             #expect(origin.requests("/img/photo.jpg") == 1)
             let again = try await client.get(server.url("rs:fit:32:32", URL(string: origin.base + "/img/photo.jpg")!))
@@ -102,8 +109,9 @@ struct SourceSafetyTests {
 
     @Test func aRedirectTargetIsCheckedInItsCanonicalForm() async throws {
         try await withOriginAndServer({ configuration, origin in
-            configuration.sourcePolicy = SourcePolicy(allowedSources: [origin.base + "/img/", origin.base + "/redirect"],
-                                                      allowsPrivateNetworks: true)
+            configuration.sourcePolicy = SourcePolicy(
+                allowedSources: [origin.base + "/img/", origin.base + "/redirect"],
+                allowsPrivateNetworks: true)
         }) { origin, server in
             let escaping = URL(string: origin.base + "/redirect?to=\(origin.base)/img/%2E%2E/garbage")!
             let refused = try await client.get(server.url("rs:fit:32:32", escaping))

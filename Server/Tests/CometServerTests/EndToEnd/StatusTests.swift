@@ -72,7 +72,8 @@ struct StatusTests {
     }
 
     @Test func aSourceOverTheByteLimitIs413() async throws {
-        try await withOriginAndServer({ configuration, _ in configuration.fetchLimits.maximumBytes = 1 << 20 }) { origin, server in
+        try await withOriginAndServer({ configuration, _ in configuration.fetchLimits.maximumBytes = 1 << 20 }) {
+            origin, server in
             let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/big")))
             #expect(answer.status == 413)
             #expect(answer.errorCode == "too_large")
@@ -80,7 +81,8 @@ struct StatusTests {
     }
 
     @Test func aSourceOverThePixelLimitIs413() async throws {
-        try await withOriginAndServer({ configuration, _ in configuration.maximumSourcePixels = 1_000_000 }) { origin, server in
+        try await withOriginAndServer({ configuration, _ in configuration.maximumSourcePixels = 1_000_000 }) {
+            origin, server in
             let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/huge.png")))
             #expect(answer.status == 413)
             #expect(answer.errorCode == "too_large")
@@ -88,7 +90,8 @@ struct StatusTests {
     }
 
     @Test func aResultOverTheOutputByteLimitIs413() async throws {
-        try await withOriginAndServer({ configuration, _ in configuration.maximumOutputBytes = 100 }) { origin, server in
+        try await withOriginAndServer({ configuration, _ in configuration.maximumOutputBytes = 100 }) {
+            origin, server in
             let answer = try await client.get(server.url("f:png", origin.url("/img/photo.jpg")))
             #expect(answer.status == 413)
         }
@@ -111,7 +114,8 @@ struct StatusTests {
     }
 
     @Test func tooManyRedirectsIs502() async throws {
-        try await withOriginAndServer({ configuration, _ in configuration.fetchLimits.maximumRedirects = 3 }) { origin, server in
+        try await withOriginAndServer({ configuration, _ in configuration.fetchLimits.maximumRedirects = 3 }) {
+            origin, server in
             let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/loop")))
             #expect(answer.status == 502)
             #expect(origin.requests("/loop") == 4)
@@ -119,7 +123,8 @@ struct StatusTests {
     }
 
     @Test func aSlowSourceIs504() async throws {
-        try await withOriginAndServer({ configuration, _ in configuration.fetchLimits.timeout = 0.5 }) { origin, server in
+        try await withOriginAndServer({ configuration, _ in configuration.fetchLimits.timeout = 0.5 }) {
+            origin, server in
             let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/slow/3000/photo.jpg")))
             #expect(answer.status == 504)
             #expect(answer.errorCode == "timeout")

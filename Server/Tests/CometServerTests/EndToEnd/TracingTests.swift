@@ -6,7 +6,7 @@ import ServerTestSupport
 import Testing
 import Tracing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Every request is traced: a server span continuing the client's `traceparent`, with the
@@ -26,47 +26,58 @@ struct TracingTests {
         let origin = LoopbackSocket.silentListener()
         defer { close(origin.descriptor) }
         let url = server.url("rs:fit:32:32", URL(string: "http://127.0.0.1:\(origin.port)/traced.jpg")!)
-        let answer = Task { try await client.get(url, headers: ["traceparent": "00-\(Self.traceID)-00f067aa0ba902b7-01"]) }
+        let answer = Task {
+            try await client.get(url, headers: ["traceparent": "00-\(Self.traceID)-00f067aa0ba902b7-01"])
+        }
         let fetch = await DisconnectTests.acceptFetch(origin.descriptor)
         try #require(fetch >= 0)
         defer { close(fetch) }
         let fetchRequest = LoopbackSocket.receive(on: fetch, within: 5)
         #expect(fetchRequest.lowercased().contains("traceparent: 00-\(Self.traceID)-"), "the origin sees the trace")
         let body = OriginServer.photo
-        LoopbackSocket.send("HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", on: fetch)
+        LoopbackSocket.send(
+            "HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n",
+            on: fetch)
         LoopbackSocket.send(bytes: body, on: fetch)
         #expect(try await answer.value.status == 200)
         #expect(try await answer.value.header("X-Cache") == "MISS")
 
         let spans = await eventuallySpans(tracer, count: 6)
         let byName = Dictionary(spans.map { ($0.operationName, $0) }, uniquingKeysWith: { first, _ in first })
-        let server_ = try #require(byName["GET /{signature}/{options}/{source}"])
-        #expect(server_.kind == .server)
-        #expect(server_.traceID == Self.traceID, "the client's trace is continued")
-        #expect(server_.parentSpanID == "00f067aa0ba902b7")
-        #expect(server_.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
+        let serverSpan = try #require(byName["GET /{signature}/{options}/{source}"])
+        #expect(serverSpan.kind == .server)
+        #expect(serverSpan.traceID == Self.traceID, "the client's trace is continued")
+        #expect(serverSpan.parentSpanID == "00f067aa0ba902b7")
+        #expect(serverSpan.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
         for name in ["store", "image", "fetch", "decode", "encode"] {
             let span = try #require(byName[name], "a \(name) span")
             #expect(span.traceID == Self.traceID, "\(name) is in the client's trace")
         }
-        #expect(byName["store"]?.parentSpanID == server_.spanID)
+        #expect(byName["store"]?.parentSpanID == serverSpan.spanID)
         #expect(byName["fetch"]?.kind == .client)
-        #expect(byName["fetch"]?.parentSpanID == byName["image"]?.spanID, "the pipeline's spans are the image span's children")
+        #expect(
+            byName["fetch"]?.parentSpanID == byName["image"]?.spanID,
+            "the pipeline's spans are the image span's children")
         #expect(byName["decode"]?.parentSpanID == byName["image"]?.spanID)
         #expect(byName["decode"]?.attributes["comet.source.size"]?.toSpanAttribute() == .int64(Int64(body.count)))
-        #expect(byName["decode"]?.attributes["comet.image.width"]?.toSpanAttribute() == 32, "the thumbnail is decoded reduced")
+        #expect(
+            byName["decode"]?.attributes["comet.image.width"]?.toSpanAttribute() == 32,
+            "the thumbnail is decoded reduced")
         #expect(byName["fetch"]?.attributes["server.address"]?.toSpanAttribute() == "127.0.0.1")
         #expect(byName["fetch"]?.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
         #expect(byName["store"]?.attributes["comet.cache"]?.toSpanAttribute() == "miss")
-        #expect(fetchRequest.contains(String(W3CTestTracer.sixteenHex(byName["fetch"]!.spanID))), "the fetch span is the origin's parent")
+        #expect(
+            fetchRequest.contains(String(W3CTestTracer.sixteenHex(byName["fetch"]!.spanID))),
+            "the fetch span is the origin's parent")
         await server.stop()
     }
 
     @Test func aFillIsTracedAsADecodeThenAProcessSpanInTheRequestsTrace() async throws {
         let tracer = W3CTestTracer()
         try await withOriginAndServer({ configuration, _ in configuration.tracer = tracer }) { origin, server in
-            let response = try await client.get(server.url("rs:fill:40:40", origin.url("/img/photo.jpg")),
-                                                headers: ["traceparent": "00-\(Self.traceID)-00f067aa0ba902b7-01"])
+            let response = try await client.get(
+                server.url("rs:fill:40:40", origin.url("/img/photo.jpg")),
+                headers: ["traceparent": "00-\(Self.traceID)-00f067aa0ba902b7-01"])
             #expect(response.status == 200)
             let process = try #require(await eventuallySpans(tracer, count: 1, named: "process").first)
             let decode = try #require(tracer.recorder.finishedSpans.first { $0.operationName == "decode" })
@@ -115,9 +126,13 @@ struct TracingTests {
     }
 
     /// The finished spans once `count` of them (named `name`, if given) have ended (at most 5 s).
-    func eventuallySpans(_ tracer: W3CTestTracer, count: Int, named name: String? = nil, atLeast: Int? = nil) async -> [FinishedInMemorySpan] {
+    func eventuallySpans(_ tracer: W3CTestTracer, count: Int, named name: String? = nil, atLeast: Int? = nil) async
+        -> [FinishedInMemorySpan]
+    {
         let wanted = atLeast ?? count
-        _ = await eventually(within: 5) { tracer.recorder.finishedSpans.filter { name == nil || $0.operationName == name }.count >= wanted }
+        _ = await eventually(within: 5) {
+            tracer.recorder.finishedSpans.filter { name == nil || $0.operationName == name }.count >= wanted
+        }
         return tracer.recorder.finishedSpans.filter { name == nil || $0.operationName == name }
     }
 }

@@ -24,8 +24,10 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-             function: String, line: UInt) {
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+        function: String, line: UInt
+    ) {
         let merged = self.metadata.merging(metadata ?? [:]) { $1 }
         records.append(Record(level: level, message: message.description, metadata: merged.mapValues { "\($0)" }))
     }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A real HTTP client for the tests: URLSession (libcurl on Linux), no caching, 15 s timeouts.
@@ -19,7 +19,8 @@ struct HTTPClient: Sendable {
         /// The JSON error code of an error body (`{"error":{"code":…}}`).
         var errorCode: String? {
             guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-                  let error = object["error"] as? [String: Any] else { return nil }
+                let error = object["error"] as? [String: Any]
+            else { return nil }
             return error["code"] as? String
         }
     }

@@ -15,11 +15,12 @@ struct LoopbackApplication: Sendable {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: label)
         logger.logLevel = .warning
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in
-                                  portContinuation.yield(channel.localAddress?.port ?? 0)
-                                  portContinuation.finish()
-                              }, logger: logger)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task { try await group.run() }
         let port = try await firstValue(of: portStream, within: .seconds(10))

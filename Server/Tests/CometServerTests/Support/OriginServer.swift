@@ -47,7 +47,8 @@ final class OriginServer: Sendable {
     }()
 
     /// A PNG whose header declares 4000×4000 (16 megapixels) of one colour: small on the wire.
-    static let huge: [UInt8] = [UInt8](try! ImageEncoders.png(Image(width: 4000, height: 4000, color: RGBA8(red: 9, green: 9, blue: 9))))
+    static let huge: [UInt8] = [UInt8](
+        try! ImageEncoders.png(Image(width: 4000, height: 4000, color: RGBA8(red: 9, green: 9, blue: 9))))
 
     private let counts: RequestCounts
     private let application: LoopbackApplication

@@ -11,7 +11,10 @@ final class RunningServer: Sendable {
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(responder: ThumbnailResponder, server: ThumbnailServer, base: String, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(
+        responder: ThumbnailResponder, server: ThumbnailServer, base: String, group: ServiceGroup,
+        task: Task<Void, any Error>
+    ) {
         self.responder = responder
         self.server = server
         self.base = base
@@ -32,9 +35,11 @@ final class RunningServer: Sendable {
     }
 
     /// Starts a server and returns once it accepts connections.
-    static func start(_ configuration: ServerConfiguration = configuration(),
-                      store: any SharedResultStoring = LocalResultStore(),
-                      demo: DemoGallery? = nil, accessLogger: Logger? = nil) async throws -> RunningServer {
+    static func start(
+        _ configuration: ServerConfiguration = configuration(),
+        store: any SharedResultStoring = LocalResultStore(),
+        demo: DemoGallery? = nil, accessLogger: Logger? = nil
+    ) async throws -> RunningServer {
         var logger = Logger(label: "test.server")
         logger.logLevel = .warning
         let responder = ThumbnailResponder(configuration: configuration, store: store, logger: logger)
@@ -47,13 +52,18 @@ final class RunningServer: Sendable {
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let task = Task { try await group.run() }
         let port = try await firstValue(of: ports, within: .seconds(10))
-        return RunningServer(responder: responder, server: server, base: "http://127.0.0.1:\(port)", group: group, task: task)
+        return RunningServer(
+            responder: responder, server: server, base: "http://127.0.0.1:\(port)", group: group, task: task)
     }
 
     /// The responder URL for `options` and `source`, signed with the tests' key (or with
     /// `signature` in its place).
-    func url(_ options: String, _ source: URL, fileExtension: String? = nil, signer: URLSigner? = RunningServer.signer) -> URL {
-        URL(string: base + ThumbnailPath.make(options: options, source: source, fileExtension: fileExtension, signer: signer))!
+    func url(_ options: String, _ source: URL, fileExtension: String? = nil, signer: URLSigner? = RunningServer.signer)
+        -> URL
+    {
+        URL(
+            string: base
+                + ThumbnailPath.make(options: options, source: source, fileExtension: fileExtension, signer: signer))!
     }
 
     /// Stops the server gracefully.

@@ -33,7 +33,9 @@ final class ServerProcess: Sendable {
         try process.run()
         do {
             let line = try await firstValue(of: lines, within: .seconds(20))
-            guard let base = line.firstMatch(of: /http:\/\/127\.0\.0\.1:\d+/)?.output else { throw NoListeningLine(line: line) }
+            guard let base = line.firstMatch(of: /http:\/\/127\.0\.0\.1:\d+/)?.output else {
+                throw NoListeningLine(line: line)
+            }
             return ServerProcess(process: process, base: String(base))
         } catch {
             process.terminate()

@@ -28,7 +28,8 @@ final class TraceCollector: Sendable {
             exports.withLock { $0.append(Array(buffer: body)) }
             return Response(status: .ok, headers: [.contentType: "application/x-protobuf"])
         }
-        return TraceCollector(exports: exports, application: try await LoopbackApplication.start(router, label: "test.collector"))
+        return TraceCollector(
+            exports: exports, application: try await LoopbackApplication.start(router, label: "test.collector"))
     }
 
     /// Stops the collector.

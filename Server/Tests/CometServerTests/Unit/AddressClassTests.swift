@@ -3,12 +3,13 @@ import Testing
 
 @Suite("Address classes")
 struct AddressClassTests {
-    @Test(arguments: [
-        ([127, 0, 0, 1], AddressClass.loopback), ([10, 1, 2, 3], .private), ([172, 16, 0, 1], .private),
-        ([172, 31, 255, 255], .private), ([192, 168, 1, 1], .private), ([100, 64, 0, 1], .private),
-        ([169, 254, 169, 254], .linkLocal), ([224, 0, 0, 1], .multicast), ([0, 0, 0, 0], .reserved),
-        ([255, 255, 255, 255], .reserved), ([8, 8, 8, 8], .global), ([172, 32, 0, 1], .global),
-    ] as [([UInt8], AddressClass)])
+    @Test(
+        arguments: [
+            ([127, 0, 0, 1], AddressClass.loopback), ([10, 1, 2, 3], .private), ([172, 16, 0, 1], .private),
+            ([172, 31, 255, 255], .private), ([192, 168, 1, 1], .private), ([100, 64, 0, 1], .private),
+            ([169, 254, 169, 254], .linkLocal), ([224, 0, 0, 1], .multicast), ([0, 0, 0, 0], .reserved),
+            ([255, 255, 255, 255], .reserved), ([8, 8, 8, 8], .global), ([172, 32, 0, 1], .global),
+        ] as [([UInt8], AddressClass)])
     func ipv4(_ bytes: [UInt8], _ expected: AddressClass) {
         #expect(AddressClass.of(ipv4: bytes) == expected)
     }
@@ -30,7 +31,10 @@ struct AddressClassTests {
     @Test func resolverSeesLocalhostAsLoopback() async throws {
         let addresses = try await HostResolver().addresses(of: "localhost")
         #expect(!addresses.isEmpty)
-        #expect(addresses.allSatisfy { ($0.count == 4 ? AddressClass.of(ipv4: $0) : AddressClass.of(ipv6: $0)) == .loopback })
+        #expect(
+            addresses.allSatisfy {
+                ($0.count == 4 ? AddressClass.of(ipv4: $0) : AddressClass.of(ipv6: $0)) == .loopback
+            })
     }
 }
 

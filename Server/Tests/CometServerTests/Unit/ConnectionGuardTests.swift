@@ -95,11 +95,11 @@ struct ConnectionGuardTests {
         let (waiting, _) = try connect(connections)
         let (busy, _) = try connect(connections)
         try send("GET /b HTTP/1.1\r\nHost: a\r\n\r\n", to: busy)
-        let (late, lateLoop) = try connect(connections) // closes `waiting`
-        lateLoop.advanceTime(by: .seconds(3)) // `late` sent nothing
+        let (late, lateLoop) = try connect(connections)  // closes `waiting`
+        lateLoop.advanceTime(by: .seconds(3))  // `late` sent nothing
         let (another, _) = try connect(connections)
         try send("GET /c HTTP/1.1\r\nHost: a\r\n\r\n", to: another)
-        let (refused, _) = try connect(connections) // `busy` and `another` are both past their heads
+        let (refused, _) = try connect(connections)  // `busy` and `another` are both past their heads
         #expect(!waiting.isActive && !late.isActive && !refused.isActive)
         #expect(reasons.withLock { $0 } == ["evicted", "header_timeout", "refused"])
         _ = try? busy.finish()

@@ -8,7 +8,8 @@ import Testing
 struct HeapTrimmerTests {
     /// Whether glibc's allocator serves this process: ThreadSanitizer and AddressSanitizer put
     /// their own in its place, and theirs has nothing for `malloc_trim` to release.
-    static let usesGlibcAllocator = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") == nil
+    static let usesGlibcAllocator =
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") == nil
         && dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") == nil
 
     @Test(.enabled(if: usesGlibcAllocator, "a sanitizer's allocator replaces glibc's"))

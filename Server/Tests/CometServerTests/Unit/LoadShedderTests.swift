@@ -6,7 +6,11 @@ struct LoadShedderTests {
     @Test func refusesPastTheQueueAndRunsTheRest() async throws {
         let shedder = LoadShedder(maximumConcurrent: 1, maximumQueued: 1, retryAfter: 3)
         let gate = AsyncStream.makeStream(of: Void.self)
-        let first = Task { try await shedder.run { for await _ in gate.stream { break }; return 1 } }
+        let first = Task {
+            try await shedder.run {
+                for await _ in gate.stream { break }; return 1
+            }
+        }
         while shedder.load.active < 1 { await Task.yield() }
         let second = Task { try await shedder.run { 2 } }
         while shedder.load.queued < 1 { await Task.yield() }
@@ -20,7 +24,11 @@ struct LoadShedderTests {
     @Test func aCancelledWaiterLeavesTheQueue() async throws {
         let shedder = LoadShedder(maximumConcurrent: 1, maximumQueued: 1)
         let gate = AsyncStream.makeStream(of: Void.self)
-        let first = Task { try await shedder.run { for await _ in gate.stream { break }; return 1 } }
+        let first = Task {
+            try await shedder.run {
+                for await _ in gate.stream { break }; return 1
+            }
+        }
         while shedder.load.active < 1 { await Task.yield() }
         let waiter = Task { try await shedder.run { 2 } }
         while shedder.load.queued < 1 { await Task.yield() }

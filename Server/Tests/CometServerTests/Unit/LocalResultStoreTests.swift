@@ -87,7 +87,9 @@ struct LocalResultStoreTests {
         while cancelled.count == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(cancelled.count == 1, "the making saw the cancellation")
         #expect(store.flightCount == 0)
-        #expect(try await store.result(for: "k", ttl: .seconds(60)) { result(2) } == result(2), "the next caller starts afresh")
+        #expect(
+            try await store.result(for: "k", ttl: .seconds(60)) { result(2) } == result(2),
+            "the next caller starts afresh")
     }
 
     @Test func evictsLeastRecentlyUsedPastItsCostLimit() async throws {
@@ -96,7 +98,9 @@ struct LocalResultStoreTests {
         for key in ["a", "b", "c", "d", "e"] { _ = try await store.result(for: key, ttl: .seconds(60)) { result(0) } }
         #expect(store.count >= 3 && store.count <= 4)
         let remade = Tally()
-        _ = try await store.result(for: "a", ttl: .seconds(60)) { remade.add(); return result(0) }
+        _ = try await store.result(for: "a", ttl: .seconds(60)) {
+            remade.add(); return result(0)
+        }
         #expect(remade.count == 1, "the least recently used went first")
     }
 
@@ -106,7 +110,8 @@ struct LocalResultStoreTests {
         spacious.append(1)
         let held = StoredResult(bytes: spacious, contentType: "image/png", etag: "\"1\"")
         #expect(LocalResultStore.cost(of: held, key: "k") >= 10_000, "the buffer as allocated")
-        #expect(LocalResultStore.cost(of: result(1), key: "a-long-key") > LocalResultStore.cost(of: result(1), key: "k"))
+        #expect(
+            LocalResultStore.cost(of: result(1), key: "a-long-key") > LocalResultStore.cost(of: result(1), key: "k"))
     }
 }
 

@@ -67,9 +67,13 @@ struct SourcePolicyTests {
     }
 
     @Test func privateAddressesAreRefusedAfterResolving() async {
-        await #expect(throws: ServiceError.self) { try await SourcePolicy().check(URL(string: "http://127.0.0.1/x.jpg")!) }
+        await #expect(throws: ServiceError.self) {
+            try await SourcePolicy().check(URL(string: "http://127.0.0.1/x.jpg")!)
+        }
         await #expect(throws: ServiceError.self) { try await SourcePolicy().check(URL(string: "http://[::1]/x.jpg")!) }
-        await #expect(throws: ServiceError.self) { try await SourcePolicy().check(URL(string: "http://169.254.169.254/")!) }
+        await #expect(throws: ServiceError.self) {
+            try await SourcePolicy().check(URL(string: "http://169.254.169.254/")!)
+        }
         await #expect(throws: Never.self) {
             try await SourcePolicy(allowsPrivateNetworks: true).check(URL(string: "http://127.0.0.1/x.jpg")!)
         }

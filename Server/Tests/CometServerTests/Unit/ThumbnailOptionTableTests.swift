@@ -9,7 +9,8 @@ struct ThumbnailOptionTableTests {
     private func outcome(_ segment: String) throws -> String {
         let plan = ThumbnailPlan(try ThumbnailOptions.parse(segment, maximumDimension: 4096))
         let request = plan.imageRequest(source: URL(string: "https://images.example.com/a.jpg")!)
-        return "processors \(request.processors.map(\.identifier)), thumbnail \(request.thumbnail.map(String.init(describing:)) ?? "none"), "
+        return
+            "processors \(request.processors.map(\.identifier)), thumbnail \(request.thumbnail.map(String.init(describing:)) ?? "none"), "
             + "quality \(plan.quality.map(String.init) ?? "default"), format \(plan.format?.rawValue ?? "negotiated"), "
             + "background \(plan.background.map { "\($0.red),\($0.green),\($0.blue)" } ?? "white")"
     }
@@ -37,7 +38,9 @@ struct ThumbnailOptionTableTests {
     func anOptionsLongNameReadsAsItsShortName(_ name: String) throws {
         let option = try #require(ThumbnailOptions.table.first { $0.name == name })
         let long = option.longName + option.example.dropFirst(option.name.count)
-        #expect(try ThumbnailOptions.parse(long, maximumDimension: 4096) == ThumbnailOptions.parse(option.example, maximumDimension: 4096))
+        #expect(
+            try ThumbnailOptions.parse(long, maximumDimension: 4096)
+                == ThumbnailOptions.parse(option.example, maximumDimension: 4096))
     }
 
     @Test func theCanonicalOrderIsTheTablesWhateverTheURLsOrder() throws {
@@ -64,9 +67,12 @@ struct ThumbnailOptionTableTests {
     @Test func theServingGuidesTableIsTheDeclaredOne() throws {
         let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let guide = try String(contentsOf: server.appendingPathComponent("Sources/CometServer/CometServer.docc/Serving.md"),
-                               encoding: .utf8)
-        #expect(guide.contains(ThumbnailOptions.markdownTable + "\n"),
-                "Serving.md's options table differs from ThumbnailOptions.table; it should read:\n\(ThumbnailOptions.markdownTable)")
+        let guide = try String(
+            contentsOf: server.appendingPathComponent("Sources/CometServer/CometServer.docc/Serving.md"),
+            encoding: .utf8)
+        #expect(
+            guide.contains(ThumbnailOptions.markdownTable + "\n"),
+            "Serving.md's options table differs from ThumbnailOptions.table; it should read:\n\(ThumbnailOptions.markdownTable)"
+        )
     }
 }

@@ -27,7 +27,10 @@ struct ThumbnailOptionsTests {
         #expect(ThumbnailOptions().canonical == "-")
     }
 
-    @Test(arguments: ["rs:fill:0:100", "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:gif", "zz:1", "q:80,q:70", "", "rs:fit:5000:10", "bg:fff", "bg:xyzxyz", "bg:+12345", "bg:ff:00"])
+    @Test(arguments: [
+        "rs:fill:0:100", "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:gif", "zz:1", "q:80,q:70", "",
+        "rs:fit:5000:10", "bg:fff", "bg:xyzxyz", "bg:+12345", "bg:ff:00",
+    ])
     func rejects(_ segment: String) {
         #expect(throws: ServiceError.self) { try ThumbnailOptions.parse(segment, maximumDimension: 4096) }
     }

@@ -5,7 +5,8 @@ import Testing
 @Suite("Service URL paths")
 struct ThumbnailPathTests {
     @Test func decodesTheSourceAndKeepsTheExtensionSigned() throws {
-        let path = try ThumbnailPath(signature: "sig", options: "rs:fit:10:10", source: "aHR0cDovL2V4YW1wbGUuY29tL2ltYWdlLmpwZw.webp")
+        let path = try ThumbnailPath(
+            signature: "sig", options: "rs:fit:10:10", source: "aHR0cDovL2V4YW1wbGUuY29tL2ltYWdlLmpwZw.webp")
         #expect(path.source == URL(string: "http://example.com/image.jpg"))
         #expect(path.fileExtension == "webp")
         #expect(path.signedPart == "/rs:fit:10:10/aHR0cDovL2V4YW1wbGUuY29tL2ltYWdlLmpwZw.webp")

@@ -8,7 +8,9 @@ struct TieredResultStoreTests {
     final class CountingStore: SharedResultStoring {
         private let asked = Locked(0)
         var calls: Int { asked.withLock { $0 } }
-        func result(for key: String, ttl: Duration, produce: @Sendable () async throws -> StoredResult) async throws -> StoredResult {
+        func result(for key: String, ttl: Duration, produce: @Sendable () async throws -> StoredResult) async throws
+            -> StoredResult
+        {
             asked.withLock { $0 += 1 }
             return try await produce()
         }

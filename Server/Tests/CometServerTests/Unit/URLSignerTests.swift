@@ -18,7 +18,9 @@ struct URLSignerTests {
     }
 
     @Test func refusesASignatureForOtherOptions() {
-        #expect(!signer.isValid(signer.signature(for: path), for: "/rs:fill:301:300/aHR0cDovL2V4YW1wbGUuY29tL2ltYWdlLmpwZw"))
+        #expect(
+            !signer.isValid(signer.signature(for: path), for: "/rs:fill:301:300/aHR0cDovL2V4YW1wbGUuY29tL2ltYWdlLmpwZw")
+        )
     }
 
     @Test func refusesAnotherKeysSignature() throws {
@@ -40,8 +42,9 @@ struct URLSignerTests {
     @Test func theReadmeSigningExampleMakesAPathTheServerAccepts() throws {
         let key = "736563726574", salt = "68656c6c6f"
         let signer = try URLSigner(hexKey: key, hexSalt: salt)
-        let path = ThumbnailPath.make(options: "rs:fill:256:256", source: URL(string: "https://images.example.com/cat.jpg")!,
-                                      fileExtension: "webp", signer: signer)   // "/{signature}/rs:fill:256:256/{base64url}.webp"
+        let path = ThumbnailPath.make(
+            options: "rs:fill:256:256", source: URL(string: "https://images.example.com/cat.jpg")!,
+            fileExtension: "webp", signer: signer)  // "/{signature}/rs:fill:256:256/{base64url}.webp"
         let signature = try #require(path.split(separator: "/").first.map(String.init))
         let signed = String(path.dropFirst(signature.count + 1))
         #expect(signed == "/rs:fill:256:256/aHR0cHM6Ly9pbWFnZXMuZXhhbXBsZS5jb20vY2F0LmpwZw.webp")
