@@ -15,14 +15,28 @@ public struct ThumbnailPlan: Sendable {
         let decodeTimeReduction: ImageRequest.ThumbnailOptions?
     }
 
+    /// How the result is written: every encoder setting an option may set, and their use.
+    public struct Encoding: Sendable, Equatable {
+        /// The encoder quality (1...100), or `nil` for the format's default.
+        public var quality: Int?
+        /// The output format asked for, or `nil` to take it from the URL's extension or `Accept`.
+        public var format: OutputFormat?
+        /// The colour a transparent result is laid on for a format without alpha, or `nil` for
+        /// white.
+        public var background: RGBA8?
+
+        /// Encodes `image` as `format` (the one asked for, or the one negotiated) with these
+        /// settings.
+        public func encode(_ image: Image, as format: OutputFormat) throws -> [UInt8] {
+            let background = background ?? RGBA8(red: 255, green: 255, blue: 255)
+            return try format.encode(format.keepsAlpha ? image : image.flattened(onto: background), quality: quality)
+        }
+    }
+
     /// The processing steps, in the order they run.
     private(set) var steps: [Step] = []
-    /// The encoder quality (1...100), or `nil` for the format's default.
-    public var quality: Int?
-    /// The output format asked for, or `nil` to take it from the URL's extension or `Accept`.
-    public var format: OutputFormat?
-    /// The colour a transparent result is laid on for a format without alpha, or `nil` for white.
-    public var background: RGBA8?
+    /// The encoder's settings.
+    public var encoding = Encoding()
 
     /// The plan of `options`.
     public init(_ options: ThumbnailOptions) {

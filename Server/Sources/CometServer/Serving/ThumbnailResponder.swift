@@ -86,12 +86,12 @@ public final class ThumbnailResponder: Sendable {
             path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
         let plan = ThumbnailPlan(parsed)
         let extensionFormat = path.fileExtension.flatMap(OutputFormat.init(name:))
-        if let asked = plan.format, let extensionFormat, asked != extensionFormat {
+        if let asked = plan.encoding.format, let extensionFormat, asked != extensionFormat {
             throw .badOptions("f:\(asked.rawValue) and the extension .\(path.fileExtension!) disagree")
         }
         let choice: FormatChoice
         var variesOnAccept = false
-        if let format = plan.format ?? extensionFormat {
+        if let format = plan.encoding.format ?? extensionFormat {
             choice = .exactly(format)
         } else {
             choice = FormatChoice.negotiate(accept: accept, allowsAVIF: configuration.negotiatesAVIF)
@@ -170,12 +170,11 @@ public final class ThumbnailResponder: Sendable {
             case .exactly(let format): format
             case .jpegOrPNG: image.isOpaque ? .jpeg : .png
             }
-        let quality = item.plan.quality
-        let background = item.plan.background ?? RGBA8(red: 255, green: 255, blue: 255)
+        let encoding = item.plan.encoding
         let bytes = try await tracer.withAnySpan("encode") { span in
             span.attributes["comet.format"] = format.rawValue
             let bytes = try await Self.offCooperativePool {
-                try format.encode(format.keepsAlpha ? image : image.flattened(onto: background), quality: quality)
+                try encoding.encode(image, as: format)
             }
             span.attributes["comet.encoded.size"] = bytes.count
             return bytes

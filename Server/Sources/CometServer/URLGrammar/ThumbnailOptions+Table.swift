@@ -48,7 +48,7 @@ extension ThumbnailOptions {
             }
         },
         spell: { ["\($0)"] },
-        effect: { quality, plan in plan.quality = quality }
+        effect: { quality, plan in plan.encoding.quality = quality }
     )
 
     static let format = ThumbnailOption(
@@ -60,7 +60,7 @@ extension ThumbnailOptions {
             try single(arguments, usage: "f takes one of jpeg, png, webp, avif, as in f:webp", OutputFormat.init(name:))
         },
         spell: { [$0.rawValue] },
-        effect: { format, plan in plan.format = format }
+        effect: { format, plan in plan.encoding.format = format }
     )
 
     static let background = ThumbnailOption(
@@ -72,7 +72,7 @@ extension ThumbnailOptions {
             try single(arguments, usage: "bg takes one RRGGBB hex colour, as in bg:ffffff", parseColor)
         },
         spell: { [[$0.red, $0.green, $0.blue].map(hex).joined()] },
-        effect: { color, plan in plan.background = color }
+        effect: { color, plan in plan.encoding.background = color }
     )
 
     /// The value of an option's one argument, read by `read`; `usage` is the error otherwise.

@@ -5,14 +5,20 @@ import Testing
 
 @Suite("The options table: every option declared once, none dropped on any path")
 struct ThumbnailOptionTableTests {
-    /// What a plan makes: the pipeline request's processing and the encoder's settings.
-    private func outcome(_ segment: String) throws -> String {
+    /// What a plan makes: the pipeline request's processing and the encoder's settings (all of
+    /// them, as one value: a new encoder setting needs no change here).
+    private struct Outcome: Equatable {
+        let processors: [String]
+        let thumbnail: String?
+        let encoding: ThumbnailPlan.Encoding
+    }
+
+    private func outcome(_ segment: String) throws -> Outcome {
         let plan = ThumbnailPlan(try ThumbnailOptions.parse(segment, maximumDimension: 4096))
         let request = plan.imageRequest(source: URL(string: "https://images.example.com/a.jpg")!)
-        return
-            "processors \(request.processors.map(\.identifier)), thumbnail \(request.thumbnail.map(String.init(describing:)) ?? "none"), "
-            + "quality \(plan.quality.map(String.init) ?? "default"), format \(plan.format?.rawValue ?? "negotiated"), "
-            + "background \(plan.background.map { "\($0.red),\($0.green),\($0.blue)" } ?? "white")"
+        return Outcome(
+            processors: request.processors.map(\.identifier), thumbnail: request.thumbnail.map { "\($0)" },
+            encoding: plan.encoding)
     }
 
     /// Segments each option is added to: none, the decode-time thumbnail path (a lone fit), a
