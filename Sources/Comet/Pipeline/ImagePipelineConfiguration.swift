@@ -76,7 +76,7 @@ extension ImagePipeline {
         public var decodingOptions = ImageDecodingOptions()
         /// The decoders, chosen by each file's format (final images, progressive previews and
         /// encoded images read back from the disk cache). Default `ImageDecoderRegistry.default`
-        /// (PNG, JPEG, WebP, GIF, AVIF); register your own formats on a copy.
+        /// (its formats: Imaging's Formats article); register your own formats on a copy.
         public var decoders = ImageDecoderRegistry.default
         /// Chooses the encoder of a result the disk cache stores encoded (see
         /// ``DataCachePolicy``). Called in the pipeline's graph: return quickly. Default: JPEG at

@@ -24,7 +24,7 @@ public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertib
         case .emptyData:
             "The data is empty: there is no image to decode."
         case .unsupportedFormat(let type):
-            "\(type) images are not supported (Comet decodes PNG, JPEG, WebP, GIF and AVIF)."
+            "\(type) images are not supported: no decoder is registered for them."
         case .unsupportedFeature(let type, let reason):
             "This \(type) file uses a feature that is not supported: \(reason)."
         case .unrecognizedFormat(let prefix):

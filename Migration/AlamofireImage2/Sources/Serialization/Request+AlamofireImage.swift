@@ -18,9 +18,8 @@ extension Request {
     /// Checks, in order: a transport or validation error is returned as is; no or empty data →
     /// `NSURLErrorDomain` -1015 (`NSURLErrorCannotDecodeRawData`); a MIME type outside the
     /// acceptable types → -1016 (`NSURLErrorCannotDecodeContentData`; `file:` URLs skip this
-    /// check); bytes Comet cannot decode (PNG, JPEG, WebP, GIF's first frame and AVIF
-    /// are supported) → -1015, with the
-    /// decoder's reason in `NSLocalizedFailureReasonErrorKey`.
+    /// check); bytes Comet's default decoders cannot decode → -1015, with the decoder's reason in
+    /// `NSLocalizedFailureReasonErrorKey`.
     ///
     /// - Parameters:
     ///   - imageScale: accepted for source compatibility; Comet images have no scale (pixels

@@ -8,8 +8,8 @@ public typealias Image = Imaging.Image
 extension Imaging.Image: DataConvertible, DataRepresentable {
     public typealias Result = Imaging.Image
 
-    /// The image decoded from PNG, JPEG, WebP, GIF (first frame) or AVIF bytes, through Comet's
-    /// decoder registry; `nil` for anything else or corrupt data.
+    /// The image decoded from bytes in any format of Comet's default decoder registry (an
+    /// animation's first frame); `nil` for anything else or corrupt data.
     public static func convertFromData(_ data: Data) -> Imaging.Image? {
         try? Imaging.Image(data: data)
     }

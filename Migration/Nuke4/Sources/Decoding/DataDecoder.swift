@@ -4,8 +4,8 @@ import Comet
     import FoundationNetworking
 #endif
 
-/// Decodes image data through a Comet ``ImageDecoderRegistry`` (by default PNG, JPEG, WebP, GIF
-/// (first frame) and AVIF), upright.
+/// Decodes image data through a Comet ``ImageDecoderRegistry`` (by default
+/// `ImageDecoderRegistry.default`; an animation's first frame), upright.
 ///
 /// Returns `nil` for an HTTP response outside 200...299 (Nuke 4's loader does not check the
 /// status, its decoder does: a 404 ends as ``Loader/Error/decodingFailed``), for empty data and
