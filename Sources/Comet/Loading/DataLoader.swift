@@ -72,8 +72,7 @@ public final class DataLoader: DataLoading, Sendable {
 
     deinit {
         guard let session = lazySession.withLock({ $0 }) else { return }
-        let invalidation = SessionInvalidation(session: session)
-        SessionCallbackQueue.performOutside { invalidation.session.invalidateAndCancel() }
+        SessionCallbackQueue.performOutside { session.invalidateAndCancel() }
     }
 
     /// Whether the loader has made its `URLSession` (tests).
@@ -118,12 +117,12 @@ public final class DataLoader: DataLoading, Sendable {
             }
             let load = URLSessionLoadingTask()
             let handlers = DataLoaderSessionDelegate.Handlers(didReceiveData: didReceiveData, completion: completion)
-            let start = URLSessionStart(session: session, request: request)
+            let session = self.session  // made on first use, here
             // Asked from inside one of the session's delegate calls (a pipeline continuing on
             // URLSession's work queue), the task is made on a worker: see SessionCallbackQueue.
-            SessionCallbackQueue.performOutside { [delegate] in
+            SessionCallbackQueue.performOutside { [delegate, request] in
                 guard !load.isCancelled else { return completion(URLError(.cancelled)) }
-                let task = start.session.dataTask(with: start.request)
+                let task = session.dataTask(with: request)
                 delegate.register(task, handlers: handlers)
                 guard load.attach(task) else {
                     // Cancelled while the task was being made: its completion reports it.
@@ -154,16 +153,4 @@ public final class DataLoader: DataLoading, Sendable {
 /// A load that ended before it started (invalid URL).
 struct CompletedLoadingTask: DataLoadingTask {
     func cancel() {}
-}
-
-/// A session and the request to start on it, handed to the thread that starts the task.
-private struct URLSessionStart: @unchecked Sendable {
-    // URLSession is thread-safe; it is not marked Sendable in corelibs-foundation.
-    let session: URLSession
-    let request: URLRequest
-}
-
-/// A session invalidated by a loader's deinit, possibly from a worker.
-private struct SessionInvalidation: @unchecked Sendable {
-    let session: URLSession  // thread-safe, not marked Sendable in corelibs-foundation
 }

@@ -202,8 +202,9 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 }
 
-/// An authentication challenge answered on a worker (Foundation's challenge types and handler are
-/// thread-safe, not marked Sendable in corelibs-foundation).
+/// An authentication challenge answered on a worker. `@unchecked Sendable`: the delegate
+/// protocol's completion handler is not `@Sendable`, though URLSession accepts its call from any
+/// thread (the challenge and the task are Sendable).
 private struct ChallengeCall: @unchecked Sendable {
     let challenge: URLAuthenticationChallenge
     let task: URLSessionTask?

@@ -58,8 +58,7 @@ final class SessionCallbackQueue: OperationQueue, @unchecked Sendable {
 
     /// Cancels `task`, from a worker when this thread is inside a delegate call.
     static func cancelOutside(_ task: URLSessionTask) {
-        let cancellation = UncheckedTask(task: task)
-        performOutside { cancellation.task.cancel() }
+        performOutside { task.cancel() }
     }
 
     private static let key: pthread_key_t = {
@@ -67,10 +66,4 @@ final class SessionCallbackQueue: OperationQueue, @unchecked Sendable {
         pthread_key_create(&key, nil)
         return key
     }()
-}
-
-/// A task handed to a worker (URLSessionTask is thread-safe to cancel, not marked Sendable in
-/// corelibs-foundation).
-private struct UncheckedTask: @unchecked Sendable {
-    let task: URLSessionTask
 }
