@@ -13,7 +13,8 @@ import Synchronization
 /// each shared processor prefix. Work is prioritised, rate-limited and bounded per stage; heavy
 /// work (decoding, processing, encoding, disk I/O) never runs on the caller's thread or in the
 /// pipeline's graph. The execution model, and every context a request passes through, is
-/// described in one place: `PipelineExecutor` (Sources/Comet/Engine).
+/// described by `PipelineExecutor` (Sources/Comet/Engine) and, as one table, by
+/// docs/architecture.md.
 ///
 /// Thread-safe: use one pipeline from anywhere.
 public final class ImagePipeline: Sendable {
