@@ -40,6 +40,17 @@ struct AdmissionQueue<Waiter> {
     /// How many wait.
     var queued: Int { waiting.count }
 
+    /// An arrival that needs no waiter: `.run` when a slot is free (it takes it), `.cancel` when
+    /// its caller was already cancelled, else `nil`, and nothing changes: the arrival then goes
+    /// through ``arrive(id:waiter:isCancelled:)``, which decides again with its waiter in one step
+    /// (a slot freed in between is not lost).
+    mutating func arriveIfFree(isCancelled: Bool) -> ArrivalAction? {
+        if isCancelled { return .cancel }
+        guard active < maximumConcurrent else { return nil }
+        active += 1
+        return .run
+    }
+
     /// A piece of work `id` arrives with the `waiter` to resume when its turn comes;
     /// `isCancelled` when its caller was already cancelled.
     mutating func arrive(id: Int, waiter: Waiter, isCancelled: Bool) -> ArrivalAction {

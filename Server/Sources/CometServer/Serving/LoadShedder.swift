@@ -47,6 +47,16 @@ public final class LoadShedder: Sendable {
     }
 
     private func acquire() async throws {
+        // Most arrivals find a slot free: they take it without a continuation.
+        switch state.withLock({ $0.admission.arriveIfFree(isCancelled: Task.isCancelled) }) {
+        case .run?:
+            report()
+            return
+        case .cancel?:
+            throw CancellationError()
+        default:
+            break
+        }
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID

@@ -18,6 +18,24 @@ struct AdmissionQueueTests {
         #expect(queue.active == 2 && queue.queued == 0)
     }
 
+    @Test func anArrivalWithoutAWaiterRunsWhileASlotIsFree() {
+        var queue = AdmissionQueue<String>(maximumConcurrent: 1, maximumQueued: 1)
+        #expect(queue.arriveIfFree(isCancelled: false) == .run)
+        #expect(queue.active == 1 && queue.queued == 0)
+    }
+
+    @Test func anArrivalWithoutAWaiterChangesNothingWhenTheSlotsAreTaken() {
+        var queue = full(running: 1, queued: 1)
+        #expect(queue.arriveIfFree(isCancelled: false) == nil)
+        #expect(queue.active == 1 && queue.queued == 0)
+    }
+
+    @Test func aCancelledArrivalWithoutAWaiterDoesNotRun() {
+        var queue = AdmissionQueue<String>(maximumConcurrent: 1, maximumQueued: 1)
+        #expect(queue.arriveIfFree(isCancelled: true) == .cancel)
+        #expect(queue.active == 0)
+    }
+
     @Test func anArrivalWaitsWhenTheSlotsAreTakenAndTheLineHasRoom() {
         var queue = full(running: 1, queued: 2)
         #expect(queue.arrive(id: 7, waiter: "w", isCancelled: false) == .wait)
