@@ -81,9 +81,30 @@ final class PipelineExecutor: @unchecked Sendable {
         var isRunning = false
         var isSuspended = false
         var isDrainScheduled = false
-        var owner: pthread_t?
+        #if DEBUG
+            /// The thread in the graph (``isCurrent``, debug builds only).
+            var owner: pthread_t?
+        #endif
         /// Light work handed to the draining thread for after it leaves the graph.
         var afterLeaving: [LightItem] = []
+
+        /// The calling thread enters the graph.
+        mutating func enter(_ isBusy: borrowing Atomic<Bool>) {
+            isRunning = true
+            isBusy.store(true, ordering: .relaxed)
+            #if DEBUG
+                owner = pthread_self()
+            #endif
+        }
+
+        /// The thread in the graph leaves it.
+        mutating func leave(_ isBusy: borrowing Atomic<Bool>) {
+            isRunning = false
+            isBusy.store(false, ordering: .relaxed)
+            #if DEBUG
+                owner = nil
+            #endif
+        }
 
         mutating func popFirst() -> Work? {
             guard head < pending.count else {
@@ -127,9 +148,7 @@ final class PipelineExecutor: @unchecked Sendable {
                 state.pending.append(Work(run: work))
                 return false
             }
-            state.isRunning = true
-            isBusy.store(true, ordering: .relaxed)
-            state.owner = pthread_self()
+            state.enter(isBusy)
             return true
         }
         guard runsNow else { return }
@@ -187,9 +206,7 @@ final class PipelineExecutor: @unchecked Sendable {
         while true {
             let step = state.withLock { state -> DrainerStep in
                 if !state.isRunning, !state.isSuspended, state.head < state.pending.count {
-                    state.isRunning = true
-                    isBusy.store(true, ordering: .relaxed)
-                    state.owner = pthread_self()
+                    state.enter(isBusy)
                     return .drain
                 }
                 // Nothing to run here now (no work, or another thread is draining it).
@@ -234,9 +251,7 @@ final class PipelineExecutor: @unchecked Sendable {
         while true {
             let next = state.withLock { state -> Work? in
                 if !state.isSuspended, let work = state.popFirst() { return work }
-                state.isRunning = false
-                isBusy.store(false, ordering: .relaxed)
-                state.owner = nil
+                state.leave(isBusy)
                 // The executor keeps the emptied buffer: handing light work out allocates
                 // nothing in the steady state.
                 swap(&state.afterLeaving, &light)
@@ -278,9 +293,7 @@ final class PipelineExecutor: @unchecked Sendable {
             let runsNow = state.withLock { state -> Bool in
                 state.isSuspended = false
                 guard !state.isRunning, state.head < state.pending.count else { return false }
-                state.isRunning = true
-                isBusy.store(true, ordering: .relaxed)
-                state.owner = pthread_self()
+                state.enter(isBusy)
                 return true
             }
             if runsNow { drain() }
