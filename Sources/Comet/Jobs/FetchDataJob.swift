@@ -171,8 +171,12 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         executor.perform { graph in self.didReceive(chunk.data, response: chunk.response, graph) }
     }
 
-    /// From the loader's thread: the end of the transfer.
+    /// From the loader's thread: the end of the transfer. A success enters the graph with a
+    /// closure that captures the job alone (no closure context to allocate).
     private func loaderDidComplete(_ error: (any Error)?) {
+        guard let error else {
+            return executor.perform { graph in self.finishLoading(nil, graph) }
+        }
         executor.perform { graph in self.finishLoading(error, graph) }
     }
 
