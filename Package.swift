@@ -28,7 +28,7 @@ let package = Package(
     ],
     targets: [
         // System libraries (Debian: libpng-dev, libjpeg62-turbo-dev, libwebp-dev, libgif-dev,
-        // libavif-dev; `make setup` installs them).
+        // libavif-dev, liblcms2-dev; `make setup` installs them).
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",
@@ -59,8 +59,12 @@ let package = Package(
             name: "CImageCodecs",
             dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibGIF", "CLibAVIF"],
             // giflib has no pkg-config file, libavif's adds a flag SwiftPM refuses, and the C
-            // target needs libwebpmux (animation encoding) besides what CLibWebP links: by name.
-            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avif"), .linkedLibrary("webpmux")]
+            // target needs libwebpmux (animation encoding) besides what CLibWebP links, and
+            // Little CMS (liblcms2-dev, colour management; its header is on the default path):
+            // by name.
+            linkerSettings: [
+                .linkedLibrary("gif"), .linkedLibrary("avif"), .linkedLibrary("webpmux"), .linkedLibrary("lcms2"),
+            ]
         ),
         // The resampler's inner loops (SSE2 where the compiler targets it, portable C elsewhere).
         .target(name: "CImageKernels"),

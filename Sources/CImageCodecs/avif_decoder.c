@@ -102,6 +102,15 @@ void cic_avif_destroy(cic_avif_decoder *d) {
     free(d);
 }
 
+void cic_avif_colour(const cic_avif_decoder *d, const uint8_t **icc, size_t *icc_length, int *primaries,
+                     int *transfer) {
+    const avifImage *image = d->decoder->image;
+    *icc = image->icc.size > 0 ? image->icc.data : NULL;
+    *icc_length = image->icc.size;
+    *primaries = (int)image->colorPrimaries;
+    *transfer = (int)image->transferCharacteristics;
+}
+
 cic_status cic_avif_decode_first(cic_avif_decoder *d, uint8_t *pixels, size_t bytes_per_row,
                                  char message[CIC_MESSAGE_CAPACITY]) {
     message[0] = 0;

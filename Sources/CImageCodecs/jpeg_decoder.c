@@ -121,12 +121,16 @@ cic_jpeg_decoder *cic_jpeg_create(cic_limits limits, int strict) {
     d->source.resync_to_restart = jpeg_resync_to_restart;
     d->source.term_source = source_term;
     d->cinfo.src = &d->source;
+    // ICC profiles travel in APP2 segments: keep them (they count against the memory limit).
+    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 2, 0xFFFF);
     return d;
 }
 
 void cic_jpeg_destroy(cic_jpeg_decoder *d) {
     if (d == NULL) return;
     if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    cic_colour_transform_release(d->colour);
+    free(d->icc);
     free(d->bytes);
     free(d);
 }
@@ -214,7 +218,10 @@ cic_status cic_jpeg_read_scanlines(cic_jpeg_decoder *d, uint8_t *pixels, size_t 
         }
         JDIMENSION read = jpeg_read_scanlines(cinfo, rows, (JDIMENSION)count);
         if (read == 0) return CIC_NEED_MORE_DATA;
-        if (cmyk) {
+        if (d->colour != NULL) {
+            // Through the profile while the rows are still in the cache (CMYK too: 4 bytes a pixel).
+            for (JDIMENSION r = 0; r < read; r++) cic_colour_convert(d->colour, rows[r], bytes_per_row, cinfo->output_width, 1);
+        } else if (cmyk) {
             // CMYK and RGBA are both 4 bytes a pixel: convert each row in place.
             for (JDIMENSION r = 0; r < read; r++) cmyk_row_to_rgba(rows[r], rows[r], cinfo->output_width, cinfo->saw_Adobe_marker);
         }

@@ -34,6 +34,12 @@ struct cic_jpeg_decoder {
     int started;                // jpeg_start_decompress done (buffered mode)
     int buffered;               // progressive file decoded in buffered-image mode
     int reached_end;
+
+    // Colour: the transform rows go through as they are read (NULL: none), and the reassembled
+    // ICC profile of the APP2 chunks.
+    cic_colour_transform *colour;
+    uint8_t *icc;
+    size_t icc_length;
 };
 
 /// Fills `info` with the declared facts and checks the source limits. Inside a setjmp scope.

@@ -28,7 +28,56 @@ struct cic_png_decoder {
     int completed_passes;
     uint32_t completed_rows;
     int finished;
+
+    // Colour: what the file's iCCP, sRGB or gAMA/cHRM chunks resolved to, and how rows use it.
+    int keeps_rgb_numbers;         // keep an RGB source's numbers (the profile is reported, not applied)
+    char colour_warning[CIC_MESSAGE_CAPACITY]; // libpng's first warning about a colour chunk
+    cic_colour_resolution colour;
+    int converts;                  // rows go through colour.transform
+    int converts_16;               // ... from 16-bit rows (non-interlaced RGB only)
 };
+
+// PNG's gAMA of 1/2.2 (45455) without cHRM, or with sRGB's chromaticities, is what writers put
+// for sRGB: taken as sRGB, as libpng's own sRGB detection and browsers do.
+static int is_srgb_approximation(double gamma, const double *xy) {
+    static const double srgb[8] = { 0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06 };
+    if (gamma < 0.4500 || gamma > 0.4591) return 0;
+    if (xy == NULL) return 1;
+    for (int i = 0; i < 8; i++) if (xy[i] < srgb[i] - 0.0015 || xy[i] > srgb[i] + 0.0015) return 0;
+    return 1;
+}
+
+// Resolves the colour chunks that arrived before the image data. Inside a setjmp scope.
+static void resolve_colour(cic_png_decoder *d, png_structp png, png_infop info, int gray, int sixteen) {
+    cic_colour_input input = gray ? CIC_COLOUR_INPUT_GRAY : CIC_COLOUR_INPUT_RGB;
+    if (png_get_valid(png, info, PNG_INFO_sRGB)) {
+        d->colour.outcome = CIC_COLOUR_SRGB; // the sRGB chunk wins over gAMA and cHRM
+        snprintf(d->colour.name, sizeof d->colour.name, "sRGB");
+        return;
+    }
+    if (png_get_valid(png, info, PNG_INFO_iCCP)) {
+        png_charp name = NULL;
+        int method = 0;
+        png_bytep profile = NULL;
+        png_uint_32 length = 0;
+        if (png_get_iCCP(png, info, &name, &method, &profile, &length) && profile != NULL) {
+            cic_colour_resolve_icc(profile, length, sixteen ? CIC_COLOUR_INPUT_RGBA16_BE : input, &d->colour);
+            return;
+        }
+    }
+    double gamma = 0;
+    if (png_get_gAMA(png, info, &gamma)) {
+        double xy[8];
+        int has_chromaticities = png_get_cHRM(png, info, &xy[0], &xy[1], &xy[2], &xy[3], &xy[4], &xy[5], &xy[6], &xy[7]) != 0;
+        if (is_srgb_approximation(gamma, has_chromaticities ? xy : NULL)) {
+            d->colour.outcome = CIC_COLOUR_SRGB;
+            snprintf(d->colour.name, sizeof d->colour.name, "PNG gAMA 1/2.2 (sRGB)");
+            return;
+        }
+        cic_colour_resolve_chromaticities(has_chromaticities ? xy : NULL, gamma,
+                                          sixteen ? CIC_COLOUR_INPUT_RGBA16_BE : input, &d->colour);
+    }
+}
 
 static void on_error(png_structp png, png_const_charp message) {
     cic_png_decoder *d = png_get_error_ptr(png);
@@ -36,8 +85,22 @@ static void on_error(png_structp png, png_const_charp message) {
     longjmp(d->jump, 1);
 }
 
+// libpng's warnings about the colour chunks ("gAMA: gamma value does not match sRGB", an iCCP
+// profile it refuses) say nothing against the pixels: they are colour warnings.
+static int is_colour_chunk_warning(png_const_charp message) {
+    static const char *const chunks[] = { "gAMA:", "cHRM:", "iCCP:", "sRGB:", "sBIT:" };
+    for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+        if (strncmp(message, chunks[i], strlen(chunks[i])) == 0) return 1;
+    }
+    return 0;
+}
+
 static void on_warning(png_structp png, png_const_charp message) {
     cic_png_decoder *d = png_get_error_ptr(png);
+    if (is_colour_chunk_warning(message)) {
+        if (d->colour_warning[0] == 0) snprintf(d->colour_warning, sizeof d->colour_warning, "%s", message);
+        return;
+    }
     d->warnings++;
     if (d->warnings == 1 && d->message[0] == 0) snprintf(d->message, sizeof d->message, "%s", message);
 }
@@ -75,13 +138,25 @@ static void on_info(png_structp png, png_infop info) {
     d->header.is_interlaced = interlace != PNG_INTERLACE_NONE;
     d->header.has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
 
+    int gray = (color_type & PNG_COLOR_MASK_COLOR) == 0;
+    // 16-bit colour converts from its 16 bits (non-interlaced files: interlaced rows are put
+    // together pass by pass, so they are converted at the end, from 8 bits).
+    int sixteen = bit_depth == 16 && !gray && interlace == PNG_INTERLACE_NONE;
+    resolve_colour(d, png, info, gray, sixteen);
+    if (d->colour.outcome == CIC_COLOUR_CONVERT
+        && !(d->keeps_rgb_numbers && cic_colour_transform_is_rgb(d->colour.transform))) {
+        d->converts = 1;
+        d->converts_16 = sixteen;
+    }
     png_set_expand(png);       // palette → RGB, gray < 8 bits → 8 bits, tRNS → alpha
-    png_set_scale_16(png);     // 16 → 8 bits, rounded
+    if (!d->converts_16) png_set_scale_16(png); // 16 → 8 bits, rounded
     png_set_gray_to_rgb(png);
-    if (!d->header.has_alpha) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    if (!d->header.has_alpha) png_set_add_alpha(png, d->converts_16 ? 0xFFFF : 0xFF, PNG_FILLER_AFTER);
     d->passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
-    if (png_get_rowbytes(png, info) != (size_t)width * 4) fail(d, CIC_ERROR, "unexpected row layout after conversion to RGBA");
+    if (png_get_rowbytes(png, info) != (size_t)width * (d->converts_16 ? 8 : 4)) {
+        fail(d, CIC_ERROR, "unexpected row layout after conversion to RGBA");
+    }
 
     d->bytes_per_row = (size_t)width * 4;
     // Zeroed: previews of interlaced images show only completed passes, never stale memory.
@@ -98,22 +173,33 @@ static void on_row(png_structp png, png_bytep new_row, png_uint_32 row, int pass
     cic_png_decoder *d = png_get_progressive_ptr(png);
     if (row >= d->header.height) return;
     if (pass > d->completed_passes) d->completed_passes = pass; // passes before this one are done
-    if (new_row != NULL) png_progressive_combine_row(png, d->pixels + (size_t)row * d->bytes_per_row, new_row);
+    uint8_t *target = d->pixels + (size_t)row * d->bytes_per_row;
+    if (d->converts_16) {
+        // Non-interlaced: each row arrives once, whole: straight from 16 bits to sRGB RGBA8.
+        if (new_row != NULL) cic_colour_convert_16(d->colour.transform, new_row, 0, target, 0, d->header.width, 1);
+    } else {
+        if (new_row != NULL) png_progressive_combine_row(png, target, new_row);
+        if (new_row != NULL && d->converts && d->passes == 1) cic_colour_convert(d->colour.transform, target, d->bytes_per_row, d->header.width, 1);
+    }
     if (d->passes == 1) d->completed_rows = row + 1;
 }
 
 static void on_end(png_structp png, png_infop info) {
     (void)info;
     cic_png_decoder *d = png_get_progressive_ptr(png);
+    if (d->converts && d->passes > 1) {
+        cic_colour_convert(d->colour.transform, d->pixels, d->bytes_per_row, d->header.width, d->header.height);
+    }
     d->finished = 1;
     d->completed_passes = d->passes == 1 ? 0 : 7;
     d->completed_rows = d->header.height;
 }
 
-cic_png_decoder *cic_png_create(cic_limits limits) {
+cic_png_decoder *cic_png_create(cic_limits limits, int keeps_rgb_numbers) {
     cic_png_decoder *d = calloc(1, sizeof *d);
     if (d == NULL) return NULL;
     d->limits = limits;
+    d->keeps_rgb_numbers = keeps_rgb_numbers;
     d->failure = CIC_ERROR;
     d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d, on_error, on_warning);
     if (d->png == NULL) { free(d); return NULL; }
@@ -131,8 +217,8 @@ cic_png_decoder *cic_png_create(cic_limits limits) {
     // The limits are checked in on_info, with a clear "too large" status; libpng's own
     // user limits would report the same thing as a generic error.
     png_set_user_limits(d->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
-    // Ancillary chunks (text, ICC profiles) are not used: cap what they may allocate, and
-    // what their zlib streams may expand to.
+    // Cap what ancillary chunks (text, ICC profiles) may allocate, and what their zlib streams
+    // may expand to.
     png_set_chunk_malloc_max(d->png, 8 << 20);
     png_set_chunk_cache_max(d->png, 1000);
     png_set_progressive_read_fn(d->png, d, on_info, on_row, on_end);
@@ -142,8 +228,16 @@ cic_png_decoder *cic_png_create(cic_limits limits) {
 void cic_png_destroy(cic_png_decoder *d) {
     if (d == NULL) return;
     png_destroy_read_struct(&d->png, &d->info, NULL);
+    cic_colour_transform_release(d->colour.transform);
     free(d->pixels);
     free(d);
+}
+
+const char *cic_png_colour_warning(const cic_png_decoder *d) { return d->colour_warning; }
+
+const cic_colour_resolution *cic_png_colour(const cic_png_decoder *d, int *converts) {
+    *converts = d->converts;
+    return d->header_ready ? &d->colour : NULL;
 }
 
 const char *cic_png_message(const cic_png_decoder *d) { return d->message; }

@@ -71,6 +71,23 @@ cic_status cic_webp_read_info(const uint8_t *data, size_t length, cic_limits lim
     return cic_check_declared_size(limits, info->width, info->height, message);
 }
 
+const uint8_t *cic_webp_icc_profile(const uint8_t *data, size_t length, size_t *icc_length) {
+    *icc_length = 0;
+    WebPData bytes = { data, length };
+    WebPDemuxState state;
+    WebPDemuxer *demux = WebPDemuxPartial(&bytes, &state);
+    if (demux == NULL) return NULL;
+    const uint8_t *icc = NULL;
+    WebPChunkIterator chunk;
+    if ((WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) && WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
+        icc = chunk.chunk.bytes; // points into `data`, which outlives the demuxer
+        *icc_length = chunk.chunk.size;
+        WebPDemuxReleaseChunkIterator(&chunk);
+    }
+    WebPDemuxDelete(demux);
+    return icc;
+}
+
 cic_status cic_webp_decode(const uint8_t *data, size_t length, uint32_t output_width, uint32_t output_height,
                            uint8_t *pixels, size_t bytes_per_row, char message[CIC_MESSAGE_CAPACITY]) {
     message[0] = 0;

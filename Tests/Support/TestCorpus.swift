@@ -103,6 +103,8 @@ public struct TestCorpus: Sendable {
         /// What is missing, where it was looked for, and how to get it.
         public let message: String
         public var description: String { message }
+        /// A required set or fixture folder that is missing, with what to do about it.
+        public init(message: String) { self.message = message }
     }
 
     private static func isDirectory(_ url: URL) -> Bool {

@@ -44,6 +44,27 @@ typedef struct {
     uint64_t max_animation_pixels; // frames * canvas width * height of an animation
 } cic_limits;
 
+/// A growable byte buffer owned by C; release with cic_buffer_free.
+typedef struct {
+    uint8_t *bytes;
+    size_t length;
+    size_t capacity;
+} cic_buffer;
+
+void cic_buffer_free(cic_buffer *buffer);
+/// Appends `length` bytes, growing the buffer by doubling. Returns 0 when out of memory.
+int cic_buffer_append(cic_buffer *buffer, const uint8_t *bytes, size_t length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include "cic_colour.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // MARK: JPEG
 
 typedef struct cic_jpeg_decoder cic_jpeg_decoder;
@@ -94,6 +115,19 @@ cic_status cic_jpeg_render_preview(cic_jpeg_decoder *decoder, uint8_t *pixels, s
 /// decodes the buffered bytes in one pass.
 cic_status cic_jpeg_render_final(cic_jpeg_decoder *decoder, uint8_t *pixels, size_t bytes_per_row);
 
+/// After the header: the ICC profile of the APP2 chunks, reassembled (owned by the decoder), or
+/// NULL with CIC_OK when there is none. CIC_ERROR with `reason` when the chunks are malformed
+/// (a count of 0 or disagreeing counts, a sequence number of 0 or beyond the count, a chunk
+/// twice or missing); decoding goes on either way.
+cic_status cic_jpeg_icc_profile(cic_jpeg_decoder *decoder, const uint8_t **icc, size_t *length,
+                                char reason[CIC_MESSAGE_CAPACITY]);
+/// After the header: what the decoded pixels hold, for resolving a profile (grey, CMYK, Adobe's
+/// inverted CMYK, or RGB).
+cic_colour_input cic_jpeg_colour_input(const cic_jpeg_decoder *decoder);
+/// Before decoding: rows go through `transform` as they are read (previews too); NULL for none.
+/// The decoder keeps its own reference.
+cic_status cic_jpeg_set_colour(cic_jpeg_decoder *decoder, cic_colour_transform *transform);
+
 // MARK: PNG
 
 typedef struct cic_png_decoder cic_png_decoder;
@@ -107,7 +141,15 @@ typedef struct {
 } cic_png_info;
 
 /// Creates a decoder (libpng's progressive reader, used for one-shot and incremental decoding).
-cic_png_decoder *cic_png_create(cic_limits limits);
+/// Rows are converted to sRGB through the file's iCCP, or gAMA and cHRM (an sRGB chunk means
+/// sRGB); with `keeps_rgb_numbers`, an RGB source's numbers are kept (grey ones still convert).
+cic_png_decoder *cic_png_create(cic_limits limits, int keeps_rgb_numbers);
+/// After the header: what the colour chunks resolved to (NULL before), and in `converts`
+/// whether the rows go through its transform. Valid until the decoder is destroyed.
+const cic_colour_resolution *cic_png_colour(const cic_png_decoder *decoder, int *converts);
+/// libpng's first warning about a colour chunk (gAMA, cHRM, iCCP, sRGB, sBIT), or "": these are
+/// not counted by cic_png_warning_count, since the pixels are whole.
+const char *cic_png_colour_warning(const cic_png_decoder *decoder);
 void cic_png_destroy(cic_png_decoder *decoder);
 const char *cic_png_message(const cic_png_decoder *decoder);
 int cic_png_warning_count(const cic_png_decoder *decoder);
@@ -133,16 +175,6 @@ int cic_png_finished(const cic_png_decoder *decoder);
 
 // MARK: Encoding
 
-/// A growable byte buffer owned by C; release with cic_buffer_free.
-typedef struct {
-    uint8_t *bytes;
-    size_t length;
-    size_t capacity;
-} cic_buffer;
-
-void cic_buffer_free(cic_buffer *buffer);
-/// Appends `length` bytes, growing the buffer by doubling. Returns 0 when out of memory.
-int cic_buffer_append(cic_buffer *buffer, const uint8_t *bytes, size_t length);
 
 /// Encodes straight-alpha RGBA8 pixels as PNG (RGBA, or RGB when `opaque`).
 cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,

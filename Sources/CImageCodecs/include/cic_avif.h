@@ -28,6 +28,10 @@ typedef struct cic_avif_decoder cic_avif_decoder;
 cic_avif_decoder *cic_avif_open(const uint8_t *data, size_t length, cic_limits limits, int threads,
                                 cic_avif_info *info, cic_status *status, char message[CIC_MESSAGE_CAPACITY]);
 void cic_avif_destroy(cic_avif_decoder *decoder);
+/// The colour description of the container's `colr` boxes: an ICC profile (a pointer valid while
+/// the decoder lives, NULL when none) and the nclx CICP codes (2, unspecified, when none).
+void cic_avif_colour(const cic_avif_decoder *decoder, const uint8_t **icc, size_t *icc_length, int *primaries,
+                     int *transfer);
 /// Decodes the first (or only) image and converts it to straight-alpha RGBA8 (higher depths
 /// rounded to 8 bits, chroma upsampled, monochrome as gray) into `pixels` (width × height).
 cic_status cic_avif_decode_first(cic_avif_decoder *decoder, uint8_t *pixels, size_t bytes_per_row,

@@ -30,6 +30,9 @@ void cic_gif_destroy(cic_gif_decoder *decoder);
 cic_status cic_gif_next_frame(cic_gif_decoder *decoder, uint8_t *pixels, size_t bytes_per_row,
                               uint32_t *delay_cs, char message[CIC_MESSAGE_CAPACITY]);
 
+/// The ICC profile of an `ICCRGBG1` application extension, appended to `out` (left empty when
+/// the file has none). CIC_ERROR when the extension is cut short.
+cic_status cic_gif_icc_profile(const uint8_t *data, size_t length, cic_buffer *out);
 /// Encodes `count` straight-alpha RGBA8 frames of `width`×`height` (frame i at `frames[i]`,
 /// rows `bytes_per_row` apart, shown `delays_cs[i]` hundredths of a second) as a GIF89a with
 /// giflib: colours mapped to a fixed 6×6×6 cube with ordered dithering, alpha below 128

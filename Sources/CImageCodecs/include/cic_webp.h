@@ -24,6 +24,9 @@ typedef struct {
 cic_status cic_webp_read_info(const uint8_t *data, size_t length, cic_limits limits,
                               cic_webp_info *info, char message[CIC_MESSAGE_CAPACITY]);
 
+/// The ICC profile of an extended file's ICCP chunk (a pointer into `data`), or NULL with
+/// `*icc_length` 0 when there is none. Needs the chunks before the image data only.
+const uint8_t *cic_webp_icc_profile(const uint8_t *data, size_t length, size_t *icc_length);
 /// Decodes a still file to straight-alpha RGBA8 at `output_width`×`output_height` (libwebp's
 /// area-averaging scaler when smaller than the file) into `pixels`.
 cic_status cic_webp_decode(const uint8_t *data, size_t length, uint32_t output_width, uint32_t output_height,

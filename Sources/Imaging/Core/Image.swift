@@ -18,6 +18,11 @@ public struct Image: Sendable {
     /// `true` when every pixel is known to be opaque (alpha 255), e.g. every JPEG. Processors
     /// use it to skip alpha work; `false` means "may have transparency", not "has".
     public let isOpaque: Bool
+    /// What the numbers mean: `nil` for sRGB (every image decoded with the default options, and
+    /// every generated one), otherwise the profile of a file decoded with
+    /// ``ImageDecodingOptions/keepsOriginalColors``. Encoders embed it; processors work on the
+    /// numbers and the pipeline carries the profile over to their results.
+    public var colorProfile: ColorProfile?
 
     let storage: PixelStorage
     let byteOffset: Int
@@ -117,17 +122,28 @@ public struct Image: Sendable {
         precondition(
             width > 0 && height > 0 && x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height,
             "crop (\(x), \(y), \(width)×\(height)) outside \(self.width)×\(self.height)")
-        return Image(
+        var view = Image(
             width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: bytesPerRow, isOpaque: isOpaque,
             storage: storage, byteOffset: byteOffset + y * bytesPerRow + x * pixelFormat.bytesPerPixel)
+        view.colorProfile = colorProfile
+        return view
+    }
+
+    /// This image with `profile` as its ``colorProfile`` (the pixels are shared, not converted).
+    public func withColorProfile(_ profile: ColorProfile?) -> Image {
+        var image = self
+        image.colorProfile = profile
+        return image
     }
 }
 
 extension Image: Equatable {
-    /// Two images are equal when they have the same size, format and pixel bytes (an O(pixels)
-    /// comparison; views and copies of the same pixels compare equal).
+    /// Two images are equal when they have the same size, format, colour profile and pixel bytes
+    /// (an O(pixels) comparison; views and copies of the same pixels compare equal).
     public static func == (lhs: Image, rhs: Image) -> Bool {
-        guard lhs.width == rhs.width, lhs.height == rhs.height, lhs.pixelFormat == rhs.pixelFormat else { return false }
+        guard lhs.width == rhs.width, lhs.height == rhs.height, lhs.pixelFormat == rhs.pixelFormat,
+            lhs.colorProfile == rhs.colorProfile
+        else { return false }
         if lhs.storage === rhs.storage && lhs.byteOffset == rhs.byteOffset && lhs.bytesPerRow == rhs.bytesPerRow {
             return true
         }
@@ -146,5 +162,7 @@ extension Image: Equatable {
 }
 
 extension Image: CustomStringConvertible {
-    public var description: String { "Image(\(width)×\(height), \(pixelFormat)\(isOpaque ? ", opaque" : ""))" }
+    public var description: String {
+        "Image(\(width)×\(height), \(pixelFormat)\(isOpaque ? ", opaque" : "")\(colorProfile.map { ", \($0.name)" } ?? ""))"
+    }
 }

@@ -41,6 +41,7 @@ public struct AVIFDecoder: ImageDecoding {
             throw decodingError(status, type: .avif, message: message.text, width: width, height: height)
         }
         defer { cic_avif_destroy(decoder) }
+        let color = Self.resolveColor(decoder, monochrome: info.yuv_format == 4, options: options)
         var image = try Image(width: width, height: height, isOpaque: info.has_alpha == 0) {
             (pixels, bytesPerRow) throws(ImageDecodingError) in
             status = message.withPointer {
@@ -49,6 +50,7 @@ public struct AVIFDecoder: ImageDecoding {
             guard status == CIC_OK else {
                 throw decodingError(status, type: .avif, message: message.text, width: width, height: height)
             }
+            color.apply(to: pixels, bytesPerRow: bytesPerRow, width: width, height: height)
         }
         if info.has_crop != 0 {
             image = image.cropped(
@@ -56,9 +58,30 @@ public struct AVIFDecoder: ImageDecoding {
             ).compacted()
         }
         let orientation = Self.orientation(rotation: Int(info.rotation), mirror: Int(info.mirror))
+        if options.appliesOrientation { image = image.applying(orientation) }
         return DecodedImage(
-            image: options.appliesOrientation ? image.applying(orientation) : image,
-            type: .avif, sourceWidth: width, sourceHeight: height, orientation: orientation)
+            image: image.withColorProfile(color.keptProfile), type: .avif, sourceWidth: width, sourceHeight: height,
+            orientation: orientation, colorHandling: color.handling)
+    }
+
+    /// The `colr` boxes: an ICC profile wins over nclx codes (as browsers do).
+    static func resolveColor(_ decoder: OpaquePointer, monochrome: Bool, options: ImageDecodingOptions)
+        -> ColorResolution
+    {
+        var icc: UnsafePointer<UInt8>?
+        var length = 0
+        var primaries: Int32 = 2
+        var transfer: Int32 = 2
+        cic_avif_colour(decoder, &icc, &length, &primaries, &transfer)
+        let input = monochrome ? CIC_COLOUR_INPUT_GRAY : CIC_COLOUR_INPUT_RGB
+        if let icc {
+            return ColorResolution.icc(
+                UnsafeBufferPointer(start: icc, count: length), input: input,
+                keepsOriginalColors: options.keepsOriginalColors)
+        }
+        if primaries == 2 && transfer == 2 { return .untagged }
+        return ColorResolution.cicp(
+            primaries: primaries, transfer: transfer, input: input, keepsOriginalColors: options.keepsOriginalColors)
     }
 
     /// The EXIF orientation equal to HEIF's `irot` (anticlockwise quarter turns) followed by

@@ -18,6 +18,16 @@ public struct DecodedImage: Sendable {
     /// Every frame of an animated file, when ``ImageDecodingOptions/decodesAnimation`` asked for
     /// them; `nil` for still images and by default. ``image`` is then the first frame.
     public var animation: AnimatedImage?
+    /// What was done with the file's colour description: converted to sRGB (the default), kept
+    /// (``ImageDecodingOptions/keepsOriginalColors``), nothing to do, or unusable.
+    public var colorHandling: ColorHandling
+
+    /// A problem with the file's colour description: why it could not be used (a malformed or
+    /// mismatched profile; the numbers are then unconverted, ``ColorHandling/unusable(reason:)``)
+    /// or what the codec library said about a colour chunk it ignored. `nil` when there was none.
+    /// Unlike ``warnings`` it says nothing against the pixels, so it does not keep the image out
+    /// of caches.
+    public var colorWarning: String?
 
     /// `true` when the decoder reported no problem: the image is exactly what the file encodes.
     public var isClean: Bool { warnings.isEmpty }
@@ -25,9 +35,16 @@ public struct DecodedImage: Sendable {
     /// Creates a result (decoders do; public for custom ``ImageDecoding`` implementations).
     public init(
         image: Image, type: AssetType, sourceWidth: Int, sourceHeight: Int,
-        orientation: ImageOrientation = .up, warnings: [String] = [], animation: AnimatedImage? = nil
+        orientation: ImageOrientation = .up, warnings: [String] = [], animation: AnimatedImage? = nil,
+        colorHandling: ColorHandling = .untagged, colorWarning: String? = nil
     ) {
         self.animation = animation
+        self.colorHandling = colorHandling
+        if case .unusable(let reason) = colorHandling {
+            self.colorWarning = colorWarning ?? reason
+        } else {
+            self.colorWarning = colorWarning
+        }
         self.image = image
         self.type = type
         self.sourceWidth = sourceWidth

@@ -40,6 +40,7 @@ public struct GIFDecoder: ImageDecoding {
             throw decodingError(status, type: .gif, message: message.text, width: width, height: height)
         }
         defer { cic_gif_destroy(decoder) }
+        let color = Self.resolveColor(base, count: bytes.count, options: options)
         let count = options.decodesAnimation ? Int(info.frame_count) : 1
         var frames: [AnimatedImage.Frame] = []
         var warnings: [String] = []
@@ -55,8 +56,11 @@ public struct GIFDecoder: ImageDecoding {
                     guard status == CIC_OK else {
                         throw decodingError(status, type: .gif, message: message.text, width: width, height: height)
                     }
+                    color.apply(to: pixels, bytesPerRow: bytesPerRow, width: width, height: height)
                 }
-                frames.append(AnimatedImage.Frame(image: image, duration: Double(delay) / 100))
+                frames.append(
+                    AnimatedImage.Frame(image: image.withColorProfile(color.keptProfile), duration: Double(delay) / 100)
+                )
             } catch {
                 guard index > 0, case .corrupt = error else { throw error }
                 warnings.append("frame \(index + 1) of \(count): \(message.text); the animation stops before it")
@@ -70,7 +74,22 @@ public struct GIFDecoder: ImageDecoding {
             : nil
         return DecodedImage(
             image: frames[0].image, type: .gif, sourceWidth: width, sourceHeight: height,
-            warnings: warnings, animation: animation)
+            warnings: warnings, animation: animation, colorHandling: color.handling)
+    }
+
+    /// The `ICCRGBG1` application extension's profile, resolved.
+    static func resolveColor(_ base: UnsafePointer<UInt8>, count: Int, options: ImageDecodingOptions)
+        -> ColorResolution
+    {
+        var buffer = cic_buffer()
+        defer { cic_buffer_free(&buffer) }
+        guard cic_gif_icc_profile(base, count, &buffer) == CIC_OK else {
+            return .unusable("the ICCRGBG1 extension is cut short")
+        }
+        guard buffer.length > 0 else { return .untagged }
+        return ColorResolution.icc(
+            UnsafeBufferPointer(start: buffer.bytes, count: buffer.length), input: CIC_COLOUR_INPUT_RGB,
+            keepsOriginalColors: options.keepsOriginalColors)
     }
 
     /// Plays of the animation from the NETSCAPE2.0 loop count, as browsers play it: absent, once;

@@ -33,14 +33,24 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     /// frame is decoded.
     public var decodesAnimation: Bool
 
+    /// Default `false`: an image whose file carries a colour description (an ICC profile; PNG's
+    /// gAMA/cHRM; AVIF's CICP codes) is converted to sRGB while it decodes, so every ``Image``
+    /// holds sRGB numbers. `true`: the file's RGB numbers are kept and the image carries the
+    /// profile (``Image/colorProfile``), which the encoders embed again, so a round trip keeps
+    /// the colour. Grey and CMYK sources convert either way (an ``Image`` is RGBA).
+    /// ``DecodedImage/colorHandling`` says what was done.
+    public var keepsOriginalColors: Bool
+
     /// Creates options; every parameter has the default documented on its property.
     public init(
         limits: ImageDecodingLimits = ImageDecodingLimits(),
         downsampling: Downsampling? = nil,
         appliesOrientation: Bool = true,
         isStrict: Bool = false,
-        decodesAnimation: Bool = false
+        decodesAnimation: Bool = false,
+        keepsOriginalColors: Bool = false
     ) {
+        self.keepsOriginalColors = keepsOriginalColors
         self.decodesAnimation = decodesAnimation
         self.limits = limits
         self.downsampling = downsampling

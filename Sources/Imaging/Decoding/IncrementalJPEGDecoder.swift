@@ -11,6 +11,7 @@ final class IncrementalJPEGDecoder: IncrementalImageDecoding {
     private var completedScans = 0
     private var previewedScans = 0
     private var reachedEnd = false
+    private var color = ColorResolution.untagged
 
     init(options: ImageDecodingOptions) throws(ImageDecodingError) {
         guard let decoder = cic_jpeg_create(options.limits.cLimits, options.isStrict ? 1 : 0) else {
@@ -46,6 +47,7 @@ final class IncrementalJPEGDecoder: IncrementalImageDecoding {
             status = cic_jpeg_set_scale(
                 decoder, JPEGDecoder.denominator(for: options, info: header, orientation: orientation), &header)
             guard status == CIC_OK else { throw error(status) }
+            color = JPEGDecoder.resolveColor(decoder, options: options)
             info = header
         }
         var scans: Int32 = 0
@@ -60,18 +62,21 @@ final class IncrementalJPEGDecoder: IncrementalImageDecoding {
         guard let info, cic_jpeg_is_multiscan(decoder) != 0, !reachedEnd, completedScans > previewedScans else {
             return nil
         }
-        let image = try render(info, cic_jpeg_render_preview)
+        var image = try render(info, cic_jpeg_render_preview)
         previewedScans = completedScans
-        return options.appliesOrientation ? image.applying(orientation) : image
+        if options.appliesOrientation { image = image.applying(orientation) }
+        image.colorProfile = color.keptProfile
+        return image
     }
 
     func finish() throws(ImageDecodingError) -> DecodedImage {
         guard let info else { throw .incomplete(.jpeg, reason: "the header did not arrive") }
-        let image = try render(info, cic_jpeg_render_final)
+        var image = try render(info, cic_jpeg_render_final)
+        if options.appliesOrientation { image = image.applying(orientation) }
+        image.colorProfile = color.keptProfile
         return DecodedImage(
-            image: options.appliesOrientation ? image.applying(orientation) : image,
-            type: .jpeg, sourceWidth: Int(info.width), sourceHeight: Int(info.height),
-            orientation: orientation, warnings: JPEGDecoder.warnings(decoder))
+            image: image, type: .jpeg, sourceWidth: Int(info.width), sourceHeight: Int(info.height),
+            orientation: orientation, warnings: JPEGDecoder.warnings(decoder), colorHandling: color.handling)
     }
 
     private func render(

@@ -9,7 +9,7 @@ final class IncrementalPNGDecoder: IncrementalImageDecoding {
     private var previewedPasses = 0
 
     init(options: ImageDecodingOptions) throws(ImageDecodingError) {
-        session = try PNGDecodingSession(limits: options.limits)
+        session = try PNGDecodingSession(options: options)
     }
 
     func append(_ chunk: Data) throws(ImageDecodingError) {
@@ -31,7 +31,9 @@ final class IncrementalPNGDecoder: IncrementalImageDecoding {
         previewedPasses = passes
         let (blockWidth, blockHeight) = Self.blocks[passes - 1]
         let width = Int(info.width), height = Int(info.height)
-        return Image(width: width, height: height, isOpaque: info.has_alpha == 0) { pixels, bytesPerRow in
+        // Interlaced rows are converted once the last pass is in: a preview converts its copy.
+        let transform = session.convertsRows ? session.color.transform : nil
+        var preview = Image(width: width, height: height, isOpaque: info.has_alpha == 0) { pixels, bytesPerRow in
             let input = UnsafeRawPointer(source)
             let output = pixels.baseAddress!
             for y in 0..<height {
@@ -39,7 +41,10 @@ final class IncrementalPNGDecoder: IncrementalImageDecoding {
                 let row = (output + y * bytesPerRow).assumingMemoryBound(to: UInt32.self)
                 for x in 0..<width { row[x] = sourceRow[x - x % blockWidth] }
             }
+            transform?.convert(pixels, bytesPerRow: bytesPerRow, width: width, height: height)
         }
+        preview.colorProfile = session.color.keptProfile
+        return preview
     }
 
     func finish() throws(ImageDecodingError) -> DecodedImage {

@@ -3,7 +3,9 @@ import Foundation
 
 /// Decodes JPEG files with libjpeg-turbo: baseline, progressive, grayscale, CMYK/YCCK (Adobe
 /// inverted or not), restart markers, arithmetic coding; EXIF orientation; decode-time DCT
-/// downsampling (1/2, 1/4, 1/8) for thumbnails.
+/// downsampling (1/2, 1/4, 1/8) for thumbnails; the APP2 ICC profile, applied to each row as it
+/// is decoded (see ``ImageDecodingOptions/keepsOriginalColors``). A CMYK file without a
+/// profile is converted naively (R = (255 − C)(255 − K)/255, as browsers and Pillow do).
 ///
 /// Stateless and thread-safe: one instance can decode on many threads at once.
 public struct JPEGDecoder: ImageDecoding {
@@ -45,7 +47,8 @@ public struct JPEGDecoder: ImageDecoding {
                 status, type: .jpeg, message: String(cString: cic_jpeg_message(decoder)),
                 width: Int(info.width), height: Int(info.height))
         }
-        let image = try Image(width: Int(info.output_width), height: Int(info.output_height), isOpaque: true) {
+        let color = Self.resolveColor(decoder, options: options)
+        var image = try Image(width: Int(info.output_width), height: Int(info.output_height), isOpaque: true) {
             (pixels, bytesPerRow) throws(ImageDecodingError) in
             status = cic_jpeg_decode(decoder, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow)
             guard status == CIC_OK else {
@@ -54,11 +57,31 @@ public struct JPEGDecoder: ImageDecoding {
                     width: Int(info.width), height: Int(info.height))
             }
         }
+        if options.appliesOrientation { image = image.applying(orientation) }
+        image.colorProfile = color.keptProfile
         return DecodedImage(
-            image: options.appliesOrientation ? image.applying(orientation) : image,
-            type: .jpeg, sourceWidth: Int(info.width), sourceHeight: Int(info.height),
-            orientation: orientation, warnings: Self.warnings(decoder)
+            image: image, type: .jpeg, sourceWidth: Int(info.width), sourceHeight: Int(info.height),
+            orientation: orientation, warnings: Self.warnings(decoder), colorHandling: color.handling
         )
+    }
+
+    /// After the header: resolves the APP2 ICC profile and hands the decoder the transform its
+    /// rows go through (one-shot and incremental decoding).
+    static func resolveColor(_ decoder: OpaquePointer, options: ImageDecodingOptions) -> ColorResolution {
+        var icc: UnsafePointer<UInt8>?
+        var length = 0
+        // On the stack: most files have no profile, and this runs for every decode.
+        let failure: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(CIC_MESSAGE_CAPACITY)) {
+            guard cic_jpeg_icc_profile(decoder, &icc, &length, $0.baseAddress!) != CIC_OK else { return nil }
+            return String(cString: $0.baseAddress!)
+        }
+        if let failure { return .unusable(failure) }
+        guard let icc else { return .untagged }
+        let color = ColorResolution.icc(
+            UnsafeBufferPointer(start: icc, count: length), input: cic_jpeg_colour_input(decoder),
+            keepsOriginalColors: options.keepsOriginalColors)
+        if let transform = color.transform { cic_jpeg_set_colour(decoder, transform.pointer) }
+        return color
     }
 
     /// The DCT scale denominator `options` call for, for the declared size in `info`.

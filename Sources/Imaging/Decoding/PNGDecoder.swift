@@ -18,7 +18,7 @@ public struct PNGDecoder: ImageDecoding {
     /// bitmap is allocated. A file that ends before its last row is an error.
     public func decode(_ data: Data, options: ImageDecodingOptions) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw .emptyData }
-        let session = try PNGDecodingSession(limits: options.limits)
+        let session = try PNGDecodingSession(options: options)
         let status = data.withUnsafeBytes { bytes in
             cic_png_feed(session.decoder, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)
         }
@@ -32,12 +32,18 @@ public struct PNGDecoder: ImageDecoding {
 final class PNGDecodingSession {
     let decoder: OpaquePointer
     private(set) var info: cic_png_info?
+    /// What the colour chunks resolved to (set with ``info``).
+    private(set) var color = ColorResolution.untagged
+    /// Whether the decoder converts the rows (interlaced files: only once the last pass is in).
+    private(set) var convertsRows = false
+    private let keepsOriginalColors: Bool
 
-    init(limits: ImageDecodingLimits) throws(ImageDecodingError) {
-        guard let decoder = cic_png_create(limits.cLimits) else {
+    init(options: ImageDecodingOptions) throws(ImageDecodingError) {
+        guard let decoder = cic_png_create(options.limits.cLimits, options.keepsOriginalColors ? 1 : 0) else {
             throw .corrupt(.png, reason: "libpng could not start")
         }
         self.decoder = decoder
+        self.keepsOriginalColors = options.keepsOriginalColors
     }
 
     deinit { cic_png_destroy(decoder) }
@@ -48,7 +54,10 @@ final class PNGDecodingSession {
     func check(_ status: cic_status) throws(ImageDecodingError) {
         if info == nil {
             var header = cic_png_info()
-            if cic_png_header_ready(decoder, &header) != 0 { info = header }
+            if cic_png_header_ready(decoder, &header) != 0 {
+                info = header
+                readColor()
+            }
         }
         guard status == CIC_OK else {
             var width: UInt32 = 0, height: UInt32 = 0
@@ -57,7 +66,23 @@ final class PNGDecodingSession {
         }
     }
 
+    private func readColor() {
+        var converts: Int32 = 0
+        guard var resolution = cic_png_colour(decoder, &converts)?.pointee else { return }
+        // The decoder keeps its reference; the Swift side takes one of its own.
+        if let transform = resolution.transform { cic_colour_transform_retain(transform) }
+        color = ColorResolution(resolution, keepsOriginalColors: keepsOriginalColors)
+        convertsRows = converts != 0
+        resolution.transform = nil
+    }
+
     var isFinished: Bool { cic_png_finished(decoder) != 0 }
+
+    /// libpng's first warning about a colour chunk, or `nil`.
+    var colorWarning: String? {
+        let text = String(cString: cic_png_colour_warning(decoder))
+        return text.isEmpty ? nil : text
+    }
 
     /// The finished image, taking over the bitmap without a copy.
     func finish() throws(ImageDecodingError) -> DecodedImage {
@@ -69,13 +94,16 @@ final class PNGDecodingSession {
         let width = Int(info.width), height = Int(info.height)
         let pixels = cic_png_take_pixels(decoder)!
         let storage = PixelStorage(adoptingMallocBlock: UnsafeMutableRawPointer(pixels), byteCount: width * height * 4)
-        let image = Image(
+        var image = Image(
             width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
             isOpaque: info.has_alpha == 0, storage: storage, byteOffset: 0)
+        image.colorProfile = color.keptProfile
         let warningCount = Int(cic_png_warning_count(decoder))
         var warnings: [String] = []
         if warningCount > 0 { warnings.append(message) }
         if warningCount > 1 { warnings.append("\(warningCount - 1) more warning\(warningCount == 2 ? "" : "s")") }
-        return DecodedImage(image: image, type: .png, sourceWidth: width, sourceHeight: height, warnings: warnings)
+        return DecodedImage(
+            image: image, type: .png, sourceWidth: width, sourceHeight: height, warnings: warnings,
+            colorHandling: color.handling, colorWarning: colorWarning)
     }
 }

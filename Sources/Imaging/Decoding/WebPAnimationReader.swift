@@ -4,10 +4,11 @@ import Foundation
 /// Decodes the frames of an animated WebP with libwebpdemux's animation decoder (which
 /// composites them: blending, disposal to the background).
 enum WebPAnimationReader {
-    /// All frames when `options.decodesAnimation`, else only the first (limits on frames are then
+    /// All frames when `options.decodesAnimation`, else only the first, each converted with
+    /// `color` (limits on frames are then
     /// not applied: one canvas is decoded).
     static func read(
-        _ bytes: UnsafeRawBufferPointer, data: Data, info: cic_webp_info,
+        _ bytes: UnsafeRawBufferPointer, data: Data, info: cic_webp_info, color: ColorResolution,
         options: ImageDecodingOptions
     ) throws(ImageDecodingError) -> AnimatedImage {
         let width = Int(info.width), height = Int(info.height)
@@ -41,8 +42,11 @@ enum WebPAnimationReader {
                 guard status == CIC_OK else {
                     throw decodingError(status, type: .webp, message: message.text, width: width, height: height)
                 }
+                color.apply(to: pixels, bytesPerRow: bytesPerRow, width: width, height: height)
             }
-            frames.append(AnimatedImage.Frame(image: image, duration: Double(end - previousEnd) / 1000))
+            frames.append(
+                AnimatedImage.Frame(
+                    image: image.withColorProfile(color.keptProfile), duration: Double(end - previousEnd) / 1000))
             previousEnd = end
         }
         return AnimatedImage(type: .webp, frames: frames, loopCount: Int(info.loop_count), data: data)

@@ -34,11 +34,12 @@ public struct WebPDecoder: ImageDecoding {
         guard status == CIC_OK else {
             throw decodingError(status, type: .webp, message: message.text, width: width, height: height)
         }
+        let color = Self.resolveColor(base, count: bytes.count, options: options)
         if info.has_animation != 0 {
-            let animation = try WebPAnimationReader.read(bytes, data: data, info: info, options: options)
+            let animation = try WebPAnimationReader.read(bytes, data: data, info: info, color: color, options: options)
             return DecodedImage(
                 image: animation.frames[0].image, type: .webp, sourceWidth: width, sourceHeight: height,
-                animation: options.decodesAnimation ? animation : nil)
+                animation: options.decodesAnimation ? animation : nil, colorHandling: color.handling)
         }
         let output = options.downsampling?.scaledSize(width: width, height: height) ?? (width: width, height: height)
         try options.limits.checkOutputSize(
@@ -54,7 +55,21 @@ public struct WebPDecoder: ImageDecoding {
             guard outputStatus == CIC_OK else {
                 throw decodingError(outputStatus, type: .webp, message: message.text, width: width, height: height)
             }
+            color.apply(to: pixels, bytesPerRow: bytesPerRow, width: output.width, height: output.height)
         }
-        return DecodedImage(image: image, type: .webp, sourceWidth: width, sourceHeight: height)
+        return DecodedImage(
+            image: image.withColorProfile(color.keptProfile), type: .webp, sourceWidth: width, sourceHeight: height,
+            colorHandling: color.handling)
+    }
+
+    /// The ICCP chunk's profile, resolved (the chunks before the image data suffice).
+    static func resolveColor(_ base: UnsafePointer<UInt8>, count: Int, options: ImageDecodingOptions)
+        -> ColorResolution
+    {
+        var length = 0
+        guard let icc = cic_webp_icc_profile(base, count, &length) else { return .untagged }
+        return ColorResolution.icc(
+            UnsafeBufferPointer(start: icc, count: length), input: CIC_COLOUR_INPUT_RGB,
+            keepsOriginalColors: options.keepsOriginalColors)
     }
 }
