@@ -7,8 +7,8 @@
 #include <string.h>
 
 cic_status cic_avif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                           int opaque, int quality, int speed, int threads, cic_buffer *out,
-                           char message[CIC_MESSAGE_CAPACITY]) {
+                           int opaque, int quality, int speed, int threads, const uint8_t *icc,
+                           size_t icc_length, cic_buffer *out, char message[CIC_MESSAGE_CAPACITY]) {
     message[0] = 0;
     avifImage *image = avifImageCreate(width, height, 8, AVIF_PIXEL_FORMAT_YUV420);
     avifEncoder *encoder = avifEncoderCreate();
@@ -26,6 +26,8 @@ cic_status cic_avif_encode(const uint8_t *pixels, uint32_t width, uint32_t heigh
     rgb.ignoreAlpha = opaque ? AVIF_TRUE : AVIF_FALSE;
     rgb.pixels = (uint8_t *)pixels;
     rgb.rowBytes = (uint32_t)bytes_per_row;
+    // An ICC profile goes in a colr box (libavif then writes no nclx for the colour).
+    if (icc != NULL && icc_length > 0) avifImageSetProfileICC(image, icc, icc_length);
     avifResult result = avifImageRGBToYUV(image, &rgb);
     if (result == AVIF_RESULT_OK) {
         // Quality 100 is quantizer 0 (near lossless), quality 0 the coarsest quantizer (63).

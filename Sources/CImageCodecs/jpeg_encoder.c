@@ -24,8 +24,8 @@ static void on_encode_error(j_common_ptr cinfo) {
 static void on_encode_output(j_common_ptr cinfo) { (void)cinfo; }
 
 cic_status cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                           int quality, int progressive, cic_buffer *out,
-                           char message[CIC_MESSAGE_CAPACITY]) {
+                           int quality, int progressive, const uint8_t *icc, size_t icc_length,
+                           cic_buffer *out, char message[CIC_MESSAGE_CAPACITY]) {
     struct jpeg_compress_struct cinfo;
     jpeg_encode_errors errors;
     unsigned char *bytes = NULL;
@@ -50,6 +50,8 @@ cic_status cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t heigh
     jpeg_set_quality(&cinfo, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
     if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
+    // APP2 ICC_PROFILE chunks, split as the ICC specification says (libjpeg-turbo does it).
+    if (icc != NULL && icc_length > 0) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_length);
     while (cinfo.next_scanline < cinfo.image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * bytes_per_row);
         jpeg_write_scanlines(&cinfo, &row, 1);

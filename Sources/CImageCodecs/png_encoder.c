@@ -40,8 +40,8 @@ static void on_write(png_structp png, png_bytep data, size_t length) {
 static void on_flush(png_structp png) { (void)png; }
 
 cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                          int opaque, int compression_level, cic_buffer *out,
-                          char message[CIC_MESSAGE_CAPACITY]) {
+                          int opaque, int compression_level, const uint8_t *icc, size_t icc_length,
+                          cic_buffer *out, char message[CIC_MESSAGE_CAPACITY]) {
     png_write_context context = { .out = out, .message = message };
     message[0] = 0;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_write_error, on_write_warning);
@@ -59,6 +59,10 @@ cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height
     png_set_compression_level(png, compression_level);
     png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (icc != NULL && icc_length > 0) {
+        // libpng checks the profile (an RGB profile of a sane size) and warns, not fails, on a bad one.
+        png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_length);
+    }
     png_write_info(png, info);
     if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER); // drop the alpha byte of each pixel
     for (uint32_t y = 0; y < height; y++) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <webp/encode.h>
+#include <webp/mux.h>
 
 static const char *encoding_error_text(WebPEncodingError error) {
     switch (error) {
@@ -29,9 +30,30 @@ static int on_write(const uint8_t *data, size_t size, const WebPPicture *picture
     return cic_buffer_append(picture->custom_ptr, data, size);
 }
 
+// Wraps a simple-format file in the extended format with an ICCP chunk (libwebpmux).
+static cic_status add_icc_chunk(cic_buffer *out, const uint8_t *icc, size_t icc_length,
+                                char message[CIC_MESSAGE_CAPACITY]) {
+    WebPData image = { out->bytes, out->length };
+    WebPData profile = { icc, icc_length };
+    WebPData assembled = { NULL, 0 };
+    WebPMux *mux = WebPMuxCreate(&image, 0);
+    int ok = mux != NULL && WebPMuxSetChunk(mux, "ICCP", &profile, 0) == WEBP_MUX_OK
+          && WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK;
+    WebPMuxDelete(mux);
+    cic_buffer_free(out);
+    if (!ok || !cic_buffer_append(out, assembled.bytes, assembled.size)) {
+        WebPDataClear(&assembled);
+        cic_buffer_free(out);
+        snprintf(message, CIC_MESSAGE_CAPACITY, "libwebpmux could not add the ICC profile");
+        return CIC_ERROR;
+    }
+    WebPDataClear(&assembled);
+    return CIC_OK;
+}
+
 cic_status cic_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                           int opaque, float quality, int lossless, cic_buffer *out,
-                           char message[CIC_MESSAGE_CAPACITY]) {
+                           int opaque, float quality, int lossless, const uint8_t *icc, size_t icc_length,
+                           cic_buffer *out, char message[CIC_MESSAGE_CAPACITY]) {
     message[0] = 0;
     if (width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         snprintf(message, CIC_MESSAGE_CAPACITY, "%s", encoding_error_text(VP8_ENC_ERROR_BAD_DIMENSION));
@@ -69,5 +91,6 @@ cic_status cic_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t heigh
         cic_buffer_free(out);
         return CIC_ERROR;
     }
+    if (icc != NULL && icc_length > 0) return add_icc_chunk(out, icc, icc_length, message);
     return CIC_OK;
 }

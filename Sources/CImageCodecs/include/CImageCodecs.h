@@ -176,14 +176,16 @@ int cic_png_finished(const cic_png_decoder *decoder);
 // MARK: Encoding
 
 
-/// Encodes straight-alpha RGBA8 pixels as PNG (RGBA, or RGB when `opaque`).
+/// Encodes straight-alpha RGBA8 pixels as PNG (RGBA, or RGB when `opaque`), with an iCCP
+/// chunk when `icc` is not NULL.
 cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                          int opaque, int compression_level, cic_buffer *out,
-                          char message[CIC_MESSAGE_CAPACITY]);
-/// Encodes RGBA8 pixels as a baseline JPEG (alpha ignored); quality 1...100.
+                          int opaque, int compression_level, const uint8_t *icc, size_t icc_length,
+                          cic_buffer *out, char message[CIC_MESSAGE_CAPACITY]);
+/// Encodes RGBA8 pixels as a baseline JPEG (alpha ignored); quality 1...100; with APP2 ICC
+/// chunks when `icc` is not NULL.
 cic_status cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                           int quality, int progressive, cic_buffer *out,
-                           char message[CIC_MESSAGE_CAPACITY]);
+                           int quality, int progressive, const uint8_t *icc, size_t icc_length,
+                           cic_buffer *out, char message[CIC_MESSAGE_CAPACITY]);
 
 #ifdef __cplusplus
 }

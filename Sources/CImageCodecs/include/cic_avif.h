@@ -37,11 +37,11 @@ void cic_avif_colour(const cic_avif_decoder *decoder, const uint8_t **icc, size_
 cic_status cic_avif_decode_first(cic_avif_decoder *decoder, uint8_t *pixels, size_t bytes_per_row,
                                  char message[CIC_MESSAGE_CAPACITY]);
 
-/// Encodes straight-alpha RGBA8 as an 8-bit 4:2:0 AVIF (alpha kept unless `opaque`) with the
+/// Encodes straight-alpha RGBA8 as an 8-bit 4:2:0 AVIF (with a colr ICC box when `icc` is not NULL) (alpha kept unless `opaque`) with the
 /// library's default AV1 encoder. `quality` 0...100 (mapped to quantizers), `speed` 0...10.
 cic_status cic_avif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                           int opaque, int quality, int speed, int threads, cic_buffer *out,
-                           char message[CIC_MESSAGE_CAPACITY]);
+                           int opaque, int quality, int speed, int threads, const uint8_t *icc,
+                           size_t icc_length, cic_buffer *out, char message[CIC_MESSAGE_CAPACITY]);
 
 #ifdef __cplusplus
 }

@@ -64,10 +64,11 @@ cic_status cic_webp_incremental_append(cic_webp_incremental *decoder, const uint
 const uint8_t *cic_webp_incremental_rows(const cic_webp_incremental *decoder, uint32_t *rows, size_t *stride);
 
 /// Encodes straight-alpha RGBA8 pixels as WebP: lossy at `quality` 0...100 or lossless
-/// (`quality` is then the compression effort); alpha is kept unless `opaque`.
+/// (`quality` is then the compression effort); alpha is kept unless `opaque`; an ICCP chunk
+/// (extended format) when `icc` is not NULL.
 cic_status cic_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                           int opaque, float quality, int lossless, cic_buffer *out,
-                           char message[CIC_MESSAGE_CAPACITY]);
+                           int opaque, float quality, int lossless, const uint8_t *icc, size_t icc_length,
+                           cic_buffer *out, char message[CIC_MESSAGE_CAPACITY]);
 
 /// Encodes an animation of `count` straight-alpha RGBA8 frames of `width`×`height` (frame i at
 /// `frames[i]`, rows `bytes_per_row` apart, shown `durations_ms[i]`), looping `loop_count` times

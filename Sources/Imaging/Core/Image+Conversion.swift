@@ -9,10 +9,11 @@ extension Image {
         if isOpaque {
             return Image(
                 width: width, height: height, pixelFormat: format, bytesPerRow: bytesPerRow,
-                isOpaque: true, storage: storage, byteOffset: byteOffset)
+                isOpaque: true, storage: storage, byteOffset: byteOffset
+            ).withColorProfile(colorProfile)
         }
         let premultiply = format == .rgba8Premultiplied
-        return withUnsafeBytes { source in
+        let converted: Image = withUnsafeBytes { source in
             Image(width: width, height: height, pixelFormat: format, isOpaque: false) { destination, rowLength in
                 let out = destination.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 let input = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -41,5 +42,6 @@ extension Image {
                 }
             }
         }
+        return converted.withColorProfile(colorProfile)
     }
 }

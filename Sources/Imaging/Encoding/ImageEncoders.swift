@@ -3,7 +3,13 @@ import Foundation
 
 /// PNG, JPEG, WebP and AVIF encoding of ``Image``s with libpng, libjpeg-turbo, libwebp and libavif.
 ///
-/// Encoding runs on the calling thread; both functions are thread-safe.
+/// Colour: an image without a ``Image/colorProfile`` holds sRGB numbers and is written untagged,
+/// which every browser and viewer reads as sRGB (the smallest file, and what imgproxy and
+/// libvips write when they strip profiles). An image that carries a profile (decoded with
+/// ``ImageDecodingOptions/keepsOriginalColors``) is written with it embedded: JPEG APP2
+/// chunks, PNG iCCP, WebP ICCP, AVIF colr. GIF encoding embeds nothing.
+///
+/// Encoding runs on the calling thread; every function is thread-safe.
 public enum ImageEncoders {
     /// Encodes `image` as PNG. Premultiplied images are unpremultiplied first; images known to be
     /// opaque are written as RGB (smaller), others as RGBA. `compressionLevel`: zlib's 0...9,
@@ -12,11 +18,12 @@ public enum ImageEncoders {
         let straight = image.converted(to: .rgba8)
         return try encode(.png) { out, message in
             straight.withUnsafeBytes { pixels in
-                cic_png_encode(
-                    pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
-                    UInt32(straight.height),
-                    straight.bytesPerRow, straight.isOpaque ? 1 : 0, Int32(min(max(compressionLevel, 0), 9)), out,
-                    message)
+                withProfile(of: straight) { icc, iccLength in
+                    cic_png_encode(
+                        pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
+                        UInt32(straight.height), straight.bytesPerRow, straight.isOpaque ? 1 : 0,
+                        Int32(min(max(compressionLevel, 0), 9)), icc, iccLength, out, message)
+                }
             }
         }
     }
@@ -30,10 +37,12 @@ public enum ImageEncoders {
         let libjpegQuality = Int32((min(max(quality, 0), 1) * 100).rounded())
         return try encode(.jpeg) { out, message in
             straight.withUnsafeBytes { pixels in
-                cic_jpeg_encode(
-                    pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
-                    UInt32(straight.height),
-                    straight.bytesPerRow, max(libjpegQuality, 1), progressive ? 1 : 0, out, message)
+                withProfile(of: straight) { icc, iccLength in
+                    cic_jpeg_encode(
+                        pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
+                        UInt32(straight.height), straight.bytesPerRow, max(libjpegQuality, 1), progressive ? 1 : 0,
+                        icc, iccLength, out, message)
+                }
             }
         }
     }
@@ -49,10 +58,12 @@ public enum ImageEncoders {
         let libwebpQuality = Float(min(max(quality, 0), 1) * 100)
         return try encode(.webp) { out, message in
             straight.withUnsafeBytes { pixels in
-                cic_webp_encode(
-                    pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
-                    UInt32(straight.height),
-                    straight.bytesPerRow, straight.isOpaque ? 1 : 0, libwebpQuality, lossless ? 1 : 0, out, message)
+                withProfile(of: straight) { icc, iccLength in
+                    cic_webp_encode(
+                        pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
+                        UInt32(straight.height), straight.bytesPerRow, straight.isOpaque ? 1 : 0, libwebpQuality,
+                        lossless ? 1 : 0, icc, iccLength, out, message)
+                }
             }
         }
     }
@@ -66,13 +77,20 @@ public enum ImageEncoders {
         let avifQuality = Int32((min(max(quality, 0), 1) * 100).rounded())
         return try encode(.avif) { out, message in
             straight.withUnsafeBytes { pixels in
-                cic_avif_encode(
-                    pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
-                    UInt32(straight.height),
-                    straight.bytesPerRow, straight.isOpaque ? 1 : 0, avifQuality, Int32(clamping: speed), 1, out,
-                    message)
+                withProfile(of: straight) { icc, iccLength in
+                    cic_avif_encode(
+                        pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
+                        UInt32(straight.height), straight.bytesPerRow, straight.isOpaque ? 1 : 0, avifQuality,
+                        Int32(clamping: speed), 1, icc, iccLength, out, message)
+                }
             }
         }
+    }
+
+    /// Calls `body` with the image's ICC profile bytes, or with `nil` for an sRGB image.
+    private static func withProfile<R>(of image: Image, _ body: (UnsafePointer<UInt8>?, Int) -> R) -> R {
+        guard let profile = image.colorProfile, !profile.iccData.isEmpty else { return body(nil, 0) }
+        return profile.iccData.withUnsafeBytes { body($0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count) }
     }
 
     private static func encode(

@@ -6,7 +6,8 @@ extension Image {
         let outWidth = orientation.swapsDimensions ? height : width
         let outHeight = orientation.swapsDimensions ? width : height
         let (w, h) = (width, height)
-        return withUnsafeBytes { source in
+        let profile = colorProfile
+        let oriented: Image = withUnsafeBytes { source in
             let input = source.baseAddress!
             return Image(width: outWidth, height: outHeight, pixelFormat: pixelFormat, isOpaque: isOpaque) {
                 destination, rowLength in
@@ -31,5 +32,6 @@ extension Image {
                 }
             }
         }
+        return oriented.withColorProfile(profile)
     }
 }
