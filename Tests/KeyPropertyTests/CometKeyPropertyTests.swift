@@ -25,6 +25,7 @@ struct CometKeyPropertyTests {
                 let samePrefix = Array(a.processors.prefix(count)) == Array(b.processors.prefix(count))
                 let sameStage =
                     a.bytes == b.bytes && a.thumbnail == b.thumbnail && samePrefix && a.sourcePolicy == b.sourcePolicy
+                    && a.keepsOriginalColors == b.keepsOriginalColors
                 if count < ka.processors.count, count < kb.processors.count {
                     #expect((ka.prefix(count) == kb.prefix(count)) == sameStage, "prefix \(count): \(a) | \(b)")
                 }

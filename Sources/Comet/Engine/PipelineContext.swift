@@ -230,7 +230,8 @@ final class PipelineContext: @unchecked Sendable {
     ) {
         guard let dataCache = dataCache(for: request) else { return completion(graph, nil) }
         let key = encodedCacheKey(for: imageKey, request: request)
-        let options = configuration.decodingOptions
+        // An entry of a request that keeps the original colours embeds its profile: keep it again.
+        let options = configuration.decodingOptions.keepingOriginalColors(imageKey.keepsOriginalColors)
         let decoders = configuration.decoders
         let item = dataCachingQueue.run(
             priority: priority, graph,

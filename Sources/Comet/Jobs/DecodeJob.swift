@@ -52,7 +52,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             options.downsampling = downsampling
         }
         options.decodesAnimation = key.decodesAnimation
-        return options
+        return options.keepingOriginalColors(key.keepsOriginalColors)
     }
 
     override func start(_ graph: borrowing GraphToken) {
@@ -115,7 +115,9 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             priority: priority, graph,
             { () -> PreviewOutcome in
                 let decoded = incremental.appendAndPreview(chunks)
-                let preview = decoded.map { image in thumbnail.flatMap { try? $0.resize.process(image) } ?? image }
+                let preview = decoded.map { image in
+                    thumbnail.flatMap { try? $0.resize.process(image).carryingColorProfile(of: image) } ?? image
+                }
                 return PreviewOutcome(preview: preview, failed: incremental.failed)
             },
             then: { graph, outcome in

@@ -74,7 +74,9 @@ final class FinalDecode: @unchecked Sendable {
         return result.map { decoded -> DecodedImage in
             guard let thumbnail else { return decoded }
             var decoded = decoded
-            if let image = try? thumbnail.resize.process(decoded.image) { decoded.image = image }
+            if let image = try? thumbnail.resize.process(decoded.image) {
+                decoded.image = image.carryingColorProfile(of: decoded.image)
+            }
             return decoded
         }
     }

@@ -76,7 +76,9 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
         isProcessing = true
         let processor = self.processor
         let image = input.image
-        var work: @Sendable () -> Result<Image, any Error> = { Result { try processor.process(image) } }
+        var work: @Sendable () -> Result<Image, any Error> = {
+            Result { try processor.process(image).carryingColorProfile(of: image) }
+        }
         if isFinal, let report = context.hooks.stageFinished {
             let timer = StageTimer(
                 report: report, request: request, stage: .process(processor.identifier), inputBytes: nil)

@@ -25,6 +25,9 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     /// Every frame of an animation is decoded (``ImageRequest/Options/decodeAnimation``, for a
     /// plain decode: no thumbnail, no processors).
     let decodesAnimation: Bool
+    /// The file's colour numbers are kept instead of converted to sRGB
+    /// (``ImageRequest/Options/keepOriginalColors``): a different image, so part of every key.
+    let keepsOriginalColors: Bool
     /// Where the bytes may come from: part of the job key, not of the cache keys.
     let source: SourcePolicy
     /// The processors' hashable identifiers, made once: equality and hashing compare these.
@@ -40,8 +43,9 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     init(
         dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing],
         decodeDownsampling: ImageDecodingOptions.Downsampling? = nil, decodesAnimation: Bool = false,
-        source: SourcePolicy = .default
+        keepsOriginalColors: Bool = false, source: SourcePolicy = .default
     ) {
+        self.keepsOriginalColors = keepsOriginalColors
         self.decodesAnimation = decodesAnimation && thumbnail == nil && processors.isEmpty && decodeDownsampling == nil
         self.dataKey = dataKey
         self.thumbnail = thumbnail
@@ -55,6 +59,7 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
         hasher.combine(thumbnail)
         hasher.combine(decodeDownsampling)
         hasher.combine(self.decodesAnimation)
+        hasher.combine(keepsOriginalColors)
         for identifier in identifiers { hasher.combine(identifier) }
         imageHash = hasher.finalize()
         if source.isDefault {
@@ -70,12 +75,15 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     init(_ request: ImageRequest) {
         self.init(
             dataKey: request.makeDataKey(), thumbnail: request.thumbnail, processors: request.processors,
-            decodesAnimation: request.options.contains(.decodeAnimation), source: SourcePolicy(request))
+            decodesAnimation: request.options.contains(.decodeAnimation),
+            keepsOriginalColors: request.options.contains(.keepOriginalColors), source: SourcePolicy(request))
     }
 
     /// The key of the first `count` processors' result (0: the decoded image).
     func prefix(_ count: Int) -> ImageKey {
-        ImageKey(dataKey: dataKey, thumbnail: thumbnail, processors: Array(processors.prefix(count)), source: source)
+        ImageKey(
+            dataKey: dataKey, thumbnail: thumbnail, processors: Array(processors.prefix(count)),
+            keepsOriginalColors: keepsOriginalColors, source: source)
     }
 
     /// The key of the decode that feeds this key's processors: downsampled to what the first
@@ -85,7 +93,8 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
             let downsampling = resize.decodingDownsampling
         else { return prefix(0) }
         return ImageKey(
-            dataKey: dataKey, thumbnail: nil, processors: [], decodeDownsampling: downsampling, source: source)
+            dataKey: dataKey, thumbnail: nil, processors: [], decodeDownsampling: downsampling,
+            keepsOriginalColors: keepsOriginalColors, source: source)
     }
 
     /// The job key's equality: the same image, fetched under the same source policy.
@@ -93,12 +102,13 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
         lhs.precomputedHash == rhs.precomputedHash && lhs.source == rhs.source && lhs.isSameImage(as: rhs)
     }
 
-    /// The memory-cache key's equality: the same bytes, thumbnail, processors, downsampling and
-    /// animation, wherever the bytes came from.
+    /// The memory-cache key's equality: the same bytes, thumbnail, processors, downsampling,
+    /// animation and colour handling, wherever the bytes came from.
     func isSameImage(as other: ImageKey) -> Bool {
         imageHash == other.imageHash && dataKey == other.dataKey && thumbnail == other.thumbnail
             && identifiers == other.identifiers
             && decodeDownsampling == other.decodeDownsampling && decodesAnimation == other.decodesAnimation
+            && keepsOriginalColors == other.keepsOriginalColors
     }
 
     func hash(into hasher: inout Hasher) {
@@ -114,6 +124,7 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
         var key = dataKey
         if let thumbnail { key += "#" + thumbnail.description }
         if decodesAnimation { key += "#animation" }
+        if keepsOriginalColors { key += "#original-colors" }
         for processor in processors { key += "#" + processor.identifier }
         return key
     }

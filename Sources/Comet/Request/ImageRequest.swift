@@ -58,6 +58,12 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         /// cache key: an animated and a still result of one URL are cached apart. Ignored with a
         /// ``ImageRequest/thumbnail`` or processors (they make one still image).
         public static let decodeAnimation = Options(rawValue: 1 << 7)
+        /// Keep the file's colour numbers instead of converting them to sRGB: the image carries
+        /// the file's profile (``Imaging/Image/colorProfile``) and encoders (the disk cache's
+        /// processed images too) embed it again. Without it, every image with a colour profile
+        /// is converted to sRGB while it decodes. Part of the cache keys. See
+        /// ``Imaging/ImageDecodingOptions/keepsOriginalColors``.
+        public static let keepOriginalColors = Options(rawValue: 1 << 8)
     }
 
     /// Decode-time downsampling: make a thumbnail without decoding the full image where the

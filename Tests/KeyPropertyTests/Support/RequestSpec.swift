@@ -46,12 +46,15 @@ struct RequestSpec: Sendable, CustomStringConvertible {
     var processors: [Processor]
     var thumbnail: Int?
     var decodesAnimation: Bool
+    /// Keeps the file's colour numbers (``ImageRequest/Options/keepOriginalColors``).
+    var keepsOriginalColors: Bool
     var source: Source
 
     var url: URL { URL(string: "https://example.com/images/\(path).png")! }
 
     var request: ImageRequest {
         var options: ImageRequest.Options = decodesAnimation ? [.decodeAnimation] : []
+        if keepsOriginalColors { options.insert(.keepOriginalColors) }
         switch source {
         case .plain, .reloadingURLCachePolicy: break
         case .reload: options.insert(.reloadIgnoringCachedData)
@@ -93,12 +96,14 @@ struct RequestSpec: Sendable, CustomStringConvertible {
         var thumbnail: Int?
         var processors: [Processor]
         var animation: Bool
+        var originalColors: Bool
     }
 
     var result: Result {
         Result(
             bytes: bytes, thumbnail: thumbnail, processors: processors,
-            animation: decodesAnimation && thumbnail == nil && processors.isEmpty)
+            animation: decodesAnimation && thumbnail == nil && processors.isEmpty,
+            originalColors: keepsOriginalColors)
     }
 
     /// Where the bytes may come from, as the model sees it: a URL cache policy counts only for a
@@ -113,6 +118,7 @@ struct RequestSpec: Sendable, CustomStringConvertible {
         if !processors.isEmpty { parts.append("\(processors)") }
         if let thumbnail { parts.append("thumbnail \(thumbnail)") }
         if decodesAnimation { parts.append("animation") }
+        if keepsOriginalColors { parts.append("original colours") }
         if source != .plain { parts.append("\(source)") }
         return parts.joined(separator: ", ")
     }
@@ -123,7 +129,7 @@ extension RequestSpec {
         .resize(width: 8), .resize(width: 10), .blur(radius: 1), .blur(radius: 2), .circle,
     ]
 
-    /// A request decoded from eleven small numbers (shrinking them to 0 gives the plainest
+    /// A request decoded from twelve small numbers (shrinking them to 0 gives the plainest
     /// request: path 0, no headers, no processors).
     init(_ v: [Int]) {
         path = v[0] % 2
@@ -136,17 +142,18 @@ extension RequestSpec {
         thumbnail = [nil, nil, 6, 9][v[8] % 4]
         decodesAnimation = v[9] % 3 == 2
         source = Source.allCases[v[10] % Source.allCases.count]
+        keepsOriginalColors = v[11] % 3 == 1
     }
 
     /// Any request: every field varies (for key properties, where no bytes are loaded).
     static var anyRequest: Generator<RequestSpec, some SendableSequenceType> {
-        Gen.int(in: 0...19).array(of: 11).map { RequestSpec($0) }
+        Gen.int(in: 0...19).array(of: 12).map { RequestSpec($0) }
     }
 
     /// Two requests, the second made from the first by changing a few random fields (often none),
     /// so that equal and nearly equal pairs are common.
     static var anyPair: Generator<(RequestSpec, RequestSpec), some SendableSequenceType> {
-        zip(Gen.int(in: 0...19).array(of: 11), Gen.int(in: 0...19).array(of: 11), Gen.bool(0.15).array(of: 11)).map {
+        zip(Gen.int(in: 0...19).array(of: 12), Gen.int(in: 0...19).array(of: 12), Gen.bool(0.15).array(of: 12)).map {
             v, w, changes in
             (RequestSpec(v), RequestSpec(zip(zip(v, w), changes).map { $1 ? $0.1 : $0.0 }))
         }
