@@ -135,14 +135,16 @@ BENCH_SERVER ?= 1
 BENCH_SERVER_DURATION ?= 15
 ## nginx-light: the origin of the default-configuration loopback figure (its own process).
 bench: setup
-	@dpkg -s nginx-light >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light; }
+	@dpkg -s nginx-light libvips42 >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light libvips42; }
 	rm -f $(BENCH_RESULTS)
 	cd Benchmarks && $(SWIFT) package --scratch-path ../.build-bench \
 		--allow-writing-to-package-directory --allow-writing-to-directory ../.build-bench \
 		benchmark --no-progress --format influx --path ../.build-bench/results $(BENCH_ARGS)
 	cd Benchmarks && $(SWIFT) build -c release --scratch-path ../.build-bench --product BenchmarkReport
 	./.build-bench/release/BenchmarkReport $(BENCH_RESULTS)
+	@echo "== Colour conversion in Pillow + ImageCms and libvips, the same P3 JPEGs (scripts/colour-bench)"
+	scripts/colour-bench/run .build-bench/workloads-v1
 	@if [ "$(BENCH_SERVER)" != 0 ]; then \
 		echo "== comet-server cold path against the C loop (scripts/loadtest, $(BENCH_SERVER_DURATION) s)"; \
 		SWIFT="$(SWIFT)" SERVERS=comet SCENARIOS=cold DURATION=$(BENCH_SERVER_DURATION) \

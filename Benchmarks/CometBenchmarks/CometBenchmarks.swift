@@ -7,6 +7,7 @@ import BenchmarkSupport
 let benchmarks: @Sendable () -> Void = {
     CodecBenchmarks.register()
     ModernCodecBenchmarks.register()
+    ColorBenchmarks.register()
     LoopbackBenchmarks.register()
     CacheBenchmarks.register()
     PipelineBenchmarks.register()

@@ -55,6 +55,21 @@ public enum Figures {
     public static let encodeAVIF = Figure(
         codecs, "Encode AVIF 256² q60 speed 8", reference: "Comet WebP encode of the same 256² q80")
 
+    static let colour = "Colour conversion"
+    /// A Display P3 JPEG decoded to sRGB, against the same decode keeping the file's numbers
+    /// (`keepsOriginalColors`): what the conversion adds to a decode.
+    public static let decodeP3JPEG = Figure(
+        colour, "Decode P3 JPEG 1024×768 converted to sRGB",
+        reference: "the same decode keeping the P3 numbers", goals: [.ratio(atMost: 1.15)])
+    /// An sRGB-tagged JPEG (detected as sRGB, nothing converted) against the same pixels untagged.
+    public static let decodeSRGBTaggedJPEG = Figure(
+        colour, "Decode sRGB-tagged JPEG 1024×768", reference: "the same JPEG untagged",
+        goals: [.ratio(atMost: 1.05)])
+    /// A P3 thumbnail (decode at 1/2, converted, 256² fill) against the same without conversion.
+    public static let p3Thumbnail = Figure(
+        colour, "P3 JPEG 1024×768 → 256² fill converted", reference: "the same keeping the P3 numbers",
+        goals: [.ratio(atMost: 1.15)])
+
     public static let loopbackDecode = Figure(
         network, "200 JPEG 1024×768 over loopback → decoded",
         reference: "libjpeg-turbo loop in memory (1 core)", operations: 200,
@@ -191,7 +206,7 @@ public enum Figures {
         [
             decodeJPEG, decodeLargeJPEG, decodePNG, resize, blur, largeThumbnail, largeThumbnailMemory,
             decodeWebP, webpThumbnail, decodeAVIF, encodeWebP, encodeAVIF,
-            thumbnailDecodeScale,
+            thumbnailDecodeScale, decodeP3JPEG, decodeSRGBTaggedJPEG, p3Thumbnail,
             loopbackDecode, loopbackThumbnail, loopbackDefault, loopbackDefaultCPU, loopbackAsyncHTTPClient,
             loopbackAsyncHTTPClientCPU, loopbackDecodeMemory,
             memoryHitAsync, memoryHitSubscript, diskWrite, diskRead,

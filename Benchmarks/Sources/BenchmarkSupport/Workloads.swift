@@ -34,6 +34,24 @@ public enum Workloads {
         try PhotoGenerator.image(width: 1024, height: 768, seed: UInt32(index)).avifData(quality: 0.6)
     }
 
+    /// 20 photo-like JPEGs, 1024×768, quality 85, tagged Display P3 (what phones write): the
+    /// numbers of ``photos``' generator with a P3 profile embedded.
+    public static let p3Photos: [Data] = load("photo-grain9-1024x768-q85-p3", count: 20) { index in
+        try PhotoGenerator.image(width: 1024, height: 768, seed: UInt32(index)).withColorProfile(.displayP3)
+            .jpegData(compressionQuality: 0.85)
+    }
+
+    /// The same 20 JPEGs tagged with an sRGB profile: the numbers need no conversion.
+    public static let sRGBTaggedPhotos: [Data] = load("photo-grain9-1024x768-q85-srgb", count: 20) { index in
+        try PhotoGenerator.image(width: 1024, height: 768, seed: UInt32(index)).withColorProfile(.sRGB)
+            .jpegData(compressionQuality: 0.85)
+    }
+
+    /// The same 20 JPEGs untagged.
+    public static let untaggedPhotos: [Data] = load("photo-grain9-1024x768-q85-untagged", count: 20) { index in
+        try PhotoGenerator.image(width: 1024, height: 768, seed: UInt32(index)).jpegData(compressionQuality: 0.85)
+    }
+
     /// A 1×1 PNG: the cheapest real decode, for figures about the pipeline's own cost.
     public static let pixel: Data = try! Image(width: 1, height: 1, color: .white).pngData()
 

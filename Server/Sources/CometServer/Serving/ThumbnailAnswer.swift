@@ -16,12 +16,17 @@ public enum ThumbnailAnswer: Sendable, Hashable {
         /// Whether the result was stored already (`X-Cache: HIT`) or made for this request
         /// (`X-Cache: MISS`).
         public var isStored: Bool
+        /// Whether the image keeps the source's colour profile (`scp:0`): `Comet-Color: source`;
+        /// otherwise `Comet-Color: srgb` (converted to sRGB, no profile in the file).
+        public var keepsColorProfile: Bool
 
         /// Creates headers.
-        public init(cacheControl: String, variesOnAccept: Bool, isStored: Bool = false) {
+        public init(cacheControl: String, variesOnAccept: Bool, isStored: Bool = false, keepsColorProfile: Bool = false)
+        {
             self.cacheControl = cacheControl
             self.variesOnAccept = variesOnAccept
             self.isStored = isStored
+            self.keepsColorProfile = keepsColorProfile
         }
     }
 }

@@ -37,6 +37,9 @@ public struct ThumbnailPlan: Sendable {
     private(set) var steps: [Step] = []
     /// The encoder's settings.
     public var encoding = Encoding()
+    /// Whether the source's colour numbers and profile are kept (`scp:0`); by default they are
+    /// converted to sRGB and the result carries no profile.
+    public var keepsColorProfile = false
 
     /// The plan of `options`.
     public init(_ options: ThumbnailOptions) {
@@ -54,10 +57,11 @@ public struct ThumbnailPlan: Sendable {
     /// the source's aspect ratio). Any other step, a crop among them (it needs the source's own
     /// pixel grid), makes it a request with the processors.
     public func imageRequest(source: URL) -> ImageRequest {
+        let options: ImageRequest.Options = keepsColorProfile ? [.keepOriginalColors] : []
         if steps.count == 1, let thumbnail = steps[0].decodeTimeReduction {
-            return ImageRequest(url: source, thumbnail: thumbnail)
+            return ImageRequest(url: source, options: options, thumbnail: thumbnail)
         }
-        return ImageRequest(url: source, processors: processors)
+        return ImageRequest(url: source, processors: processors, options: options)
     }
 
     /// Adds a processing step.

@@ -117,7 +117,7 @@ public final class ThumbnailResponder: Sendable {
         }
         let headers = ThumbnailAnswer.CachingHeaders(
             cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
-            variesOnAccept: variesOnAccept, isStored: !made.withLock { $0 })
+            variesOnAccept: variesOnAccept, isStored: !made.withLock { $0 }, keepsColorProfile: plan.keepsColorProfile)
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
             return .notModified(etag: result.etag, headers: headers)
         }

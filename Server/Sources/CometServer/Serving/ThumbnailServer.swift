@@ -176,6 +176,7 @@ public final class ThumbnailServer: Sendable {
         var headers: HTTPFields = [.cacheControl: caching.cacheControl]
         if caching.variesOnAccept { headers[.vary] = "Accept" }
         headers[.xCache] = caching.isStored ? "HIT" : "MISS"
+        headers[.cometColor] = caching.keepsColorProfile ? "source" : "srgb"
         return headers
     }
 }
@@ -183,4 +184,7 @@ public final class ThumbnailServer: Sendable {
 extension HTTPField.Name {
     /// `X-Cache`: `HIT` for a result that was stored, `MISS` for one made for the request.
     static let xCache = HTTPField.Name("X-Cache")!
+    /// `Comet-Color`: `srgb` when the image holds sRGB numbers and no profile (the default),
+    /// `source` when it keeps the source's numbers and embeds its profile (`scp:0`).
+    static let cometColor = HTTPField.Name("Comet-Color")!
 }

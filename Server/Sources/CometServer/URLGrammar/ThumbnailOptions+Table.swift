@@ -3,7 +3,7 @@ import Comet
 extension ThumbnailOptions {
     /// Every option of the `{options}` segment, in canonical order: the order of the canonical
     /// spelling, and the order in which their processors run (a crop before the resize).
-    public static let table: [ThumbnailOption] = [crop, resize, quality, format, background]
+    public static let table: [ThumbnailOption] = [crop, resize, quality, format, background, stripColorProfile]
 
     static let crop = ThumbnailOption(
         name: "cr", longName: "crop", syntax: "{x}:{y}:{w}:{h}",
@@ -73,6 +73,22 @@ extension ThumbnailOptions {
         },
         spell: { [[$0.red, $0.green, $0.blue].map(hex).joined()] },
         effect: { color, plan in plan.encoding.background = color }
+    )
+
+    static let stripColorProfile = ThumbnailOption(
+        name: "scp", longName: "strip_color_profile", syntax: "{1|0}",
+        summary: "`1` (the default): the source's colours converted to sRGB, no profile written, as imgproxy does; "
+            + "`0`: the source's own numbers, with its colour profile embedded",
+        example: "scp:0",
+        field: \.keepsColorProfile,
+        parse: { arguments, _ throws(ServiceError) in
+            try single(arguments, usage: "scp takes 1 (convert to sRGB, strip the profile) or 0 (keep it), as in scp:0")
+            {
+                $0 == "0" ? true : $0 == "1" ? false : nil
+            }
+        },
+        spell: { [$0 ? "0" : "1"] },
+        effect: { keeps, plan in plan.keepsColorProfile = keeps }
     )
 
     /// The value of an option's one argument, read by `read`; `usage` is the error otherwise.

@@ -19,6 +19,9 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// The colour a transparent result is laid on for a format without alpha (JPEG), or `nil`
     /// for white.
     public var background: RGBA8?
+    /// `true` (`scp:0`): the source's colour numbers and profile are kept and the profile is
+    /// embedded; `false` or `nil` (the default): converted to sRGB, no profile written.
+    public var keepsColorProfile: Bool?
 
     /// A resize option.
     public struct Resize: Sendable, Hashable {
@@ -63,8 +66,9 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// Creates options; by default none (the source at its own size, format negotiated).
     public init(
         resize: Resize? = nil, crop: Crop? = nil, quality: Int? = nil, format: OutputFormat? = nil,
-        background: RGBA8? = nil
+        background: RGBA8? = nil, keepsColorProfile: Bool? = nil
     ) {
+        self.keepsColorProfile = keepsColorProfile
         self.resize = resize
         self.crop = crop
         self.quality = quality

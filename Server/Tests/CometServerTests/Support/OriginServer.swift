@@ -9,7 +9,8 @@ import Synchronization
 /// A real HTTP origin on 127.0.0.1 (Hummingbird, a free port) that counts the requests it gets
 /// per path. Routes:
 /// - `/img/photo.jpg` (640×480 JPEG), `/img/badge.png` (64×64 PNG with transparency),
-///   `/img/tagged.jpg` (the JPEG with `ETag: "v1"`)
+///   `/img/tagged.jpg` (the JPEG with `ETag: "v1"`), `/img/p3.jpg` (a Display P3 photo of the
+///   colour fixtures, ``ColorFixture``; 404 when they are not made)
 /// - `/slow/{ms}/photo.jpg`: the JPEG after a delay
 /// - `/missing`: 404; `/error`: 500; `/garbage`: 200 with bytes that are no image
 /// - `/big`: 200 with 2 MiB; `/huge.png`: a small PNG that declares 4000×4000 pixels
@@ -76,6 +77,10 @@ final class OriginServer: Sendable {
         router.add(middleware: CountingMiddleware(counts: counts))
         router.get("/img/photo.jpg") { _, _ in image(photo, "image/jpeg") }
         router.get("/img/badge.png") { _, _ in image(badge, "image/png") }
+        router.get("/img/p3.jpg") { _, _ in
+            guard let bytes = ColorFixture.bytes("p3.jpg") else { return Response(status: .notFound) }
+            return image(bytes, "image/jpeg")
+        }
         router.get("/img/tagged.jpg") { _, _ in
             var response = image(photo, "image/jpeg")
             response.headers[.eTag] = "\"v1\""

@@ -10,6 +10,7 @@ struct ThumbnailOptionTableTests {
     private struct Outcome: Equatable {
         let processors: [String]
         let thumbnail: String?
+        let options: ImageRequest.Options
         let encoding: ThumbnailPlan.Encoding
     }
 
@@ -18,7 +19,7 @@ struct ThumbnailOptionTableTests {
         let request = plan.imageRequest(source: URL(string: "https://images.example.com/a.jpg")!)
         return Outcome(
             processors: request.processors.map(\.identifier), thumbnail: request.thumbnail.map { "\($0)" },
-            encoding: plan.encoding)
+            options: request.options, encoding: plan.encoding)
     }
 
     /// Segments each option is added to: none, the decode-time thumbnail path (a lone fit), a

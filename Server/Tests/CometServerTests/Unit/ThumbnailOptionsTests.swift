@@ -1,5 +1,6 @@
 import Comet
 @testable import CometServer
+import Foundation
 import Testing
 
 @Suite("The {options} grammar")
@@ -22,6 +23,17 @@ struct ThumbnailOptionsTests {
         #expect(options.canonical == "f:jpeg,bg:0080ff")
     }
 
+    @Test func stripColorProfileKeepsTheProfileOnlyWhenZero() throws {
+        let keeping = try ThumbnailOptions.parse("strip_color_profile:0", maximumDimension: 4096)
+        #expect(keeping.keepsColorProfile == true && keeping.canonical == "scp:0")
+        #expect(
+            ThumbnailPlan(keeping).imageRequest(source: URL(string: "https://a.example/p.jpg")!).options
+                .contains(.keepOriginalColors))
+        let stripping = try ThumbnailOptions.parse("scp:1", maximumDimension: 4096)
+        #expect(stripping.keepsColorProfile == false)
+        #expect(!ThumbnailPlan(stripping).keepsColorProfile && !ThumbnailPlan(ThumbnailOptions()).keepsColorProfile)
+    }
+
     @Test func aDashMeansNoOptions() throws {
         #expect(try ThumbnailOptions.parse("-", maximumDimension: 4096) == ThumbnailOptions())
         #expect(ThumbnailOptions().canonical == "-")
@@ -29,14 +41,14 @@ struct ThumbnailOptionsTests {
 
     @Test(arguments: [
         "rs:fill:0:100", "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:gif", "zz:1", "q:80,q:70", "",
-        "rs:fit:5000:10", "bg:fff", "bg:xyzxyz", "bg:+12345", "bg:ff:00",
+        "rs:fit:5000:10", "bg:fff", "bg:xyzxyz", "bg:+12345", "bg:ff:00", "scp:2", "scp:", "scp:0:1",
     ])
     func rejects(_ segment: String) {
         #expect(throws: ServiceError.self) { try ThumbnailOptions.parse(segment, maximumDimension: 4096) }
     }
 
     @Test func rejectionsAreBadRequests() {
-        #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: cr, rs, q, f, bg)")) {
+        #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: cr, rs, q, f, bg, scp)")) {
             try ThumbnailOptions.parse("zz:1", maximumDimension: 4096)
         }
     }
