@@ -28,7 +28,7 @@ let package = Package(
     ],
     targets: [
         // System libraries (Debian: libpng-dev, libjpeg62-turbo-dev, libwebp-dev, libgif-dev,
-        // libavif-dev, liblcms2-dev; `make setup` installs them).
+        // libavif-dev, libheif-dev, libjxl-dev, liblcms2-dev; `make setup` installs them).
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",
@@ -61,9 +61,11 @@ let package = Package(
             // giflib has no pkg-config file, libavif's adds a flag SwiftPM refuses, and the C
             // target needs libwebpmux (animation encoding) besides what CLibWebP links, and
             // Little CMS (liblcms2-dev, colour management; its header is on the default path):
-            // by name.
+            // by name. libheif and libjxl (with its thread pool) likewise: their headers are on
+            // the default paths and only the C target calls them.
             linkerSettings: [
                 .linkedLibrary("gif"), .linkedLibrary("avif"), .linkedLibrary("webpmux"), .linkedLibrary("lcms2"),
+                .linkedLibrary("heif"), .linkedLibrary("jxl"), .linkedLibrary("jxl_threads"),
             ]
         ),
         // The resampler's inner loops (SSE2 where the compiler targets it, portable C elsewhere).

@@ -194,5 +194,7 @@ cic_status cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t heigh
 #include "cic_webp.h"
 #include "cic_gif.h"
 #include "cic_avif.h"
+#include "cic_heif.h"
+#include "cic_jxl.h"
 
 #endif
