@@ -17,8 +17,10 @@ struct ImageDecoderRegistryTests {
 
     static let magic: @Sendable (Data) -> Bool = { $0.starts(with: Array("ZZZZ".utf8)) }
 
-    @Test func theDefaultRegistryDecodesPNGJPEGWebPGIFAndAVIF() throws {
-        #expect(ImageDecoderRegistry.default.types == [.png, .jpeg, .webp, .gif, .avif])
+    /// HEIC and JPEG XL files are made by tools, not here: their suites decode them through the
+    /// default registry (HEICDecoderTests, JPEGXLDecoderTests).
+    @Test func theDefaultRegistryDecodesPNGJPEGWebPGIFAVIFHEICAndJPEGXL() throws {
+        #expect(ImageDecoderRegistry.default.types == [.png, .jpeg, .webp, .gif, .avif, .heic, .jpegXL])
         #expect(
             try ImageDecoderRegistry.default.decode(CometTestSupport.TestImages.webp(width: 6, height: 3)).type == .webp
         )

@@ -2,8 +2,8 @@ import Foundation
 
 /// The kind of an encoded image, recognised from its first bytes ("magic numbers").
 ///
-/// Comet decodes PNG, JPEG, WebP, GIF and AVIF; the other types are recognised so that errors
-/// can say "HEIC is not supported" instead of "decoding failed".
+/// Comet decodes PNG, JPEG, WebP, GIF, AVIF, HEIC and JPEG XL; BMP, TIFF and ICO are recognised
+/// so that errors can say "BMP is not supported" instead of "decoding failed".
 public struct AssetType: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// A short lowercase name, e.g. "png".
     public let rawValue: String
@@ -54,10 +54,13 @@ public struct AssetType: RawRepresentable, Sendable, Hashable, ExpressibleByStri
         } else if starts(with: [0x00, 0x00, 0x01, 0x00]) {
             self = .ico
         } else if starts(with: "ftyp".utf8, at: 4), head.count >= 12 {
-            let brand = String(decoding: head[8..<12], as: UTF8.self)
-            switch brand {
+            switch String(decoding: head[8..<12], as: UTF8.self) {
             case "avif", "avis": self = .avif
-            case "heic", "heix", "hevc", "hevx", "mif1", "msf1": self = .heic
+            case "heic", "heix", "heim", "heis", "hevc", "hevx": self = .heic
+            case "mif1", "msf1":
+                // HEIF's generic brands: an AVIF file may name one as its major brand, with
+                // avif among the compatible brands that follow.
+                self = Self.compatibleBrands(of: data).contains { $0 == "avif" || $0 == "avis" } ? .avif : .heic
             default: return nil
             }
         } else if starts(with: [0xFF, 0x0A]) || starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
@@ -65,5 +68,15 @@ public struct AssetType: RawRepresentable, Sendable, Hashable, ExpressibleByStri
         } else {
             return nil
         }
+    }
+
+    /// The compatible brands of an ISO BMFF `ftyp` box at the start of `data` (the first 12 at
+    /// most, those that have arrived).
+    private static func compatibleBrands(of data: some Collection<UInt8>) -> [String] {
+        let head = Array(data.prefix(64))
+        guard head.count >= 16 else { return [] }
+        let size = head[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        let end = min(max(size, 16), head.count)
+        return stride(from: 16, to: end - 3, by: 4).map { String(decoding: head[$0..<($0 + 4)], as: UTF8.self) }
     }
 }

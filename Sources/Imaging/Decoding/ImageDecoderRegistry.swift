@@ -4,8 +4,9 @@ import Foundation
 /// ``ImageDecoders``, keyed by format: each file's format is recognised from its first bytes,
 /// then its format's decoder decodes it.
 ///
-/// ``default`` has PNG and JPEG (one-shot and incremental), WebP, GIF and AVIF. Register your own format with a
-/// recogniser for its first bytes, or replace a built-in decoder by registering the same type:
+/// ``default`` has PNG and JPEG (one-shot and incremental), WebP, GIF, AVIF, HEIC and JPEG XL.
+/// Register your own format with a recogniser for its first bytes, or replace a built-in decoder
+/// by registering the same type:
 ///
 /// ```swift
 /// var decoders = ImageDecoderRegistry.default
@@ -34,7 +35,8 @@ public struct ImageDecoderRegistry: Sendable {
     public init() {}
 
     /// PNG (libpng), JPEG (libjpeg-turbo) and WebP (libwebp), each with its incremental decoder;
-    /// GIF (giflib) and AVIF (libavif), decoded when their data is complete.
+    /// GIF (giflib), AVIF (libavif), HEIC (libheif) and JPEG XL (libjxl), decoded when their
+    /// data is complete.
     public static let `default`: ImageDecoderRegistry = {
         var registry = ImageDecoderRegistry()
         registry.register(
@@ -54,6 +56,8 @@ public struct ImageDecoderRegistry: Sendable {
             })
         registry.register(.gif, decoder: GIFDecoder())
         registry.register(.avif, decoder: AVIFDecoder())
+        registry.register(.heic, decoder: HEICDecoder())
+        registry.register(.jpegXL, decoder: JPEGXLDecoder())
         return registry
     }()
 

@@ -10,7 +10,7 @@ public enum ImageDecoders {
     /// Recognises the format of `data` and decodes it (see ``ImageDecoderRegistry/decode(_:options:)``).
     ///
     /// Throws ``ImageDecodingError/emptyData``, ``ImageDecodingError/unsupportedFormat(_:)``
-    /// (a known but undecodable type, e.g. HEIC) or ``ImageDecodingError/unrecognizedFormat(prefix:)``
+    /// (a known but undecodable type, e.g. BMP) or ``ImageDecodingError/unrecognizedFormat(prefix:)``
     /// before any decoding, else what the format's decoder throws.
     public static func decode(_ data: Data, options: ImageDecodingOptions = ImageDecodingOptions())
         throws(ImageDecodingError) -> DecodedImage
@@ -20,9 +20,10 @@ public enum ImageDecoders {
 }
 
 extension Image {
-    /// Decodes a PNG, JPEG, WebP, GIF (first frame) or AVIF image (format recognised from its
-    /// bytes), upright, as straight-alpha RGBA8. Decoder warnings are tolerated (see ``ImageDecoders/decode(_:options:)`` and
-    /// ``DecodedImage/warnings`` to see them, or ``ImageDecodingOptions/isStrict`` to refuse them).
+    /// Decodes a PNG, JPEG, WebP, GIF (first frame), AVIF, HEIC or JPEG XL image (format
+    /// recognised from its bytes), upright, as straight-alpha RGBA8. Decoder warnings are
+    /// tolerated (see ``ImageDecoders/decode(_:options:)`` and ``DecodedImage/warnings`` to see
+    /// them, or ``ImageDecodingOptions/isStrict`` to refuse them).
     public init(data: Data, options: ImageDecodingOptions = ImageDecodingOptions()) throws(ImageDecodingError) {
         self = try ImageDecoders.decode(data, options: options).image
     }

@@ -2,7 +2,7 @@
 public enum ImageDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There were no bytes to decode.
     case emptyData
-    /// The data is an image of a known type that Comet does not decode (HEIC, BMP, TIFF…).
+    /// The data is an image of a known type that Comet does not decode (BMP, TIFF, ICO).
     case unsupportedFormat(AssetType)
     /// The file is of a supported type but uses a feature the codec library does not decode
     /// (e.g. 12-bit JPEG); `reason` is the library's message.

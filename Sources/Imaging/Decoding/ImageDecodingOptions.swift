@@ -13,13 +13,15 @@ public struct ImageDecodingOptions: Sendable, Hashable {
 
     /// `nil` (the default): decode at full size. Otherwise JPEGs decode at the smallest DCT scale
     /// (1/2, 1/4 or 1/8) whose result still satisfies the target, still WebPs at the smallest
-    /// size that satisfies it (libwebp's scaler); PNGs, GIFs, AVIFs and animations decode at full
-    /// size (no cheaper reduced decode), so resize afterwards for an exact size. Sizes are
-    /// in the upright (orientation-applied) frame.
+    /// size that satisfies it (libwebp's scaler); PNGs, GIFs, AVIFs, HEICs, JPEG XLs and
+    /// animations decode at full size (no cheaper reduced decode), so resize afterwards for an
+    /// exact size. Sizes are in the upright (orientation-applied) frame.
     public var downsampling: Downsampling?
 
-    /// Whether to apply the EXIF orientation of JPEGs so the image comes out upright.
-    /// Default `true`; when `false` the orientation is still reported in ``DecodedImage``.
+    /// Whether to apply the EXIF orientation of JPEGs (AVIF's `irot`/`imir`, JPEG XL's codestream
+    /// orientation) so the image comes out upright. Default `true`; when `false` the orientation
+    /// is still reported in ``DecodedImage``. HEIC images always come out upright (libheif applies
+    /// their transformations; see ``HEICDecoder``).
     public var appliesOrientation: Bool
 
     /// When `true`, any decoder warning (corrupt data that libjpeg would conceal, a premature
