@@ -4,10 +4,13 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 APT_PACKAGES := libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libavif-dev libheif-dev libjxl-dev liblcms2-dev pkg-config \
-	libhiredis-dev redis-server python3-pil libavif-bin colord-data icc-profiles-free libgs-common
+	libhiredis-dev redis-server python3-pil libavif-bin colord-data icc-profiles-free libgs-common libheif-examples libjxl-tools
 # The colour tests' images and their Little CMS references, made from the corpus photos by
 # scripts/colour-fixtures (Pillow, avifenc/avifdec and the ICC profiles of the packages above).
 COLOUR_FIXTURES := .build/colour-fixtures
+# The HEIC and JPEG XL tests' images and their reference decodes (heif-convert, djxl), made from
+# the corpus photos by scripts/heic-jxl-fixtures (libheif-examples, libjxl-tools, Pillow).
+HEIC_JXL_FIXTURES := .build/heic-jxl-fixtures
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
 FUZZ_TARGETS ?= png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail webp-oneshot webp-thumbnail gif avif
@@ -20,7 +23,7 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 
-.PHONY: setup colour-fixtures demo test lint docs loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
+.PHONY: setup colour-fixtures heic-jxl-fixtures demo test lint docs loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -39,7 +42,7 @@ demo: setup
 
 ## The whole test suite (what CI runs). Suites that need a missing corpus folder are skipped, and
 ## listed at the end; with COMET_REQUIRE_CORPUS=1 (CI) they fail instead.
-test: setup colour-fixtures
+test: setup colour-fixtures heic-jxl-fixtures
 	$(SWIFT) build --build-tests
 	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output.log
 	@scripts/skipped-summary .build/test-output.log
@@ -50,6 +53,11 @@ test: setup colour-fixtures
 colour-fixtures:
 	@mkdir -p .build
 	/usr/bin/python3 scripts/colour-fixtures $(CORPUS) $(COLOUR_FIXTURES)
+
+## Makes the HEIC and JPEG XL tests' images and references (.build/heic-jxl-fixtures; seconds, once).
+heic-jxl-fixtures:
+	@mkdir -p .build
+	/usr/bin/python3 scripts/heic-jxl-fixtures $(CORPUS) $(HEIC_JXL_FIXTURES)
 
 ## Checks that all our Swift code is formatted as .swift-format says, with the toolchain's
 ## `swift format` (a few seconds, no build); any warning fails it. `swift format format -i -r

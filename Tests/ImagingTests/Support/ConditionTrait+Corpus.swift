@@ -28,3 +28,19 @@ extension Trait where Self == ConditionTrait {
         }
     }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the suite only when the HEIC and JPEG XL fixtures (`make heic-jxl-fixtures`) are
+    /// there; under `COMET_REQUIRE_CORPUS=1` (CI) their absence fails instead.
+    static var requiresHEICJXLFixtures: Self {
+        let fixtures = HEICJXLFixtures.current
+        return .enabled(Comment(rawValue: fixtures.unavailabilityMessage)) {
+            if fixtures.isAvailable { return true }
+            if TestCorpus.current.isRequired {
+                throw TestCorpus.MissingCorpus(
+                    message: "COMET_REQUIRE_CORPUS=1, but the suite " + fixtures.unavailabilityMessage)
+            }
+            return false
+        }
+    }
+}
