@@ -30,7 +30,12 @@ struct cic_colour_transform {
     cic_colour_input input;
     int is_rgb_source;
     uint64_t packed[3][256];                 // FAST_MATRIX
-    uint8_t encode[CIC_LINEAR_ONE + 1];      // FAST_MATRIX: linear Q14 → sRGB code
+    // FAST_MATRIX: sRGB codes for every sum a field can hold, clamping included: entry i is
+    // the code of the linear value (i + encode_first) / CIC_LINEAR_ONE, clamped to 0...1. A
+    // table lookup instead of two compares per channel halves the cost of a pixel.
+    uint8_t *encode;
+    int32_t encode_first;                    // the linear value (Q14) of entry 0
+    uint32_t encode_count;
     uint8_t gray[3][256];                    // GRAY_TABLE
     cmsHTRANSFORM lcms;                      // LCMS
     uint8_t *icc;                            // the source's description as ICC bytes

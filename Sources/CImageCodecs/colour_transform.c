@@ -75,6 +75,22 @@ static int colorants(cmsHPROFILE profile, double m[9]) {
     return 1;
 }
 
+// The sums of a row of products reach from the negative coefficients' total to the positive
+// ones' (each linear value is within 0...1), plus a margin for rounding.
+static void sum_range(const double matrix[9], int32_t *first, int32_t *last) {
+    double low = 0, high = 0;
+    for (int row = 0; row < 3; row++) {
+        double negative = 0, positive = 0;
+        for (int c = 0; c < 3; c++) {
+            if (matrix[3 * row + c] < 0) negative += matrix[3 * row + c]; else positive += matrix[3 * row + c];
+        }
+        if (negative < low) low = negative;
+        if (positive > high) high = positive;
+    }
+    *first = (int32_t)floor(low * CIC_LINEAR_ONE) - 4;
+    *last = (int32_t)ceil(high * CIC_LINEAR_ONE) + 4;
+}
+
 // Fills the fast path's tables from a matrix/TRC profile. 0 when the profile does not fit it.
 static int build_fast_matrix(cic_colour_transform *t, cmsHPROFILE source, cmsHPROFILE srgb) {
     static const cmsTagSignature curves[3] = { cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag };
@@ -84,9 +100,12 @@ static int build_fast_matrix(cic_colour_transform *t, cmsHPROFILE source, cmsHPR
         for (int c = 0; c < 3; c++) {
             matrix[3 * r + c] = 0;
             for (int k = 0; k < 3; k++) matrix[3 * r + c] += to_inverse[3 * r + k] * from[3 * k + c];
-            // The packed fields hold products within ±CIC_FIELD_BIAS.
-            if (fabs(matrix[3 * r + c]) >= 7.5) return 0;
         }
+    int32_t first, last;
+    sum_range(matrix, &first, &last);
+    // Each packed field holds a product within ±CIC_FIELD_BIAS, and three of them must not carry
+    // into the next field.
+    if (first < -CIC_FIELD_BIAS || last >= CIC_FIELD_BIAS) return 0;
     for (int c = 0; c < 3; c++) {
         const cmsToneCurve *curve = cmsReadTag(source, curves[c]);
         if (curve == NULL) return 0;
@@ -103,31 +122,40 @@ static int build_fast_matrix(cic_colour_transform *t, cmsHPROFILE source, cmsHPR
     const cmsToneCurve *srgb_curve = cmsReadTag(srgb, cmsSigRedTRCTag);
     cmsToneCurve *inverse = srgb_curve != NULL ? cmsReverseToneCurve(srgb_curve) : NULL;
     if (inverse == NULL) return 0;
+    uint8_t codes[CIC_LINEAR_ONE + 1];
     for (int i = 0; i <= CIC_LINEAR_ONE; i++) {
         double encoded = cmsEvalToneCurveFloat(inverse, (cmsFloat32Number)((double)i / CIC_LINEAR_ONE));
         long code = lround(encoded * 255.0);
-        t->encode[i] = (uint8_t)(code < 0 ? 0 : code > 255 ? 255 : code);
+        codes[i] = (uint8_t)(code < 0 ? 0 : code > 255 ? 255 : code);
     }
     cmsFreeToneCurve(inverse);
+    t->encode_count = (uint32_t)(last - first + 1);
+    t->encode_first = first;
+    t->encode = malloc(t->encode_count);
+    if (t->encode == NULL) return 0;
+    for (uint32_t i = 0; i < t->encode_count; i++) {
+        int32_t value = (int32_t)i + first;
+        t->encode[i] = codes[value < 0 ? 0 : value > CIC_LINEAR_ONE ? CIC_LINEAR_ONE : value];
+    }
     return 1;
 }
 
-static inline uint32_t encode_field(const uint8_t *encode, uint64_t sum, int field) {
-    int32_t value = (int32_t)((sum >> (CIC_FIELD_BITS * field)) & ((1u << CIC_FIELD_BITS) - 1)) - 3 * CIC_FIELD_BIAS;
-    value &= ~(value >> 31);                               // below 0: 0 (branch-free: colours clip often)
-    value = value > CIC_LINEAR_ONE ? CIC_LINEAR_ONE : value;
-    return encode[value];
+// The sRGB code of one field of a sum: the field's value less the three biases and the table's
+// first value indexes the table (in range: sum_range bounds every sum the tables can make).
+static inline uint32_t encode_field(const uint8_t *encode, uint32_t origin, uint64_t sum, int field) {
+    return encode[((uint32_t)(sum >> (CIC_FIELD_BITS * field)) & ((1u << CIC_FIELD_BITS) - 1)) - origin];
 }
 
 static void convert_fast_row(const cic_colour_transform *t, uint8_t *row, uint32_t width) {
     const uint64_t *restrict red = t->packed[0], *restrict green = t->packed[1], *restrict blue = t->packed[2];
     const uint8_t *restrict encode = t->encode;
+    const uint32_t origin = (uint32_t)(3 * CIC_FIELD_BIAS + t->encode_first);
     for (uint32_t x = 0; x < width; x++) {
         uint32_t pixel;
         memcpy(&pixel, row + 4 * (size_t)x, 4);
         uint64_t sum = red[pixel & 255] + green[(pixel >> 8) & 255] + blue[(pixel >> 16) & 255];
-        pixel = (pixel & 0xFF000000u) | encode_field(encode, sum, 0) | encode_field(encode, sum, 1) << 8
-              | encode_field(encode, sum, 2) << 16;
+        pixel = (pixel & 0xFF000000u) | encode_field(encode, origin, sum, 0) | encode_field(encode, origin, sum, 1) << 8
+              | encode_field(encode, origin, sum, 2) << 16;
         memcpy(row + 4 * (size_t)x, &pixel, 4);
     }
 }
@@ -276,6 +304,7 @@ void cic_colour_transform_release(cic_colour_transform *t) {
     if (t == NULL) return;
     if (atomic_fetch_sub_explicit(&t->references, 1, memory_order_acq_rel) != 1) return;
     if (t->lcms != NULL) cmsDeleteTransform(t->lcms);
+    free(t->encode);
     free(t->icc);
     free(t);
 }

@@ -48,7 +48,8 @@ def main():
     srgb = ImageCms.createProfile("sRGB")
     first = Image.open(io.BytesIO(files[0]))
     p3 = ImageCms.ImageCmsProfile(io.BytesIO(first.info["icc_profile"]))
-    transform = ImageCms.buildTransform(p3, srgb, "RGB", "RGB", ImageCms.INTENT_PERCEPTUAL)
+    perceptual = ImageCms.Intent.PERCEPTUAL if hasattr(ImageCms, "Intent") else ImageCms.INTENT_PERCEPTUAL
+    transform = ImageCms.buildTransform(p3, srgb, "RGB", "RGB", perceptual)
 
     def pillow_decode(data):
         image = Image.open(io.BytesIO(data))

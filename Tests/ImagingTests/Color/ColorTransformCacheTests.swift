@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import Imaging
+
+/// The transform cache: bounded, shared by concurrent decodes, and never mixing up two profiles.
+struct ColorTransformCacheTests {
+    /// PNGs of one gradient, each tagged with its own profile (primaries nudged apart, so each
+    /// profile is a distinct description that converts differently).
+    static let tagged: [Data] = (0..<(ColorTransformCache.capacity + 8)).map { index in
+        let shift = Double(index) * 0.002
+        let profile = ColorProfile.build(
+            chromaticities: [0.3127, 0.3290, 0.66 + shift, 0.32, 0.27, 0.67 - shift, 0.15, 0.06],
+            name: "Test \(index)")
+        var bytes = [UInt8]()
+        for y in 0..<16 {
+            for x in 0..<16 { bytes += [UInt8(x * 16), UInt8(y * 16), UInt8(255 - x * 8), 255] }
+        }
+        let image = Image(width: 16, height: 16, isOpaque: true, bytes: bytes).withColorProfile(profile)
+        return try! ImageEncoders.png(image)
+    }
+
+    @Test func holdsAtMostItsCapacity() throws {
+        for data in Self.tagged { _ = try PNGDecoder().decode(data) }
+        #expect(ColorTransformCache.count <= ColorTransformCache.capacity)
+    }
+
+    @Test func concurrentDecodesGiveWhatOneDecodeGives() async throws {
+        let expected = try Self.tagged.map { try PNGDecoder().decode($0).image }
+        // Distinct profiles convert differently: a mixed-up transform would show.
+        #expect(Set(expected.map(\.packedBytes)).count == expected.count)
+        try await withThrowingTaskGroup(of: (Int, Image).self) { group in
+            for round in 0..<4 {
+                for index in Self.tagged.indices {
+                    let data = Self.tagged[(index + round * 7) % Self.tagged.count]
+                    let position = (index + round * 7) % Self.tagged.count
+                    group.addTask { (position, try PNGDecoder().decode(data).image) }
+                }
+            }
+            for try await (index, image) in group { #expect(image == expected[index]) }
+        }
+        #expect(ColorTransformCache.count <= ColorTransformCache.capacity)
+    }
+}
