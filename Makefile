@@ -13,7 +13,7 @@ COLOUR_FIXTURES := .build/colour-fixtures
 HEIC_JXL_FIXTURES := .build/heic-jxl-fixtures
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
-FUZZ_TARGETS ?= png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail webp-oneshot webp-thumbnail gif avif
+FUZZ_TARGETS ?= png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail webp-oneshot webp-thumbnail gif avif heic jxl
 # The test corpus, found as the tests find it (Tests/Support/TestCorpus.swift): $COMET_CORPUS,
 # else .corpus (filled by `make corpus`), else ../shared/corpus.
 CORPUS := $(or $(COMET_CORPUS),$(if $(wildcard .corpus/.),.corpus,../shared/corpus))
@@ -22,6 +22,9 @@ FUZZ_SEEDS := $(CORPUS)/pngsuite $(CORPUS)/libjpeg-turbo-testimages/derived $(CO
 FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
+# HEIC and JPEG XL: the generated fixtures' files, copied here apart from their reference decodes.
+FUZZ_SEEDS_heic := .build/fuzz-seeds/heic
+FUZZ_SEEDS_jxl := .build/fuzz-seeds/jxl
 
 .PHONY: setup colour-fixtures heic-jxl-fixtures demo test lint docs loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
 
@@ -184,11 +187,12 @@ demo-screenshot: setup
 	@if [ -z "$(COMET_SERVER)" ]; then cd Server && $(SWIFT) build -c release --product comet-server; fi
 	scripts/demo-screenshot $(or $(COMET_SERVER),Server/.build/release/comet-server) docs/demo-page.png
 
-## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the nine decoder targets
-## (PNG, JPEG, WebP, GIF, AVIF) seeded from the corpus, then the cache-key target seeded from
+## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the eleven decoder targets
+## (PNG, JPEG, WebP, GIF, AVIF seeded from the corpus; HEIC, JPEG XL from the files
+## `make heic-jxl-fixtures` makes from it), then the cache-key target seeded from
 ## Fuzz/seeds/cache-keys. FUZZ_TARGETS='webp-oneshot gif' runs only those decoder targets.
 ## FUZZ_RUNS=N stops each target after N executions instead (used for the ≥1M runs).
-fuzz: setup
+fuzz: setup heic-jxl-fixtures
 	@test -d $(CORPUS)/pngsuite || { echo "fuzz: the seeds come from the test corpus, not found at $(CORPUS) (make corpus)" >&2; exit 1; }
 	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path ../.build-fuzz
 	@for target in $(FUZZ_TARGETS) cache-keys; do \
@@ -198,6 +202,8 @@ fuzz: setup
 			webp-*) seeds="$(FUZZ_SEEDS_webp)"; max_len=65536; extra=-keep_seed=1;; \
 			gif) seeds="$(FUZZ_SEEDS_gif)"; max_len=32768;; \
 			avif) seeds="$(FUZZ_SEEDS_avif)"; extra=-keep_seed=1;; \
+			heic) seeds="$(FUZZ_SEEDS_heic)"; mkdir -p $$seeds; cp $(HEIC_JXL_FIXTURES)/*.heic $$seeds; extra=-keep_seed=1;; \
+			jxl) seeds="$(FUZZ_SEEDS_jxl)"; mkdir -p $$seeds; cp $(HEIC_JXL_FIXTURES)/*.jxl $$seeds; extra=-keep_seed=1;; \
 			*) seeds="$(FUZZ_SEEDS)";; esac; fi; \
 		echo "== fuzzing $$target ($(if $(FUZZ_RUNS),$(FUZZ_RUNS) runs,$(FUZZ_SECONDS)s))"; \
 		COMET_FUZZ_TARGET=$$target ./.build-fuzz/release/$$binary Fuzz/corpus-work/$$target $$seeds \

@@ -9,6 +9,8 @@ import Imaging
 //   webp-thumbnail   WebPDecoder with libwebp's scaler (maxPixelSize from the first byte)
 //   gif              GIFDecoder with every frame (compositing, disposal, interlace)
 //   avif             AVIFDecoder (libavif + dav1d; crop, rotation, mirror)
+//   heic             HEICDecoder (libheif + libde265; grids, alpha, clap/irot/imir, colr)
+//   jxl              JPEGXLDecoder (libjxl; codestream and container, orientation, ICC)
 // Limits are tightened so that a fuzzer-made header cannot ask for gigabytes legitimately.
 // libpng and libjpeg-turbo are the system's (uninstrumented) libraries: coverage guidance sees
 // Comet's Swift and C code only, so PNG inputs get their chunk CRCs fixed to stay deep.
@@ -23,6 +25,8 @@ enum FuzzTarget: String {
     case webpThumbnail = "webp-thumbnail"
     case gif
     case avif
+    case heic
+    case jxl
 
     static let current: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["COMET_FUZZ_TARGET"] ?? "jpeg-oneshot"
@@ -81,7 +85,7 @@ func withSignature(_ data: Data, for target: FuzzTarget) -> Data {
         return Data("RIFF".utf8) + withUnsafeBytes(of: size.littleEndian) { Data($0) } + body
     case .gif:
         return data.starts(with: Data("GIF8".utf8)) ? data : Data("GIF89a".utf8) + data
-    case .avif:
+    case .avif, .heic, .jxl:
         return data
     }
 }
@@ -104,6 +108,10 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         _ = try? GIFDecoder().decode(data, options: options)
     case .avif:
         _ = try? AVIFDecoder().decode(data, options: options)
+    case .heic:
+        _ = try? HEICDecoder().decode(data, options: options)
+    case .jxl:
+        _ = try? JPEGXLDecoder().decode(data, options: options)
     case .pngOneShot, .jpegOneShot:
         _ = try? ImageDecoders.decode(data, options: options)
     case .jpegThumbnail:
