@@ -44,7 +44,7 @@ func readmeThumbnailThenFull(
 
 /// README and Imaging.docc/DecodingImages.md.
 func readmeDecoding(data: Data) throws -> (Image, DecodedImage, Data, Data) {
-    let image = try Image(data: data)  // PNG, JPEG, WebP, GIF, AVIF; upright, RGBA8 straight alpha
+    let image = try Image(data: data)  // PNG, JPEG, WebP, GIF, AVIF, HEIC, JPEG XL: upright RGBA8
     let result = try ImageDecoders.decode(
         data,
         options: ImageDecodingOptions(
