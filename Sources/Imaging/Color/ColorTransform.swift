@@ -39,3 +39,14 @@ enum ColorTransformCache {
     /// The most descriptions held at once.
     static var capacity: Int { Int(CIC_COLOUR_CACHE_CAPACITY) }
 }
+
+extension ColorTransformCache {
+    /// The transform RGB pixels tagged with `profile` convert with (a cached one when the profile
+    /// was seen), or `nil` when there is nothing to convert or the profile is unusable.
+    static func transform(for profile: ColorProfile) -> ColorTransform? {
+        profile.iccData.withUnsafeBytes {
+            ColorResolution.icc($0.bindMemory(to: UInt8.self), input: CIC_COLOUR_INPUT_RGB, keepsOriginalColors: false)
+                .transform
+        }
+    }
+}

@@ -124,14 +124,4 @@ struct ColorFixtureTests {
         let final = try decoder.finish()
         #expect(final.image == reference)
     }
-
-    @Test("each distinct profile builds one transform, reused by later decodes")
-    func transformsAreCached() throws {
-        _ = try decode("prophoto.jpg")
-        let before = ColorTransformCache.buildCount
-        for _ in 0..<5 { _ = try decode("prophoto.jpg") }
-        _ = try decode("prophoto-alpha.png")
-        #expect(ColorTransformCache.buildCount == before)
-        #expect(ColorTransformCache.count <= ColorTransformCache.capacity)
-    }
 }

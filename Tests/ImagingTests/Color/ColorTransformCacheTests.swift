@@ -4,6 +4,8 @@ import Testing
 @testable import Imaging
 
 /// The transform cache: bounded, shared by concurrent decodes, and never mixing up two profiles.
+/// Serialized: the eviction test would otherwise evict what the reuse test watches.
+@Suite(.serialized)
 struct ColorTransformCacheTests {
     /// PNGs of one gradient, each tagged with its own profile (primaries nudged apart, so each
     /// profile is a distinct description that converts differently).
@@ -18,6 +20,17 @@ struct ColorTransformCacheTests {
         }
         let image = Image(width: 16, height: 16, isOpaque: true, bytes: bytes).withColorProfile(profile)
         return try! ImageEncoders.png(image)
+    }
+
+    @Test func aProfileBuildsOneTransformThatLaterDecodesReuse() throws {
+        let profile = ColorProfile.build(
+            chromaticities: [0.3127, 0.3290, 0.70, 0.29, 0.21, 0.71, 0.15, 0.06], name: "Reused")
+        let first = try #require(ColorTransformCache.transform(for: profile))
+        let tagged = try ImageEncoders.png(
+            Image(width: 8, height: 8, color: RGBA8(red: 200, green: 40, blue: 90)).withColorProfile(profile))
+        for _ in 0..<5 { _ = try PNGDecoder().decode(tagged) }
+        let again = try #require(ColorTransformCache.transform(for: profile))
+        #expect(first.pointer == again.pointer, "the cached transform is handed out again")
     }
 
     @Test func holdsAtMostItsCapacity() throws {
