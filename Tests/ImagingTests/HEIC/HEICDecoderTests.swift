@@ -98,6 +98,11 @@ struct HEICDecoderTests {
         #expect(decoded.image.width == 255 && decoded.image.height == 191)
     }
 
+    @Test func moreThreadsDecodeTheSameImage() throws {
+        let data = try Self.fixtures.data("odd-size.heic")
+        #expect(try HEICDecoder(threadCount: 2).decode(data).image == (try decode("odd-size.heic")).image)
+    }
+
     @Test func theDecoderChecksLimitsFromTheBoxes() {
         #expect(HEICDecoder().checksLimitsBeforeDecoding)
     }

@@ -94,6 +94,11 @@ struct JPEGXLDecoderTests {
         #expect(try Self.fixtures.largestDifference(decoded.image, "animation.jxl.ref.ppm") == 0)
     }
 
+    @Test func libjxlsThreadPoolDecodesTheSameImage() throws {
+        let data = try Self.fixtures.data("lossy.jxl")
+        #expect(try JPEGXLDecoder(threadCount: 2).decode(data).image == (try decode("lossy.jxl")).image)
+    }
+
     @Test func theDecoderChecksLimitsFromTheHeader() {
         #expect(JPEGXLDecoder().checksLimitsBeforeDecoding)
     }
