@@ -12,10 +12,12 @@ struct ColorTests {
 
     /// The answer for `options` of the P3 photo, its `Comet-Color` header and the PNG decoded
     /// as written (numbers not converted).
-    func fetch(_ options: String) async throws -> (header: String?, decoded: DecodedImage) {
+    func fetch(_ options: String, source: String = "/img/p3.jpg") async throws -> (
+        header: String?, decoded: DecodedImage
+    ) {
         var answer: HTTPClient.Answer?
         try await withOriginAndServer { origin, server in
-            answer = try await client.get(server.url(options, origin.url("/img/p3.jpg")))
+            answer = try await client.get(server.url(options, origin.url(source)))
         }
         let result = try #require(answer)
         #expect(result.status == 200)
@@ -58,5 +60,18 @@ struct ColorTests {
             Double(zip(decoded.image.packedBytes, expected.packedBytes).map { abs(Int($0) - Int($1)) }.reduce(0, +))
             / Double(expected.packedBytes.count)
         #expect(mean < 1.5, "the thumbnail's colours are the sRGB conversion's (mean difference \(mean))")
+    }
+
+    @Test func aHEICSourceIsDecodedAndConverted() async throws {
+        let (header, decoded) = try await fetch("f:png", source: "/img/p3.heic")
+        #expect(header == "srgb" && decoded.colorHandling == .untagged)
+        let reference = try ColorFixture.pixels("p3-icc.heic.ref.ppm", in: ColorFixture.heicJXLFolder)
+        #expect(difference(decoded.image, reference) <= 2)
+    }
+
+    @Test func aJPEGXLSourceIsDecoded() async throws {
+        let (_, decoded) = try await fetch("f:png", source: "/img/photo.jxl")
+        let reference = try ColorFixture.pixels("lossless.jxl.ref.ppm", in: ColorFixture.heicJXLFolder)
+        #expect(difference(decoded.image, reference) == 0)
     }
 }

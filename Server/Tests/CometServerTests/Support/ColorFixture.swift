@@ -2,16 +2,22 @@ import Foundation
 
 /// The colour fixtures the root package's `make colour-fixtures` makes (`.build/colour-fixtures`
 /// at the repository root, or `$COMET_COLOUR_FIXTURES`): photos with colour profiles, and Little
-/// CMS's sRGB conversions of them.
+/// CMS's sRGB conversions of them; and the HEIC and JPEG XL files of `make heic-jxl-fixtures`
+/// (`.build/heic-jxl-fixtures`) with their reference decodes.
 enum ColorFixture {
     static let folder: URL = {
         if let path = ProcessInfo.processInfo.environment["COMET_COLOUR_FIXTURES"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/colour-fixtures")
+        return repository.appendingPathComponent(".build/colour-fixtures")
     }()
+
+    /// The HEIC and JPEG XL fixtures.
+    static let heicJXLFolder = repository.appendingPathComponent(".build/heic-jxl-fixtures")
+
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Whether the fixtures were made; CI (`COMET_REQUIRE_CORPUS=1`) requires them.
     static var isAvailable: Bool {
@@ -20,13 +26,13 @@ enum ColorFixture {
         return available || required
     }
 
-    static func bytes(_ name: String) -> [UInt8]? {
+    static func bytes(_ name: String, in folder: URL = folder) -> [UInt8]? {
         (try? Data(contentsOf: folder.appendingPathComponent(name))).map { [UInt8]($0) }
     }
 
     /// A binary PPM (P6) fixture as RGBA8 bytes.
-    static func pixels(_ name: String) throws -> (width: Int, height: Int, rgba: [UInt8]) {
-        guard let bytes = bytes(name), bytes.starts(with: Array("P6".utf8)) else {
+    static func pixels(_ name: String, in folder: URL = folder) throws -> (width: Int, height: Int, rgba: [UInt8]) {
+        guard let bytes = bytes(name, in: folder), bytes.starts(with: Array("P6".utf8)) else {
             throw CocoaError(.fileReadCorruptFile)
         }
         var fields: [Int] = []

@@ -10,7 +10,9 @@ import Synchronization
 /// per path. Routes:
 /// - `/img/photo.jpg` (640×480 JPEG), `/img/badge.png` (64×64 PNG with transparency),
 ///   `/img/tagged.jpg` (the JPEG with `ETag: "v1"`), `/img/p3.jpg` (a Display P3 photo of the
-///   colour fixtures, ``ColorFixture``; 404 when they are not made)
+///   colour fixtures, ``ColorFixture``; 404 when they are not made), `/img/p3.heic` (a HEIC with
+///   a Display P3 profile) and `/img/photo.jxl` (a lossless JPEG XL) of the HEIC and JPEG XL
+///   fixtures (404 when not made)
 /// - `/slow/{ms}/photo.jpg`: the JPEG after a delay
 /// - `/missing`: 404; `/error`: 500; `/garbage`: 200 with bytes that are no image
 /// - `/big`: 200 with 2 MiB; `/huge.png`: a small PNG that declares 4000×4000 pixels
@@ -80,6 +82,18 @@ final class OriginServer: Sendable {
         router.get("/img/p3.jpg") { _, _ in
             guard let bytes = ColorFixture.bytes("p3.jpg") else { return Response(status: .notFound) }
             return image(bytes, "image/jpeg")
+        }
+        router.get("/img/p3.heic") { _, _ in
+            guard let bytes = ColorFixture.bytes("p3-icc.heic", in: ColorFixture.heicJXLFolder) else {
+                return Response(status: .notFound)
+            }
+            return image(bytes, "image/heic")
+        }
+        router.get("/img/photo.jxl") { _, _ in
+            guard let bytes = ColorFixture.bytes("lossless.jxl", in: ColorFixture.heicJXLFolder) else {
+                return Response(status: .notFound)
+            }
+            return image(bytes, "image/jxl")
         }
         router.get("/img/tagged.jpg") { _, _ in
             var response = image(photo, "image/jpeg")
