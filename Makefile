@@ -23,6 +23,8 @@ FUZZ_SEEDS_webp := $(CORPUS)/webp/libwebp-test-data
 FUZZ_SEEDS_gif := $(CORPUS)/gif/image-gif-samples
 FUZZ_SEEDS_avif := $(CORPUS)/avif/link-u $(CORPUS)/avif/xiph
 # HEIC and JPEG XL: the generated fixtures' files, copied here apart from their reference decodes.
+# PNG and JPEG also start from the colour fixtures' files: profiles of every kind, malformed ICC sets.
+FUZZ_SEEDS_colour := .build/fuzz-seeds/colour
 FUZZ_SEEDS_heic := .build/fuzz-seeds/heic
 FUZZ_SEEDS_jxl := .build/fuzz-seeds/jxl
 
@@ -188,11 +190,12 @@ demo-screenshot: setup
 	scripts/demo-screenshot $(or $(COMET_SERVER),Server/.build/release/comet-server) docs/demo-page.png
 
 ## Runs each libFuzzer harness for FUZZ_SECONDS (default 60) with ASan: the eleven decoder targets
-## (PNG, JPEG, WebP, GIF, AVIF seeded from the corpus; HEIC, JPEG XL from the files
+## (PNG, JPEG, WebP, GIF, AVIF seeded from the corpus, PNG and JPEG also from the colour
+## fixtures; HEIC, JPEG XL from the files
 ## `make heic-jxl-fixtures` makes from it), then the cache-key target seeded from
 ## Fuzz/seeds/cache-keys. FUZZ_TARGETS='webp-oneshot gif' runs only those decoder targets.
 ## FUZZ_RUNS=N stops each target after N executions instead (used for the ≥1M runs).
-fuzz: setup heic-jxl-fixtures
+fuzz: setup colour-fixtures heic-jxl-fixtures
 	@test -d $(CORPUS)/pngsuite || { echo "fuzz: the seeds come from the test corpus, not found at $(CORPUS) (make corpus)" >&2; exit 1; }
 	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path ../.build-fuzz
 	@for target in $(FUZZ_TARGETS) cache-keys; do \
@@ -204,7 +207,9 @@ fuzz: setup heic-jxl-fixtures
 			avif) seeds="$(FUZZ_SEEDS_avif)"; extra=-keep_seed=1;; \
 			heic) seeds="$(FUZZ_SEEDS_heic)"; mkdir -p $$seeds; cp $(HEIC_JXL_FIXTURES)/*.heic $$seeds; extra=-keep_seed=1;; \
 			jxl) seeds="$(FUZZ_SEEDS_jxl)"; mkdir -p $$seeds; cp $(HEIC_JXL_FIXTURES)/*.jxl $$seeds; extra=-keep_seed=1;; \
-			*) seeds="$(FUZZ_SEEDS)";; esac; fi; \
+			*) seeds="$(FUZZ_SEEDS) $(FUZZ_SEEDS_colour)"; mkdir -p $(FUZZ_SEEDS_colour); \
+				cp $(COLOUR_FIXTURES)/*.jpg $(COLOUR_FIXTURES)/*.png $(COLOUR_FIXTURES)/malformed-icc/*.jpg $(FUZZ_SEEDS_colour);; \
+			esac; fi; \
 		echo "== fuzzing $$target ($(if $(FUZZ_RUNS),$(FUZZ_RUNS) runs,$(FUZZ_SECONDS)s))"; \
 		COMET_FUZZ_TARGET=$$target ./.build-fuzz/release/$$binary Fuzz/corpus-work/$$target $$seeds \
 			$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -rss_limit_mb=2048 -max_len=$$max_len $$extra \
