@@ -71,21 +71,35 @@ cic_status cic_webp_read_info(const uint8_t *data, size_t length, cic_limits lim
     return cic_check_declared_size(limits, info->width, info->height, message);
 }
 
-const uint8_t *cic_webp_icc_profile(const uint8_t *data, size_t length, size_t *icc_length) {
+// A walk of the RIFF chunks (no demuxer: it also works on the first bytes of a file, which is
+// what the incremental decoder has when the header is complete).
+static uint32_t read_le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+const uint8_t *cic_webp_icc_profile(const uint8_t *data, size_t length, size_t *icc_length, int *incomplete) {
     *icc_length = 0;
-    WebPData bytes = { data, length };
-    WebPDemuxState state;
-    WebPDemuxer *demux = WebPDemuxPartial(&bytes, &state);
-    if (demux == NULL) return NULL;
-    const uint8_t *icc = NULL;
-    WebPChunkIterator chunk;
-    if ((WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) && WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
-        icc = chunk.chunk.bytes; // points into `data`, which outlives the demuxer
-        *icc_length = chunk.chunk.size;
-        WebPDemuxReleaseChunkIterator(&chunk);
+    *incomplete = 0;
+    if (length < 30 || memcmp(data, "RIFF", 4) != 0 || memcmp(data + 8, "WEBP", 4) != 0) return NULL;
+    if (memcmp(data + 12, "VP8X", 4) != 0 || !(data[20] & ICCP_FLAG)) return NULL;
+    size_t at = 12;
+    while (at + 8 <= length) {
+        uint32_t size = read_le32(data + at + 4);
+        if (memcmp(data + at, "ICCP", 4) == 0) {
+            if (size > length - at - 8) {
+                *incomplete = 1; // not all here yet
+                return NULL;
+            }
+            *icc_length = size;
+            return data + at + 8;
+        }
+        // The image data comes after every chunk that may carry the profile.
+        if (memcmp(data + at, "VP8 ", 4) == 0 || memcmp(data + at, "VP8L", 4) == 0
+            || memcmp(data + at, "ANMF", 4) == 0) {
+            return NULL;
+        }
+        at += 8 + (size_t)size + (size & 1);
     }
-    WebPDemuxDelete(demux);
-    return icc;
+    *incomplete = 1; // the flag promises a profile that has not arrived
+    return NULL;
 }
 
 cic_status cic_webp_decode(const uint8_t *data, size_t length, uint32_t output_width, uint32_t output_height,

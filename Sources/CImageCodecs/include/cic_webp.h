@@ -25,8 +25,9 @@ cic_status cic_webp_read_info(const uint8_t *data, size_t length, cic_limits lim
                               cic_webp_info *info, char message[CIC_MESSAGE_CAPACITY]);
 
 /// The ICC profile of an extended file's ICCP chunk (a pointer into `data`), or NULL with
-/// `*icc_length` 0 when there is none. Needs the chunks before the image data only.
-const uint8_t *cic_webp_icc_profile(const uint8_t *data, size_t length, size_t *icc_length);
+/// `*icc_length` 0 when there is none. Needs the chunks before the image data only: when the
+/// flags promise a profile that `data` does not hold whole yet, `*incomplete` is set to 1.
+const uint8_t *cic_webp_icc_profile(const uint8_t *data, size_t length, size_t *icc_length, int *incomplete);
 /// Decodes a still file to straight-alpha RGBA8 at `output_width`×`output_height` (libwebp's
 /// area-averaging scaler when smaller than the file) into `pixels`.
 cic_status cic_webp_decode(const uint8_t *data, size_t length, uint32_t output_width, uint32_t output_height,

@@ -13,6 +13,9 @@ final class IncrementalWebPDecoder: IncrementalImageDecoding {
     private var output = (width: 0, height: 0)
     private var isComplete = false
     private var previewedRows = 0
+    /// The ICCP chunk's profile, resolved from the header (which holds every chunk before the
+    /// image data): rows are converted as they are copied out.
+    private var color = ColorResolution.untagged
 
     init(options: ImageDecodingOptions) throws(ImageDecodingError) {
         self.options = options
@@ -47,6 +50,13 @@ final class IncrementalWebPDecoder: IncrementalImageDecoding {
             self.collected = collected
             return try collected.append(header)
         }
+        let resolved = header.withUnsafeBytes { bytes in
+            WebPDecoder.resolveColor(
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count, options: options)
+        }
+        // libwebp knows the size from VP8X before the ICCP chunk is in: wait for the profile.
+        guard let resolved else { return }
+        color = resolved
         let width = Int(info.width), height = Int(info.height)
         output = options.downsampling?.scaledSize(width: width, height: height) ?? (width: width, height: height)
         try options.limits.checkOutputSize(
@@ -107,13 +117,14 @@ final class IncrementalWebPDecoder: IncrementalImageDecoding {
         }
         return DecodedImage(
             image: copy(pixels, stride: stride, rows: output.height), type: .webp,
-            sourceWidth: Int(info.width), sourceHeight: Int(info.height))
+            sourceWidth: Int(info.width), sourceHeight: Int(info.height), colorHandling: color.handling)
     }
 
     /// The first `rows` rows of libwebp's bitmap in an image of the output size (the rest transparent).
     private func copy(_ pixels: UnsafePointer<UInt8>, stride: Int, rows: Int) -> Image {
         let isOpaque = info.has_alpha == 0 && rows == output.height
-        return Image(width: output.width, height: output.height, isOpaque: isOpaque) { destination, bytesPerRow in
+        let color = self.color
+        let image = Image(width: output.width, height: output.height, isOpaque: isOpaque) { destination, bytesPerRow in
             let base = destination.baseAddress!
             for y in 0..<output.height {
                 if y < rows {
@@ -122,6 +133,8 @@ final class IncrementalWebPDecoder: IncrementalImageDecoding {
                     memset(base + y * bytesPerRow, 0, output.width * 4)
                 }
             }
+            color.apply(to: destination, bytesPerRow: bytesPerRow, width: output.width, height: rows)
         }
+        return image.withColorProfile(color.keptProfile)
     }
 }

@@ -34,7 +34,9 @@ public struct WebPDecoder: ImageDecoding {
         guard status == CIC_OK else {
             throw decodingError(status, type: .webp, message: message.text, width: width, height: height)
         }
-        let color = Self.resolveColor(base, count: bytes.count, options: options)
+        let color =
+            Self.resolveColor(base, count: bytes.count, options: options)
+            ?? .unusable("the ICCP chunk is cut short, or missing though the VP8X flags announce it")
         if info.has_animation != 0 {
             let animation = try WebPAnimationReader.read(bytes, data: data, info: info, color: color, options: options)
             return DecodedImage(
@@ -62,12 +64,17 @@ public struct WebPDecoder: ImageDecoding {
             colorHandling: color.handling)
     }
 
-    /// The ICCP chunk's profile, resolved (the chunks before the image data suffice).
+    /// The ICCP chunk's profile, resolved (the chunks before the image data suffice), or `nil`
+    /// when the flags promise a profile that `count` bytes do not hold yet (a profile cut short in
+    /// a complete file is unusable).
     static func resolveColor(_ base: UnsafePointer<UInt8>, count: Int, options: ImageDecodingOptions)
-        -> ColorResolution
+        -> ColorResolution?
     {
         var length = 0
-        guard let icc = cic_webp_icc_profile(base, count, &length) else { return .untagged }
+        var incomplete: Int32 = 0
+        guard let icc = cic_webp_icc_profile(base, count, &length, &incomplete) else {
+            return incomplete != 0 ? nil : .untagged
+        }
         return ColorResolution.icc(
             UnsafeBufferPointer(start: icc, count: length), input: CIC_COLOUR_INPUT_RGB,
             keepsOriginalColors: options.keepsOriginalColors)
