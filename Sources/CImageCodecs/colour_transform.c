@@ -100,24 +100,38 @@ static int build_fast_matrix(cic_colour_transform *t, cmsHPROFILE source, cmsHPR
         for (int c = 0; c < 3; c++) {
             matrix[3 * r + c] = 0;
             for (int k = 0; k < 3; k++) matrix[3 * r + c] += to_inverse[3 * r + k] * from[3 * k + c];
+            if (!isfinite(matrix[3 * r + c])) return 0; // a hostile profile's colorants
         }
     int32_t first, last;
     sum_range(matrix, &first, &last);
     // Each packed field holds a product within ±CIC_FIELD_BIAS, and three of them must not carry
     // into the next field.
     if (first < -CIC_FIELD_BIAS || last >= CIC_FIELD_BIAS) return 0;
+    // The smallest and largest product each channel puts in each row's sum: the sums must stay
+    // inside the output table, whatever the profile's curves do.
+    long lowest[3][3], highest[3][3];
     for (int c = 0; c < 3; c++) {
         const cmsToneCurve *curve = cmsReadTag(source, curves[c]);
         if (curve == NULL) return 0;
+        for (int row = 0; row < 3; row++) lowest[c][row] = highest[c][row] = 0;
         for (int v = 0; v < 256; v++) {
             double linear = cmsEvalToneCurveFloat(curve, (cmsFloat32Number)(v / 255.0));
+            // A curve maps 0...1 to 0...1; a hostile profile's may not (or give NaN).
+            linear = linear > 0 ? (linear < 1 ? linear : 1) : 0;
             uint64_t packed = 0;
             for (int row = 0; row < 3; row++) {
                 long product = lround(matrix[3 * row + c] * linear * CIC_LINEAR_ONE);
+                if (product < lowest[c][row]) lowest[c][row] = product;
+                if (product > highest[c][row]) highest[c][row] = product;
                 packed |= (uint64_t)(product + CIC_FIELD_BIAS) << (CIC_FIELD_BITS * row);
             }
             t->packed[c][v] = packed;
         }
+    }
+    for (int row = 0; row < 3; row++) {
+        long low = lowest[0][row] + lowest[1][row] + lowest[2][row];
+        long high = highest[0][row] + highest[1][row] + highest[2][row];
+        if (low < first || high > last) return 0;
     }
     const cmsToneCurve *srgb_curve = cmsReadTag(srgb, cmsSigRedTRCTag);
     cmsToneCurve *inverse = srgb_curve != NULL ? cmsReverseToneCurve(srgb_curve) : NULL;

@@ -37,8 +37,14 @@ public struct ColorProfile: Sendable, Hashable, CustomStringConvertible {
     /// A matrix/TRC RGB profile from a white point and primaries (`[white x, y, red x, y, green
     /// x, y, blue x, y]`) with the sRGB curve: for tagging generated images and for tests.
     public static func build(chromaticities: [Double], name: String) -> ColorProfile {
+        build(chromaticities: chromaticities, curve: [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045], name: name)
+    }
+
+    /// A matrix/TRC RGB profile with the ICC parametric curve of type 4 `curve` (g, a, b, c, d:
+    /// Y = (aX + b)^g from d up, cX below): tests build odd and hostile profiles with it.
+    static func build(chromaticities: [Double], curve: [Double], name: String) -> ColorProfile {
         precondition(chromaticities.count == 8, "white, red, green and blue: eight coordinates")
-        let curve: [Double] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
+        precondition(curve.count == 5, "a type 4 curve has five parameters")
         var buffer = cic_buffer()
         defer { cic_buffer_free(&buffer) }
         let status = chromaticities.withUnsafeBufferPointer { xy in

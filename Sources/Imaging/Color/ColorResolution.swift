@@ -65,6 +65,20 @@ struct ColorResolution {
         return ColorResolution(resolution, keepsOriginalColors: keepsOriginalColors)
     }
 
+    /// Resolves an ISOBMFF container's `colr` boxes (AVIF, HEIF): an ICC profile wins over nclx
+    /// codes, as browsers do; unspecified codes (2/2) and no profile are untagged.
+    static func container(
+        icc: UnsafePointer<UInt8>?, length: Int, primaries: Int32, transfer: Int32, input: cic_colour_input,
+        keepsOriginalColors: Bool
+    ) -> ColorResolution {
+        if let icc {
+            return .icc(
+                UnsafeBufferPointer(start: icc, count: length), input: input, keepsOriginalColors: keepsOriginalColors)
+        }
+        if primaries == 2 && transfer == 2 { return .untagged }
+        return .cicp(primaries: primaries, transfer: transfer, input: input, keepsOriginalColors: keepsOriginalColors)
+    }
+
     /// Unusable, for a reason found before the profile was looked at.
     static func unusable(_ reason: String) -> ColorResolution {
         ColorResolution(handling: .unusable(reason: reason))

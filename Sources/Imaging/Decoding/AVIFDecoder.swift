@@ -73,15 +73,10 @@ public struct AVIFDecoder: ImageDecoding {
         var primaries: Int32 = 2
         var transfer: Int32 = 2
         cic_avif_colour(decoder, &icc, &length, &primaries, &transfer)
-        let input = monochrome ? CIC_COLOUR_INPUT_GRAY : CIC_COLOUR_INPUT_RGB
-        if let icc {
-            return ColorResolution.icc(
-                UnsafeBufferPointer(start: icc, count: length), input: input,
-                keepsOriginalColors: options.keepsOriginalColors)
-        }
-        if primaries == 2 && transfer == 2 { return .untagged }
-        return ColorResolution.cicp(
-            primaries: primaries, transfer: transfer, input: input, keepsOriginalColors: options.keepsOriginalColors)
+        return .container(
+            icc: icc, length: length, primaries: primaries, transfer: transfer,
+            input: monochrome ? CIC_COLOUR_INPUT_GRAY : CIC_COLOUR_INPUT_RGB,
+            keepsOriginalColors: options.keepsOriginalColors)
     }
 
     /// The EXIF orientation equal to HEIF's `irot` (anticlockwise quarter turns) followed by

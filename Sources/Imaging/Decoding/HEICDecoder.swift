@@ -96,16 +96,13 @@ public struct HEICDecoder: ImageDecoding {
         var primaries: Int32 = 2
         var transfer: Int32 = 2
         cic_heif_colour(decoder, &icc, &length, &primaries, &transfer)
-        if let icc {
-            let profile = UnsafeBufferPointer(start: icc, count: length)
-            let isGray = length >= 20 && Array(profile[16..<20]) == Array("GRAY".utf8)
-            return ColorResolution.icc(
-                profile, input: isGray ? CIC_COLOUR_INPUT_GRAY : CIC_COLOUR_INPUT_RGB,
-                keepsOriginalColors: options.keepsOriginalColors)
+        // libheif 1.15 does not say whether an image is grey: a grey profile says so.
+        let isGray = icc.map {
+            length >= 20 && Array(UnsafeBufferPointer(start: $0 + 16, count: 4)) == Array("GRAY".utf8)
         }
-        if primaries == 2 && transfer == 2 { return .untagged }
-        return ColorResolution.cicp(
-            primaries: primaries, transfer: transfer, input: CIC_COLOUR_INPUT_RGB,
+        return .container(
+            icc: icc, length: length, primaries: primaries, transfer: transfer,
+            input: isGray == true ? CIC_COLOUR_INPUT_GRAY : CIC_COLOUR_INPUT_RGB,
             keepsOriginalColors: options.keepsOriginalColors)
     }
 }

@@ -55,3 +55,25 @@ struct ColorTransformCacheTests {
         #expect(ColorTransformCache.count <= ColorTransformCache.capacity)
     }
 }
+
+/// Profiles are input: a hostile one converts with Little CMS or not at all, never out of bounds.
+struct HostileProfileTests {
+    /// A curve that leaves 0...1 (Y = (2X)^2.4 reaches 5.3): the fast path's tables would
+    /// overflow their output table (found by the JPEG fuzzer with a mutated profile).
+    @Test func aCurveBeyondOneConvertsWithoutOverrunning() throws {
+        let profile = ColorProfile.build(
+            chromaticities: [0.3127, 0.3290, 0.68, 0.32, 0.265, 0.69, 0.15, 0.06],
+            curve: [2.4, 2, 0, 1 / 12.92, 0.04045],
+            name: "Hostile")
+        var bytes = [UInt8]()
+        for value in 0..<256 { bytes += [UInt8(value), UInt8(255 - value), UInt8(value / 2), 255] }
+        let data = try ImageEncoders.png(
+            Image(width: 16, height: 16, isOpaque: true, bytes: bytes).withColorProfile(profile))
+        let decoded = try PNGDecoder().decode(data)
+        guard case .converted = decoded.colorHandling else {
+            Issue.record("\(decoded.colorHandling)")
+            return
+        }
+        #expect(decoded.image.packedBytes.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 })
+    }
+}

@@ -17,28 +17,24 @@ extension Trait where Self == ConditionTrait {
     /// Runs the suite only when the colour fixtures (`make colour-fixtures`) are there; under
     /// `COMET_REQUIRE_CORPUS=1` (CI) their absence fails instead.
     static var requiresColorFixtures: Self {
-        let fixtures = ColorFixtures.current
-        return .enabled(Comment(rawValue: fixtures.unavailabilityMessage)) {
-            if fixtures.isAvailable { return true }
-            if TestCorpus.current.isRequired {
-                throw TestCorpus.MissingCorpus(
-                    message: "COMET_REQUIRE_CORPUS=1, but the suite " + fixtures.unavailabilityMessage)
-            }
-            return false
-        }
+        requiresGeneratedFixtures(
+            isAvailable: ColorFixtures.current.isAvailable, message: ColorFixtures.current.unavailabilityMessage)
     }
-}
 
-extension Trait where Self == ConditionTrait {
     /// Runs the suite only when the HEIC and JPEG XL fixtures (`make heic-jxl-fixtures`) are
     /// there; under `COMET_REQUIRE_CORPUS=1` (CI) their absence fails instead.
     static var requiresHEICJXLFixtures: Self {
-        let fixtures = HEICJXLFixtures.current
-        return .enabled(Comment(rawValue: fixtures.unavailabilityMessage)) {
-            if fixtures.isAvailable { return true }
+        requiresGeneratedFixtures(
+            isAvailable: HEICJXLFixtures.current.isAvailable, message: HEICJXLFixtures.current.unavailabilityMessage)
+    }
+
+    /// Files a `make` target generates from the corpus: there, missing (skip), or missing under
+    /// `COMET_REQUIRE_CORPUS=1` (fail, saying how to make them).
+    private static func requiresGeneratedFixtures(isAvailable: Bool, message: String) -> Self {
+        .enabled(Comment(rawValue: message)) {
+            if isAvailable { return true }
             if TestCorpus.current.isRequired {
-                throw TestCorpus.MissingCorpus(
-                    message: "COMET_REQUIRE_CORPUS=1, but the suite " + fixtures.unavailabilityMessage)
+                throw TestCorpus.MissingCorpus(message: "COMET_REQUIRE_CORPUS=1, but the suite " + message)
             }
             return false
         }
