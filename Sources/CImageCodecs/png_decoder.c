@@ -113,6 +113,10 @@ static void fail(cic_png_decoder *d, cic_status status, const char *message) {
 
 static void on_info(png_structp png, png_infop info) {
     cic_png_decoder *d = png_get_progressive_ptr(png);
+    // libpng's progressive reader calls this again for some damaged files (image data, another
+    // chunk, image data again): the image was set up the first time (its colour transform
+    // resolved, its bitmap allocated), and doing it again would leak both.
+    if (d->header_ready) return;
     png_uint_32 width, height;
     int bit_depth, color_type, interlace;
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);

@@ -77,3 +77,55 @@ struct HostileProfileTests {
         #expect(decoded.image.packedBytes.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 })
     }
 }
+
+extension HostileProfileTests {
+    /// A tagged PNG whose image data is interrupted by another chunk: libpng's progressive reader
+    /// announces the image a second time at the second IDAT, which once resolved the profile again
+    /// and leaked the first transform (found by the PNG fuzzer under LeakSanitizer; `make asan`
+    /// runs this test).
+    @Test func imageDataInterruptedByAChunkDecodesOnce() throws {
+        let image = Image(width: 32, height: 32, color: RGBA8(red: 200, green: 30, blue: 60)).withColorProfile(
+            .displayP3)
+        let png = [UInt8](try ImageEncoders.png(image))
+        var chunks: [(type: String, data: [UInt8])] = []
+        var at = 8
+        while at + 12 <= png.count {
+            let length = Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+            chunks.append(
+                (String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self), Array(png[(at + 8)..<(at + 8 + length)])))
+            at += 12 + length
+        }
+        var rebuilt = Array(png[0..<8])
+        for chunk in chunks {
+            guard chunk.type == "IDAT" else {
+                rebuilt += Self.chunk(chunk.type, chunk.data)
+                continue
+            }
+            let half = chunk.data.count / 2
+            rebuilt +=
+                Self.chunk("IDAT", Array(chunk.data[..<half])) + Self.chunk("tEXt", Array("a\u{0}b".utf8))
+                + Self.chunk("IDAT", Array(chunk.data[half...]))
+        }
+        for _ in 0..<3 {
+            do {
+                let decoded = try PNGDecoder().decode(Data(rebuilt))
+                #expect(decoded.colorHandling == .converted(from: "Display P3"))
+            } catch {
+                #expect(error.localizedDescription.isEmpty == false)
+            }
+        }
+    }
+
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc = ~crc
+        let length = UInt32(data.count)
+        return [24, 16, 8, 0].map { UInt8(length >> $0 & 0xFF) } + body
+            + [24, 16, 8, 0].map { UInt8(crc >> $0 & 0xFF) }
+    }
+}
