@@ -59,10 +59,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         /// ``ImageRequest/thumbnail`` or processors (they make one still image).
         public static let decodeAnimation = Options(rawValue: 1 << 7)
         /// Keep the file's colour numbers instead of converting them to sRGB: the image carries
-        /// the file's profile (``Imaging/Image/colorProfile``) and encoders (the disk cache's
+        /// the file's profile (`Image.colorProfile`) and encoders (the disk cache's
         /// processed images too) embed it again. Without it, every image with a colour profile
         /// is converted to sRGB while it decodes. Part of the cache keys. See
-        /// ``Imaging/ImageDecodingOptions/keepsOriginalColors``.
+        /// `ImageDecodingOptions.keepsOriginalColors`.
         public static let keepOriginalColors = Options(rawValue: 1 << 8)
     }
 
