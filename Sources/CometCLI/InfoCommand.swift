@@ -6,7 +6,7 @@ import Foundation
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Decode image files and print their format, size, frames and decoder warnings."
+        abstract: "Decode image files and print their format, size, frames, colour profile and decoder warnings."
     )
 
     @Argument(help: "Image files to decode.")
@@ -38,6 +38,10 @@ struct InfoCommand: ParsableCommand {
                     line += " → \(decoded.image.width)×\(decoded.image.height)"
                 }
                 if decoded.orientation != .up { line += ", orientation \(decoded.orientation)" }
+                if let color = Self.describe(decoded.colorHandling) { line += ", \(color)" }
+                if let warning = decoded.colorWarning, decoded.colorHandling.token != "unusable" {
+                    line += ", colour warning: \(warning)"
+                }
                 if !decoded.warnings.isEmpty { line += ", warnings: \(decoded.warnings.joined(separator: "; "))" }
                 print(line)
             } catch {
@@ -46,5 +50,16 @@ struct InfoCommand: ParsableCommand {
             }
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// What decoding did with the file's colour description, or `nil` for an untagged file.
+    static func describe(_ handling: ColorHandling) -> String? {
+        switch handling {
+        case .untagged: nil
+        case .sRGB(let name): "colour profile \(name) (sRGB)"
+        case .converted(let name): "colour profile \(name), converted to sRGB"
+        case .kept(let name): "colour profile \(name), kept"
+        case .unusable(let reason): "colour profile unusable (\(reason)), numbers as stored"
+        }
     }
 }

@@ -50,4 +50,18 @@ final class FormatsCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("a.webp: WEBP 8×6, 3 frames, 0.75 s, looping"), result.stdout)
         XCTAssertTrue(result.stdout.contains("s.avif: AVIF 10×4, 1 frame"), result.stdout)
     }
+
+    func testInfoSaysWhatWasDoneWithAColourProfile() async throws {
+        let red = Image(width: 8, height: 6, color: RGBA8(red: 200, green: 20, blue: 40))
+        let tagged = temp.appendingPathComponent("p3.png")
+        try ImageEncoders.png(red.withColorProfile(.displayP3)).write(to: tagged)
+        let untagged = temp.appendingPathComponent("plain.png")
+        try ImageEncoders.png(red).write(to: untagged)
+        let result = try await CLIRunner.run(["info", tagged.path, untagged.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(
+            result.stdout.contains("p3.png: PNG 8×6, 1 frame, colour profile Display P3, converted to sRGB"),
+            result.stdout)
+        XCTAssertTrue(result.stdout.contains("plain.png: PNG 8×6, 1 frame\n"), result.stdout)
+    }
 }
