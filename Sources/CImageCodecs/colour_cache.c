@@ -30,7 +30,6 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cache_entry cache[CIC_COLOUR_CACHE_CAPACITY];
 static int cache_count;
 static uint64_t cache_clock;
-static uint64_t cache_builds;
 
 static uint64_t hash_bytes(const uint8_t *bytes, size_t length) {
     // FNV-1a over 8-byte words (a profile is hashed on every decode that carries it).
@@ -155,9 +154,6 @@ static void resolve(cic_colour_input input, int source, const uint8_t *descripti
     if (lookup(key, key_length, hash, out)) { free(key); return; }
     cic_colour_install_error_handler();
     make(description, length, input, out);
-    pthread_mutex_lock(&cache_lock);
-    cache_builds++;
-    pthread_mutex_unlock(&cache_lock);
     store(key, key_length, hash, out);
 }
 
@@ -319,26 +315,6 @@ int cic_colour_cache_count(void) {
     int count = cache_count;
     pthread_mutex_unlock(&cache_lock);
     return count;
-}
-
-uint64_t cic_colour_cache_builds(void) {
-    pthread_mutex_lock(&cache_lock);
-    uint64_t builds = cache_builds;
-    pthread_mutex_unlock(&cache_lock);
-    return builds;
-}
-
-void cic_colour_cache_clear(void) {
-    cache_entry removed[CIC_COLOUR_CACHE_CAPACITY];
-    pthread_mutex_lock(&cache_lock);
-    int count = cache_count;
-    memcpy(removed, cache, sizeof(cache_entry) * (size_t)count);
-    cache_count = 0;
-    pthread_mutex_unlock(&cache_lock);
-    for (int i = 0; i < count; i++) {
-        cic_colour_transform_release(removed[i].transform);
-        free(removed[i].key);
-    }
 }
 
 static cic_status save(cmsHPROFILE profile, cic_buffer *out) {

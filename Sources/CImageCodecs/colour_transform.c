@@ -324,7 +324,6 @@ void cic_colour_transform_release(cic_colour_transform *t) {
 }
 
 int cic_colour_transform_is_rgb(const cic_colour_transform *t) { return t->is_rgb_source; }
-int cic_colour_transform_is_fast(const cic_colour_transform *t) { return t->path != CIC_PATH_LCMS; }
 
 const uint8_t *cic_colour_transform_icc(const cic_colour_transform *t, size_t *length) {
     *length = t->icc_length;

@@ -76,16 +76,11 @@ int cic_colour_transform_is_rgb(const cic_colour_transform *transform);
 /// The source's description as ICC bytes (the embedded profile, or one built from the
 /// chromaticities or CICP codes); valid while the transform is referenced.
 const uint8_t *cic_colour_transform_icc(const cic_colour_transform *transform, size_t *length);
-/// 1 when the conversion takes the fast matrix-and-curves path, 0 when Little CMS runs it.
-int cic_colour_transform_is_fast(const cic_colour_transform *transform);
 
-/// The transform cache: how many descriptions it holds, and how many transforms were built
-/// since the process started (tests watch both). Bounded at CIC_COLOUR_CACHE_CAPACITY entries.
+/// The transform cache: how many descriptions it holds (tests watch it). Bounded at
+/// CIC_COLOUR_CACHE_CAPACITY entries.
 #define CIC_COLOUR_CACHE_CAPACITY 32
 int cic_colour_cache_count(void);
-uint64_t cic_colour_cache_builds(void);
-/// Empties the cache (transforms still referenced live on until released).
-void cic_colour_cache_clear(void);
 
 /// A compact profile for sRGB (Little CMS's built-in one) as ICC bytes, for tests and tools.
 cic_status cic_colour_srgb_icc(cic_buffer *out);

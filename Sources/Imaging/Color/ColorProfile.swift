@@ -22,7 +22,7 @@ public struct ColorProfile: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Display P3 (P3 primaries, D65 white, the sRGB curve): what iPhones write. Built with
-    /// Little CMS; a matrix/TRC profile of about 500 bytes.
+    /// Little CMS; a matrix/TRC profile of about 600 bytes.
     public static let displayP3 = ColorProfile.build(
         chromaticities: [0.3127, 0.3290, 0.680, 0.320, 0.265, 0.690, 0.150, 0.060], name: "Display P3")
 

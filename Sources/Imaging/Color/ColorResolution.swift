@@ -36,7 +36,7 @@ struct ColorResolution {
             if keepsOriginalColors && transform.isRGBSource {
                 self.init(
                     handling: .kept(name),
-                    keptProfile: ColorProfile(iccData: Data(transform.iccData), name: name))
+                    keptProfile: ColorProfile(iccData: transform.iccData, name: name))
             } else {
                 self.init(handling: .converted(from: name), transform: transform)
             }

@@ -1,4 +1,5 @@
 import CImageCodecs
+import Foundation
 
 /// A reference to a C colour transform (cached in the C target, shared between decodes):
 /// released when the last Swift owner goes.
@@ -23,10 +24,10 @@ final class ColorTransform: @unchecked Sendable {
     var isRGBSource: Bool { cic_colour_transform_is_rgb(pointer) != 0 }
 
     /// The source's description as ICC bytes.
-    var iccData: [UInt8] {
+    var iccData: Data {
         var length = 0
-        let bytes = cic_colour_transform_icc(pointer, &length)
-        return Array(UnsafeBufferPointer(start: bytes, count: length))
+        guard let bytes = cic_colour_transform_icc(pointer, &length) else { return Data() }
+        return Data(bytes: bytes, count: length)
     }
 }
 
@@ -34,8 +35,6 @@ final class ColorTransform: @unchecked Sendable {
 enum ColorTransformCache {
     /// Descriptions held now.
     static var count: Int { Int(cic_colour_cache_count()) }
-    /// Transforms built since the process started.
-    static var buildCount: UInt64 { cic_colour_cache_builds() }
     /// The most descriptions held at once.
     static var capacity: Int { Int(CIC_COLOUR_CACHE_CAPACITY) }
 }

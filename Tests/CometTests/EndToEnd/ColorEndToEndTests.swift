@@ -30,6 +30,26 @@ struct ColorEndToEndTests {
         #expect(image != (try Self.decode(Self.p3JPEG, keepingColors: true)).withColorProfile(nil))
     }
 
+    /// The pipeline's result for a fixture photo against Little CMS's conversion of the same file
+    /// (and, with the original colours kept, against Pillow's decode of its numbers).
+    @Test(.enabled(if: ColorFixtures.current.isAvailable || TestCorpus.current.isRequired))
+    func aFixturePhotoMatchesLittleCMSThroughThePipeline() async throws {
+        let fixtures = ColorFixtures.current
+        let server = try await TestServer.start()
+        server.serve(try fixtures.data("p3.jpg"), at: "fixture-p3.jpg")
+        let (pipeline, _) = makeRealPipeline()
+        let url = server.imageURL("fixture-p3.jpg")
+        let converted = try await pipeline.image(for: url)
+        #expect(try Self.largestDifference(converted, fixtures.pixels("p3.jpg.ref.ppm")) <= 2)
+        let kept = try await pipeline.image(for: ImageRequest(url: url, options: [.keepOriginalColors]))
+        #expect(try Self.largestDifference(kept, fixtures.pixels("p3.jpg.raw.ppm")) <= 1)
+    }
+
+    static func largestDifference(_ image: Image, _ expected: (width: Int, height: Int, rgba: [UInt8])) -> Int {
+        guard image.width == expected.width, image.height == expected.height else { return .max }
+        return zip(image.packedBytes, expected.rgba).map { abs(Int($0) - Int($1)) }.max() ?? 0
+    }
+
     @Test func keepOriginalColorsDeliversTheNumbersAndTheProfile() async throws {
         let server = try await TestServer.start()
         server.serve(Self.p3JPEG, at: "p3.jpg")

@@ -58,8 +58,8 @@ struct ColorTransformCacheTests {
 
 /// Profiles are input: a hostile one converts with Little CMS or not at all, never out of bounds.
 struct HostileProfileTests {
-    /// A curve that leaves 0...1 (Y = (2X)^2.4 reaches 5.3): the fast path's tables would
-    /// overflow their output table (found by the JPEG fuzzer with a mutated profile).
+    /// A curve that leaves 0...1 (Y = (2X)^2.4 reaches 5.3): taken as it is, it would make sums
+    /// past the fast path's output table.
     @Test func aCurveBeyondOneConvertsWithoutOverrunning() throws {
         let profile = ColorProfile.build(
             chromaticities: [0.3127, 0.3290, 0.68, 0.32, 0.265, 0.69, 0.15, 0.06],
@@ -80,9 +80,8 @@ struct HostileProfileTests {
 
 extension HostileProfileTests {
     /// A tagged PNG whose image data is interrupted by another chunk: libpng's progressive reader
-    /// announces the image a second time at the second IDAT, which once resolved the profile again
-    /// and leaked the first transform (found by the PNG fuzzer under LeakSanitizer; `make asan`
-    /// runs this test).
+    /// announces the image a second time at the second IDAT; the profile is resolved once, so
+    /// nothing leaks (`make asan` runs this test under LeakSanitizer).
     @Test func imageDataInterruptedByAChunkDecodesOnce() throws {
         let image = Image(width: 32, height: 32, color: RGBA8(red: 200, green: 30, blue: 60)).withColorProfile(
             .displayP3)
