@@ -68,6 +68,9 @@ let package = Package(
                 .linkedLibrary("heif"), .linkedLibrary("jxl"), .linkedLibrary("jxl_threads"),
             ]
         ),
+        // Typed entry points to libcurl's variadic calls, for the default data loader (Debian:
+        // libcurl4-openssl-dev, the libcurl FoundationNetworking already loads).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // The resampler's inner loops (SSE2 where the compiler targets it, portable C elsewhere).
         .target(name: "CImageKernels"),
         .target(name: "Imaging", dependencies: ["CImageCodecs", "CImageKernels", "Locking"]),
@@ -83,7 +86,9 @@ let package = Package(
         .target(name: "StreamsFoundation", dependencies: ["Streams", "Locking"]),
         .target(
             name: "Comet",
-            dependencies: ["Imaging", "Streams", "Locking", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Imaging", "Streams", "Locking", "CCurl", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "CometCLI",

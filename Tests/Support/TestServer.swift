@@ -101,6 +101,12 @@ public final class TestServer: @unchecked Sendable {
                 from: DripSequence(data: data, chunkSize: chunk, interval: interval), count: data.count,
                 suggestedBufferSize: chunk)
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/*"], body: body)
+        case "chunked" where parts.count == 2:
+            // No Content-Length: the body is sent with chunked transfer encoding.
+            guard let data = lock.withLock({ assets[parts[1]] }) else { return HTTPResponse(statusCode: .notFound) }
+            let body = HTTPBodySequence(
+                from: DripSequence(data: data, chunkSize: 4096, interval: 0), suggestedBufferSize: 4096)
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/*"], body: body)
         case "redirect" where parts.count == 3:
             let remaining = Int(parts[1]) ?? 0
             let location = remaining <= 1 ? "/images/\(parts[2])" : "/redirect/\(remaining - 1)/\(parts[2])"

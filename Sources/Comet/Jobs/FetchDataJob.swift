@@ -158,6 +158,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
             // closure contexts of their own.
             let task = loader.loadData(
                 with: urlRequest,
+                delivery: lifecycle.sendsChunks ? .eachChunk : .batched,
                 didReceiveData: { data, response in self.loaderDidReceive(data, response: response) },
                 completion: { error in self.loaderDidComplete(error) }
             )

@@ -17,6 +17,16 @@ public protocol DataLoading: Sendable {
         didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) -> any DataLoadingTask
+
+    /// Starts loading, with the body delivered to `didReceiveData` as `delivery` asks (the
+    /// pipeline calls this one). A default implementation calls
+    /// ``loadData(with:didReceiveData:completion:)``, delivering every chunk.
+    func loadData(
+        with request: URLRequest,
+        delivery: DataDelivery,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any DataLoadingTask
 }
 
 /// A load in progress.

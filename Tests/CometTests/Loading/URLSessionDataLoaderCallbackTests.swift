@@ -8,17 +8,17 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-/// The default loader's callbacks run on URLSession's own work queue, without a hand-off per
+/// URLSessionDataLoader's callbacks run on URLSession's own work queue, without a hand-off per
 /// chunk, and code running in them may start and cancel loads of the same loader (which would
 /// deadlock if done there synchronously). Through a real server on 127.0.0.1.
-@Suite("DataLoader callbacks", .timeLimit(.minutes(1)))
-struct DataLoaderCallbackTests {
+@Suite("URLSessionDataLoader callbacks", .timeLimit(.minutes(1)))
+struct URLSessionDataLoaderCallbackTests {
     @Test func chunksArriveOnTheSessionsQueueWithoutAHandOff() async throws {
         let server = try await TestServer.start()
         server.serve(Data(repeating: 7, count: 200_000), at: "big.bin")
-        let loader = DataLoader()
+        let loader = URLSessionDataLoader()
         let insideFlags = Locked<[Bool]>([])
-        let result = await Self.load(loader, server.imageURL("big.bin")) { _ in
+        let result = await LoaderProbe.load(loader, server.imageURL("big.bin")) { _ in
             insideFlags.withLock { $0.append(SessionCallbackQueue.isInsideCall) }
         }
         #expect(result.error == nil)
@@ -31,14 +31,14 @@ struct DataLoaderCallbackTests {
         let server = try await TestServer.start()
         server.serve(Data(repeating: 1, count: 10_000), at: "a.bin")
         server.serve(Data(repeating: 2, count: 20_000), at: "b.bin")
-        let loader = DataLoader()
+        let loader = URLSessionDataLoader()
         let second = Locked<DataLoadingTask?>(nil)
-        let secondResult: LoadResult = await withCheckedContinuation { continuation in
+        let secondResult: LoaderProbe.Result = await withCheckedContinuation { continuation in
             _ = loader.loadData(
                 with: URLRequest(url: server.imageURL("a.bin")), didReceiveData: { _, _ in },
                 completion: { _ in
                     // Inside URLSession's work queue: the new load is made from a worker.
-                    let collected = Locked(LoadResult())
+                    let collected = Locked(LoaderProbe.Result())
                     second.withLock {
                         $0 = loader.loadData(
                             with: URLRequest(url: server.imageURL("b.bin")),
@@ -59,7 +59,7 @@ struct DataLoaderCallbackTests {
         let server = try await TestServer.start()
         server.serve(Data(repeating: 1, count: 10_000), at: "a.bin")
         server.serve(Data(repeating: 3, count: 40_000), at: "slow.bin")
-        let loader = DataLoader()
+        let loader = URLSessionDataLoader()
         let error: (any Error)? = await withCheckedContinuation { continuation in
             // 40 KB, 1 KB every 50 ms: still loading when the other load's first chunk arrives.
             let slow = loader.loadData(
@@ -76,7 +76,7 @@ struct DataLoaderCallbackTests {
         let server = try await TestServer.start()
         server.serve(Data(repeating: 1, count: 10_000), at: "a.bin")
         server.serve(Data(repeating: 2, count: 10_000), at: "never.bin")
-        let loader = DataLoader()
+        let loader = URLSessionDataLoader()
         let error: (any Error)? = await withCheckedContinuation { continuation in
             _ = loader.loadData(
                 with: URLRequest(url: server.imageURL("a.bin")), didReceiveData: { _, _ in },
@@ -93,74 +93,22 @@ struct DataLoaderCallbackTests {
     }
 
     @Test func aResponsesCookieIsNotSentWithTheNextRequest() async throws {
-        let (server, cookiesSeen) = try await Self.cookieSettingServer()
-        let loader = DataLoader()
+        let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer()
+        let loader = URLSessionDataLoader()
         for _ in 0..<2 {
-            let result = await Self.load(loader, server.url("/cookie"))
+            let result = await LoaderProbe.load(loader, server.url("/cookie"))
             #expect(result.error == nil)
         }
         #expect(cookiesSeen.withLock { $0 } == [nil, nil])
     }
 
     @Test func aRequestsOwnCookieHeaderIsSentAsItIs() async throws {
-        let (server, cookiesSeen) = try await Self.cookieSettingServer()
-        let loader = DataLoader()
+        let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer()
+        let loader = URLSessionDataLoader()
         var request = URLRequest(url: server.url("/cookie"))
         request.setValue("token=1", forHTTPHeaderField: "Cookie")
-        _ = await Self.load(loader, request)
-        _ = await Self.load(loader, request)
+        _ = await LoaderProbe.load(loader, request)
+        _ = await LoaderProbe.load(loader, request)
         #expect(cookiesSeen.withLock { $0 } == ["token=1", "token=1"])
-    }
-
-    // MARK: Support
-
-    /// A server whose `/cookie` sets a cookie in every response and records the `Cookie` header
-    /// of every request.
-    private static func cookieSettingServer() async throws -> (TestServer, Locked<[String?]>) {
-        let server = try await TestServer.start()
-        let cookiesSeen = Locked<[String?]>([])
-        server.handle("/cookie") { request in
-            cookiesSeen.withLock { $0.append(request.headers[HTTPHeader("Cookie")]) }
-            return HTTPResponse(
-                statusCode: .ok, headers: [HTTPHeader("Set-Cookie"): "session=abc; Path=/"],
-                body: Data(repeating: 5, count: 100))
-        }
-        return (server, cookiesSeen)
-    }
-
-    struct LoadResult: Sendable {
-        var count = 0
-        var error: (any Error)?
-
-        func ending(with error: (any Error)?) -> LoadResult {
-            var copy = self
-            copy.error = error
-            return copy
-        }
-    }
-
-    private static func load(
-        _ loader: DataLoader, _ url: URL,
-        onChunk: @escaping @Sendable (Data) -> Void = { _ in }
-    ) async -> LoadResult {
-        await load(loader, URLRequest(url: url), onChunk: onChunk)
-    }
-
-    private static func load(
-        _ loader: DataLoader, _ request: URLRequest,
-        onChunk: @escaping @Sendable (Data) -> Void = { _ in }
-    ) async -> LoadResult {
-        let collected = Locked(LoadResult())
-        return await withCheckedContinuation { continuation in
-            _ = loader.loadData(
-                with: request,
-                didReceiveData: { data, _ in
-                    collected.withLock { $0.count += data.count }
-                    onChunk(data)
-                },
-                completion: { error in
-                    continuation.resume(returning: collected.withLock { $0.ending(with: error) })
-                })
-        }
     }
 }
