@@ -70,6 +70,15 @@ enum LoopbackBenchmarks {
                 $0.dataLoader = AsyncHTTPClientDataLoader()
             }
         }
+        registerThumbnailBatch(
+            Figures.loopbackURLSession, cpu: Figures.loopbackURLSessionCPU, configuration: configuration
+        ) {
+            ImagePipeline {
+                $0.imageCache = ImageCache()
+                $0.dataLoader = URLSessionDataLoader()
+            }
+        }
+        LoaderBenchmarks.register()
         Benchmark(
             Figures.loopbackDecodeMemory.name, configuration: memoryConfiguration,
             closure: { (benchmark, origin: NginxOrigin) async in

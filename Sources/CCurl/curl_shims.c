@@ -48,3 +48,9 @@ long cic_curl_auth_basic(void) { return (long)CURLAUTH_BASIC; }
 const char *cic_curl_version(void) { return curl_version_info(CURLVERSION_NOW)->version; }
 
 void cic_name_current_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
+
+long cic_curl_num_connects(CURL *handle) {
+    long value = 0;
+    curl_easy_getinfo(handle, CURLINFO_NUM_CONNECTS, &value);
+    return value;
+}

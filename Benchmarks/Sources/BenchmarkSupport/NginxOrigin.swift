@@ -63,7 +63,11 @@ public final class NginxOrigin: @unchecked Sendable {
                 uwsgi_temp_path \(directory.path);
                 scgi_temp_path \(directory.path);
                 default_type image/jpeg;
-                server { listen 127.0.0.1:\(port); root \(Workloads.directory.path); }
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(Workloads.directory.path);
+                    location = /nginx-status { stub_status; }
+                }
             }
             """
         let configFile = directory.appendingPathComponent("nginx.conf")
@@ -85,6 +89,17 @@ public final class NginxOrigin: @unchecked Sendable {
     /// The URL of photo `index`.
     public func url(photo index: Int) -> URL {
         URL(string: "http://127.0.0.1:\(port)/\(Workloads.photosFolder)/" + String(format: "%03d", index))!
+    }
+
+    /// The connections nginx has accepted so far (its stub_status), including the one that asks.
+    public func acceptedConnections() -> Int? {
+        guard let url = URL(string: "http://127.0.0.1:\(port)/nginx-status"),
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return nil }
+        // "Active connections: N\nserver accepts handled requests\n A H R\n…"
+        let lines = text.split(separator: "\n")
+        guard lines.count > 2 else { return nil }
+        return lines[2].split(separator: " ").first.flatMap { Int($0) }
     }
 
     /// Stops every origin this process started (a benchmark's teardown).

@@ -79,6 +79,9 @@ public final class DataLoader: DataLoading, Sendable {
     /// Whether the loader has started its transfer thread (tests).
     var hasStartedThread: Bool { lazyDriver.withLock { $0 != nil } }
 
+    /// Connections the loader has opened so far (tests: the rest of its loads reused one).
+    var connectionsOpened: Int { lazyDriver.withLock { $0 }?.connectionsOpened.load(ordering: .relaxed) ?? 0 }
+
     private var driver: CurlDriver? {
         lazyDriver.withLock { driver in
             if let driver { return driver }

@@ -228,6 +228,24 @@ struct DataLoaderTransferTests {
         #expect(await eventually { released.withLock { $0.allSatisfy { $0.object == nil } } })
     }
 
+    @Test func connectionsAreReusedAcrossLoadsAndBursts() async throws {
+        let server = try await TestServer.start()
+        server.serve(Data(repeating: 9, count: 50_000), at: "a.bin")
+        let loader = DataLoader()
+        // Bursts of 6, with quiet moments between them when only one load or none runs.
+        for round in 0..<8 {
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<6 {
+                    group.addTask {
+                        let result = await LoaderProbe.load(loader, server.url("/images/a.bin?r=\(round)&i=\(index)"))
+                        #expect(result.error == nil && result.count == 50_000)
+                    }
+                }
+            }
+        }
+        #expect(loader.connectionsOpened <= 6, "\(loader.connectionsOpened) connections for 48 loads")
+    }
+
     @Test func aResponsesCookieIsNotSentWithTheNextRequest() async throws {
         let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer()
         let loader = DataLoader()

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Locking
+import Synchronization
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -36,6 +37,13 @@ final class CurlDriver: @unchecked Sendable {
 
     /// The most idle easy handles kept for reuse.
     static let handlePoolLimit = 32
+    /// The most idle connections kept open. libcurl's default follows the number of handles
+    /// added at the moment, which falls when transfers end, so it would close connections the
+    /// next burst needs.
+    static let connectionCacheLimit = 64
+
+    /// Connections opened so far (a transfer that reused one opened none).
+    let connectionsOpened = Atomic<Int>(0)
 
     private let multi: UnsafeMutableRawPointer
     /// Commands for the poll thread; closed (nothing more is taken, and the multi handle is
@@ -68,6 +76,7 @@ final class CurlDriver: @unchecked Sendable {
 
     private init(multi: UnsafeMutableRawPointer, configuration: DataLoader.Configuration) {
         self.multi = multi
+        cic_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, Self.connectionCacheLimit)
         self.credentialProvider = configuration.credentialProvider
         self.idleTimeout = CurlTransfer.nanoseconds(configuration.timeoutForRequest)
     }
@@ -166,6 +175,7 @@ final class CurlDriver: @unchecked Sendable {
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             guard let entry = running[ObjectIdentifier(transfer)], let easy = entry.easy else { continue }
             let text = String(cString: easy.errorBuffer)
+            connectionsOpened.add(cic_curl_num_connects(handle), ordering: .relaxed)
             running[ObjectIdentifier(transfer)] = (transfer, nil)
             detach(easy)
             follow(transfer.attemptEnded(code, message: text), of: transfer)

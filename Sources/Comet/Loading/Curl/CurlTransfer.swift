@@ -48,8 +48,6 @@ final class CurlTransfer: DataLoadingTask, @unchecked Sendable {
     private var credential: (URLCredential, status: Int, method: String)?
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
-    /// The easy handle of the running attempt (set and cleared by the driver).
-    var handle: UnsafeMutableRawPointer?
     /// When the last byte of the running attempt arrived (or it started), in uptime nanoseconds.
     private(set) var lastActivity: UInt64 = 0
     /// When the whole load must have ended, in uptime nanoseconds.
