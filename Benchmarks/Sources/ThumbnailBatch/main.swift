@@ -2,17 +2,21 @@ import BenchmarkSupport
 import Comet
 import CometAsyncHTTPClient
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 // A profiling harness, not a benchmark: the default-configuration batch of `make bench` (200
 // fill+crop 256² thumbnails from a local nginx, a cold pipeline per batch) run BATCHES times
 // in a plain process, so that `perf record` sees nothing but the pipeline and its loader.
 //
-//     .build-bench/release/ThumbnailBatch [urlsession|asynchttpclient|direct] [BATCHES]
+//     .build-bench/release/ThumbnailBatch [default|urlsession|asynchttpclient|memory|direct] [BATCHES]
 //
 // `direct` runs the CPU reference instead: Comet's decoder and resize on the same bytes in
-// memory. Prints wall and CPU time per image.
+// memory. `memory` runs the pipeline on a loader that answers at once with the photo's bytes
+// (no network: the pipeline's own cost above `direct`). Prints wall and CPU time per image.
 let arguments = CommandLine.arguments
-let mode = arguments.count > 1 ? arguments[1] : "urlsession"
+let mode = arguments.count > 1 ? arguments[1] : "default"
 let batches = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
 let resize = ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)
 let origin = try NginxOrigin.start()
@@ -29,6 +33,8 @@ func batch() async -> Int {
     let pipeline = ImagePipeline {
         $0.imageCache = ImageCache()
         if mode == "asynchttpclient" { $0.dataLoader = AsyncHTTPClientDataLoader() }
+        if mode == "urlsession" { $0.dataLoader = URLSessionDataLoader() }
+        if mode == "memory" { $0.dataLoader = PhotoLoader() }
     }
     return await withTaskGroup(of: Int.self) { group in
         for index in Workloads.photos.indices {
@@ -54,3 +60,22 @@ let wallMs = Double(wall.components.seconds) * 1e3 + Double(wall.components.atto
 print(
     "\(mode): \(batches) batches, \(failures) failures, wall \(String(format: "%.3f", wallMs / images)) ms/image, "
         + "CPU \(String(format: "%.3f", cpu / 1e6 / images)) ms/image")
+
+/// Answers a photo URL at once with the photo's bytes, on the caller's thread.
+final class PhotoLoader: DataLoading, Sendable {
+    struct NoTask: DataLoadingTask { func cancel() {} }
+
+    func loadData(
+        with request: URLRequest, didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any DataLoadingTask {
+        let index = request.url.flatMap { Int($0.lastPathComponent) } ?? 0
+        let photo = Workloads.photos[index]
+        let response = HTTPURLResponse(
+            url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
+            headerFields: ["Content-Length": String(photo.count)])!
+        didReceiveData(photo, response)
+        completion(nil)
+        return NoTask()
+    }
+}

@@ -158,3 +158,52 @@ struct TransferLifecycleTests {
         #expect(lifecycle.credentialAnswered(hasCredential: true, status: 401) == .ignore)
     }
 }
+
+/// The response head as libcurl passes it, line by line.
+@Suite("Response head")
+struct ResponseHeadTests {
+    private func head(_ lines: [String]) -> (ResponseHead, ended: Bool) {
+        var head = ResponseHead()
+        var ended = false
+        for line in lines {
+            var bytes = Array(line.utf8)
+            ended = bytes.withUnsafeMutableBytes { head.consume(UnsafeRawBufferPointer($0)) }
+        }
+        return (head, ended)
+    }
+
+    @Test func theStatusLineAndFieldsAreReadAndTheBlankLineEndsTheHead() {
+        let (parsed, ended) = head([
+            "HTTP/1.1 302 Found\r\n", "Location:  /next \r\n", "content-LENGTH: 12\r\n",
+            "X-Twice: a\r\n", "X-Twice: b\r\n", "\r\n",
+        ])
+        #expect(ended)
+        #expect(parsed.status == 302 && parsed.httpVersion == "HTTP/1.1")
+        #expect(parsed.location == "/next" && parsed.contentLength == 12)
+        #expect(parsed.fields["X-Twice"] == "a, b")
+    }
+
+    @Test func anInterimHeadIsReplacedByTheFinalOne() {
+        let (parsed, _) = head(["HTTP/1.1 100 Continue\r\n", "X-Old: 1\r\n", "\r\n", "HTTP/2 200\r\n", "\r\n"])
+        #expect(parsed.status == 200 && parsed.httpVersion == "HTTP/2")
+        #expect(parsed.fields["X-Old"] == nil)
+    }
+
+    @Test func anEncodedBodyHasNoIdentityLength() {
+        let (gzip, _) = head(["HTTP/1.1 200 OK\r\n", "Content-Length: 40\r\n", "Content-Encoding: GZIP\r\n", "\r\n"])
+        #expect(gzip.identityLength == nil)
+        let (plain, _) = head(["HTTP/1.1 200 OK\r\n", "Content-Length: 40\r\n", "\r\n"])
+        #expect(plain.identityLength == 40)
+    }
+
+    @Test func theChallengeAndItsRealmAreFound() {
+        let (parsed, _) = head(["HTTP/1.1 401 Unauthorized\r\n", "WWW-Authenticate: Basic realm=\"comet\"\r\n", "\r\n"])
+        #expect(parsed.challenge == "Basic realm=\"comet\"")
+        #expect(AuthenticationChallenge.realm(in: parsed.challenge) == "comet")
+    }
+
+    @Test func aLineWithoutAColonOrAnEmptyNameIsIgnored() {
+        let (parsed, _) = head(["HTTP/1.1 200 OK\r\n", "garbage\r\n", ": nameless\r\n", "\r\n"])
+        #expect(parsed.fields.isEmpty)
+    }
+}

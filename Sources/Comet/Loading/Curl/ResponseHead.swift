@@ -21,38 +21,76 @@ struct ResponseHead {
     private(set) var challenge: String?
 
     /// Adds one line (with its line break). Returns `true` when it is the blank line that ends
-    /// the head.
+    /// the head. Works on the bytes (ASCII): no Unicode lowercasing or trimming per line.
     mutating func consume(_ line: UnsafeRawBufferPointer) -> Bool {
         var end = line.count
         while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
         if end == 0 { return true }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
-        if text.hasPrefix("HTTP/") {
+        let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
+        if bytes.starts(with: Self.statusPrefix) {
             // A new head (an interim 1xx, or the next attempt's): start over.
             self = ResponseHead()
-            let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            httpVersion = parts.first.map(String.init) ?? "HTTP/1.1"
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            let space = bytes.firstIndex(of: 0x20) ?? bytes.count
+            httpVersion = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<space]), as: UTF8.self)
+            var code = 0
+            var index = space
+            while index < bytes.count, bytes[index] == 0x20 { index += 1 }
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]), code < 1000 {
+                code = code * 10 + Int(bytes[index] - 0x30)
+                index += 1
+            }
+            status = code
             return false
         }
-        guard let colon = text.firstIndex(of: ":") else { return false }
-        let name = String(text[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { return false }
+        guard let colon = bytes.firstIndex(of: 0x3A), colon > 0 else { return false }
+        let nameBytes = Self.trimmed(UnsafeRawBufferPointer(rebasing: bytes[0..<colon]))
+        let valueBytes = Self.trimmed(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]))
+        guard !nameBytes.isEmpty else { return false }
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        let value = String(decoding: valueBytes, as: UTF8.self)
         if let existing = fields[name] {
             fields[name] = existing + ", " + value
         } else {
             fields[name] = value
         }
-        switch name.lowercased() {
-        case "location": location = value
-        case "content-length": contentLength = Int64(value)
-        case "content-encoding": contentEncoding = value.lowercased()
-        case "retry-after": retryAfter = value
-        case "www-authenticate", "proxy-authenticate": if challenge == nil { challenge = value }
-        default: break
+        if Self.equalsIgnoringCase(nameBytes, "location") {
+            location = value
+        } else if Self.equalsIgnoringCase(nameBytes, "content-length") {
+            contentLength = Int64(value)
+        } else if Self.equalsIgnoringCase(nameBytes, "content-encoding") {
+            contentEncoding = value.lowercased()
+        } else if Self.equalsIgnoringCase(nameBytes, "retry-after") {
+            retryAfter = value
+        } else if challenge == nil,
+            Self.equalsIgnoringCase(nameBytes, "www-authenticate")
+                || Self.equalsIgnoringCase(nameBytes, "proxy-authenticate")
+        {
+            challenge = value
         }
         return false
+    }
+
+    private static let statusPrefix: [UInt8] = Array("HTTP/".utf8)
+
+    /// `bytes` without leading and trailing spaces and tabs.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// Whether `bytes` spell `lowercase` in any ASCII case.
+    private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let folded = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            if folded != expected[index] { return false }
+        }
+        return true
     }
 
     /// The Content-Length of a body that is not content-encoded (a decoded body's length differs
