@@ -73,6 +73,27 @@ struct ImageResponseSerializerTests {
         #expect(response.error?.domain == NSURLErrorDomain && response.error?.code == NSURLErrorCannotDecodeRawData)
     }
 
+    @Test func anEmptyBodyStillGivesThe200ResponseWithItsError() async throws {
+        let server = try await AFIServer.start()
+        let response = try #require(await responseImage(server.serve(Data(), at: "bytes-0.png")))
+        #expect(response.error?.code == NSURLErrorCannotDecodeRawData)
+        #expect(response.response.response?.statusCode == 200)
+        #expect(response.response.response?.value(forHTTPHeaderField: "Content-Type") == "image/png")
+        #expect(response.response.data == Data())
+    }
+
+    @Test func anEmptyBodyReportsNoProgress() async throws {
+        let server = try await AFIServer.start()
+        let url = server.serve(Data(), at: "quiet.png")
+        let progress = Recorder<Int64>()
+        let done = Recorder<Bool>()
+        Alamofire.request(.GET, url)
+            .progress { bytesRead, _, _ in progress.append(bytesRead) }
+            .response { _, _, _, _ in done.append(true) }
+        #expect(await eventually { done.count == 1 })
+        #expect(progress.count == 0)
+    }
+
     @Test func refusesUndecodableBytesWithMinus1015() async throws {
         let server = try await AFIServer.start()
         let random = Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
