@@ -21,6 +21,20 @@ struct NetworkFetcherTests {
         await server.stop()
     }
 
+    @Test func theSessionIsSharedUnlessOverridden() {
+        #expect(NetworkFetcher<String>(URL: URL(string: "http://127.0.0.1:9/")!).session === URLSession.shared)
+    }
+
+    @Test func anOverriddenSessionsHeadersReachTheServer() async throws {
+        let server = try await TestServer.start()
+        server.handle("/echo") { request in
+            HTTPResponse(statusCode: .ok, body: Data((request.headers[HTTPHeader("X-App")] ?? "none").utf8))
+        }
+        let outcome = await fetched(HeaderSessionFetcher<String>(URL: server.url("/echo")))
+        #expect(outcome.values == ["legacy"])
+        await server.stop()
+    }
+
     @Test func a201BodyIsAccepted() async throws {
         let server = try await TestServer.start()
         server.handle("/created") { _ in HTTPResponse(statusCode: .created, body: Data("made".utf8)) }
@@ -117,4 +131,14 @@ struct NetworkFetcherTests {
         #expect(outcome.error?.code == -402)
         await server.stop()
     }
+}
+
+/// A fetcher whose session adds `X-App: legacy`, as apps overrode `session`.
+final class HeaderSessionFetcher<T: DataConvertible>: NetworkFetcher<T>, @unchecked Sendable {
+    private static var configured: URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["X-App": "legacy"]
+        return URLSession(configuration: configuration)
+    }
+    override var session: URLSession { Self.configured }
 }
