@@ -35,6 +35,13 @@ struct NetworkFetcherTests {
         await server.stop()
     }
 
+    @Test func anEmpty204FailsWithMinus402() async throws {
+        let server = try await TestServer.start()
+        let outcome = await fetched(NetworkFetcher<Data>(URL: server.url("/status/204")))
+        #expect(outcome.error?.code == -402)
+        await server.stop()
+    }
+
     @Test func a201BodyIsAccepted() async throws {
         let server = try await TestServer.start()
         server.handle("/created") { _ in HTTPResponse(statusCode: .created, body: Data("made".utf8)) }
