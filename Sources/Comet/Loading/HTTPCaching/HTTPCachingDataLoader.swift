@@ -43,8 +43,9 @@ import Foundation
 /// decoded). A 304 refreshes the entry's age but keeps its stored header fields (the inner
 /// loader reports a 304 without its header fields).
 ///
-/// Thread-safe. Cache reads run on a Dispatch worker, never on the caller's thread; callbacks
-/// come on that worker or on the inner loader's threads, and never after `completion`.
+/// Thread-safe. Cache reads run on the loader's serial queue, never on the caller's thread, and
+/// inner loads are started from there; callbacks come on that queue or on the inner loader's
+/// threads, and never after `completion`.
 public final class HTTPCachingDataLoader: DataLoading, Sendable {
     /// Settings fixed when the loader is made.
     public struct Configuration: Sendable {
@@ -69,6 +70,10 @@ public final class HTTPCachingDataLoader: DataLoading, Sendable {
     public let configuration: Configuration
     private let policy: HTTPCachePolicy
     private let clock: @Sendable () -> Date
+    /// Where cache reads run and inner loads start: one serial queue, so a burst of loads takes
+    /// one thread, not one each (starting a `URLSession` task may wait for the session's queue,
+    /// and Dispatch would add a thread for every load waiting there).
+    private let queue = DispatchQueue(label: "Comet.HTTPCachingDataLoader", qos: .userInitiated)
 
     /// A loader that caches the responses of `loader` in `cache`.
     public convenience init(loader: any DataLoading, cache: any DataCaching, configuration: Configuration = .init()) {
@@ -104,7 +109,7 @@ public final class HTTPCachingDataLoader: DataLoading, Sendable {
             task.attach(loader.loadData(with: request, didReceiveData: didReceiveData, completion: task.finish))
             return task
         }
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        queue.async { [self] in
             guard !task.isCancelled else { return task.finish(URLError(.cancelled)) }
             let key = Self.key(for: request)
             let stored = cache.cachedData(for: key).flatMap(HTTPCacheEntry.init(decoding:))
