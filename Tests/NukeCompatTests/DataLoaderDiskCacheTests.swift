@@ -21,12 +21,12 @@ struct DataLoaderDiskCacheTests {
         return configuration
     }
 
-    /// Serves a PNG at `/cached/NAME` with `headers`, answering 304 to `If-None-Match: "v1"`;
+    /// Serves a PNG at `/nuke-cached/NAME` with `headers`, answering 304 to `If-None-Match: "v1"`;
     /// records the status of each answer.
     private func serve(_ server: TestServer, _ name: String, headers: [String: String]) -> (URL, Recorder<Int>) {
         let statuses = Recorder<Int>()
         let png = TestImages.png(width: 12, height: 10)
-        server.handle("/cached/\(name)") { request in
+        server.handle("/nuke-cached/\(name)") { request in
             if request.headers[HTTPHeader("If-None-Match")] == "\"v1\"" {
                 statuses.append(304)
                 return HTTPResponse(statusCode: HTTPStatusCode(304, phrase: "Not Modified"))
@@ -36,7 +36,7 @@ struct DataLoaderDiskCacheTests {
             for (name, value) in headers { fields[HTTPHeader(name)] = value }
             return HTTPResponse(statusCode: .ok, headers: fields, body: png)
         }
-        return (server.url("/cached/\(name)"), statuses)
+        return (server.url("/nuke-cached/\(name)"), statuses)
     }
 
     /// Loads `url` with a new loader on `configuration`.
@@ -55,7 +55,7 @@ struct DataLoaderDiskCacheTests {
     }
 
     @Test func aFreshImageComesFromDiskInASecondLoader() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let (url, statuses) = serve(server, "fresh.png", headers: ["Cache-Control": "max-age=3600"])
         let configuration = configuration()
         _ = await load(url, configuration)
@@ -66,7 +66,7 @@ struct DataLoaderDiskCacheTests {
     }
 
     @Test func aStaleImageIsRevalidatedWith304() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let (url, statuses) = serve(server, "stale.png", headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""])
         let configuration = configuration()
         _ = await load(url, configuration)
@@ -76,7 +76,7 @@ struct DataLoaderDiskCacheTests {
     }
 
     @Test func aNoStoreImageIsNeverStored() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let (url, statuses) = serve(server, "private.png", headers: ["Cache-Control": "no-store", "ETag": "\"v1\""])
         let configuration = configuration()
         _ = await load(url, configuration)
@@ -85,7 +85,7 @@ struct DataLoaderDiskCacheTests {
     }
 
     @Test func aZeroDiskCapacityTurnsTheDiskCacheOff() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let (url, statuses) = serve(server, "off.png", headers: ["Cache-Control": "max-age=3600"])
         let configuration = configuration(diskCapacity: 0)
         _ = await load(url, configuration)
@@ -94,7 +94,7 @@ struct DataLoaderDiskCacheTests {
     }
 
     @Test func aManagerInANewProcessStillFindsAFreshImage() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let (url, statuses) = serve(server, "manager.png", headers: ["Cache-Control": "max-age=3600"])
         let configuration = configuration()
         for _ in 0..<2 {

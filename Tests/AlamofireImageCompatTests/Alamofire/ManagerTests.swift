@@ -11,6 +11,12 @@ import Testing
 /// a real server on 127.0.0.1.
 @Suite("Alamofire Manager", .timeLimit(.minutes(1)))
 struct ManagerTests {
+    /// The process's shared server (see `SharedTestServer`), as the AlamofireImage tests use it.
+    static func server() async throws -> AFIServer {
+        Request.addAcceptableImageContentTypes(["image/*"])
+        return AFIServer(server: try await SharedTestServer.common.server)
+    }
+
     /// A configuration without a disk cache, adding `X-App: legacy` to every request.
     private func configuration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
@@ -36,7 +42,7 @@ struct ManagerTests {
     }
 
     @Test func aManagersRequestsCarryItsConfigurationsHeaders() async throws {
-        let server = try await AFIServer.start()
+        let server = try await Self.server()
         let (url, seen) = serveRecordingHeaders(server, "a.png")
         let done = Recorder<Int>()
         Manager(configuration: configuration()).request(.GET, url).response { _, response, _, _ in
@@ -48,7 +54,7 @@ struct ManagerTests {
     }
 
     @Test func startRequestsImmediatelyFalseLeavesRequestsSuspended() async throws {
-        let server = try await AFIServer.start()
+        let server = try await Self.server()
         let (url, seen) = serveRecordingHeaders(server, "b.png")
         let manager = Manager(configuration: configuration())
         manager.startRequestsImmediately = false
@@ -70,7 +76,7 @@ struct ManagerTests {
     }
 
     @Test func anImageDownloaderOnAManagerUsesItsConfiguration() async throws {
-        let server = try await AFIServer.start()
+        let server = try await Self.server()
         let (url, seen) = serveRecordingHeaders(server, "c.png")
         let manager = Manager(configuration: configuration())
         manager.startRequestsImmediately = false
@@ -105,11 +111,11 @@ struct ManagerTests {
     }
 
     @Test func aCredentialSetOnTheDelegateAnswersTheChallenge() async throws {
-        let server = try await AFIServer.start()
-        server.server.serve(TestImages.png(), at: "secret.png")
+        let server = try await Self.server()
+        server.server.serve(TestImages.png(), at: "manager-secret.png")
         let manager = Manager(configuration: configuration())
         manager.startRequestsImmediately = false
-        let request = manager.request(.GET, server.server.url("/basic/alice/wonderland/secret.png"))
+        let request = manager.request(.GET, server.server.url("/basic/alice/wonderland/manager-secret.png"))
         request.delegate.credential = URLCredential(user: "alice", password: "wonderland", persistence: .forSession)
         let done = Recorder<Int>()
         request.response { _, response, _, _ in done.append(response?.statusCode ?? 0) }

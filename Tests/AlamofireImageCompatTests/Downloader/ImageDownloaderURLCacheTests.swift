@@ -12,6 +12,12 @@ import Testing
 /// stale one, never stores `no-store`, and `diskCapacity = 0` turns it off.
 @Suite("ImageDownloader disk cache", .timeLimit(.minutes(1)))
 struct ImageDownloaderURLCacheTests {
+    /// The process's shared server (see `SharedTestServer`), as the AlamofireImage tests use it.
+    static func server() async throws -> AFIServer {
+        Request.addAcceptableImageContentTypes(["image/*"])
+        return AFIServer(server: try await SharedTestServer.common.server)
+    }
+
     /// A configuration whose URL cache lives in a new temporary folder, `diskCapacity` bytes.
     private func configuration(diskCapacity: Int = 10 << 20) -> URLSessionConfiguration {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("afi-cache-\(UUID().uuidString)")
@@ -20,11 +26,11 @@ struct ImageDownloaderURLCacheTests {
         return configuration
     }
 
-    /// Serves a PNG at `/cached/NAME` with `headers`, answering 304 to `If-None-Match: "v1"`.
+    /// Serves a PNG at `/afi-cached/NAME` with `headers`, answering 304 to `If-None-Match: "v1"`.
     private func serve(_ server: AFIServer, _ name: String, headers: [String: String]) -> (URL, Recorder<Int>) {
         let statuses = Recorder<Int>()
         let png = TestImages.png(width: 12, height: 10)
-        server.server.handle("/cached/\(name)") { request in
+        server.server.handle("/afi-cached/\(name)") { request in
             if request.headers[HTTPHeader("If-None-Match")] == "\"v1\"" {
                 statuses.append(304)
                 return HTTPResponse(statusCode: HTTPStatusCode(304, phrase: "Not Modified"))
@@ -34,7 +40,7 @@ struct ImageDownloaderURLCacheTests {
             for (name, value) in headers { fields[HTTPHeader(name)] = value }
             return HTTPResponse(statusCode: .ok, headers: fields, body: png)
         }
-        return (server.server.url("/cached/\(name)"), statuses)
+        return (server.server.url("/afi-cached/\(name)"), statuses)
     }
 
     /// Downloads `url` with a new downloader on `configuration` (no image cache) and waits.
@@ -56,7 +62,7 @@ struct ImageDownloaderURLCacheTests {
     }
 
     @Test func aFreshImageComesFromDiskInASecondDownloader() async throws {
-        let server = try await AFIServer.start()
+        let server = try await Self.server()
         let (url, statuses) = serve(server, "fresh.png", headers: ["Cache-Control": "max-age=3600"])
         let configuration = configuration()
         let first = await download(url, configuration)
@@ -67,7 +73,7 @@ struct ImageDownloaderURLCacheTests {
     }
 
     @Test func aStaleImageIsRevalidatedWith304() async throws {
-        let server = try await AFIServer.start()
+        let server = try await Self.server()
         let (url, statuses) = serve(server, "stale.png", headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""])
         let configuration = configuration()
         _ = await download(url, configuration)
@@ -77,7 +83,7 @@ struct ImageDownloaderURLCacheTests {
     }
 
     @Test func aNoStoreImageIsNeverStored() async throws {
-        let server = try await AFIServer.start()
+        let server = try await Self.server()
         let (url, statuses) = serve(server, "private.png", headers: ["Cache-Control": "no-store", "ETag": "\"v1\""])
         let configuration = configuration()
         _ = await download(url, configuration)
@@ -87,7 +93,7 @@ struct ImageDownloaderURLCacheTests {
     }
 
     @Test func aZeroDiskCapacityTurnsTheDiskCacheOff() async throws {
-        let server = try await AFIServer.start()
+        let server = try await Self.server()
         let (url, statuses) = serve(server, "off.png", headers: ["Cache-Control": "max-age=3600"])
         let configuration = configuration(diskCapacity: 0)
         _ = await download(url, configuration)
@@ -96,7 +102,7 @@ struct ImageDownloaderURLCacheTests {
     }
 
     @Test func noURLCacheTurnsTheDiskCacheOff() async throws {
-        let server = try await AFIServer.start()
+        let server = try await Self.server()
         let (url, statuses) = serve(server, "none.png", headers: ["Cache-Control": "max-age=3600"])
         let configuration = configuration()
         configuration.urlCache = nil

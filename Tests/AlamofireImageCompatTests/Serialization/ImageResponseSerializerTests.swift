@@ -18,6 +18,12 @@ struct ImageResponseSerializerTests {
         return recorder.values.first
     }
 
+    /// The process's shared server (see `SharedTestServer`), as the AlamofireImage tests use it.
+    private func sharedServer() async throws -> AFIServer {
+        Request.addAcceptableImageContentTypes(["image/*"])
+        return AFIServer(server: try await SharedTestServer.common.server)
+    }
+
     @Test func decodesPNG() async throws {
         let server = try await AFIServer.start()
         let response = try #require(
@@ -74,7 +80,7 @@ struct ImageResponseSerializerTests {
     }
 
     @Test func anEmptyBodyStillGivesThe200ResponseWithItsError() async throws {
-        let server = try await AFIServer.start()
+        let server = try await sharedServer()
         let response = try #require(await responseImage(server.serve(Data(), at: "bytes-0.png")))
         #expect(response.error?.code == NSURLErrorCannotDecodeRawData)
         #expect(response.response.response?.statusCode == 200)
@@ -83,7 +89,7 @@ struct ImageResponseSerializerTests {
     }
 
     @Test func anEmptyBodyReportsNoProgress() async throws {
-        let server = try await AFIServer.start()
+        let server = try await sharedServer()
         let url = server.serve(Data(), at: "quiet.png")
         let progress = Recorder<Int64>()
         let done = Recorder<Bool>()

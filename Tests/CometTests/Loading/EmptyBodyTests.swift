@@ -13,11 +13,11 @@ import Testing
 @Suite("An empty body", .timeLimit(.minutes(1)))
 struct EmptyBodyTests {
     @Test func theDefaultLoaderDeliversAnEmpty200InOneEmptyChunkWithItsResponse() async throws {
-        let server = try await TestServer.start()
-        server.handle("/empty") { _ in
+        let server = try await SharedTestServer.common.server
+        server.handle("/empty-body-200") { _ in
             HTTPResponse(statusCode: .ok, headers: HTTPHeaders([HTTPHeader("X-Origin"): "empty"]), body: Data())
         }
-        let load = await RecordedLoad.load(server.url("/empty"), with: DataLoader())
+        let load = await RecordedLoad.load(server.url("/empty-body-200"), with: DataLoader())
         #expect(load.error == nil)
         #expect(load.chunks.count == 1)
         #expect(load.chunks.first?.data.isEmpty == true)
@@ -27,7 +27,7 @@ struct EmptyBodyTests {
     }
 
     @Test func theDefaultLoaderDeliversA204InOneEmptyChunk() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let load = await RecordedLoad.load(server.url("/status/204"), with: DataLoader())
         #expect(load.error == nil)
         #expect(load.chunks.count == 1)
@@ -35,23 +35,23 @@ struct EmptyBodyTests {
     }
 
     @Test func aBodyWithBytesGetsNoExtraEmptyChunk() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 3, count: 5000), at: "a.bin")
-        let load = await RecordedLoad.load(server.imageURL("a.bin"), with: DataLoader())
+        let server = try await SharedTestServer.common.server
+        server.serve(Data(repeating: 3, count: 5000), at: "empty-body-bytes.bin")
+        let load = await RecordedLoad.load(server.imageURL("empty-body-bytes.bin"), with: DataLoader())
         #expect(load.error == nil)
         #expect(load.data.count == 5000)
         #expect(load.chunks.allSatisfy { !$0.data.isEmpty })
     }
 
     @Test func aRefusedStatusDeliversNoChunk() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let load = await RecordedLoad.load(server.url("/status/404"), with: DataLoader())
         #expect(load.loaderError == .statusCode(404))
         #expect(load.chunks.isEmpty)
     }
 
     @Test func thePipelineFailsAnEmptyImageBodyAsEmptyData() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         server.handle("/empty.png") { _ in HTTPResponse(statusCode: .ok, body: Data()) }
         let pipeline = ImagePipeline { $0.dataCache = nil }
         await #expect {
@@ -63,7 +63,7 @@ struct EmptyBodyTests {
     }
 
     @Test func aProgressivePipelineFailsAnEmptyImageBodyAsEmptyData() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         server.handle("/empty.jpg") { _ in HTTPResponse(statusCode: .ok, body: Data()) }
         let pipeline = ImagePipeline {
             $0.dataCache = nil

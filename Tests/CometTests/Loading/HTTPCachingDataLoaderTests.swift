@@ -24,12 +24,18 @@ struct HTTPCachingDataLoaderTests {
         let seenValidators = Locked<[String]>([])
         let notModifiedCount = Locked(0)
 
-        init(_ server: TestServer, path: String = "/resource", headers: [String: String], answers304: Bool = true) {
+        init(
+            _ server: TestServer, path: String = "/resource-\(UUID().uuidString)", headers: [String: String],
+            answers304: Bool = true
+        ) {
             self.server = server
             self.path = path
             self.headers = Locked(headers)
             self.answers304 = answers304
-            server.handle(path) { [self] request in
+            // Weak: the server keeps its handlers, and a server kept alive by a cycle would keep
+            // its event loop's thread.
+            server.handle(path) { [weak self] request in
+                guard let self else { return HTTPResponse(statusCode: .gone) }
                 let ifNoneMatch = request.headers[HTTPHeader("If-None-Match")]
                 let ifModifiedSince = request.headers[HTTPHeader("If-Modified-Since")]
                 seenValidators.withLock {
@@ -75,7 +81,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func aFreshResponseIsServedInALaterRunWithoutTouchingTheOrigin() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Cache-Control": "max-age=3600", "Content-Type": "image/png"])
         let directory = try makeDirectory()
         let first = makeLoader(directory)
@@ -91,7 +97,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func aStaleResponseIsRevalidatedWithItsETagAndA304DeliversTheStoredBody() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""])
         let directory = try makeDirectory()
         let first = makeLoader(directory)
@@ -106,7 +112,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func aStaleResponseIsRevalidatedWithItsLastModified() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let lastModified = "Tue, 03 Nov 2026 10:00:00 GMT"
         let origin = Origin(server, headers: ["Cache-Control": "no-cache", "Last-Modified": lastModified])
         let loader = makeLoader(try makeDirectory())
@@ -118,7 +124,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func aChangedResourceReplacesTheStoredEntryOnRevalidation() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""])
         let loader = makeLoader(try makeDirectory())
         _ = await RecordedLoad.load(origin.url, with: loader)
@@ -132,7 +138,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func aRevalidated304MakesTheEntryFreshAgainForItsLifetime() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Cache-Control": "max-age=60", "ETag": "\"v1\""])
         let now = Locked(Date())
         let loader = HTTPCachingDataLoader(
@@ -148,7 +154,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func aNoStoreResponseIsNeverStored() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Cache-Control": "no-store, max-age=3600", "ETag": "\"v1\""])
         let directory = try makeDirectory()
         let loader = makeLoader(directory)
@@ -162,7 +168,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func aNoStoreAnswerRemovesWhatWasStoredBefore() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""])
         let loader = makeLoader(try makeDirectory())
         _ = await RecordedLoad.load(origin.url, with: loader)
@@ -173,7 +179,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func anExpiresInTheFutureIsFresh() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Expires": "Fri, 01 Jan 2100 00:00:00 GMT"])
         let loader = makeLoader(try makeDirectory())
         _ = await RecordedLoad.load(origin.url, with: loader)
@@ -183,7 +189,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func anExpiresInThePastWithoutAValidatorIsLoadedAgain() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Expires": "Thu, 01 Jan 2015 00:00:00 GMT"])
         let loader = makeLoader(try makeDirectory())
         _ = await RecordedLoad.load(origin.url, with: loader)
@@ -193,7 +199,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func maxAgeWinsOverExpires() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(
             server, headers: ["Cache-Control": "max-age=3600", "Expires": "Thu, 01 Jan 2015 00:00:00 GMT"])
         let loader = makeLoader(try makeDirectory())
@@ -203,7 +209,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func reloadIgnoringLocalCacheDataGoesToTheOrigin() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Cache-Control": "max-age=3600"])
         let loader = makeLoader(try makeDirectory())
         _ = await RecordedLoad.load(origin.url, with: loader)
@@ -215,7 +221,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func returnCacheDataDontLoadFailsWhenNothingIsStored() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Cache-Control": "max-age=3600"])
         var request = URLRequest(url: origin.url)
         request.cachePolicy = .returnCacheDataDontLoad
@@ -225,7 +231,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func returnCacheDataElseLoadUsesAStaleEntry() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""])
         let loader = makeLoader(try makeDirectory())
         _ = await RecordedLoad.load(origin.url, with: loader)
@@ -237,7 +243,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func aRefusedStatusStoresNothing() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         server.handle("/gone") { _ in
             HTTPResponse(statusCode: .notFound, headers: HTTPHeaders([HTTPHeader("Cache-Control"): "max-age=3600"]))
         }
@@ -249,7 +255,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func aBodyOverTheEntryLimitIsDeliveredButNotStored() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let origin = Origin(server, headers: ["Cache-Control": "max-age=3600"])
         let loader = makeLoader(try makeDirectory()) { $0.maximumEntrySize = 4 }
         let first = await RecordedLoad.load(origin.url, with: loader)
@@ -259,7 +265,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func aCancelledLoadStoresNothing() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         server.handle("/slow") { _ in
             let body = HTTPBodySequence(
                 from: DripSequence(data: Data(repeating: 9, count: 40_000), chunkSize: 4000, interval: 50),
@@ -281,7 +287,7 @@ struct HTTPCachingDataLoaderTests {
     }
 
     @Test func twoPipelinesOnTheSameDirectoryDownloadAFreshImageOnce() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let png = TestImages.png(width: 40, height: 30)
         server.handle("/photo.png") { _ in
             HTTPResponse(

@@ -26,20 +26,18 @@ struct NetworkFetcherTests {
     }
 
     @Test func anOverriddenSessionsHeadersReachTheServer() async throws {
-        let server = try await TestServer.start()
-        server.handle("/echo") { request in
+        let server = try await SharedTestServer.common.server
+        server.handle("/haneke-echo-session") { request in
             HTTPResponse(statusCode: .ok, body: Data((request.headers[HTTPHeader("X-App")] ?? "none").utf8))
         }
-        let outcome = await fetched(HeaderSessionFetcher<String>(URL: server.url("/echo")))
+        let outcome = await fetched(HeaderSessionFetcher<String>(URL: server.url("/haneke-echo-session")))
         #expect(outcome.values == ["legacy"])
-        await server.stop()
     }
 
     @Test func anEmpty204FailsWithMinus402() async throws {
-        let server = try await TestServer.start()
+        let server = try await SharedTestServer.common.server
         let outcome = await fetched(NetworkFetcher<Data>(URL: server.url("/status/204")))
         #expect(outcome.error?.code == -402)
-        await server.stop()
     }
 
     @Test func a201BodyIsAccepted() async throws {
@@ -140,12 +138,14 @@ struct NetworkFetcherTests {
     }
 }
 
+/// A session adding `X-App: legacy` to its requests.
+private let headerSession: URLSession = {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpAdditionalHeaders = ["X-App": "legacy"]
+    return URLSession(configuration: configuration)
+}()
+
 /// A fetcher whose session adds `X-App: legacy`, as apps overrode `session`.
 final class HeaderSessionFetcher<T: DataConvertible>: NetworkFetcher<T>, @unchecked Sendable {
-    private static var configured: URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpAdditionalHeaders = ["X-App": "legacy"]
-        return URLSession(configuration: configuration)
-    }
-    override var session: URLSession { Self.configured }
+    override var session: URLSession { headerSession }
 }
