@@ -106,7 +106,7 @@ struct FetchCommand: AsyncParsableCommand {
                     report(success: line, console: console, bar: bar)
                 case .failure(let error):
                     tally.failures += 1
-                    report(failure: "✗ \(item.argument): \(error)", console: console, bar: bar)
+                    report(failure: "✗ " + Self.describe(error, of: item), console: console, bar: bar)
                 }
                 bar.setBytes(pipeline.metrics.bytesLoaded)
                 bar.advance(detail: item.argument)
@@ -119,6 +119,13 @@ struct FetchCommand: AsyncParsableCommand {
     private func report(success line: String, console: Console, bar: ProgressBar) {
         guard !quiet else { return }
         if console.isTerminal { bar.message("✓ " + line) } else { console.line("✓ " + line) }
+    }
+
+    /// One sentence on why `item` failed, naming its URL once: a pipeline error names the URL
+    /// itself; any other error is prefixed with the argument.
+    static func describe(_ error: any Error, of item: FetchPlan.Item) -> String {
+        if let error = error as? ImagePipeline.Error { return error.description }
+        return "\(item.argument): \(error)"
     }
 
     private func report(failure text: String, console: Console, bar: ProgressBar) {

@@ -32,6 +32,9 @@ final class FetchCommandTests: XCTestCase {
             environment: environment)
         XCTAssertEqual(first.status, 1, "one URL failed, so the exit code is 1")
         XCTAssertTrue(first.stderr.contains("missing.jpg") && first.stderr.contains("404"), first.stderr)
+        let failure = try XCTUnwrap(first.stderr.split(separator: "\n").first { $0.contains("missing.jpg") })
+        XCTAssertEqual(failure.components(separatedBy: "missing.jpg").count, 2, "the URL once: \(failure)")
+        XCTAssertEqual(failure.components(separatedBy: "404").count, 2, "the status once: \(failure)")
         XCTAssertTrue(first.stdout.contains("2 saved, 1 failed"), first.stdout)
         for name in ["photo-64x48.jpg", "tall-64x48.jpg"] {
             let decoded = try ImageDecoders.decode(Data(contentsOf: out.appendingPathComponent(name)))

@@ -139,6 +139,13 @@ public struct DripSequence: AsyncBufferedSequence, Sendable {
     let chunkSize: Int
     let interval: Int
 
+    /// `data` in chunks of `chunkSize` bytes, each after a pause of `interval` milliseconds.
+    public init(data: Data, chunkSize: Int, interval: Int) {
+        self.data = data
+        self.chunkSize = chunkSize
+        self.interval = interval
+    }
+
     public func makeAsyncIterator() -> Iterator { Iterator(data: data, chunkSize: chunkSize, interval: interval) }
 
     public struct Iterator: AsyncBufferedIteratorProtocol {

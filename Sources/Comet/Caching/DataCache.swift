@@ -107,8 +107,10 @@ public final class DataCache: DataCaching, Sendable {
         scheduleSweep(generation: 0, after: 0)
     }
 
-    /// `$XDG_CACHE_HOME`, else `~/.cache`, else the temporary directory.
-    static var userCachesDirectory: URL {
+    /// The user's cache directory, where ``init(name:)`` puts its caches: `$XDG_CACHE_HOME`
+    /// when it is an absolute path, else `~/.cache`, else the temporary directory. Read from the
+    /// environment at each call; thread-safe.
+    public static var userCachesDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg, isDirectory: true)

@@ -240,6 +240,9 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                 break
             }
         }
+        // An empty chunk carries the response of an empty body (DataLoading's contract) and
+        // nothing else: no bytes to count or send, and the end still fails the empty body.
+        guard !chunk.isEmpty else { return }
         guard case .append(let sendsChunk) = lifecycle.chunkArrived() else { return }
         // A first chunk that is the whole body (or of a body of unknown length) becomes the
         // buffer as it is: no allocation, no copy.

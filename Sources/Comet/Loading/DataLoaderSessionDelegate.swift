@@ -111,6 +111,11 @@ final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchec
         } else if let expected = Self.expectedIdentityLength(state.response), state.received < expected {
             state.handlers.completion(DataLoaderError.incompleteBody(received: state.received, expected: expected))
         } else {
+            // An empty body has no chunk to carry its response: it gets one empty chunk
+            // (DataLoading's contract), so the caller always sees the response.
+            if state.received == 0, let response = state.response ?? task.response {
+                state.handlers.didReceiveData(Data(), response)
+            }
             state.handlers.completion(nil)
         }
     }

@@ -12,6 +12,11 @@ import Foundation
 public protocol DataLoading: Sendable {
     /// Starts loading. `didReceiveData` gets each chunk as it arrives with the response it
     /// belongs to; `completion` ends the load (`nil` on success).
+    ///
+    /// When a response's body is empty (a 200 or 204 with no bytes), `didReceiveData` is called
+    /// once with an empty `Data` and the response, before `completion(nil)`: whoever needs the
+    /// response gets it whatever the body's length. A load that fails (a transport error, a
+    /// refused status) has no response to deliver and ends with `completion(error)` alone.
     func loadData(
         with request: URLRequest,
         didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,

@@ -57,8 +57,14 @@ extension ImagePipeline {
             let subject = request.imageID ?? "a request without a URL"
             switch self {
             case .dataLoadingFailed(_, let status?, let underlying):
-                return
-                    "Loading \(subject) failed: the server answered HTTP \(status) (\(HTTPURLResponse.localizedString(forStatusCode: status))). \(underlying)"
+                let answer =
+                    "Loading \(subject) failed: the server answered HTTP \(status) (\(HTTPURLResponse.localizedString(forStatusCode: status)))"
+                // The loader's own error says the status again: add only what it says besides.
+                switch underlying as? DataLoaderError {
+                case .statusCode(status)?: return answer + "."
+                case .retryAfter(status, let seconds)?: return answer + ", retry after \(Int(seconds.rounded(.up))) s."
+                default: return answer + ". \(underlying)"
+                }
             case .dataLoadingFailed(_, nil, let underlying):
                 return "Loading \(subject) failed: \(Self.describe(underlying))"
             case .dataMissingInCache:

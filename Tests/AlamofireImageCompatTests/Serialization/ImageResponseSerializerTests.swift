@@ -18,6 +18,12 @@ struct ImageResponseSerializerTests {
         return recorder.values.first
     }
 
+    /// The process's shared server (see `SharedTestServer`), as the AlamofireImage tests use it.
+    private func sharedServer() async throws -> AFIServer {
+        Request.addAcceptableImageContentTypes(["image/*"])
+        return AFIServer(server: try await SharedTestServer.common.server)
+    }
+
     @Test func decodesPNG() async throws {
         let server = try await AFIServer.start()
         let response = try #require(
@@ -71,6 +77,27 @@ struct ImageResponseSerializerTests {
         let server = try await AFIServer.start()
         let response = try #require(await responseImage(server.serve(Data(), at: "empty.png")))
         #expect(response.error?.domain == NSURLErrorDomain && response.error?.code == NSURLErrorCannotDecodeRawData)
+    }
+
+    @Test func anEmptyBodyStillGivesThe200ResponseWithItsError() async throws {
+        let server = try await sharedServer()
+        let response = try #require(await responseImage(server.serve(Data(), at: "bytes-0.png")))
+        #expect(response.error?.code == NSURLErrorCannotDecodeRawData)
+        #expect(response.response.response?.statusCode == 200)
+        #expect(response.response.response?.value(forHTTPHeaderField: "Content-Type") == "image/png")
+        #expect(response.response.data == Data())
+    }
+
+    @Test func anEmptyBodyReportsNoProgress() async throws {
+        let server = try await sharedServer()
+        let url = server.serve(Data(), at: "quiet.png")
+        let progress = Recorder<Int64>()
+        let done = Recorder<Bool>()
+        Alamofire.request(.GET, url)
+            .progress { bytesRead, _, _ in progress.append(bytesRead) }
+            .response { _, _, _, _ in done.append(true) }
+        #expect(await eventually { done.count == 1 })
+        #expect(progress.count == 0)
     }
 
     @Test func refusesUndecodableBytesWithMinus1015() async throws {

@@ -117,4 +117,15 @@ struct PipelineAPITests {
         #expect(error.description.contains(url.absoluteString))
         #expect(error.description.contains("HTTP 404"))
     }
+
+    @Test func anHTTPStatusIsSaidOnce() {
+        let request = ImageRequest(url: url)
+        let notFound = ImagePipeline.Error.dataLoadingFailed(
+            request: request, statusCode: 404, underlying: DataLoaderError.statusCode(404))
+        let busy = ImagePipeline.Error.dataLoadingFailed(
+            request: request, statusCode: 503, underlying: DataLoaderError.retryAfter(statusCode: 503, seconds: 7))
+        #expect(notFound.description.components(separatedBy: "404").count == 2, "\(notFound)")
+        #expect(busy.description.components(separatedBy: "503").count == 2, "\(busy)")
+        #expect(busy.description.contains("retry after 7 s"))
+    }
 }

@@ -24,6 +24,30 @@ struct CacheOperationsTests {
         #expect(cache.cachePath == TestBase.directory.appendingPathComponent(name).path)
     }
 
+    @Test func theCacheAndFormatDirectoriesExistWhenInitReturns() {
+        let name = TestBase.uniqueName()
+        let cache = Cache<String>(name: name)
+        cache.addFormat(Format<String>(name: "upper") { $0.uppercased() })
+        let root = TestBase.directory.appendingPathComponent(name)
+        for format in ["original", "upper"] {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(
+                atPath: root.appendingPathComponent(format).path, isDirectory: &isDirectory)
+            #expect(exists && isDirectory.boolValue, "\(format)")
+        }
+    }
+
+    @Test func removeAllDeletesAFileWrittenIntoTheCachePathRightAfterInit() async throws {
+        let name = TestBase.uniqueName()
+        let cache = Cache<Data>(name: name)
+        let file = TestBase.directory.appendingPathComponent("\(name)/original/stray").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(count: 10)))
+        let done = Outcome<Void>()
+        cache.removeAll { done.succeed(()) }
+        #expect(await done.wait())
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
     @Test func removeDeletesFromMemoryAndDisk() async {
         let name = TestBase.uniqueName()
         let cache = Cache<String>(name: name)

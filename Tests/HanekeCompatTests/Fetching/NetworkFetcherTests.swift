@@ -21,6 +21,25 @@ struct NetworkFetcherTests {
         await server.stop()
     }
 
+    @Test func theSessionIsSharedUnlessOverridden() {
+        #expect(NetworkFetcher<String>(URL: URL(string: "http://127.0.0.1:9/")!).session === URLSession.shared)
+    }
+
+    @Test func anOverriddenSessionsHeadersReachTheServer() async throws {
+        let server = try await SharedTestServer.common.server
+        server.handle("/haneke-echo-session") { request in
+            HTTPResponse(statusCode: .ok, body: Data((request.headers[HTTPHeader("X-App")] ?? "none").utf8))
+        }
+        let outcome = await fetched(HeaderSessionFetcher<String>(URL: server.url("/haneke-echo-session")))
+        #expect(outcome.values == ["legacy"])
+    }
+
+    @Test func anEmpty204FailsWithMinus402() async throws {
+        let server = try await SharedTestServer.common.server
+        let outcome = await fetched(NetworkFetcher<Data>(URL: server.url("/status/204")))
+        #expect(outcome.error?.code == -402)
+    }
+
     @Test func a201BodyIsAccepted() async throws {
         let server = try await TestServer.start()
         server.handle("/created") { _ in HTTPResponse(statusCode: .created, body: Data("made".utf8)) }
@@ -117,4 +136,16 @@ struct NetworkFetcherTests {
         #expect(outcome.error?.code == -402)
         await server.stop()
     }
+}
+
+/// A session adding `X-App: legacy` to its requests.
+private let headerSession: URLSession = {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpAdditionalHeaders = ["X-App": "legacy"]
+    return URLSession(configuration: configuration)
+}()
+
+/// A fetcher whose session adds `X-App: legacy`, as apps overrode `session`.
+final class HeaderSessionFetcher<T: DataConvertible>: NetworkFetcher<T>, @unchecked Sendable {
+    override var session: URLSession { headerSession }
 }

@@ -8,7 +8,8 @@ import NIOHTTP1
 #endif
 
 /// AsyncHTTPClient's delegate for one request of an ``HTTPLoad``: checks the status and the
-/// length, streams the body to the load, and hands a redirect back to it.
+/// length, streams the body to the load, and hands a redirect back to it. A response whose body
+/// is empty is delivered as one empty chunk before the load finishes (`DataLoading`'s contract).
 ///
 /// AsyncHTTPClient calls a delegate on its request's event loop, one call at a time, so its
 /// fields need no lock (`@unchecked Sendable` for that reason only).
@@ -77,6 +78,7 @@ final class HTTPLoadDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
         } else if let expectedLength, received < expectedLength {
             load.finish(DataLoaderError.incompleteBody(received: received, expected: expectedLength))
         } else {
+            if received == 0, let response { load.deliver(Data(), response: response) }
             load.finish(nil)
         }
     }

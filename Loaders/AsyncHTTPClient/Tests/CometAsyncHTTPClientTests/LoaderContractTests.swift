@@ -44,6 +44,27 @@ struct LoaderContractTests {
         #expect(result.chunks.count >= 2)
     }
 
+    @Test func anEmptyBodyDeliversItsResponseInOneEmptyChunkBeforeTheCompletion() async throws {
+        let server = try await TestServer.start()
+        server.handle("/empty") { _ in
+            HTTPResponse(statusCode: .ok, headers: HTTPHeaders([HTTPHeader("X-Origin"): "empty"]), body: Data())
+        }
+        let result = await LoadResult.load(server.url("/empty"), with: makeLoader())
+        #expect(result.error == nil)
+        #expect(result.chunks == [Data()])
+        #expect(result.response?.statusCode == 200)
+        #expect(result.response?.value(forHTTPHeaderField: "X-Origin") == "empty")
+        #expect(result.completions == 1)
+    }
+
+    @Test func aBodyWithBytesGetsNoExtraEmptyChunk() async throws {
+        let server = try await TestServer.start()
+        server.serve(Data(repeating: 5, count: 3000), at: "b")
+        let result = await LoadResult.load(server.imageURL("b"), with: makeLoader())
+        #expect(result.data.count == 3000)
+        #expect(result.chunks.allSatisfy { !$0.isEmpty })
+    }
+
     @Test(arguments: [404, 500, 503])
     func anErrorStatusFailsWithTheStatus(status: Int) async throws {
         let server = try await TestServer.start()

@@ -4,10 +4,10 @@ import Foundation
 #endif
 
 /// Alamofire 3's top-level entry points, so `Alamofire.request(.GET, url)` compiles with only
-/// `import AlamofireImageCompat`. Requests made here share one session (one Comet
-/// `DataLoader`) and start at once, as with Alamofire's `Manager.sharedInstance`.
+/// `import AlamofireImageCompat`. Requests made here go through ``Manager/sharedInstance`` and
+/// start at once, as in Alamofire.
 ///
-/// Not modelled: parameter encoding, uploads, downloads to files, the `Manager` type.
+/// Not modelled: parameter encoding, uploads, downloads to files.
 public enum Alamofire {
     // Alamofire 3's parameter name, kept as it documents the call.
     // swift-format-ignore: AlwaysUseLowerCamelCase
@@ -18,20 +18,13 @@ public enum Alamofire {
         _ method: Method, _ URLString: URLRequestConvertible,
         headers: [String: String]? = nil
     ) -> Request {
-        var urlRequest = URLString.URLRequest
-        urlRequest.httpMethod = method.rawValue
-        for (name, value) in headers ?? [:] {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
-        }
-        return request(urlRequest)
+        Manager.sharedInstance.request(method, URLString, headers: headers)
     }
 
     // Alamofire 3's parameter name, kept as it documents the call.
     // swift-format-ignore: AlwaysUseLowerCamelCase
     /// Creates and starts a request for `URLRequest`.
     public static func request(_ URLRequest: URLRequestConvertible) -> Request {
-        let request = RequestSession.shared.makeRequest(URLRequest.URLRequest)
-        request.resume()
-        return request
+        Manager.sharedInstance.request(URLRequest)
     }
 }

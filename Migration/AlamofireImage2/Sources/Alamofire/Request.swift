@@ -22,7 +22,9 @@ public final class Request: @unchecked Sendable {
         ) -> Void
 
     /// The request's task: its state and counters (Alamofire exposed the URLSessionTask).
-    public final class DataTask: @unchecked Sendable {
+    /// Equal only to itself, as a `URLSessionTask` (an `NSObject`) was: apps compare
+    /// `request.task` to find their request.
+    public final class DataTask: Hashable, @unchecked Sendable {
         // Reads and writes go through the owning request's lock.
         fileprivate unowned let owner: Request
         /// The request as created.
@@ -45,6 +47,36 @@ public final class Request: @unchecked Sendable {
         public var countOfBytesReceived: Int64 { owner.locked { Int64($0.data.count) } }
         /// The announced body length, or -1 when unknown or not yet known.
         public var countOfBytesExpectedToReceive: Int64 { owner.locked { $0.response?.expectedContentLength ?? -1 } }
+
+        /// Whether `lhs` and `rhs` are the same task.
+        public static func == (lhs: DataTask, rhs: DataTask) -> Bool { lhs === rhs }
+
+        /// Hashes the task's identity.
+        public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    }
+
+    /// The request's delegate, as Alamofire 3's `TaskDelegate`: where apps read and set the
+    /// request's credential, and read its data and error once it finished.
+    public final class TaskDelegate: @unchecked Sendable {
+        // Reads and writes go through the owning request's lock.
+        fileprivate unowned let owner: Request
+
+        fileprivate init(owner: Request) {
+            self.owner = owner
+        }
+
+        /// The credential answered to authentication challenges; setting it is
+        /// ``Request/authenticate(usingCredential:)`` (before the request starts).
+        public var credential: URLCredential? {
+            get { owner.locked { $0.credential } }
+            set { owner.locked { $0.credential = newValue } }
+        }
+
+        /// The body received so far; `nil` before a response arrived.
+        public var data: Data? { owner.locked { $0.response == nil && $0.data.isEmpty ? nil : $0.data } }
+
+        /// The error the request finished with, if any.
+        public var error: NSError? { owner.locked { $0.outcome?.error } }
     }
 
     /// The outcome, once known.
@@ -70,6 +102,8 @@ public final class Request: @unchecked Sendable {
 
     /// The task: state, response and byte counts.
     public private(set) var task: DataTask!
+    /// The delegate: the credential, the data and the error.
+    public private(set) var delegate: TaskDelegate!
     private let session: RequestSession
     private let lock = NSLock()
     private var state = State()
@@ -77,7 +111,9 @@ public final class Request: @unchecked Sendable {
     init(session: RequestSession, request: URLRequest, taskIdentifier: Int) {
         self.session = session
         self.task = nil
+        self.delegate = nil
         self.task = DataTask(owner: self, originalRequest: request, taskIdentifier: taskIdentifier)
+        self.delegate = TaskDelegate(owner: self)
     }
 
     /// The URL request this object sends.
@@ -250,6 +286,8 @@ public final class Request: @unchecked Sendable {
             $0.response = response
             $0.data.append(chunk)
             let total = Int64($0.data.count)
+            // An empty chunk carries only the response of an empty body: no bytes to report.
+            guard !chunk.isEmpty else { return nil }
             return $0.progress.map { ($0, total, response.expectedContentLength) }
         }
         if let (closure, total, expected) = progress { closure(Int64(chunk.count), total, expected) }

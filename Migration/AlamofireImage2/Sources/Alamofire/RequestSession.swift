@@ -4,18 +4,20 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What Alamofire 3's `Manager` did for the image API: creates ``Request``s and loads them with
-/// one Comet `DataLoader`, answering authentication challenges with each request's credential.
+/// What Alamofire 3's `Manager` did for the image API (``Manager`` wraps one): creates
+/// ``Request``s and loads them with one Comet `DataLoader`, answering authentication challenges
+/// with each request's credential, behind an HTTP disk cache when the configuration has a
+/// `URLCache` with disk capacity (Comet's `HTTPCachingDataLoader`).
 final class RequestSession: Sendable {
-    /// The session behind ``Alamofire/request(_:_:headers:)``.
-    static let shared = RequestSession(configuration: .default)
-
-    private let loader: Comet.DataLoader
+    private let loader: any DataLoading
     private let credentials: CredentialRegistry
     private static let identifiers = IdentifierSource()
 
-    /// A session whose loader takes its timeouts and additional headers from `configuration`.
-    init(configuration: URLSessionConfiguration) {
+    /// A session whose loader takes its timeouts and additional headers from `configuration`,
+    /// and its disk cache from the configuration's `urlCache` (none when it is `nil` or its
+    /// `diskCapacity` is 0; a disk path without one of its own: `defaultCacheName` under the
+    /// user's cache directory).
+    init(configuration: URLSessionConfiguration, defaultCacheName: String) {
         let credentials = CredentialRegistry()
         var settings = Comet.DataLoader.Configuration()
         settings.timeoutForRequest = configuration.timeoutIntervalForRequest
@@ -27,7 +29,11 @@ final class RequestSession: Sendable {
         // URL answers (the downloader never has two requests for one URL at once).
         settings.credentialProvider = { _, request in credentials.credential(for: request) }
         self.credentials = credentials
-        self.loader = Comet.DataLoader(configuration: settings)
+        let network = Comet.DataLoader(configuration: settings)
+        self.loader =
+            HTTPCachingDataLoader(
+                loader: network, urlCache: configuration.urlCache, defaultDirectoryName: defaultCacheName)
+            ?? network
     }
 
     /// A new suspended request for `urlRequest`.

@@ -1,3 +1,4 @@
+import class Comet.DataCache
 import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -50,6 +51,9 @@ public final class ImageDownloader: @unchecked Sendable {
     /// The shared downloader (default settings, an ``AutoPurgingImageCache``).
     public static let defaultInstance = ImageDownloader()
 
+    /// The manager whose session configuration the downloads use.
+    public let sessionManager: Manager
+
     private let session: RequestSession
     private let lock = NSLock()
     private var handlers: [String: ResponseHandler] = [:]
@@ -59,7 +63,8 @@ public final class ImageDownloader: @unchecked Sendable {
     private weak var weakDelegate: ImageDownloaderDelegate?
 
     /// The settings ``init(configuration:downloadPrioritization:maximumActiveDownloads:imageCache:)``
-    /// uses by default: a 60-second request timeout and the protocol cache policy.
+    /// uses by default: a 60-second request timeout, the protocol cache policy and
+    /// ``defaultURLCache()``.
     public class func defaultURLSessionConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         configuration.requestCachePolicy = .useProtocolCachePolicy
@@ -68,26 +73,52 @@ public final class ImageDownloader: @unchecked Sendable {
         return configuration
     }
 
-    /// A URL cache of 20 MB in memory, as AlamofireImage made, with no disk storage: Comet's
-    /// loader does not use URLCache (it does not cache on Linux; the ``imageCache`` is the cache
-    /// here), and AlamofireImage's relative disk path would create a folder in the program's
-    /// working directory.
+    /// AlamofireImage's URL cache: 20 MB in memory, 150 MB on disk, in
+    /// `com.alamofire.imagedownloader` under the user's cache directory (`~/.cache`). The disk
+    /// part is an HTTP cache on Comet's `DataCache` (`HTTPCachingDataLoader`): responses are
+    /// kept, served while fresh and revalidated when stale as their caching headers say. The
+    /// memory part has no counterpart (the ``imageCache`` keeps images in memory). The path is
+    /// absolute because FoundationNetworking's `URLCache` resolves a relative one in the
+    /// program's working directory.
     public class func defaultURLCache() -> URLCache {
-        URLCache(memoryCapacity: 20 * 1024 * 1024, diskCapacity: 0, diskPath: nil)
+        let directory = DataCache.userCachesDirectory.appendingPathComponent(defaultCacheName, isDirectory: true)
+        return URLCache(memoryCapacity: 20 * 1024 * 1024, diskCapacity: 150 * 1024 * 1024, diskPath: directory.path)
     }
 
-    /// A downloader with its own session (timeouts and additional headers from `configuration`),
-    /// `downloadPrioritization` (default FIFO), `maximumActiveDownloads` (default 4, at least 1)
-    /// and `imageCache` (default a new ``AutoPurgingImageCache``).
-    public init(
+    /// The folder of ``defaultURLCache()`` under the user's cache directory.
+    static let defaultCacheName = "com.alamofire.imagedownloader"
+
+    /// A downloader with its own ``Manager`` for `configuration` (timeouts, additional headers,
+    /// and the `urlCache`'s disk capacity and path: an HTTP disk cache unless `diskCapacity` is
+    /// 0 or there is no cache), `downloadPrioritization` (default FIFO), `maximumActiveDownloads`
+    /// (default 4, at least 1) and `imageCache` (default a new ``AutoPurgingImageCache``).
+    public convenience init(
         configuration: URLSessionConfiguration = ImageDownloader.defaultURLSessionConfiguration(),
+        downloadPrioritization: DownloadPrioritization = .FIFO,
+        maximumActiveDownloads: Int = 4,
+        imageCache: ImageRequestCache? = AutoPurgingImageCache()
+    ) {
+        self.init(
+            sessionManager: Manager(configuration: configuration, defaultCacheName: Self.defaultCacheName),
+            downloadPrioritization: downloadPrioritization, maximumActiveDownloads: maximumActiveDownloads,
+            imageCache: imageCache)
+    }
+
+    /// A downloader whose requests go through `sessionManager` (its configuration, disk cache
+    /// and credentials handling), with `downloadPrioritization` (default FIFO),
+    /// `maximumActiveDownloads` (default 4, at least 1) and `imageCache` (default a new
+    /// ``AutoPurgingImageCache``). The downloader starts its requests itself, whatever the
+    /// manager's `startRequestsImmediately`.
+    public init(
+        sessionManager: Manager,
         downloadPrioritization: DownloadPrioritization = .FIFO,
         maximumActiveDownloads: Int = 4,
         imageCache: ImageRequestCache? = AutoPurgingImageCache()
     ) {
         precondition(
             maximumActiveDownloads >= 1, "maximumActiveDownloads must be at least 1 (got \(maximumActiveDownloads))")
-        self.session = RequestSession(configuration: configuration)
+        self.sessionManager = sessionManager
+        self.session = sessionManager.requestSession
         self.downloadPrioritization = downloadPrioritization
         self.maximumActiveDownloads = maximumActiveDownloads
         self.imageCache = imageCache

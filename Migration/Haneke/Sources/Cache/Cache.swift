@@ -117,6 +117,17 @@ open class Cache<T: DataConvertible>: @unchecked Sendable where T.Result == T, T
         return fetch
     }
 
+    /// Fetches `key`; when the cache does not have it, caches the value `getValue` gives
+    /// (evaluated only then, on the calling thread) in `formatName` and returns it formatted:
+    /// ``fetch(fetcher:formatName:failure:success:)`` with a ``SimpleFetcher``.
+    @discardableResult
+    open func fetch(
+        key: String, value getValue: @autoclosure @escaping () -> T.Result,
+        formatName: String = HanekeGlobals.Cache.OriginalFormatName, success: Fetch<T>.Succeeder? = nil
+    ) -> Fetch<T> {
+        fetch(fetcher: SimpleFetcher<T>(key: key, value: getValue()), formatName: formatName, success: success)
+    }
+
     // Haneke's argument label, kept for source compatibility.
     // swift-format-ignore: AlwaysUseLowerCamelCase
     /// ``fetch(fetcher:formatName:failure:success:)`` with a ``NetworkFetcher`` for `URL`.

@@ -50,14 +50,15 @@ open class DiskCache: @unchecked Sendable {
         }
     }
 
-    /// A cache in the directory `path` (created if missing). Its size is computed and the
-    /// capacity enforced in the background.
+    /// A cache in the directory `path`, created now if missing (before `init` returns, as Haneke
+    /// did, so a file written there right away lands). Its size is computed and the capacity
+    /// enforced in the background.
     public init(path: String, capacity: UInt64 = UInt64.max) {
         self.path = path
         self.storedCapacity = capacity
         self.cacheQueue = DispatchQueue(label: HanekeGlobals.Domain + "." + (path as NSString).lastPathComponent)
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         cacheQueue.async {
-            try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             self.calculateSize()
             self.controlCapacity()
         }

@@ -28,6 +28,12 @@ open class NetworkFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
         super.init(key: URL.absoluteString)
     }
 
+    /// The session whose configuration the download uses: `URLSession.shared` unless a
+    /// subclass overrides it. The download goes through Comet's loader, not the session's tasks:
+    /// from an overriding session's configuration it takes the request and resource timeouts and
+    /// the additional HTTP headers.
+    open var session: URLSession { URLSession.shared }
+
     /// Starts the download (again, if it was cancelled).
     open override func fetch(failure: @escaping (Error?) -> (), success: @escaping (T.Result) -> ()) {
         lock.withLock { cancelled = false }
@@ -38,12 +44,17 @@ open class NetworkFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
             let (data, response) = body.contents
             self.finish(data: data, response: response, error: error, callbacks: callbacks)
         }
-        let task = networkFetcherLoader.loadData(
+        let session = self.session
+        let loader = session === URLSession.shared ? networkFetcherLoader : Self.loader(for: session.configuration)
+        let task = loader.loadData(
             with: URLRequest(url: URL),
             didReceiveData: { data, response in
                 body.append(data, response: response)
             },
             completion: { error in
+                // A loader made for this fetch lives until its load ends (a released Comet
+                // loader cancels its loads).
+                withExtendedLifetime(loader) {}
                 finish.value(error)
             })
         lock.withLock { self.task = task }
@@ -108,6 +119,17 @@ open class NetworkFetcher<T: DataConvertible>: Fetcher<T>, @unchecked Sendable {
 }
 
 extension NetworkFetcher {
+    /// A loader with the timeouts and additional headers of `configuration`.
+    static func loader(for configuration: URLSessionConfiguration) -> Comet.DataLoader {
+        var settings = Comet.DataLoader.Configuration()
+        settings.timeoutForRequest = configuration.timeoutIntervalForRequest
+        settings.timeoutForResource = configuration.timeoutIntervalForResource
+        for case let (name as String, value) in configuration.httpAdditionalHeaders ?? [:] {
+            settings.additionalHeaders[name] = "\(value)"
+        }
+        return Comet.DataLoader(configuration: settings)
+    }
+
     /// URLSession's "cancelled" (-999), in either of the forms Foundation reports it.
     static func isCancellation(_ error: Error?) -> Bool {
         if let error = error as? URLError { return error.code == .cancelled }

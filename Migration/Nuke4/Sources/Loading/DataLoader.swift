@@ -6,7 +6,7 @@ import Comet
 
 /// Loads data with Comet's `DataLoader` (URLSession for http(s), direct reads for `file:` and
 /// `data:` URLs), admitted by a scheduler (a rate limiter in front of eight concurrent loads by
-/// default).
+/// default), behind an HTTP disk cache when the configuration's `urlCache` has disk capacity.
 ///
 /// As in Nuke 4, the HTTP status is not an error here: a response outside 200...299 is
 /// fulfilled and ``DataDecoder`` refuses it. Comet's loader stops reading such a response at
@@ -14,17 +14,39 @@ import Comet
 /// URL and status code. Cancelling the token during the load rejects the promise with
 /// `URLError.cancelled`; cancelling it before the scheduler starts the load leaves the promise
 /// pending. Thread-safe.
+///
+/// The disk cache is what `URLCache` gave Nuke 4 apps on Apple platforms, on Comet's
+/// `DataCache` (`HTTPCachingDataLoader`): responses are kept as their caching headers allow
+/// (never `no-store`), served without touching the network while fresh (`max-age`, `Expires`),
+/// and revalidated with `ETag`/`Last-Modified` when stale. Its size is the `urlCache`'s
+/// `diskCapacity` and its folder the `urlCache`'s disk path (a relative path under the user's
+/// cache directory, `~/.cache`); a `nil` `urlCache` or a `diskCapacity` of 0 turns it off.
 public final class DataLoader: DataLoading, @unchecked Sendable {
-    // Safe: both stored properties are immutable; Comet.DataLoader is Sendable and the
+    // Safe: both stored properties are immutable; Comet's loaders are Sendable and the
     // scheduler is only asked to execute, which the shim's schedulers do under their own locks.
-    private let loader: Comet.DataLoader
+    private let loader: any Comet.DataLoading
     private let scheduler: Unchecked<AsyncScheduler>
 
-    /// Creates a loader. From `configuration` it takes the request and resource timeouts and
-    /// the additional HTTP headers (other settings have no Comet counterpart). Defaults: the
-    /// `.default` configuration and `RateLimiter(scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 8))`.
+    /// Nuke 4's default configuration: `.default` with a `URLCache` of 150 MB on disk (none in
+    /// memory) in `com.github.kean.Nuke.Cache` under the user's cache directory. The path is
+    /// absolute because FoundationNetworking's `URLCache` resolves a relative one in the
+    /// program's working directory.
+    public static func defaultConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        let folder = Comet.DataCache.userCachesDirectory.appendingPathComponent(defaultCacheName, isDirectory: true)
+        configuration.urlCache = URLCache(memoryCapacity: 0, diskCapacity: 150 * 1024 * 1024, diskPath: folder.path)
+        return configuration
+    }
+
+    /// The folder of ``defaultConfiguration()``'s cache under the user's cache directory.
+    static let defaultCacheName = "com.github.kean.Nuke.Cache"
+
+    /// Creates a loader. From `configuration` it takes the request and resource timeouts, the
+    /// additional HTTP headers and the `urlCache` (the disk cache's size and folder; see the
+    /// type's documentation); other settings have no Comet counterpart. Defaults:
+    /// ``defaultConfiguration()`` and `RateLimiter(scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 8))`.
     public init(
-        configuration: URLSessionConfiguration = .default,
+        configuration: URLSessionConfiguration = DataLoader.defaultConfiguration(),
         scheduler: AsyncScheduler = RateLimiter(scheduler: OperationQueueScheduler(maxConcurrentOperationCount: 8))
     ) {
         var settings = Comet.DataLoader.Configuration()
@@ -33,7 +55,11 @@ public final class DataLoader: DataLoading, @unchecked Sendable {
         for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
             if let name = name as? String, let value = value as? String { settings.additionalHeaders[name] = value }
         }
-        self.loader = Comet.DataLoader(configuration: settings)
+        let network = Comet.DataLoader(configuration: settings)
+        self.loader =
+            HTTPCachingDataLoader(
+                loader: network, urlCache: configuration.urlCache, defaultDirectoryName: Self.defaultCacheName)
+            ?? network
         self.scheduler = Unchecked(scheduler)
     }
 
@@ -87,7 +113,8 @@ private final class LoadedBody: @unchecked Sendable {
         }
     }
 
-    /// The body and its response; an empty body has no chunk, so its response is rebuilt.
+    /// The body and its response. An empty HTTP body arrives as one empty chunk with its
+    /// response; a load that delivered no chunk at all (an empty `file:`) gets a plain 200.
     func result(for request: URLRequest) -> (Data, URLResponse) {
         lock.locked { (data, response ?? LoadedBody.response(for: request, status: 200)) }
     }
