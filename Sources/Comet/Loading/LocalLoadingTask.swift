@@ -25,7 +25,8 @@ final class LocalLoadingTask: DataLoadingTask, Sendable {
                 guard !task.isCancelled.load(ordering: .relaxed) else { throw URLError(.cancelled) }
                 let response = URLResponse(
                     url: url, mimeType: nil, expectedContentLength: data.count, textEncodingName: nil)
-                if !data.isEmpty { didReceiveData(data, response) }
+                // An empty file still brings its response (DataLoading's contract).
+                didReceiveData(data, response)
                 completion(task.isCancelled.load(ordering: .relaxed) ? URLError(.cancelled) : nil)
             } catch {
                 completion(error)

@@ -12,11 +12,15 @@ import CometTestSupport
 /// its callbacks run, how a body is delivered, what a cancel guarantees, and what it sends.
 @Suite("DataLoader transfers", .timeLimit(.minutes(2)))
 struct DataLoaderTransferTests {
+    /// One server for the suite (each test on paths of its own): a live server holds a Dispatch
+    /// thread, and the parallel suite must stay under libdispatch's 255.
+    private static let shared = SharedTestServer()
+
     @Test func callbacksRunOnTheLoadersThread() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 7, count: 200_000), at: "big.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 7, count: 200_000), at: "callbacksRunOnTheLoadersThread-big.bin")
         let names = Locked<[String?]>([])
-        let result = await LoaderProbe.load(DataLoader(), server.imageURL("big.bin")) { _ in
+        let result = await LoaderProbe.load(DataLoader(), server.imageURL("callbacksRunOnTheLoadersThread-big.bin")) { _ in
             names.withLock { $0.append(Thread.current.name) }
         }
         #expect(result.error == nil)
@@ -26,11 +30,11 @@ struct DataLoaderTransferTests {
     }
 
     @Test func aBatchedBodyThatArrivesAtOnceIsDeliveredWholeOnce() async throws {
-        let server = try await TestServer.start()
+        let server = try await Self.shared.server
         let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        server.serve(body, at: "big.bin")
+        server.serve(body, at: "aBatchedBodyThatArrivesAtOnceIsDeliveredWholeOnce-big.bin")
         let received = Locked(Data())
-        let result = await LoaderProbe.load(DataLoader(), server.imageURL("big.bin"), delivery: .batched) { data in
+        let result = await LoaderProbe.load(DataLoader(), server.imageURL("aBatchedBodyThatArrivesAtOnceIsDeliveredWholeOnce-big.bin"), delivery: .batched) { data in
             received.withLock { $0.append(data) }
         }
         #expect(result.error == nil)
@@ -39,23 +43,23 @@ struct DataLoaderTransferTests {
     }
 
     @Test func eachChunkDeliversTheBodyAsItArrives() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 3, count: 8_000), at: "drip.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 3, count: 8_000), at: "eachChunkDeliversTheBodyAsItArrives-drip.bin")
         let result = await LoaderProbe.load(
-            DataLoader(), server.url("/drip/drip.bin?chunk=1000&interval=20"), delivery: .eachChunk)
+            DataLoader(), server.url("/drip/eachChunkDeliversTheBodyAsItArrives-drip.bin?chunk=1000&interval=20"), delivery: .eachChunk)
         #expect(result.error == nil)
         #expect(result.count == 8_000)
         #expect(result.chunks >= 4)
     }
 
     @Test func aBatchedBodyArrivingSlowlyIsPassedOnBeforeItEnds() async throws {
-        let server = try await TestServer.start()
+        let server = try await Self.shared.server
         let body = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0) })
-        server.serve(body, at: "slow.bin")
+        server.serve(body, at: "aBatchedBodyArrivingSlowlyIsPassedOnBeforeItEnds-slow.bin")
         let received = Locked(Data())
         // 20 KB, 1 KB every 50 ms: about a second, so the 0.1 s batches come in several pieces.
         let result = await LoaderProbe.load(
-            DataLoader(), server.url("/drip/slow.bin?chunk=1000&interval=50"), delivery: .batched
+            DataLoader(), server.url("/drip/aBatchedBodyArrivingSlowlyIsPassedOnBeforeItEnds-slow.bin?chunk=1000&interval=50"), delivery: .batched
         ) { data in received.withLock { $0.append(data) } }
         #expect(result.error == nil)
         #expect(result.chunks >= 3 && result.chunks < 20)
@@ -63,10 +67,10 @@ struct DataLoaderTransferTests {
     }
 
     @Test func anEmptyBodyStillBringsItsResponse() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(), at: "empty.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(), at: "anEmptyBodyStillBringsItsResponse-empty.bin")
         for delivery in [DataDelivery.batched, .eachChunk] {
-            let result = await LoaderProbe.load(DataLoader(), server.imageURL("empty.bin"), delivery: delivery)
+            let result = await LoaderProbe.load(DataLoader(), server.imageURL("anEmptyBodyStillBringsItsResponse-empty.bin"), delivery: delivery)
             #expect(result.error == nil)
             #expect(result.chunks == 1 && result.count == 0)
             #expect((result.response as? HTTPURLResponse)?.statusCode == 200)
@@ -74,29 +78,29 @@ struct DataLoaderTransferTests {
     }
 
     @Test func theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 1, count: 500), at: "target.bin")
-        let result = await LoaderProbe.load(DataLoader(), server.url("/redirect/2/target.bin"))
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 1, count: 500), at: "theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects-target.bin")
+        let result = await LoaderProbe.load(DataLoader(), server.url("/redirect/2/theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects-target.bin"))
         let response = try #require(result.response as? HTTPURLResponse)
         #expect(response.statusCode == 200)
-        #expect(response.url == server.imageURL("target.bin"))
+        #expect(response.url == server.imageURL("theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects-target.bin"))
         #expect(response.value(forHTTPHeaderField: "content-type") == "image/*")
         #expect(response.expectedContentLength == 500)
     }
 
     @Test func aGzipEncodedBodyArrivesDecoded() async throws {
-        let server = try await TestServer.start()
+        let server = try await Self.shared.server
         let gzipped: [UInt8] = [
             31, 139, 8, 0, 0, 0, 0, 0, 2, 255, 75, 206, 207, 77, 45, 81, 72, 30, 37, 137, 32, 1, 209, 0, 82, 10,
             44, 1, 0, 0,
         ]
         let accepted = Locked<String?>(nil)
-        server.handle("/gzip") { request in
+        server.handle("/aGzipEncodedBodyArrivesDecoded-gzip") { request in
             accepted.withLock { $0 = request.headers[HTTPHeader("Accept-Encoding")] }
             return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Content-Encoding"): "gzip"], body: Data(gzipped))
         }
         let received = Locked(Data())
-        let result = await LoaderProbe.load(DataLoader(), server.url("/gzip"), delivery: .batched) { data in
+        let result = await LoaderProbe.load(DataLoader(), server.url("/aGzipEncodedBodyArrivesDecoded-gzip"), delivery: .batched) { data in
             received.withLock { $0.append(data) }
         }
         #expect(result.error == nil)
@@ -105,17 +109,17 @@ struct DataLoaderTransferTests {
     }
 
     @Test func additionalHeadersAreSentUnlessTheRequestSetsThem() async throws {
-        let server = try await TestServer.start()
+        let server = try await Self.shared.server
         let seen = Locked<[(String?, String?)]>([])
-        server.handle("/headers") { request in
+        server.handle("/additionalHeadersAreSentUnlessTheRequestSetsThem-headers") { request in
             seen.withLock { $0.append((request.headers[HTTPHeader("X-App")], request.headers[HTTPHeader("X-Extra")])) }
             return HTTPResponse(statusCode: .ok, body: Data([1]))
         }
         var configuration = DataLoader.Configuration()
         configuration.additionalHeaders = ["X-App": "comet", "X-Extra": "yes"]
         let loader = DataLoader(configuration: configuration)
-        _ = await LoaderProbe.load(loader, server.url("/headers"))
-        var own = URLRequest(url: server.url("/headers"))
+        _ = await LoaderProbe.load(loader, server.url("/additionalHeadersAreSentUnlessTheRequestSetsThem-headers"))
+        var own = URLRequest(url: server.url("/additionalHeadersAreSentUnlessTheRequestSetsThem-headers"))
         own.setValue("mine", forHTTPHeaderField: "x-app")
         _ = await LoaderProbe.load(loader, own)
         let values = seen.withLock { $0 }
@@ -125,19 +129,19 @@ struct DataLoaderTransferTests {
     }
 
     @Test func aLoadStartedFromACompletionHandlerCompletes() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 1, count: 10_000), at: "a.bin")
-        server.serve(Data(repeating: 2, count: 20_000), at: "b.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 1, count: 10_000), at: "aLoadStartedFromACompletionHandlerCompletes-a.bin")
+        server.serve(Data(repeating: 2, count: 20_000), at: "aLoadStartedFromACompletionHandlerCompletes-b.bin")
         let loader = DataLoader()
         let second = Locked<DataLoadingTask?>(nil)
         let secondResult: LoaderProbe.Result = await withCheckedContinuation { continuation in
             _ = loader.loadData(
-                with: URLRequest(url: server.imageURL("a.bin")), didReceiveData: { _, _ in },
+                with: URLRequest(url: server.imageURL("aLoadStartedFromACompletionHandlerCompletes-a.bin")), didReceiveData: { _, _ in },
                 completion: { _ in
                     let collected = Locked(LoaderProbe.Result())
                     second.withLock {
                         $0 = loader.loadData(
-                            with: URLRequest(url: server.imageURL("b.bin")),
+                            with: URLRequest(url: server.imageURL("aLoadStartedFromACompletionHandlerCompletes-b.bin")),
                             didReceiveData: { data, _ in collected.withLock { $0.count += data.count } },
                             completion: { error in
                                 continuation.resume(returning: collected.withLock { $0.ending(with: error) })
@@ -150,31 +154,31 @@ struct DataLoaderTransferTests {
     }
 
     @Test func aLoadCancelledFromInsideACallbackEndsWithCancellation() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 1, count: 10_000), at: "a.bin")
-        server.serve(Data(repeating: 3, count: 40_000), at: "slow.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 1, count: 10_000), at: "aLoadCancelledFromInsideACallbackEndsWithCancellation-a.bin")
+        server.serve(Data(repeating: 3, count: 40_000), at: "aLoadCancelledFromInsideACallbackEndsWithCancellation-slow.bin")
         let loader = DataLoader()
         let error: (any Error)? = await withCheckedContinuation { continuation in
             let slow = loader.loadData(
-                with: URLRequest(url: server.url("/drip/slow.bin?chunk=1000&interval=50")),
+                with: URLRequest(url: server.url("/drip/aLoadCancelledFromInsideACallbackEndsWithCancellation-slow.bin?chunk=1000&interval=50")),
                 didReceiveData: { _, _ in }, completion: { continuation.resume(returning: $0) })
             _ = loader.loadData(
-                with: URLRequest(url: server.imageURL("a.bin")), didReceiveData: { _, _ in slow.cancel() },
+                with: URLRequest(url: server.imageURL("aLoadCancelledFromInsideACallbackEndsWithCancellation-a.bin")), didReceiveData: { _, _ in slow.cancel() },
                 completion: { _ in })
         }
         #expect((error as? URLError)?.code == .cancelled)
     }
 
     @Test func noDataArrivesAfterCancelReturns() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 3, count: 40_000), at: "slow.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 3, count: 40_000), at: "noDataArrivesAfterCancelReturns-slow.bin")
         let cancelled = Locked(false)
         let lateChunks = Locked(0)
         let firstChunk = AsyncStream<Void>.makeStream()
         let ended = AsyncStream<(any Error)?>.makeStream()
         let loader = DataLoader()
         let task = loader.loadData(
-            with: URLRequest(url: server.url("/drip/slow.bin?chunk=1000&interval=20")), delivery: .eachChunk,
+            with: URLRequest(url: server.url("/drip/noDataArrivesAfterCancelReturns-slow.bin?chunk=1000&interval=20")), delivery: .eachChunk,
             didReceiveData: { _, _ in
                 if cancelled.withLock({ $0 }) { lateChunks.withLock { $0 += 1 } }
                 firstChunk.continuation.yield()
@@ -196,8 +200,8 @@ struct DataLoaderTransferTests {
     }
 
     @Test func aThousandConcurrentLoadsHalfCancelledEachCompleteOnceAndAreReleased() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 9, count: 4_000), at: "a.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 9, count: 4_000), at: "aThousandConcurrentLoadsHalfCancelledEachCompleteOnceAndAreReleased-a.bin")
         let loader = DataLoader()
         let completions = Locked<[Int: Int]>([:])
         let afterCompletion = Locked(0)
@@ -207,7 +211,7 @@ struct DataLoaderTransferTests {
             for index in 0..<1000 {
                 let finished = Locked(false)
                 let task = loader.loadData(
-                    with: URLRequest(url: server.url("/images/a.bin?n=\(index)")), delivery: .batched,
+                    with: URLRequest(url: server.url("/images/aThousandConcurrentLoadsHalfCancelledEachCompleteOnceAndAreReleased-a.bin?n=\(index)")), delivery: .batched,
                     didReceiveData: { _, _ in if finished.withLock({ $0 }) { afterCompletion.withLock { $0 += 1 } } },
                     completion: { _ in
                         finished.withLock { $0 = true }
@@ -229,15 +233,15 @@ struct DataLoaderTransferTests {
     }
 
     @Test func connectionsAreReusedAcrossLoadsAndBursts() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 9, count: 50_000), at: "a.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 9, count: 50_000), at: "connectionsAreReusedAcrossLoadsAndBursts-a.bin")
         let loader = DataLoader()
         // Bursts of 6, with quiet moments between them when only one load or none runs.
         for round in 0..<8 {
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<6 {
                     group.addTask {
-                        let result = await LoaderProbe.load(loader, server.url("/images/a.bin?r=\(round)&i=\(index)"))
+                        let result = await LoaderProbe.load(loader, server.url("/images/connectionsAreReusedAcrossLoadsAndBursts-a.bin?r=\(round)&i=\(index)"))
                         #expect(result.error == nil && result.count == 50_000)
                     }
                 }
@@ -247,18 +251,18 @@ struct DataLoaderTransferTests {
     }
 
     @Test func aResponsesCookieIsNotSentWithTheNextRequest() async throws {
-        let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer()
+        let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer(on: Self.shared.server, path: "/aResponsesCookieIsNotSentWithTheNextRequest-cookie")
         let loader = DataLoader()
         for _ in 0..<2 {
-            #expect(await LoaderProbe.load(loader, server.url("/cookie")).error == nil)
+            #expect(await LoaderProbe.load(loader, server.url("/aResponsesCookieIsNotSentWithTheNextRequest-cookie")).error == nil)
         }
         #expect(cookiesSeen.withLock { $0 } == [nil, nil])
     }
 
     @Test func aRequestsOwnCookieHeaderIsSentAsItIs() async throws {
-        let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer()
+        let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer(on: Self.shared.server, path: "/aRequestsOwnCookieHeaderIsSentAsItIs-cookie")
         let loader = DataLoader()
-        var request = URLRequest(url: server.url("/cookie"))
+        var request = URLRequest(url: server.url("/aRequestsOwnCookieHeaderIsSentAsItIs-cookie"))
         request.setValue("token=1", forHTTPHeaderField: "Cookie")
         _ = await LoaderProbe.load(loader, request)
         _ = await LoaderProbe.load(loader, request)
@@ -266,44 +270,44 @@ struct DataLoaderTransferTests {
     }
 
     @Test func aLoadThatOutlivesItsResourceTimeoutFails() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 3, count: 40_000), at: "slow.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 3, count: 40_000), at: "aLoadThatOutlivesItsResourceTimeoutFails-slow.bin")
         var configuration = DataLoader.Configuration()
         configuration.timeoutForResource = 0.5
         let start = Date()
         // Bytes keep coming (the request timeout never fires), but the whole load takes 2 s.
         let result = await LoaderProbe.load(
-            DataLoader(configuration: configuration), server.url("/drip/slow.bin?chunk=1000&interval=50"))
+            DataLoader(configuration: configuration), server.url("/drip/aLoadThatOutlivesItsResourceTimeoutFails-slow.bin?chunk=1000&interval=50"))
         #expect((result.error as? URLError)?.code == .timedOut)
         #expect(Date().timeIntervalSince(start) < 1.9)
     }
 
     @Test func aBodyWithoutALengthFailsWhenItPassesTheSizeLimit() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 4, count: 200_000), at: "big.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 4, count: 200_000), at: "aBodyWithoutALengthFailsWhenItPassesTheSizeLimit-big.bin")
         var configuration = DataLoader.Configuration()
         configuration.maximumResponseDataSize = 50_000
-        let result = await LoaderProbe.load(DataLoader(configuration: configuration), server.url("/chunked/big.bin"))
+        let result = await LoaderProbe.load(DataLoader(configuration: configuration), server.url("/chunked/aBodyWithoutALengthFailsWhenItPassesTheSizeLimit-big.bin"))
         #expect(result.error as? DataLoaderError == .responseTooLarge(limit: 50_000))
         #expect(result.count <= 50_000)
     }
 
     @Test func aChunkedBodyWithinTheLimitLoadsWhole() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 4, count: 200_000), at: "big.bin")
-        let result = await LoaderProbe.load(DataLoader(), server.url("/chunked/big.bin"), delivery: .batched)
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 4, count: 200_000), at: "aChunkedBodyWithinTheLimitLoadsWhole-big.bin")
+        let result = await LoaderProbe.load(DataLoader(), server.url("/chunked/aChunkedBodyWithinTheLimitLoadsWhole-big.bin"), delivery: .batched)
         #expect(result.error == nil)
         #expect(result.count == 200_000)
     }
 
     @Test func aReleasedLoaderCancelsWhatItStillRuns() async throws {
-        let server = try await TestServer.start()
-        server.serve(Data(repeating: 3, count: 40_000), at: "slow.bin")
+        let server = try await Self.shared.server
+        server.serve(Data(repeating: 3, count: 40_000), at: "aReleasedLoaderCancelsWhatItStillRuns-slow.bin")
         let ended = AsyncStream<(any Error)?>.makeStream()
         do {
             let loader = DataLoader()
             _ = loader.loadData(
-                with: URLRequest(url: server.url("/drip/slow.bin?chunk=1000&interval=50")),
+                with: URLRequest(url: server.url("/drip/aReleasedLoaderCancelsWhatItStillRuns-slow.bin?chunk=1000&interval=50")),
                 didReceiveData: { _, _ in }, completion: { ended.continuation.yield($0) })
         }
         var error: (any Error)?

@@ -51,12 +51,15 @@ enum LoaderProbe {
         }
     }
 
-    /// A server whose `/cookie` sets a cookie in every response and records the `Cookie` header
-    /// of every request.
-    static func cookieSettingServer() async throws -> (TestServer, Locked<[String?]>) {
-        let server = try await TestServer.start()
+    /// `server` (a new one by default) answering `path` with a cookie in every response, and
+    /// the `Cookie` header of every request to it.
+    static func cookieSettingServer(
+        on shared: TestServer? = nil, path: String = "/cookie"
+    ) async throws -> (TestServer, Locked<[String?]>) {
+        let server: TestServer
+        if let shared { server = shared } else { server = try await TestServer.start() }
         let cookiesSeen = Locked<[String?]>([])
-        server.handle("/cookie") { request in
+        server.handle(path) { request in
             cookiesSeen.withLock { $0.append(request.headers[HTTPHeader("Cookie")]) }
             return HTTPResponse(
                 statusCode: .ok, headers: [HTTPHeader("Set-Cookie"): "session=abc; Path=/"],

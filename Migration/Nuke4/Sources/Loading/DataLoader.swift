@@ -4,7 +4,7 @@ import Comet
     import FoundationNetworking
 #endif
 
-/// Loads data with Comet's `DataLoader` (URLSession for http(s), direct reads for `file:` and
+/// Loads data with Comet's `DataLoader` (libcurl for http(s), direct reads for `file:` and
 /// `data:` URLs), admitted by a scheduler (a rate limiter in front of eight concurrent loads by
 /// default), behind an HTTP disk cache when the configuration's `urlCache` has disk capacity.
 ///
@@ -99,7 +99,7 @@ public final class DataLoader: DataLoading, @unchecked Sendable {
     }
 }
 
-/// The chunks of one load, gathered from URLSession's delegate queue.
+/// The chunks of one load, gathered from the loader's callbacks.
 // Safe: `data` and `response` are only touched under `lock`.
 private final class LoadedBody: @unchecked Sendable {
     private let lock = NSLock()

@@ -104,9 +104,22 @@ public final class HTTPCachingDataLoader: DataLoading, Sendable {
         didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) -> any DataLoadingTask {
+        loadData(with: request, delivery: .eachChunk, didReceiveData: didReceiveData, completion: completion)
+    }
+
+    /// Loads as ``loadData(with:didReceiveData:completion:)`` does, passing `delivery` on to the
+    /// inner loader (a stored answer is delivered whole either way).
+    public func loadData(
+        with request: URLRequest,
+        delivery: DataDelivery,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any DataLoadingTask {
         let task = HTTPCachingLoadTask(didReceiveData: didReceiveData, completion: completion)
         guard HTTPCachePolicy.isCacheable(request) else {
-            task.attach(loader.loadData(with: request, didReceiveData: didReceiveData, completion: task.finish))
+            task.attach(
+                loader.loadData(
+                    with: request, delivery: delivery, didReceiveData: didReceiveData, completion: task.finish))
             return task
         }
         queue.async { [self] in
@@ -120,9 +133,12 @@ public final class HTTPCachingDataLoader: DataLoading, Sendable {
             case .failNotStored:
                 task.finish(URLError(.resourceUnavailable))
             case .load(let stores):
-                load(request, for: request, key: key, stores: stores, revalidating: nil, task: task)
+                load(
+                    request, for: request, key: key, stores: stores, revalidating: nil, delivery: delivery, task: task)
             case .revalidate(let conditional):
-                load(conditional, for: request, key: key, stores: true, revalidating: stored, task: task)
+                load(
+                    conditional, for: request, key: key, stores: true, revalidating: stored, delivery: delivery,
+                    task: task)
             }
         }
         return task
@@ -132,11 +148,11 @@ public final class HTTPCachingDataLoader: DataLoading, Sendable {
     /// chunks on and keeping them for the cache; a 304 to a revalidation delivers `revalidating`.
     private func load(
         _ sent: URLRequest, for original: URLRequest, key: String, stores: Bool, revalidating: HTTPCacheEntry?,
-        task: HTTPCachingLoadTask
+        delivery: DataDelivery, task: HTTPCachingLoadTask
     ) {
         let body = HTTPCachingBody(limit: stores ? configuration.maximumEntrySize : 0)
         let inner = loader.loadData(
-            with: sent,
+            with: sent, delivery: delivery,
             didReceiveData: { [didReceiveData = task.didReceiveData] data, response in
                 body.append(data, response: response)
                 didReceiveData(data, response)
