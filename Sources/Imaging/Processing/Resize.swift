@@ -102,9 +102,9 @@ extension ImageProcessors {
             return .covering(width: size.width * headroom, height: size.height * headroom)
         }
 
-        /// E.g. `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false`;
-        /// a width-only resize omits `height` (and vice versa); a resize with
-        /// ``Filter/areaAverage`` ends with `&filter=areaAverage`.
+        /// E.g.
+        /// `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false&filter=lanczos3`;
+        /// a width-only resize omits `height` (and vice versa).
         public var identifier: String {
             let dimensions =
                 switch target {
@@ -112,9 +112,8 @@ extension ImageProcessors {
                 case .width(let w): "width=\(w)"
                 case .height(let h): "height=\(h)"
                 }
-            let filter = filter == .lanczos3 ? "" : "&filter=\(filter.rawValue)"
-            return
-                "com.comet.resize?\(dimensions)&contentMode=\(contentMode.rawValue)&crop=\(crop)&upscale=\(upscale)\(filter)"
+            return "com.comet.resize?\(dimensions)&contentMode=\(contentMode.rawValue)&crop=\(crop)&upscale=\(upscale)"
+                + "&filter=\(filter.rawValue)"
         }
 
         /// What a resize of a `width` × `height` image does: `nil` when it leaves the image as it is.
