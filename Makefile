@@ -148,8 +148,8 @@ BENCH_SERVER ?= 1
 BENCH_SERVER_DURATION ?= 15
 ## nginx-light: the origin of the default-configuration loopback figure (its own process).
 bench: setup
-	@dpkg -s nginx-light libvips42 >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light libvips42; }
+	@dpkg -s nginx-light libvips42 libvips-dev libvips-tools >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx-light libvips42 libvips-dev libvips-tools; }
 	rm -f $(BENCH_RESULTS)
 	cd Benchmarks && $(SWIFT) package --scratch-path ../.build-bench \
 		--allow-writing-to-package-directory --allow-writing-to-directory ../.build-bench \

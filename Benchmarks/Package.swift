@@ -24,6 +24,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 "CReference",
+                "VipsReference",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Comet", package: "Comet"),
                 .product(name: "CometAsyncHTTPClient", package: "CometAsyncHTTPClient"),
@@ -44,8 +45,15 @@ let package = Package(
         .target(
             name: "CReference",
             cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("avif")]
+            linkerSettings: [
+                .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("avif"),
+                .linkedLibrary("m"),
+            ]
         ),
+        // libvips (libvips-dev, in the Makefile's APT_PACKAGES), the thumbnail figures' outside
+        // reference: linked here only, never by the library.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "VipsReference", dependencies: ["CVips"], cSettings: [.unsafeFlags(["-O2"])]),
         // A profiling harness (not a benchmark): the default-configuration thumbnail batch in a
         // plain process, for `perf record` (BENCHMARKS.md, "Where the CPU goes").
         .executableTarget(

@@ -61,6 +61,21 @@ enum CodecBenchmarks {
             let pixels = decodedPhoto().packedBytes
             benchmark.startMeasurement()
             pixels.withUnsafeBufferPointer { source in
+                ref_lanczos_resample(source.baseAddress, 1024 * 4, 1024, 768, 128, 0, 768, 768, 256, 256, &output)
+            }
+            blackHole(output)
+        }
+        let areaFill = ImageProcessors.Resize(
+            size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true, filter: .areaAverage)
+        Benchmark(Figures.resizeAreaAverage.name, configuration: .suite()) { benchmark in
+            let photo = decodedPhoto()
+            benchmark.startMeasurement()
+            blackHole(try? areaFill.process(photo))
+        }
+        Benchmark(Figures.resizeAreaAverage.referenceName, configuration: .suite()) { benchmark in
+            let pixels = decodedPhoto().packedBytes
+            benchmark.startMeasurement()
+            pixels.withUnsafeBufferPointer { source in
                 ref_area_average(source.baseAddress, 1024 * 4, 128, 0, 256, 256, 3, &output)
             }
             blackHole(output)

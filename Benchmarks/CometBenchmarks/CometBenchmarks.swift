@@ -6,6 +6,7 @@ import BenchmarkSupport
 /// `BenchmarkReport` prints each figure with its reference and the ratio.
 let benchmarks: @Sendable () -> Void = {
     CodecBenchmarks.register()
+    ThumbnailFilterBenchmarks.register()
     ModernCodecBenchmarks.register()
     ColorBenchmarks.register()
     LoopbackBenchmarks.register()

@@ -25,8 +25,9 @@ struct JPEGLimitsTests {
         #expect(decoded.sourceWidth == 20000 && decoded.sourceHeight == 14000)
     }
 
-    /// 227×149 scales to 114×75 at 1/2, 57×38 at 1/4 and 29×19 at 1/8 (libjpeg rounds up).
-    @Test(arguments: [(1000, 1), (228, 1), (227, 1), (115, 1), (114, 2), (58, 2), (57, 4), (30, 4), (29, 8), (1, 8)])
+    /// 227×149 scales to 113×74 at 1/2, 56×37 at 1/4 and 28×18 at 1/8 (whole blocks: the decoder
+    /// drops the partial last column and row libjpeg rounds up to).
+    @Test(arguments: [(1000, 1), (228, 1), (227, 1), (114, 1), (113, 2), (57, 2), (56, 4), (29, 4), (28, 8), (1, 8)])
     func smallestScaleThatStillCoversTheTarget(target: Int, denominator: Int) {
         let d = ImageDecodingOptions.Downsampling.maxPixelSize(target).jpegScaleDenominator(
             width: 227, height: 149, orientation: .up)

@@ -12,12 +12,13 @@ static void ref_error_exit(j_common_ptr cinfo) { longjmp(((ref_errors *)cinfo->e
 /// The DCT scale denominator that covers `side`×`side` from `width`×`height` most cheaply: the
 /// largest of 8, 4 and 2 whose output still covers it, else 1. libjpeg-turbo 2.1's reduced
 /// IDCTs are SIMD for 1/2, 1/4 and 1/8 and scalar for other M/8, so those three are the cheap
-/// ones (3/8 costs more than 1/2 here); Comet's decoder follows the same rule.
+/// ones (3/8 costs more than 1/2 here); Comet's decoder follows the same rule. The Lanczos3
+/// resize after it needs twice the side (the filter's decoding headroom), as Comet asks.
 static int covering_denominator(uint32_t width, uint32_t height, uint32_t side) {
     static const int candidates[] = {8, 4, 2};
     for (int i = 0; i < 3; i++) {
         int d = candidates[i];
-        if ((width + d - 1) / d >= side && (height + d - 1) / d >= side) return d;
+        if ((width + d - 1) / d >= 2 * side && (height + d - 1) / d >= 2 * side) return d;
     }
     return 1;
 }
@@ -54,14 +55,14 @@ static uint8_t *decode_rgba(const uint8_t *data, size_t length, unsigned scale_n
 }
 
 /// The largest of 8, 4 and 2 whose output still covers a `fill_width`×`fill_height` aspect
-/// fill of `width`×`height`, else 1 (the same rule as `covering_denominator`).
+/// fill of `width`×`height` twice over, else 1 (the same rule as `covering_denominator`).
 static int fill_covering_denominator(uint32_t width, uint32_t height, uint32_t fill_width, uint32_t fill_height) {
     double scale = (double)fill_width / width > (double)fill_height / height ? (double)fill_width / width
                                                                               : (double)fill_height / height;
     static const int candidates[] = {8, 4, 2};
     for (int i = 0; i < 3; i++) {
         int d = candidates[i];
-        if ((width + d - 1) / d >= (uint32_t)(width * scale + 0.5) && (height + d - 1) / d >= (uint32_t)(height * scale + 0.5)) return d;
+        if ((width + d - 1) / d >= 2 * (uint32_t)(width * scale + 0.5) && (height + d - 1) / d >= 2 * (uint32_t)(height * scale + 0.5)) return d;
     }
     return 1;
 }
@@ -82,12 +83,12 @@ uint64_t ref_jpeg_fill_encode(const uint8_t *data, size_t length, uint32_t fill_
     uint8_t *pixels = decode_rgba(data, length, 1, denominator, 0, &width, &height);
     if (!pixels) return 0;
     // The centred region of the decoded image with the output's aspect ratio.
-    uint32_t crop_width = width, crop_height = height;
-    if ((uint64_t)width * fill_height > (uint64_t)height * fill_width) crop_width = (uint32_t)((uint64_t)height * fill_width / fill_height);
-    else crop_height = (uint32_t)((uint64_t)width * fill_height / fill_width);
+    const double scale = (double)fill_width / width > (double)fill_height / height ? (double)fill_width / width
+                                                                                    : (double)fill_height / height;
+    const double crop_width = fill_width / scale, crop_height = fill_height / scale;
     uint8_t *thumbnail = malloc((size_t)fill_width * fill_height * 4);
-    ref_area_resample(pixels, (size_t)width * 4, (width - crop_width) / 2, (height - crop_height) / 2, crop_width, crop_height,
-                      fill_width, fill_height, thumbnail);
+    ref_lanczos_resample(pixels, (size_t)width * 4, width, height, (width - crop_width) / 2, (height - crop_height) / 2,
+                         crop_width, crop_height, fill_width, fill_height, thumbnail);
     free(pixels);
 
     struct jpeg_compress_struct cinfo;
@@ -135,8 +136,8 @@ uint64_t ref_jpeg_thumbnail(const uint8_t *data, size_t length, uint32_t side, u
     uint32_t shorter = width < height ? width : height;
     uint64_t count = 0;
     if (shorter >= side) {
-        ref_area_resample(pixels, (size_t)width * 4, (width - shorter) / 2, (height - shorter) / 2, shorter, shorter,
-                          side, side, destination);
+        ref_lanczos_resample(pixels, (size_t)width * 4, width, height, (width - shorter) / 2.0, (height - shorter) / 2.0,
+                             shorter, shorter, side, side, destination);
         count = (uint64_t)side * side;
     }
     free(pixels);

@@ -75,24 +75,36 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         }
 
         let target: Target
+        /// The resize filter after the decode (default `ImageProcessors.Resize.Filter.lanczos3`);
+        /// it also sets how far the decoder may reduce (its `decodingHeadroom`).
+        public let filter: ImageProcessors.Resize.Filter
 
         /// The longer side becomes `maxPixelSize` pixels (never upscaled), like ImageIO's
-        /// `kCGImageSourceThumbnailMaxPixelSize`.
-        public init(maxPixelSize: Int) {
+        /// `kCGImageSourceThumbnailMaxPixelSize`, resized with `filter`.
+        public init(maxPixelSize: Int, filter: ImageProcessors.Resize.Filter = .lanczos3) {
             target = .maxPixelSize(max(1, maxPixelSize))
+            self.filter = filter
         }
 
-        /// Fits or fills `width`×`height` pixels (never upscaled).
-        public init(width: Int, height: Int, contentMode: ImageProcessors.Resize.ContentMode = .aspectFill) {
+        /// Fits or fills `width`×`height` pixels (never upscaled), resized with `filter`.
+        public init(
+            width: Int, height: Int, contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
+            filter: ImageProcessors.Resize.Filter = .lanczos3
+        ) {
             target = .size(width: max(1, width), height: max(1, height), contentMode: contentMode)
+            self.filter = filter
         }
 
-        /// What the decoder may reduce to.
+        /// What the decoder may reduce to: the target times the resize filter's headroom
+        /// (`ImageProcessors.Resize.Filter.decodingHeadroom`), so that the resize after the
+        /// decode keeps its sharpness.
         var downsampling: ImageDecodingOptions.Downsampling {
-            switch target {
-            case .maxPixelSize(let size): .maxPixelSize(size)
-            case .size(let width, let height, .aspectFill): .covering(width: width, height: height)
-            case .size(let width, let height, _): .maxPixelSize(min(width, height))
+            let headroom = filter.decodingHeadroom
+            return switch target {
+            case .maxPixelSize(let size): .maxPixelSize(size * headroom)
+            case .size(let width, let height, .aspectFill):
+                .covering(width: width * headroom, height: height * headroom)
+            case .size(let width, let height, _): .maxPixelSize(min(width, height) * headroom)
             }
         }
 
@@ -100,16 +112,19 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         var resize: ImageProcessors.Resize {
             switch target {
             case .maxPixelSize(let size):
-                ImageProcessors.Resize(size: Size(width: size, height: size), contentMode: .aspectFit)
+                ImageProcessors.Resize(size: Size(width: size, height: size), contentMode: .aspectFit, filter: filter)
             case .size(let width, let height, let mode):
-                ImageProcessors.Resize(size: Size(width: width, height: height), contentMode: mode)
+                ImageProcessors.Resize(size: Size(width: width, height: height), contentMode: mode, filter: filter)
             }
         }
 
+        /// E.g. `thumbnail(256×256, aspectFill)`; a filter other than Lanczos3 is named last, as in
+        /// `thumbnail(maxPixelSize: 256, areaAverage)`.
         public var description: String {
-            switch target {
-            case .maxPixelSize(let size): "thumbnail(maxPixelSize: \(size))"
-            case .size(let width, let height, let mode): "thumbnail(\(width)×\(height), \(mode.rawValue))"
+            let filter = filter == .lanczos3 ? "" : ", \(filter.rawValue)"
+            return switch target {
+            case .maxPixelSize(let size): "thumbnail(maxPixelSize: \(size)\(filter))"
+            case .size(let width, let height, let mode): "thumbnail(\(width)×\(height), \(mode.rawValue)\(filter))"
             }
         }
     }

@@ -23,9 +23,9 @@ extension ImageDecodingOptions.Downsampling {
         // Targets are in the upright frame; compare against the stored frame's sides.
         let (uprightWidth, uprightHeight) = orientation.swapsDimensions ? (height, width) : (width, height)
         for denominator in [8, 4, 2] {
-            // libjpeg rounds scaled dimensions up.
-            let w = (uprightWidth + denominator - 1) / denominator
-            let h = (uprightHeight + denominator - 1) / denominator
+            // Whole blocks only: the decoder drops libjpeg's rounded-up partial last column and row.
+            let w = uprightWidth / denominator
+            let h = uprightHeight / denominator
             switch self {
             case .maxPixelSize(let size):
                 if max(w, h) >= size { return denominator }

@@ -38,9 +38,9 @@ public struct JPEGDecoder: ImageDecoding {
 
         var info = cic_jpeg_info()
         var status = cic_jpeg_read_header(decoder, base, bytes.count, &info)
+        let denominator = Self.denominator(for: options, info: info, orientation: orientation)
         if status == CIC_OK {
-            status = cic_jpeg_set_scale(
-                decoder, Self.denominator(for: options, info: info, orientation: orientation), &info)
+            status = cic_jpeg_set_scale(decoder, denominator, &info)
         }
         guard status == CIC_OK else {
             throw decodingError(
@@ -55,6 +55,17 @@ public struct JPEGDecoder: ImageDecoding {
                 throw decodingError(
                     status, type: .jpeg, message: String(cString: cic_jpeg_message(decoder)),
                     width: Int(info.width), height: Int(info.height))
+            }
+        }
+        if denominator > 1 {
+            let denominator = Int(denominator)
+            // libjpeg rounds a reduced size up: the last column and row then stand for a partial
+            // block (2725 / 8 gives 341 pixels for 340.6), so the image's scale would not be the
+            // file's over 1/d, and a resize framed on it would be off by a fraction of a pixel.
+            // Keep whole blocks only, as libvips' shrink-on-load does.
+            let whole = (max(1, Int(info.width) / denominator), max(1, Int(info.height) / denominator))
+            if whole != (image.width, image.height) {
+                image = image.cropped(x: 0, y: 0, width: whole.0, height: whole.1)
             }
         }
         if options.appliesOrientation { image = image.applying(orientation) }

@@ -26,7 +26,7 @@ public protocol ImageProcessing: Sendable {
     func process(_ image: Image) throws -> Image
 
     /// A stable string naming this processor and all its parameters, used in disk-cache keys,
-    /// e.g. `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false`.
+    /// e.g. `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false&filter=lanczos3`.
     var identifier: String { get }
 
     /// A cheap hashable value equal exactly when ``identifier`` is equal; used in memory-cache

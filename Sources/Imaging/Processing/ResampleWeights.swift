@@ -1,13 +1,17 @@
 import CImageKernels
+import Foundation
 
 /// Precomputed fixed-point filter taps for resampling one axis.
 ///
 /// Output sample `i` covers the source interval `[origin + i·step, origin + (i+1)·step)` with
-/// `step = extent / outputLength`. When shrinking (`step > 1`) each source pixel weighs as much
-/// as its overlap with that interval: exact area averaging, no aliasing. When enlarging, the
-/// taps are those of a triangle (bilinear) filter centred on the output sample. Taps outside the
-/// source are clamped to its edge. Weights are integers summing to exactly `1 << bits`, so a
-/// constant signal stays exactly constant.
+/// `step = extent / outputLength`, centred on `origin + (i + ½)·step`. With the Lanczos3 filter
+/// each source pixel weighs `L(d / s)`, `d` its distance from that centre, `s = max(step, 1)`
+/// and `L(x) = sinc(x)·sinc(x/3)` for `|x| < 3` (so `6s` taps when shrinking, 6 when
+/// enlarging); weights are signed. With the area average, shrinking (`step > 1`) weighs each
+/// source pixel as much as its overlap with the interval (exact area averaging, no negative
+/// weight), and enlarging takes Lanczos3's taps. Lanczos3 taps outside the source are dropped
+/// (as Pillow does); area taps outside it are clamped to its edge and merged. Weights are integers summing to exactly
+/// `1 << bits`, so a constant signal stays exactly constant.
 struct ResampleWeights {
     /// Fixed-point precision of the weights.
     static let bits: Int32 = 14
@@ -31,15 +35,23 @@ struct ResampleWeights {
         return lo..<hi
     }
 
+    /// Whether every weight is non-negative (what `cik_resample_rgba8` requires).
+    let isNonNegative: Bool
+
     /// Computes the taps mapping `[origin, origin + extent)` of a source `sourceLength` long to
-    /// `outputLength` samples.
-    init(sourceLength: Int, origin: Double, extent: Double, outputLength: Int) {
+    /// `outputLength` samples with `filter`.
+    init(
+        sourceLength: Int, origin: Double, extent: Double, outputLength: Int,
+        filter: ImageProcessors.Resize.Filter = .areaAverage
+    ) {
         precondition(sourceLength > 0 && outputLength > 0 && extent > 0)
         let step = extent / Double(outputLength)
+        let averages = filter == .areaAverage && step > 1
+        let scale = max(step, 1), radius = 3 * max(step, 1)
         // Flat buffers, `capacity` slots per output sample (an interval `step` long overlaps at
-        // most ⌈step⌉ + 1 source pixels; a triangle reads 2): a resize makes these for every
-        // image, and per-sample arrays cost more than the taps' arithmetic.
-        let capacity = step > 1 ? Int(step.rounded(.up)) + 1 : 2
+        // most ⌈step⌉ + 1 source pixels; Lanczos3 reads at most ⌊2·radius⌋ + 1): a resize makes
+        // these for every image, and per-sample arrays cost more than the taps' arithmetic.
+        let capacity = averages ? Int(step.rounded(.up)) + 1 : Int((2 * radius).rounded(.down)) + 2
         var tapIndices = [Int](repeating: 0, count: outputLength * capacity)
         var tapWeights = [Double](repeating: 0, count: outputLength * capacity)
         var tapCounts = [Int](repeating: 0, count: outputLength)
@@ -58,7 +70,7 @@ struct ResampleWeights {
                     n += 1
                 }
             }
-            if step > 1 {
+            if averages {
                 // Area average: overlap of [j, j+1) with [a, b).
                 let a = origin + Double(i) * step, b = a + step
                 var j = Int(a.rounded(.down))
@@ -68,12 +80,17 @@ struct ResampleWeights {
                     j += 1
                 }
             } else {
-                // Triangle: linear interpolation between the two nearest pixel centres.
-                let p = origin + (Double(i) + 0.5) * step - 0.5
-                let j = Int(p.rounded(.down))
-                let f = p - Double(j)
-                if 1 - f > 1e-9 { append(j, 1 - f) }
-                if f > 1e-9 { append(j + 1, f) }
+                // Lanczos3 around the sample's centre, in pixel-centre coordinates.
+                let centre = origin + (Double(i) + 0.5) * step - 0.5
+                var j = Int((centre - radius).rounded(.up))
+                while Double(j) <= centre + radius {
+                    // Taps beyond the edge are dropped (the rest renormalised below): repeating
+                    // the edge pixel instead would give it the weight of every tap past it,
+                    // which for a large reduction is most of the kernel's outer lobes.
+                    let weight = Self.lanczos3((Double(j) - centre) / scale)
+                    if weight != 0 && j >= 0 && j < sourceLength { append(j, weight) }
+                    j += 1
+                }
             }
             if n == 0 { append(Int(origin), 1) }
             tapCounts[i] = n
@@ -108,6 +125,15 @@ struct ResampleWeights {
         self.counts = counts
         self.weights = weights
         self.maxTaps = maxTaps
+        self.isNonNegative = !weights.contains { $0 < 0 }
+    }
+
+    /// `sinc(x)·sinc(x/3)` for `|x| < 3`, else 0.
+    static func lanczos3(_ x: Double) -> Double {
+        if x == 0 { return 1 }
+        guard abs(x) < 3 else { return 0 }
+        let a = Double.pi * x
+        return 3 * sin(a) * sin(a / 3) / (a * a)
     }
 
     /// Moves every start index by `delta` (after cropping the source).

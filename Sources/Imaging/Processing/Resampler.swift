@@ -3,27 +3,35 @@ import CImageKernels
 /// Separable resampling of RGBA8 images with precomputed fixed-point weights.
 ///
 /// The vertical pass runs first, one output row at a time: it blends the few source rows that
-/// row needs, keeping 8 extra bits of precision in a 16-bit row, then the horizontal pass blends
-/// that row into the output row (both in `CImageKernels`, whose SSE2 path multiplies two taps
-/// per instruction where the portable Swift loops made the compiler emulate 32-bit multiplies).
-/// Nothing image-sized is allocated besides the output, and only the source rectangle that
-/// contributes is read.
+/// row needs, keeping extra bits of precision in a 16-bit row, then the horizontal pass blends
+/// that row into the output row (both in `CImageKernels`, whose SSE2 paths multiply two taps per
+/// instruction). Non-negative weights (an area average) take `cik_resample_rgba8`, signed ones
+/// (Lanczos3) `cik_convolve_rgba8`, which clamps the kernel's overshoot. Nothing image-sized is
+/// allocated besides the output, and only the source rectangle that contributes is read.
 enum Resampler {
     /// A region of the source, in source pixels (may be fractional).
     struct SourceRect: Equatable {
         var x: Double, y: Double, width: Double, height: Double
     }
 
-    /// Resamples `rect` of `image` to `width` × `height` pixels.
+    /// Resamples `rect` of `image` to `width` × `height` pixels with `filter`.
     ///
     /// Works on premultiplied colour (converting a straight-alpha, non-opaque input first and
     /// the output back), so transparent pixels never darken their neighbours. The output has
-    /// the input's pixel format and opacity. A whole-block shrink of an image that needs no
-    /// premultiplying takes the faster ``BoxDownsampler``.
-    static func resample(_ image: Image, rect: SourceRect, width: Int, height: Int) -> Image {
-        if let blocks = BoxDownsampler.downsample(image, rect: rect, width: width, height: height) { return blocks }
-        var xw = ResampleWeights(sourceLength: image.width, origin: rect.x, extent: rect.width, outputLength: width)
-        var yw = ResampleWeights(sourceLength: image.height, origin: rect.y, extent: rect.height, outputLength: height)
+    /// the input's pixel format and opacity. A whole-block area average of an image that needs
+    /// no premultiplying takes the faster ``BoxDownsampler``.
+    static func resample(
+        _ image: Image, rect: SourceRect, width: Int, height: Int, filter: ImageProcessors.Resize.Filter = .lanczos3
+    ) -> Image {
+        if filter == .areaAverage,
+            let blocks = BoxDownsampler.downsample(image, rect: rect, width: width, height: height)
+        {
+            return blocks
+        }
+        var xw = ResampleWeights(
+            sourceLength: image.width, origin: rect.x, extent: rect.width, outputLength: width, filter: filter)
+        var yw = ResampleWeights(
+            sourceLength: image.height, origin: rect.y, extent: rect.height, outputLength: height, filter: filter)
         let xr = xw.usedRange, yr = yw.usedRange
         xw.shift(by: -xr.lowerBound)
         yw.shift(by: -yr.lowerBound)
@@ -31,12 +39,13 @@ enum Resampler {
         let straight = !image.isOpaque && image.pixelFormat == .rgba8
         if straight { source = AlphaConversion.premultiplied(source) }
         let format: PixelFormat = straight ? .rgba8Premultiplied : image.pixelFormat
+        let premultiplied = !image.isOpaque && format == .rgba8Premultiplied
         let output = Image(width: width, height: height, pixelFormat: format, isOpaque: image.isOpaque) {
             pixels, rowLength in
             source.withUnsafeBytes { src in
                 run(
                     source: src.baseAddress!.assumingMemoryBound(to: UInt8.self), sourceBytesPerRow: source.bytesPerRow,
-                    sourceWidth: source.width, xWeights: xw, yWeights: yw,
+                    sourceWidth: source.width, xWeights: xw, yWeights: yw, premultiplied: premultiplied,
                     output: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), outputBytesPerRow: rowLength,
                     outputWidth: width, outputHeight: height)
             }
@@ -46,19 +55,23 @@ enum Resampler {
 
     private static func run(
         source: UnsafePointer<UInt8>, sourceBytesPerRow: Int, sourceWidth: Int,
-        xWeights: ResampleWeights, yWeights: ResampleWeights,
+        xWeights: ResampleWeights, yWeights: ResampleWeights, premultiplied: Bool,
         output: UnsafeMutablePointer<UInt8>, outputBytesPerRow: Int,
         outputWidth: Int, outputHeight: Int
     ) {
+        let averages = xWeights.isNonNegative && yWeights.isNonNegative
         let status = xWeights.withTaps { x in
             yWeights.withTaps { y in
-                cik_resample_rgba8(
-                    source, sourceBytesPerRow, UInt32(sourceWidth), x, y,
-                    output, outputBytesPerRow, UInt32(outputWidth), UInt32(outputHeight))
+                averages
+                    ? cik_resample_rgba8(
+                        source, sourceBytesPerRow, UInt32(sourceWidth), x, y,
+                        output, outputBytesPerRow, UInt32(outputWidth), UInt32(outputHeight))
+                    : cik_convolve_rgba8(
+                        source, sourceBytesPerRow, UInt32(sourceWidth), x, y, premultiplied ? 1 : 0,
+                        output, outputBytesPerRow, UInt32(outputWidth), UInt32(outputHeight))
             }
         }
-        // The kernel's one allocation is a row of the source; failing it is running out of memory.
+        // The kernels' one allocation is a row of the source; failing it is running out of memory.
         precondition(status == 0, "out of memory for a resampling row of \(sourceWidth) pixels")
     }
-
 }

@@ -16,9 +16,9 @@ extension ImageProcessors {
     ///   target's framing (the same centred region) at the source's resolution, e.g. a 200×100
     ///   image filled and cropped to 256×256 becomes its central 100×100.
     ///
-    /// Shrinking averages the covered source area exactly (a box filter over fractional pixel
-    /// coverage); enlarging interpolates linearly. Both work on premultiplied colour in the
-    /// stored (sRGB-encoded) values.
+    /// Pixels are computed with ``Filter/lanczos3`` by default, shrinking and enlarging alike;
+    /// ``Filter/areaAverage`` is the faster, softer option for shrinking (see ``Filter``). Both
+    /// work on premultiplied colour in the stored (sRGB-encoded) values.
     public struct Resize: ImageProcessing, Hashable {
         /// How the image is fitted to the target size.
         public enum ContentMode: String, Sendable, Hashable {
@@ -44,57 +44,66 @@ extension ImageProcessors {
         public let crop: Bool
         /// Whether the image may be enlarged.
         public let upscale: Bool
+        /// How output pixels are computed (default ``Filter/lanczos3``).
+        public let filter: Filter
 
-        /// Resizes to fit or fill `size` (in `unit`).
+        /// Resizes to fit or fill `size` (in `unit`) with `filter`.
         public init(
             size: Size, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
-            crop: Bool = false, upscale: Bool = false
+            crop: Bool = false, upscale: Bool = false, filter: Filter = .lanczos3
         ) {
             let pixels = unit == .pixels ? size : Size(CGSize(width: size.width, height: size.height), unit: unit)
             self.target = .size(Size(width: max(1, pixels.width), height: max(1, pixels.height)))
             self.contentMode = contentMode
             self.crop = crop && contentMode == .aspectFill
             self.upscale = upscale
+            self.filter = filter
         }
 
-        /// Resizes to fit or fill a Foundation `CGSize` (pixels unless `unit` says points).
+        /// Resizes to fit or fill a Foundation `CGSize` (pixels unless `unit` says points) with `filter`.
         public init(
             size: CGSize, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
-            crop: Bool = false, upscale: Bool = false
+            crop: Bool = false, upscale: Bool = false, filter: Filter = .lanczos3
         ) {
-            self.init(size: Size(size, unit: unit), contentMode: contentMode, crop: crop, upscale: upscale)
+            self.init(
+                size: Size(size, unit: unit), contentMode: contentMode, crop: crop, upscale: upscale, filter: filter)
         }
 
-        /// Scales to the given width, keeping the aspect ratio.
-        public init(width: Int, unit: Unit = .pixels, upscale: Bool = false) {
+        /// Scales to the given width, keeping the aspect ratio, with `filter`.
+        public init(width: Int, unit: Unit = .pixels, upscale: Bool = false, filter: Filter = .lanczos3) {
             self.target = .width(max(1, Int(unit.pixels(Double(width)).rounded())))
             self.contentMode = .aspectFit
             self.crop = false
             self.upscale = upscale
+            self.filter = filter
         }
 
-        /// Scales to the given height, keeping the aspect ratio.
-        public init(height: Int, unit: Unit = .pixels, upscale: Bool = false) {
+        /// Scales to the given height, keeping the aspect ratio, with `filter`.
+        public init(height: Int, unit: Unit = .pixels, upscale: Bool = false, filter: Filter = .lanczos3) {
             self.target = .height(max(1, Int(unit.pixels(Double(height)).rounded())))
             self.contentMode = .aspectFit
             self.crop = false
             self.upscale = upscale
+            self.filter = filter
         }
 
-        /// The smallest decode this resize can start from without changing its result's size:
-        /// a decoder that downsamples while decoding (JPEG's DCT scaling) may reduce the image as
-        /// long as it still covers the target, so the resize still has at least as many pixels
-        /// as it outputs. Only for resizes whose output size is the target itself (aspect fill
+        /// The smallest decode this resize can start from without changing its result's size or
+        /// losing what its filter needs: a decoder that downsamples while decoding (JPEG's DCT
+        /// scaling) may reduce the image as long as it still covers the target times the filter's
+        /// ``Filter/decodingHeadroom`` (twice the target for ``Filter/lanczos3``, the target
+        /// itself for ``Filter/areaAverage``). Only for resizes whose output size is the target itself (aspect fill
         /// with crop, stretch): where the output's size follows the source's aspect ratio, the
         /// reduced decode's rounding could move it by a pixel, so those return `nil`. A pipeline
         /// uses it for a request whose first processor is this resize (see
         /// `ImagePipeline.Configuration.isResizeDownsamplingEnabled`).
         public var decodingDownsampling: ImageDecodingOptions.Downsampling? {
             guard case .size(let size) = target, crop || contentMode == .stretch else { return nil }
-            return .covering(width: size.width, height: size.height)
+            let headroom = filter.decodingHeadroom
+            return .covering(width: size.width * headroom, height: size.height * headroom)
         }
 
-        /// E.g. `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false`;
+        /// E.g.
+        /// `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false&filter=lanczos3`;
         /// a width-only resize omits `height` (and vice versa).
         public var identifier: String {
             let dimensions =
@@ -104,6 +113,7 @@ extension ImageProcessors {
                 case .height(let h): "height=\(h)"
                 }
             return "com.comet.resize?\(dimensions)&contentMode=\(contentMode.rawValue)&crop=\(crop)&upscale=\(upscale)"
+                + "&filter=\(filter.rawValue)"
         }
 
         /// What a resize of a `width` × `height` image does: `nil` when it leaves the image as it is.
@@ -165,37 +175,47 @@ extension ImageProcessors {
             {
                 return image.cropped(x: Int(r.x), y: Int(r.y), width: plan.width, height: plan.height).compacted()
             }
-            return Resampler.resample(image, rect: r, width: plan.width, height: plan.height)
+            return Resampler.resample(image, rect: r, width: plan.width, height: plan.height, filter: filter)
         }
     }
 }
 
 extension ImageProcessing where Self == ImageProcessors.Resize {
-    /// Resizes to fit or fill `size` pixels (see ``ImageProcessors/Resize``).
+    /// Resizes to fit or fill `size` pixels (see ``ImageProcessors/Resize``), with Lanczos3
+    /// unless `filter` says otherwise.
     public static func resize(
         size: Size, unit: ImageProcessors.Unit = .pixels,
         contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
-        crop: Bool = false, upscale: Bool = false
+        crop: Bool = false, upscale: Bool = false, filter: ImageProcessors.Resize.Filter = .lanczos3
     ) -> Self {
-        .init(size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale)
+        .init(size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale, filter: filter)
     }
 
-    /// Resizes to fit or fill a `CGSize` (pixels unless `unit` says points).
+    /// Resizes to fit or fill a `CGSize` (pixels unless `unit` says points), with Lanczos3 unless
+    /// `filter` says otherwise.
     public static func resize(
         size: CGSize, unit: ImageProcessors.Unit = .pixels,
         contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
-        crop: Bool = false, upscale: Bool = false
+        crop: Bool = false, upscale: Bool = false, filter: ImageProcessors.Resize.Filter = .lanczos3
     ) -> Self {
-        .init(size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale)
+        .init(size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale, filter: filter)
     }
 
-    /// Scales to `width` pixels wide, keeping the aspect ratio.
-    public static func resize(width: Int, unit: ImageProcessors.Unit = .pixels, upscale: Bool = false) -> Self {
-        .init(width: width, unit: unit, upscale: upscale)
+    /// Scales to `width` pixels wide, keeping the aspect ratio, with Lanczos3 unless `filter`
+    /// says otherwise.
+    public static func resize(
+        width: Int, unit: ImageProcessors.Unit = .pixels, upscale: Bool = false,
+        filter: ImageProcessors.Resize.Filter = .lanczos3
+    ) -> Self {
+        .init(width: width, unit: unit, upscale: upscale, filter: filter)
     }
 
-    /// Scales to `height` pixels high, keeping the aspect ratio.
-    public static func resize(height: Int, unit: ImageProcessors.Unit = .pixels, upscale: Bool = false) -> Self {
-        .init(height: height, unit: unit, upscale: upscale)
+    /// Scales to `height` pixels high, keeping the aspect ratio, with Lanczos3 unless `filter`
+    /// says otherwise.
+    public static func resize(
+        height: Int, unit: ImageProcessors.Unit = .pixels, upscale: Bool = false,
+        filter: ImageProcessors.Resize.Filter = .lanczos3
+    ) -> Self {
+        .init(height: height, unit: unit, upscale: upscale, filter: filter)
     }
 }

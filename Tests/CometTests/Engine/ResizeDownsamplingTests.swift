@@ -28,10 +28,14 @@ struct ResizeDownsamplingTests {
     }
 
     @Test func onlyResizesToAnExactSizeOfferADecodingDownsampling() {
-        #expect(Self.fill.decodingDownsampling == .covering(width: 256, height: 256))
+        // Twice the output for Lanczos3 (its decoding headroom), the output itself for the area average.
+        #expect(Self.fill.decodingDownsampling == .covering(width: 512, height: 512))
         #expect(
             ImageProcessors.Resize(size: Size(width: 90, height: 40), contentMode: .stretch).decodingDownsampling
-                == .covering(width: 90, height: 40))
+                == .covering(width: 180, height: 80))
+        #expect(
+            ImageProcessors.Resize(size: Size(width: 90, height: 40), contentMode: .stretch, filter: .areaAverage)
+                .decodingDownsampling == .covering(width: 90, height: 40))
         // Sizes that follow the source's aspect ratio could move by a pixel: no downsampling.
         #expect(
             ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill).decodingDownsampling
@@ -47,7 +51,7 @@ struct ResizeDownsamplingTests {
         let image = try await pipeline(decoder: decoder).image(
             for: ImageRequest(url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill]))
         #expect(image.width == 256 && image.height == 256)
-        #expect(decoder.downsamplings == [.covering(width: 256, height: 256)])
+        #expect(decoder.downsamplings == [.covering(width: 512, height: 512)])
     }
 
     @Test func theResultIsCloseToAFullDecodeAndResize() async throws {
@@ -83,6 +87,7 @@ struct ResizeDownsamplingTests {
         let request = ImageRequest(
             url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill], thumbnail: .init(maxPixelSize: 300))
         _ = try await pipeline(decoder: decoder).image(for: request)
-        #expect(decoder.downsamplings == [.maxPixelSize(300)])
+        // Twice the thumbnail's size: the headroom of its Lanczos3 resize.
+        #expect(decoder.downsamplings == [.maxPixelSize(600)])
     }
 }

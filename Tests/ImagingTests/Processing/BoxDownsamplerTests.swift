@@ -1,13 +1,14 @@
 import Testing
 @testable import Imaging
 
-/// The whole-block shrink: exact block averages, and only where it applies.
+/// The whole-block shrink of the area average: exact block averages, and only where it applies.
 @Suite struct BoxDownsamplerTests {
     @Test func fillAndCropByAWholeFactorIsTheExactRoundedBlockAverage() throws {
         // 48×36 filled and cropped to 12×12: the centre 36×36 in 3×3 blocks.
         let image = TestImages.noise(width: 48, height: 36)
         #expect(image.isOpaque)
-        let output = try ImageProcessors.Resize(size: Size(width: 12, height: 12), crop: true).process(image)
+        let output = try ImageProcessors.Resize(size: Size(width: 12, height: 12), crop: true, filter: .areaAverage)
+            .process(image)
         for y in 0..<12 {
             for x in 0..<12 {
                 var sums = [0, 0, 0, 0]
@@ -53,7 +54,7 @@ import Testing
         let big = TestImages.noise(width: 100, height: 80)
         let view = big.cropped(x: 5, y: 3, width: 60, height: 45)
         let copy = Image(width: 60, height: 45, isOpaque: true, bytes: view.packedBytes)
-        let resize = ImageProcessors.Resize(size: Size(width: 15, height: 15), crop: true)
+        let resize = ImageProcessors.Resize(size: Size(width: 15, height: 15), crop: true, filter: .areaAverage)
         #expect(try resize.process(view) == resize.process(copy))
         #expect(try resize.process(view).width == 15)
     }

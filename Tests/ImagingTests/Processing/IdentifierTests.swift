@@ -7,10 +7,11 @@ import Testing
     @Test func resizeIdentifierListsEveryParameter() {
         #expect(
             ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill).identifier
-                == "com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false")
+                == "com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false&filter=lanczos3"
+        )
         #expect(
-            ImageProcessors.Resize(width: 100).identifier
-                == "com.comet.resize?width=100&contentMode=aspectFit&crop=false&upscale=false")
+            ImageProcessors.Resize(width: 100, filter: .areaAverage).identifier
+                == "com.comet.resize?width=100&contentMode=aspectFit&crop=false&upscale=false&filter=areaAverage")
     }
 
     @Test func otherIdentifiersAreStable() {
@@ -87,7 +88,7 @@ import Testing
         #expect(nested.hashableIdentifier == flat.hashableIdentifier)
         #expect(
             flat.identifier
-                == "com.comet.resize?width=10&contentMode=aspectFit&crop=false&upscale=false|com.comet.circle|com.comet.gaussianBlur?radius=8"
+                == "com.comet.resize?width=10&contentMode=aspectFit&crop=false&upscale=false&filter=lanczos3|com.comet.circle|com.comet.gaussianBlur?radius=8"
         )
     }
 

@@ -1,26 +1,29 @@
 import Testing
 @testable import Imaging
 
-/// The resampler's C kernel (SSE2 on x86-64) gives exactly the bytes of its integer arithmetic
-/// written out plainly: a vertical pass into 16-bit rows, `(Σ pixel·w + 32) >> 6`, then a
-/// horizontal pass, `(2²¹ + Σ row·w) >> 22`, with 14-bit weights. Checked on noise (every byte
-/// value, every lane) at shrinking, enlarging and odd factors, widths that leave a tail after
-/// the 16-byte steps, and odd and even tap counts.
+/// The resampler's C kernels (SSE2 on x86-64) give exactly the bytes of their integer arithmetic
+/// written out plainly, with 14-bit weights. The area average's: a vertical pass into 16-bit
+/// rows, `(Σ pixel·w + 32) >> 6`, then a horizontal pass, `(2²¹ + Σ row·w) >> 22`. Lanczos3's
+/// (signed weights): `(Σ pixel·w + 128) >> 8` into signed 16-bit rows, then
+/// `(2¹⁹ + Σ row·w) >> 20` clamped to 0...255. Checked on noise (every byte value, every lane) at
+/// shrinking, enlarging and odd factors, widths that leave a tail after the 16-byte steps, and
+/// odd and even tap counts.
 @Suite struct ResamplerKernelTests {
-    @Test(arguments: [
-        (384, 384, 256, 256),  // the 1.5× of a 1024×768 photo decoded at 1/2 for a 256² fill
-        (97, 61, 31, 31),  // 3.1× and 2×: three and four taps
-        (1024, 3, 7, 2),  // a wide shrink: many taps per output pixel
-        (13, 9, 40, 27),  // enlarging: two taps, a triangle
-        (5, 5, 5, 5),  // one tap each
-        (33, 17, 20, 11),  // 33 pixels: 132 bytes, a tail of 4 after the 16-byte steps
-    ])
-    func theKernelMatchesItsArithmeticByteForByte(size: (Int, Int, Int, Int)) {
+    @Test(
+        arguments: [
+            (384, 384, 256, 256),  // the 1.5× of a 1024×768 photo decoded at 1/2 for a 256² fill
+            (97, 61, 31, 31),  // 3.1× and 2×
+            (1024, 3, 7, 2),  // a wide shrink: many taps per output pixel
+            (13, 9, 40, 27),  // enlarging
+            (5, 5, 5, 5),  // one tap each
+            (33, 17, 20, 11),  // 33 pixels: 132 bytes, a tail of 4 after the 16-byte steps
+        ], ImageProcessors.Resize.Filter.allCases)
+    func theKernelMatchesItsArithmeticByteForByte(size: (Int, Int, Int, Int), filter: ImageProcessors.Resize.Filter) {
         let (width, height, outputWidth, outputHeight) = size
         let source = Self.noise(width: width, height: height)
         let rect = Resampler.SourceRect(x: 0, y: 0, width: Double(width), height: Double(height))
-        let output = Resampler.resample(source, rect: rect, width: outputWidth, height: outputHeight)
-        let expected = Self.plainResample(source, width: outputWidth, height: outputHeight)
+        let output = Resampler.resample(source, rect: rect, width: outputWidth, height: outputHeight, filter: filter)
+        let expected = Self.plainResample(source, width: outputWidth, height: outputHeight, filter: filter)
         #expect(output.width == outputWidth && output.height == outputHeight)
         let bytes = output.withUnsafeBytes { buffer in
             (0..<outputHeight).flatMap { y in
@@ -30,11 +33,12 @@ import Testing
         #expect(bytes == expected)
     }
 
-    @Test func aFractionalSourceRectangleMatchesItsArithmetic() {
+    @Test(arguments: ImageProcessors.Resize.Filter.allCases)
+    func aFractionalSourceRectangleMatchesItsArithmetic(filter: ImageProcessors.Resize.Filter) {
         let source = Self.noise(width: 120, height: 90)
         let rect = Resampler.SourceRect(x: 10.25, y: 3.5, width: 77.5, height: 60.75)
-        let output = Resampler.resample(source, rect: rect, width: 50, height: 41)
-        let expected = Self.plainResample(source, rect: rect, width: 50, height: 41)
+        let output = Resampler.resample(source, rect: rect, width: 50, height: 41, filter: filter)
+        let expected = Self.plainResample(source, rect: rect, width: 50, height: 41, filter: filter)
         let bytes = output.withUnsafeBytes { buffer in
             (0..<41).flatMap { y in Array(buffer[(y * output.bytesPerRow)..<(y * output.bytesPerRow + 50 * 4)]) }
         }
@@ -55,12 +59,18 @@ import Testing
         return Image(width: width, height: height, pixelFormat: .rgba8, isOpaque: true, bytes: bytes)
     }
 
-    private static func plainResample(_ image: Image, rect: Resampler.SourceRect? = nil, width: Int, height: Int)
-        -> [UInt8]
-    {
+    private static func plainResample(
+        _ image: Image, rect: Resampler.SourceRect? = nil, width: Int, height: Int,
+        filter: ImageProcessors.Resize.Filter
+    ) -> [UInt8] {
         let rect = rect ?? Resampler.SourceRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
-        let xw = ResampleWeights(sourceLength: image.width, origin: rect.x, extent: rect.width, outputLength: width)
-        let yw = ResampleWeights(sourceLength: image.height, origin: rect.y, extent: rect.height, outputLength: height)
+        let xw = ResampleWeights(
+            sourceLength: image.width, origin: rect.x, extent: rect.width, outputLength: width, filter: filter)
+        let yw = ResampleWeights(
+            sourceLength: image.height, origin: rect.y, extent: rect.height, outputLength: height, filter: filter)
+        // The area average's kernel takes only non-negative weights; anything else is Lanczos3's.
+        let signed = !(xw.isNonNegative && yw.isNonNegative)
+        let (rowShift, outputShift): (Int32, Int32) = signed ? (8, 20) : (6, 22)
         var output = [UInt8](repeating: 0, count: width * height * 4)
         image.withUnsafeBytes { source in
             for oy in 0..<height {
@@ -71,15 +81,15 @@ import Testing
                         sum +=
                             Int32(source[(yw.starts[oy] + k) * image.bytesPerRow + i]) * yw.weights[oy * yw.maxTaps + k]
                     }
-                    row[i] = (sum + 32) >> 6
+                    row[i] = (sum + (1 << (rowShift - 1))) >> rowShift
                 }
                 for ox in 0..<width {
                     for channel in 0..<4 {
-                        var sum: Int32 = 1 << 21
+                        var sum: Int32 = 1 << (outputShift - 1)
                         for t in 0..<xw.counts[ox] {
                             sum += row[(xw.starts[ox] + t) * 4 + channel] * xw.weights[ox * xw.maxTaps + t]
                         }
-                        output[(oy * width + ox) * 4 + channel] = UInt8(min(max(sum >> 22, 0), 255))
+                        output[(oy * width + ox) * 4 + channel] = UInt8(min(max(sum >> outputShift, 0), 255))
                     }
                 }
             }

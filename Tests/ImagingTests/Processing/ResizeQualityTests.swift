@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Imaging
 
@@ -17,29 +18,52 @@ import Testing
         }
     }
 
-    @Test func edgeBetweenTwoColoursStaysInPlace() throws {
+    @Test func anAreaAveragedEdgeStaysInPlace() throws {
         // 120 wide, edge at column 60 → 40 wide at scale 1/3: edge exactly at column 20.
-        let output = try ImageProcessors.Resize(width: 40).process(
+        let output = try ImageProcessors.Resize(width: 40, filter: .areaAverage).process(
             TestImages.redBlue(width: 120, height: 30, split: 60))
         #expect(output.pixel(x: 19, y: 5) == RGBA8(red: 255, green: 0, blue: 0))
         #expect(output.pixel(x: 20, y: 5) == RGBA8(red: 0, green: 0, blue: 255))
         // Edge at column 61 → 20.33: column 20 is one third red, two thirds blue.
-        let shifted = try ImageProcessors.Resize(width: 40).process(
+        let shifted = try ImageProcessors.Resize(width: 40, filter: .areaAverage).process(
             TestImages.redBlue(width: 120, height: 30, split: 61))
         #expect(shifted.pixel(x: 20, y: 5) == RGBA8(red: 85, green: 0, blue: 170))
         #expect(shifted.pixel(x: 21, y: 5) == RGBA8(red: 0, green: 0, blue: 255))
     }
 
-    @Test func downscalingAveragesInsteadOfAliasing() throws {
+    @Test func aLanczos3EdgeStaysInPlaceAndSymmetric() throws {
+        // The edge at column 60 of 120 lands between output columns 19 and 20 of 40: the two sides
+        // mirror each other (red on one equals blue on the other), and each is mostly its colour.
+        let output = try ImageProcessors.Resize(width: 40).process(
+            TestImages.redBlue(width: 120, height: 30, split: 60))
+        let (left, right) = (output.pixel(x: 19, y: 5), output.pixel(x: 20, y: 5))
+        #expect(left.red == right.blue && left.blue == right.red)
+        #expect(left.red > 200 && right.blue > 200)
+        #expect(output.pixel(x: 10, y: 5) == RGBA8(red: 255, green: 0, blue: 0))
+    }
+
+    @Test func areaAveragingTurnsACheckerboardGrey() throws {
         // A one-pixel black/white checkerboard shrunk must turn grey, not a sampled pattern of
         // black and white: exactly mid-grey when halved, close to it at an odd ratio (~3×3 boxes).
         let checker = TestImages.make(width: 64, height: 64, opaque: true) { x, y in (x + y) % 2 == 0 ? .white : .black
         }
-        for pixel in allPixels(try ImageProcessors.Resize(width: 32).process(checker)) {
+        for pixel in allPixels(try ImageProcessors.Resize(width: 32, filter: .areaAverage).process(checker)) {
             #expect(abs(Int(pixel.red) - 128) <= 1, "\(pixel)")
         }
-        for pixel in allPixels(try ImageProcessors.Resize(width: 21).process(checker)) {
+        for pixel in allPixels(try ImageProcessors.Resize(width: 21, filter: .areaAverage).process(checker)) {
             #expect(abs(Int(pixel.red) - 128) <= 20, "\(pixel)")
+        }
+    }
+
+    @Test func lanczos3TurnsACheckerboardGrey() throws {
+        // Lanczos3 passes almost nothing at the source's Nyquist frequency: grey within a few
+        // levels (its ripple), at the halving and at an odd ratio alike.
+        let checker = TestImages.make(width: 64, height: 64, opaque: true) { x, y in (x + y) % 2 == 0 ? .white : .black
+        }
+        for width in [32, 21] {
+            for pixel in allPixels(try ImageProcessors.Resize(width: width).process(checker)) {
+                #expect(abs(Int(pixel.red) - 128) <= 8, "\(width): \(pixel)")
+            }
         }
     }
 
@@ -76,7 +100,8 @@ import Testing
     @Test func areaAverageMatchesAReferenceAverage() throws {
         // 1024×768 → 256×256 fill+crop is a 3×3 average of the centre 768×768.
         let image = TestImages.noise(width: 48, height: 36)
-        let output = try ImageProcessors.Resize(size: Size(width: 12, height: 12), crop: true).process(image)
+        let output = try ImageProcessors.Resize(size: Size(width: 12, height: 12), crop: true, filter: .areaAverage)
+            .process(image)
         for (x, y) in [(0, 0), (5, 7), (11, 11)] {
             var sum = 0
             for dy in 0..<3 { for dx in 0..<3 { sum += Int(image.pixel(x: 6 + 3 * x + dx, y: 3 * y + dy).green) } }
@@ -102,18 +127,32 @@ import Testing
 
     @Test func shrinkingOneAxisWhileEnlargingTheOther() throws {
         let image = TestImages.redBlue(width: 40, height: 4, split: 20)
-        let output = try ImageProcessors.Resize(size: Size(width: 10, height: 16), contentMode: .stretch, upscale: true)
-            .process(image)
+        let output = try ImageProcessors.Resize(
+            size: Size(width: 10, height: 16), contentMode: .stretch, upscale: true, filter: .areaAverage
+        ).process(image)
         #expect(output.width == 10 && output.height == 16)
         #expect(output.pixel(x: 4, y: 15) == RGBA8(red: 255, green: 0, blue: 0))
         #expect(output.pixel(x: 5, y: 0) == RGBA8(red: 0, green: 0, blue: 255))
     }
 
-    @Test func upscalingInterpolatesBetweenPixels() throws {
+    @Test(arguments: ImageProcessors.Resize.Filter.allCases)
+    func upscalingInterpolatesWithLanczos3(filter: ImageProcessors.Resize.Filter) throws {
         let image = TestImages.make(width: 2, height: 1, opaque: true) { x, _ in x == 0 ? .black : .white }
-        let output = try ImageProcessors.Resize(width: 4, upscale: true).process(image)
+        let output = try ImageProcessors.Resize(width: 4, upscale: true, filter: filter).process(image)
         let reds = (0..<4).map { Int(output.pixel(x: $0, y: 0).red) }
-        // Centres at 0.25, 0.75, 1.25, 1.75 source px → 0, 0.25, 0.75, 1 of the way (edges clamp).
-        #expect(reds == [0, 64, 191, 255])
+        // Output centres at -0.25, 0.25, 0.75, 1.25 source pixels; the Lanczos3 taps of the two
+        // pixels, normalised to sum to 1, the result clamped to a byte.
+        let expected = [-0.25, 0.25, 0.75, 1.25].map { centre in
+            var sum = 0.0, total = 0.0
+            for j in 0...1 {
+                let x = Double(j) - centre
+                let w = x == 0 ? 1 : abs(x) < 3 ? 3 * sin(.pi * x) * sin(.pi * x / 3) / (.pi * .pi * x * x) : 0
+                sum += w * (j >= 1 ? 255 : 0)
+                total += w
+            }
+            return min(max(Int((sum / total).rounded()), 0), 255)
+        }
+        #expect(zip(reds, expected).allSatisfy { abs($0 - $1) <= 1 }, "\(reds) against \(expected)")
+        #expect(reds[1] > 0 && reds[1] < 128 && reds[2] > 128 && reds[2] < 255)
     }
 }
