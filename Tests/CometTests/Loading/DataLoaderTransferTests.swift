@@ -20,7 +20,8 @@ struct DataLoaderTransferTests {
         let server = try await Self.shared.server
         server.serve(Data(repeating: 7, count: 200_000), at: "callbacksRunOnTheLoadersThread-big.bin")
         let names = Locked<[String?]>([])
-        let result = await LoaderProbe.load(DataLoader(), server.imageURL("callbacksRunOnTheLoadersThread-big.bin")) { _ in
+        let result = await LoaderProbe.load(DataLoader(), server.imageURL("callbacksRunOnTheLoadersThread-big.bin")) {
+            _ in
             names.withLock { $0.append(Thread.current.name) }
         }
         #expect(result.error == nil)
@@ -34,7 +35,10 @@ struct DataLoaderTransferTests {
         let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         server.serve(body, at: "aBatchedBodyThatArrivesAtOnceIsDeliveredWholeOnce-big.bin")
         let received = Locked(Data())
-        let result = await LoaderProbe.load(DataLoader(), server.imageURL("aBatchedBodyThatArrivesAtOnceIsDeliveredWholeOnce-big.bin"), delivery: .batched) { data in
+        let result = await LoaderProbe.load(
+            DataLoader(), server.imageURL("aBatchedBodyThatArrivesAtOnceIsDeliveredWholeOnce-big.bin"),
+            delivery: .batched
+        ) { data in
             received.withLock { $0.append(data) }
         }
         #expect(result.error == nil)
@@ -46,7 +50,8 @@ struct DataLoaderTransferTests {
         let server = try await Self.shared.server
         server.serve(Data(repeating: 3, count: 8_000), at: "eachChunkDeliversTheBodyAsItArrives-drip.bin")
         let result = await LoaderProbe.load(
-            DataLoader(), server.url("/drip/eachChunkDeliversTheBodyAsItArrives-drip.bin?chunk=1000&interval=20"), delivery: .eachChunk)
+            DataLoader(), server.url("/drip/eachChunkDeliversTheBodyAsItArrives-drip.bin?chunk=1000&interval=20"),
+            delivery: .eachChunk)
         #expect(result.error == nil)
         #expect(result.count == 8_000)
         #expect(result.chunks >= 4)
@@ -59,7 +64,9 @@ struct DataLoaderTransferTests {
         let received = Locked(Data())
         // 20 KB, 1 KB every 50 ms: about a second, so the 0.1 s batches come in several pieces.
         let result = await LoaderProbe.load(
-            DataLoader(), server.url("/drip/aBatchedBodyArrivingSlowlyIsPassedOnBeforeItEnds-slow.bin?chunk=1000&interval=50"), delivery: .batched
+            DataLoader(),
+            server.url("/drip/aBatchedBodyArrivingSlowlyIsPassedOnBeforeItEnds-slow.bin?chunk=1000&interval=50"),
+            delivery: .batched
         ) { data in received.withLock { $0.append(data) } }
         #expect(result.error == nil)
         #expect(result.chunks >= 3 && result.chunks < 20)
@@ -70,7 +77,8 @@ struct DataLoaderTransferTests {
         let server = try await Self.shared.server
         server.serve(Data(), at: "anEmptyBodyStillBringsItsResponse-empty.bin")
         for delivery in [DataDelivery.batched, .eachChunk] {
-            let result = await LoaderProbe.load(DataLoader(), server.imageURL("anEmptyBodyStillBringsItsResponse-empty.bin"), delivery: delivery)
+            let result = await LoaderProbe.load(
+                DataLoader(), server.imageURL("anEmptyBodyStillBringsItsResponse-empty.bin"), delivery: delivery)
             #expect(result.error == nil)
             #expect(result.chunks == 1 && result.count == 0)
             #expect((result.response as? HTTPURLResponse)?.statusCode == 200)
@@ -79,11 +87,16 @@ struct DataLoaderTransferTests {
 
     @Test func theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects() async throws {
         let server = try await Self.shared.server
-        server.serve(Data(repeating: 1, count: 500), at: "theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects-target.bin")
-        let result = await LoaderProbe.load(DataLoader(), server.url("/redirect/2/theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects-target.bin"))
+        server.serve(
+            Data(repeating: 1, count: 500),
+            at: "theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects-target.bin")
+        let result = await LoaderProbe.load(
+            DataLoader(),
+            server.url("/redirect/2/theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects-target.bin"))
         let response = try #require(result.response as? HTTPURLResponse)
         #expect(response.statusCode == 200)
-        #expect(response.url == server.imageURL("theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects-target.bin"))
+        #expect(
+            response.url == server.imageURL("theResponseCarriesTheStatusTheHeadersAndTheURLAfterRedirects-target.bin"))
         #expect(response.value(forHTTPHeaderField: "content-type") == "image/*")
         #expect(response.expectedContentLength == 500)
     }
@@ -100,7 +113,9 @@ struct DataLoaderTransferTests {
             return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Content-Encoding"): "gzip"], body: Data(gzipped))
         }
         let received = Locked(Data())
-        let result = await LoaderProbe.load(DataLoader(), server.url("/aGzipEncodedBodyArrivesDecoded-gzip"), delivery: .batched) { data in
+        let result = await LoaderProbe.load(
+            DataLoader(), server.url("/aGzipEncodedBodyArrivesDecoded-gzip"), delivery: .batched
+        ) { data in
             received.withLock { $0.append(data) }
         }
         #expect(result.error == nil)
@@ -136,7 +151,8 @@ struct DataLoaderTransferTests {
         let second = Locked<DataLoadingTask?>(nil)
         let secondResult: LoaderProbe.Result = await withCheckedContinuation { continuation in
             _ = loader.loadData(
-                with: URLRequest(url: server.imageURL("aLoadStartedFromACompletionHandlerCompletes-a.bin")), didReceiveData: { _, _ in },
+                with: URLRequest(url: server.imageURL("aLoadStartedFromACompletionHandlerCompletes-a.bin")),
+                didReceiveData: { _, _ in },
                 completion: { _ in
                     let collected = Locked(LoaderProbe.Result())
                     second.withLock {
@@ -155,15 +171,20 @@ struct DataLoaderTransferTests {
 
     @Test func aLoadCancelledFromInsideACallbackEndsWithCancellation() async throws {
         let server = try await Self.shared.server
-        server.serve(Data(repeating: 1, count: 10_000), at: "aLoadCancelledFromInsideACallbackEndsWithCancellation-a.bin")
-        server.serve(Data(repeating: 3, count: 40_000), at: "aLoadCancelledFromInsideACallbackEndsWithCancellation-slow.bin")
+        server.serve(
+            Data(repeating: 1, count: 10_000), at: "aLoadCancelledFromInsideACallbackEndsWithCancellation-a.bin")
+        server.serve(
+            Data(repeating: 3, count: 40_000), at: "aLoadCancelledFromInsideACallbackEndsWithCancellation-slow.bin")
         let loader = DataLoader()
         let error: (any Error)? = await withCheckedContinuation { continuation in
             let slow = loader.loadData(
-                with: URLRequest(url: server.url("/drip/aLoadCancelledFromInsideACallbackEndsWithCancellation-slow.bin?chunk=1000&interval=50")),
+                with: URLRequest(
+                    url: server.url(
+                        "/drip/aLoadCancelledFromInsideACallbackEndsWithCancellation-slow.bin?chunk=1000&interval=50")),
                 didReceiveData: { _, _ in }, completion: { continuation.resume(returning: $0) })
             _ = loader.loadData(
-                with: URLRequest(url: server.imageURL("aLoadCancelledFromInsideACallbackEndsWithCancellation-a.bin")), didReceiveData: { _, _ in slow.cancel() },
+                with: URLRequest(url: server.imageURL("aLoadCancelledFromInsideACallbackEndsWithCancellation-a.bin")),
+                didReceiveData: { _, _ in slow.cancel() },
                 completion: { _ in })
         }
         #expect((error as? URLError)?.code == .cancelled)
@@ -178,7 +199,8 @@ struct DataLoaderTransferTests {
         let ended = AsyncStream<(any Error)?>.makeStream()
         let loader = DataLoader()
         let task = loader.loadData(
-            with: URLRequest(url: server.url("/drip/noDataArrivesAfterCancelReturns-slow.bin?chunk=1000&interval=20")), delivery: .eachChunk,
+            with: URLRequest(url: server.url("/drip/noDataArrivesAfterCancelReturns-slow.bin?chunk=1000&interval=20")),
+            delivery: .eachChunk,
             didReceiveData: { _, _ in
                 if cancelled.withLock({ $0 }) { lateChunks.withLock { $0 += 1 } }
                 firstChunk.continuation.yield()
@@ -201,7 +223,9 @@ struct DataLoaderTransferTests {
 
     @Test func aThousandConcurrentLoadsHalfCancelledEachCompleteOnceAndAreReleased() async throws {
         let server = try await Self.shared.server
-        server.serve(Data(repeating: 9, count: 4_000), at: "aThousandConcurrentLoadsHalfCancelledEachCompleteOnceAndAreReleased-a.bin")
+        server.serve(
+            Data(repeating: 9, count: 4_000),
+            at: "aThousandConcurrentLoadsHalfCancelledEachCompleteOnceAndAreReleased-a.bin")
         let loader = DataLoader()
         let completions = Locked<[Int: Int]>([:])
         let afterCompletion = Locked(0)
@@ -211,7 +235,10 @@ struct DataLoaderTransferTests {
             for index in 0..<1000 {
                 let finished = Locked(false)
                 let task = loader.loadData(
-                    with: URLRequest(url: server.url("/images/aThousandConcurrentLoadsHalfCancelledEachCompleteOnceAndAreReleased-a.bin?n=\(index)")), delivery: .batched,
+                    with: URLRequest(
+                        url: server.url(
+                            "/images/aThousandConcurrentLoadsHalfCancelledEachCompleteOnceAndAreReleased-a.bin?n=\(index)"
+                        )), delivery: .batched,
                     didReceiveData: { _, _ in if finished.withLock({ $0 }) { afterCompletion.withLock { $0 += 1 } } },
                     completion: { _ in
                         finished.withLock { $0 = true }
@@ -241,7 +268,9 @@ struct DataLoaderTransferTests {
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<6 {
                     group.addTask {
-                        let result = await LoaderProbe.load(loader, server.url("/images/connectionsAreReusedAcrossLoadsAndBursts-a.bin?r=\(round)&i=\(index)"))
+                        let result = await LoaderProbe.load(
+                            loader,
+                            server.url("/images/connectionsAreReusedAcrossLoadsAndBursts-a.bin?r=\(round)&i=\(index)"))
                         #expect(result.error == nil && result.count == 50_000)
                     }
                 }
@@ -251,16 +280,20 @@ struct DataLoaderTransferTests {
     }
 
     @Test func aResponsesCookieIsNotSentWithTheNextRequest() async throws {
-        let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer(on: Self.shared.server, path: "/aResponsesCookieIsNotSentWithTheNextRequest-cookie")
+        let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer(
+            on: Self.shared.server, path: "/aResponsesCookieIsNotSentWithTheNextRequest-cookie")
         let loader = DataLoader()
         for _ in 0..<2 {
-            #expect(await LoaderProbe.load(loader, server.url("/aResponsesCookieIsNotSentWithTheNextRequest-cookie")).error == nil)
+            #expect(
+                await LoaderProbe.load(loader, server.url("/aResponsesCookieIsNotSentWithTheNextRequest-cookie")).error
+                    == nil)
         }
         #expect(cookiesSeen.withLock { $0 } == [nil, nil])
     }
 
     @Test func aRequestsOwnCookieHeaderIsSentAsItIs() async throws {
-        let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer(on: Self.shared.server, path: "/aRequestsOwnCookieHeaderIsSentAsItIs-cookie")
+        let (server, cookiesSeen) = try await LoaderProbe.cookieSettingServer(
+            on: Self.shared.server, path: "/aRequestsOwnCookieHeaderIsSentAsItIs-cookie")
         let loader = DataLoader()
         var request = URLRequest(url: server.url("/aRequestsOwnCookieHeaderIsSentAsItIs-cookie"))
         request.setValue("token=1", forHTTPHeaderField: "Cookie")
@@ -277,7 +310,8 @@ struct DataLoaderTransferTests {
         let start = Date()
         // Bytes keep coming (the request timeout never fires), but the whole load takes 2 s.
         let result = await LoaderProbe.load(
-            DataLoader(configuration: configuration), server.url("/drip/aLoadThatOutlivesItsResourceTimeoutFails-slow.bin?chunk=1000&interval=50"))
+            DataLoader(configuration: configuration),
+            server.url("/drip/aLoadThatOutlivesItsResourceTimeoutFails-slow.bin?chunk=1000&interval=50"))
         #expect((result.error as? URLError)?.code == .timedOut)
         #expect(Date().timeIntervalSince(start) < 1.9)
     }
@@ -287,7 +321,9 @@ struct DataLoaderTransferTests {
         server.serve(Data(repeating: 4, count: 200_000), at: "aBodyWithoutALengthFailsWhenItPassesTheSizeLimit-big.bin")
         var configuration = DataLoader.Configuration()
         configuration.maximumResponseDataSize = 50_000
-        let result = await LoaderProbe.load(DataLoader(configuration: configuration), server.url("/chunked/aBodyWithoutALengthFailsWhenItPassesTheSizeLimit-big.bin"))
+        let result = await LoaderProbe.load(
+            DataLoader(configuration: configuration),
+            server.url("/chunked/aBodyWithoutALengthFailsWhenItPassesTheSizeLimit-big.bin"))
         #expect(result.error as? DataLoaderError == .responseTooLarge(limit: 50_000))
         #expect(result.count <= 50_000)
     }
@@ -295,7 +331,8 @@ struct DataLoaderTransferTests {
     @Test func aChunkedBodyWithinTheLimitLoadsWhole() async throws {
         let server = try await Self.shared.server
         server.serve(Data(repeating: 4, count: 200_000), at: "aChunkedBodyWithinTheLimitLoadsWhole-big.bin")
-        let result = await LoaderProbe.load(DataLoader(), server.url("/chunked/aChunkedBodyWithinTheLimitLoadsWhole-big.bin"), delivery: .batched)
+        let result = await LoaderProbe.load(
+            DataLoader(), server.url("/chunked/aChunkedBodyWithinTheLimitLoadsWhole-big.bin"), delivery: .batched)
         #expect(result.error == nil)
         #expect(result.count == 200_000)
     }
@@ -307,7 +344,8 @@ struct DataLoaderTransferTests {
         do {
             let loader = DataLoader()
             _ = loader.loadData(
-                with: URLRequest(url: server.url("/drip/aReleasedLoaderCancelsWhatItStillRuns-slow.bin?chunk=1000&interval=50")),
+                with: URLRequest(
+                    url: server.url("/drip/aReleasedLoaderCancelsWhatItStillRuns-slow.bin?chunk=1000&interval=50")),
                 didReceiveData: { _, _ in }, completion: { ended.continuation.yield($0) })
         }
         var error: (any Error)?
