@@ -26,18 +26,30 @@ struct HeapTrimmerTests {
     func allocationsAboveTheSetThresholdAreMappedOnTheirOwnAndUnmappedWhenFreed() {
         // 1 MiB: above the 64 KiB blocks of the trim test, which runs in the same process.
         #expect(HeapTrimmer.mapAllocations(ofAtLeast: 1 << 20))
-        // The mapped total is the process's: other suites, running at the same time, map and
-        // unmap their own bitmaps between two readings. One clean try out of five is the
-        // behaviour; five disturbed in a row would be a coincidence of another order.
+        // The block itself is looked up in /proc/self/maps (the process's mapped total moves
+        // with every other suite's allocations): a mapping of its own while it lives, none once
+        // freed. A retry covers another thread mapping something at the same address meanwhile.
         let mappedThenUnmapped = (0..<5).contains { _ in
-            let before = HeapTrimmer.mappedBlockBytes
             let block = UnsafeMutableRawPointer.allocate(byteCount: 3 << 20, alignment: 16)
-            let during = HeapTrimmer.mappedBlockBytes
+            let mapping = Self.mapping(containing: block)
             block.deallocate()
-            let after = HeapTrimmer.mappedBlockBytes
-            return during >= before + (3 << 20) && after <= during - (3 << 20)
+            guard let mapping, mapping.count >= 3 << 20, mapping.count <= (3 << 20) + (1 << 16) else { return false }
+            return Self.mapping(containing: block) != mapping
         }
         #expect(mappedThenUnmapped)
+    }
+
+    /// The address range of the mapping that contains `address`, from /proc/self/maps.
+    static func mapping(containing address: UnsafeMutableRawPointer) -> Range<UInt>? {
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        let target = UInt(bitPattern: address)
+        for line in maps.split(separator: "\n") {
+            let bounds = line.prefix { $0 != " " }.split(separator: "-")
+            guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16)
+            else { continue }
+            if start <= target && target < end { return start..<end }
+        }
+        return nil
     }
 
     @Test(.enabled(if: usesGlibcAllocator, "a sanitizer's allocator replaces glibc's"))
