@@ -18,12 +18,6 @@ CURLcode cic_curl_set_data_callback(CURL *handle, CURLoption option, cic_curl_da
     return curl_easy_setopt(handle, option, callback);
 }
 
-long cic_curl_response_code(CURL *handle) {
-    long code = 0;
-    if (curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK) return 0;
-    return code;
-}
-
 void *cic_curl_private(CURL *handle) {
     char *value = NULL;
     if (curl_easy_getinfo(handle, CURLINFO_PRIVATE, &value) != CURLE_OK) return NULL;

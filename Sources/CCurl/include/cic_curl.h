@@ -13,7 +13,6 @@ CURLcode cic_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode cic_curl_set_pointer(CURL *handle, CURLoption option, const void *value);
 CURLcode cic_curl_set_data_callback(CURL *handle, CURLoption option, cic_curl_data_callback callback);
 
-long cic_curl_response_code(CURL *handle);
 /// How many new connections the handle's last transfer opened (0 when it reused one).
 long cic_curl_num_connects(CURL *handle);
 /// The handle's CURLOPT_PRIVATE pointer.

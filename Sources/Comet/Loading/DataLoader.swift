@@ -119,21 +119,10 @@ public final class DataLoader: DataLoading, Sendable {
                 handlers: CurlTransfer.Handlers(didReceiveData: didReceiveData, completion: completion))
             driver.start(transfer)
             return transfer
-        case "file":
-            guard configuration.allowsFileURLs else {
-                completion(DataLoaderError.fileURLsDisabled(url))
-                return CompletedLoadingTask()
-            }
-            return LocalLoadingTask.start(
-                url: url, maximumSize: configuration.maximumResponseDataSize,
-                didReceiveData: didReceiveData, completion: completion)
-        case "data":
-            return LocalLoadingTask.start(
-                url: url, maximumSize: configuration.maximumResponseDataSize,
-                didReceiveData: didReceiveData, completion: completion)
         default:
-            completion(DataLoaderError.unsupportedURL(url))
-            return CompletedLoadingTask()
+            return LocalLoadingTask.load(
+                url, scheme: scheme, configuration: configuration, didReceiveData: didReceiveData,
+                completion: completion)
         }
     }
 }

@@ -10,6 +10,27 @@ final class LocalLoadingTask: DataLoadingTask, Sendable {
 
     func cancel() { isCancelled.store(true, ordering: .relaxed) }
 
+    /// The loaders' way with every URL that is not http(s): `file:` (unless the configuration
+    /// refuses them) and `data:` URLs are loaded, any other scheme fails at once.
+    static func load(
+        _ url: URL, scheme: String, configuration: DataLoader.Configuration,
+        didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> any DataLoadingTask {
+        switch scheme {
+        case "file" where !configuration.allowsFileURLs:
+            completion(DataLoaderError.fileURLsDisabled(url))
+            return CompletedLoadingTask()
+        case "file", "data":
+            return start(
+                url: url, maximumSize: configuration.maximumResponseDataSize, didReceiveData: didReceiveData,
+                completion: completion)
+        default:
+            completion(DataLoaderError.unsupportedURL(url))
+            return CompletedLoadingTask()
+        }
+    }
+
     static func start(
         url: URL, maximumSize: Int?,
         didReceiveData: @escaping @Sendable (Data, URLResponse) -> Void,

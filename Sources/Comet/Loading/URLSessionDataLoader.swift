@@ -111,21 +111,10 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
                 task.resume()
             }
             return load
-        case "file":
-            guard configuration.allowsFileURLs else {
-                completion(DataLoaderError.fileURLsDisabled(url))
-                return CompletedLoadingTask()
-            }
-            return LocalLoadingTask.start(
-                url: url, maximumSize: configuration.maximumResponseDataSize,
-                didReceiveData: didReceiveData, completion: completion)
-        case "data":
-            return LocalLoadingTask.start(
-                url: url, maximumSize: configuration.maximumResponseDataSize,
-                didReceiveData: didReceiveData, completion: completion)
         default:
-            completion(DataLoaderError.unsupportedURL(url))
-            return CompletedLoadingTask()
+            return LocalLoadingTask.load(
+                url, scheme: scheme, configuration: configuration, didReceiveData: didReceiveData,
+                completion: completion)
         }
     }
 }
