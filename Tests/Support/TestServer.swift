@@ -20,7 +20,10 @@ public final class TestServer: @unchecked Sendable {
     public let server: HTTPServer
     public let port: UInt16
     private let lock = NSLock()
-    private var assets: [String: Data] = [:]
+    // Bytes, not `Data`: LeakSanitizer cannot follow the pointer inside `Data`'s representation
+    // (it shares its word with tag bits), so assets kept by a process-wide shared server would be
+    // reported as leaks by `make asan`. An array's buffer pointer is a plain word it can follow.
+    private var assets: [String: [UInt8]] = [:]
     private var counts: [String: Int] = [:]
     private var handlers: [String: @Sendable (HTTPRequest) async throws -> HTTPResponse] = [:]
     private let runTask: Task<Void, any Error>
@@ -55,7 +58,8 @@ public final class TestServer: @unchecked Sendable {
 
     /// Registers `data` under `/images/NAME`.
     public func serve(_ data: Data, at name: String) {
-        lock.withLock { assets[name] = data }
+        let bytes = [UInt8](data)
+        lock.withLock { assets[name] = bytes }
     }
 
     /// Answers requests for exactly `path` (no query) with `handler`, ahead of the built-in routes.
@@ -73,8 +77,12 @@ public final class TestServer: @unchecked Sendable {
 
     public var totalRequestCount: Int { lock.withLock { counts.values.reduce(0, +) } }
 
+    private func assetData(_ name: String) -> Data? {
+        lock.withLock { assets[name] }.map { Data($0) }
+    }
+
     private func asset(_ name: String) -> HTTPResponse {
-        guard let data = lock.withLock({ assets[name] }) else { return HTTPResponse(statusCode: .notFound) }
+        guard let data = assetData(name) else { return HTTPResponse(statusCode: .notFound) }
         return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/*"], body: data)
     }
 
@@ -94,7 +102,7 @@ public final class TestServer: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(Int(parts[1]) ?? 0))
             return asset(parts[2])
         case "drip" where parts.count == 2:
-            guard let data = lock.withLock({ assets[parts[1]] }) else { return HTTPResponse(statusCode: .notFound) }
+            guard let data = assetData(parts[1]) else { return HTTPResponse(statusCode: .notFound) }
             let chunk = Int(request.query["chunk"] ?? "") ?? 1024
             let interval = Int(request.query["interval"] ?? "") ?? 20
             let body = HTTPBodySequence(
@@ -103,7 +111,7 @@ public final class TestServer: @unchecked Sendable {
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/*"], body: body)
         case "chunked" where parts.count == 2:
             // No Content-Length: the body is sent with chunked transfer encoding.
-            guard let data = lock.withLock({ assets[parts[1]] }) else { return HTTPResponse(statusCode: .notFound) }
+            guard let data = assetData(parts[1]) else { return HTTPResponse(statusCode: .notFound) }
             let body = HTTPBodySequence(
                 from: DripSequence(data: data, chunkSize: 4096, interval: 0), suggestedBufferSize: 4096)
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/*"], body: body)
