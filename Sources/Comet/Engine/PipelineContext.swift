@@ -72,7 +72,7 @@ final class PipelineContext: @unchecked Sendable {
 
         /// The priority of the in-flight fetch for a data key (tests, debug builds only).
         func fetchJobPriority(for key: String, _ graph: borrowing GraphToken) -> ImageRequest.Priority? {
-            fetchJobs.first { $0.key.dataKey == key }?.value.priority
+            fetchJobs.first { $0.key.dataKey == key }?.value.priority(graph)
         }
     #endif
 

@@ -95,7 +95,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     // MARK: Previews
 
     private func didReceiveChunk(_ chunk: Data, _ graph: borrowing GraphToken) {
-        guard !isDone else { return }
+        guard !isDone(graph) else { return }
         if incremental == nil {
             incremental = IncrementalDecoderBox(
                 IncrementalImageDecoder(options: decodingOptions, registry: context.configuration.decoders))
@@ -112,7 +112,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         isDecoding = true
         let thumbnail = key.thumbnail
         let item = context.decodingQueue.run(
-            priority: priority, graph,
+            priority: priority(graph), graph,
             { () -> PreviewOutcome in
                 let decoded = incremental.appendAndPreview(chunks)
                 let preview = decoded.map { image in
@@ -128,7 +128,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
 
     private func didDecodePreview(_ preview: Image?, failed: Bool, _ graph: borrowing GraphToken) {
         isDecoding = false
-        guard !isDone else { return }
+        guard !isDone(graph) else { return }
         if failed {
             // The final decode reports the error; stop feeding a decoder that gave up.
             incremental = nil
@@ -150,7 +150,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     // MARK: Final image
 
     private func decodeFinal(_ graph: borrowing GraphToken) {
-        guard let fetched = finalData, !isDone else { return }
+        guard let fetched = finalData, !isDone(graph) else { return }
         isDecoding = true
         let decode = FinalDecode(
             data: fetched.data, incremental: incremental, chunks: pendingChunks, options: decodingOptions,
@@ -165,7 +165,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             light = light.map { timer.timingIfDone($0, size: size) }
             run = timer.timing(run, size: size)
         }
-        let item = context.decodingQueue.runCountingBacklog(priority: priority, light: light, graph, run) {
+        let item = context.decodingQueue.runCountingBacklog(priority: priority(graph), light: light, graph, run) {
             graph, result, ticket in
             self.didDecodeFinal(result, ticket: ticket, graph)
         }
@@ -177,7 +177,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         _ graph: borrowing GraphToken
     ) {
         isDecoding = false
-        guard !isDone, let fetched = finalData else { return }
+        guard !isDone(graph), let fetched = finalData else { return }
         switch result {
         case .success(let decoded):
             context.metrics.record(.decodes)

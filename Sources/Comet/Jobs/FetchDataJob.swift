@@ -65,7 +65,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         }
         let key = context.dataCacheKey(for: request) ?? self.key.dataKey
         let item = context.dataCachingQueue.run(
-            priority: priority, graph, { dataCache.cachedData(for: key) },
+            priority: priority(graph), graph, { dataCache.cachedData(for: key) },
             then: { [weak self] graph, data in
                 self?.didReadDiskCache(data, graph)
             })
@@ -73,7 +73,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     private func didReadDiskCache(_ data: Data?, _ graph: borrowing GraphToken) {
-        guard !isDone else { return }
+        guard !isDone(graph) else { return }
         switch lifecycle.diskCacheRead(found: data?.isEmpty == false) {
         case .deliverCachedData:
             context.metrics.record(.diskCacheHits)
@@ -86,7 +86,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     private func loadData(_ graph: borrowing GraphToken) {
-        guard !isDone else { return }
+        guard !isDone(graph) else { return }
         if request.options.contains(.returnCacheDataDontLoad) {
             lifecycle.end()
             send(.error(.dataMissingInCache(request: request)), graph)
@@ -98,7 +98,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         }
         guard let rateLimiter = context.rateLimiter else { return enqueue(graph) }
         rateLimiter.execute(host: request.url?.host, graph) { [weak self] graph in
-            guard let self, !self.isDone else { return false }
+            guard let self, !self.isDone(graph) else { return false }
             self.enqueue(graph)
             return true
         }
@@ -107,8 +107,8 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private func enqueue(_ graph: borrowing GraphToken) {
         // Strong `self` (no side table for a weak one): the item drops this closure when it
         // starts or is cancelled.
-        let item = context.dataLoadingQueue.add(priority: priority, graph) { graph, item in
-            guard !self.isDone else { return item.finish(graph) }
+        let item = context.dataLoadingQueue.add(priority: priority(graph), graph) { graph, item in
+            guard !self.isDone(graph) else { return item.finish(graph) }
             self.startLoading(item: item, graph)
         }
         setWorkItem(item, graph)
@@ -213,7 +213,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private static let reservedBufferLimit = 16 << 20
 
     private func didReceive(_ chunk: Data, response: URLResponse?, _ graph: borrowing GraphToken) {
-        guard !isDone else { return }
+        guard !isDone(graph) else { return }
         if self.response == nil, let response {
             switch lifecycle.responseArrived(responseKind(response)) {
             case .accept(let isResumed):
@@ -281,7 +281,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     private func didFinish(_ error: (any Error)?, _ graph: borrowing GraphToken) {
-        guard !isDone else { return }
+        guard !isDone(graph) else { return }
         let retryDelay = error.flatMap(retryDelay(after:))
         switch lifecycle.transferEnded(failed: error != nil, hasBytes: !buffer.isEmpty, retryDelay: retryDelay) {
         case .restartWhole:
@@ -335,7 +335,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         retryWait = Task { [weak self] in
             do { try await sleep(delay) } catch { return }  // cancelled with the job
             executor.perform { [weak self] graph in
-                guard let self, !self.isDone, self.lifecycle.retryDelayEnded() else { return }
+                guard let self, !self.isDone(graph), self.lifecycle.retryDelayEnded() else { return }
                 self.retryWait = nil
                 self.loadData(graph)
             }

@@ -60,14 +60,32 @@ class Job<Value>: @unchecked Sendable {
     // of the values on every send); a second moves both into the dictionary.
     private var soleSubscription: Subscription?
     private var subscriptions: [ObjectIdentifier: Subscription] = [:]
-    private(set) var priority = ImageRequest.Priority.veryLow
-    private(set) var isDone = false
-    private var isStarted = false
+    private var currentPriority = ImageRequest.Priority.veryLow
+    private var phase = Phase.waiting
+
+    /// Where a job is in its life. It only moves forward: a done job never runs again.
+    private enum Phase {
+        /// Made, with no subscriber yet.
+        case waiting
+        /// Started by its first subscriber.
+        case running
+        /// Finished, failed or cancelled: its subscribers were dropped and it left its pool.
+        case done
+    }
 
     /// The queued or running work of this job, cancelled with it and kept at its priority
     /// (``setWorkItem(_:_:)``).
-    private(set) var workItem: WorkQueue.Item?
+    private var workItem: WorkQueue.Item?
     private var dependency: (any JobDependency)?
+
+    // The state is private and read through methods that take the graph's token, so a closure
+    // running elsewhere cannot read it (the class is @unchecked Sendable; the token is what
+    // keeps it confined).
+    /// Whether the job is done (finished, failed or cancelled).
+    func isDone(_ graph: borrowing GraphToken) -> Bool { phase == .done }
+
+    /// The highest priority of the job's subscribers, which its work and dependency run at.
+    func priority(_ graph: borrowing GraphToken) -> ImageRequest.Priority { currentPriority }
 
     var subscriberCount: Int { soleSubscription == nil ? subscriptions.count : 1 }
 
@@ -78,7 +96,7 @@ class Job<Value>: @unchecked Sendable {
     /// Makes `item` this job's work: cancelled with the job, and kept at its priority.
     func setWorkItem(_ item: WorkQueue.Item?, _ graph: borrowing GraphToken) {
         workItem = item
-        item?.setPriority(priority, graph)
+        item?.setPriority(currentPriority, graph)
     }
 
     /// Adds a subscriber; starts the job for the first one. `nil` when the job is already done.
@@ -86,14 +104,14 @@ class Job<Value>: @unchecked Sendable {
         priority: ImageRequest.Priority, _ graph: borrowing GraphToken, _ handler: @escaping Handler
     ) -> Subscription? {
         graph.assertIsGraph(of: executor)
-        guard !isDone else { return nil }
+        guard phase != .done else { return nil }
         let subscription = Subscription(job: self, priority: priority, handler: handler)
         insert(subscription)
         // A new subscriber can only raise the priority: no scan of the others (1 000 coalesced
         // requests would make that quadratic).
-        if subscriberCount == 1 || priority > self.priority { raisePriority(to: priority, graph) }
-        if !isStarted {
-            isStarted = true
+        if subscriberCount == 1 || priority > currentPriority { raisePriority(to: priority, graph) }
+        if phase == .waiting {
+            phase = .running
             start(graph)
         } else {
             didAddLateSubscriber(subscription, graph)
@@ -124,14 +142,14 @@ class Job<Value>: @unchecked Sendable {
     /// Sends `event` to every subscriber; a final value or an error ends the job.
     func send(_ event: Event, _ graph: borrowing GraphToken) {
         graph.assertIsGraph(of: executor)
-        guard !isDone else { return }
+        guard phase != .done else { return }
         let isFinal: Bool
         switch event {
         case .value(_, let isCompleted): isFinal = isCompleted
         case .error: isFinal = true
         case .progress: isFinal = false
         }
-        if isFinal { isDone = true }
+        if isFinal { phase = .done }
         if let soleSubscription {
             soleSubscription.handler?(graph, event)
         } else {
@@ -144,9 +162,9 @@ class Job<Value>: @unchecked Sendable {
     /// dropped when this job is done. `nil` when upstream was already done.
     @discardableResult
     func depend<U>(on upstream: Job<U>, _ graph: borrowing GraphToken, _ handler: @escaping Job<U>.Handler) -> Bool {
-        guard let subscription = upstream.subscribe(priority: priority, graph, handler) else { return false }
+        guard let subscription = upstream.subscribe(priority: currentPriority, graph, handler) else { return false }
         // Upstream may have finished this job synchronously (a cache hit) inside subscribe.
-        if !isDone { dependency = subscription }
+        if phase != .done { dependency = subscription }
         return true
     }
 
@@ -168,9 +186,9 @@ class Job<Value>: @unchecked Sendable {
         } else {
             guard subscriptions.removeValue(forKey: ObjectIdentifier(subscription)) != nil else { return }
         }
-        guard !isDone else { return }
+        guard phase != .done else { return }
         if subscriberCount == 0 {
-            isDone = true
+            phase = .done
             workItem?.cancel(graph)
             didCancel(graph)
             finishUp(graph)
@@ -195,14 +213,14 @@ class Job<Value>: @unchecked Sendable {
     }
 
     private func raisePriority(to newPriority: ImageRequest.Priority, _ graph: borrowing GraphToken) {
-        guard newPriority != priority else { return }
-        priority = newPriority
+        guard newPriority != currentPriority else { return }
+        currentPriority = newPriority
         workItem?.setPriority(newPriority, graph)
         dependency?.setPriority(newPriority, graph)
     }
 
     fileprivate func updatePriority(_ graph: borrowing GraphToken) {
-        let newPriority = soleSubscription?.priority ?? subscriptions.values.lazy.map(\.priority).max() ?? priority
+        let newPriority = soleSubscription?.priority ?? subscriptions.values.lazy.map(\.priority).max() ?? currentPriority
         raisePriority(to: newPriority, graph)
     }
 }
@@ -230,9 +248,9 @@ extension Job where Value == ImageResult {
         _ context: PipelineContext, key: ImageKey, request: ImageRequest, _ graph: borrowing GraphToken,
         otherwise compute: @escaping (borrowing GraphToken) -> Void
     ) {
-        context.readEncodedImage(key: key, request: request, priority: priority, owner: self, graph) {
+        context.readEncodedImage(key: key, request: request, priority: currentPriority, owner: self, graph) {
             [weak self] graph, image in
-            guard let self, !self.isDone else { return }
+            guard let self, !self.isDone(graph) else { return }
             if let image {
                 self.send(
                     .value(

@@ -72,7 +72,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     }
 
     private func process(_ input: ImageResult, isFinal: Bool, _ graph: borrowing GraphToken) {
-        guard !isDone else { return }
+        guard !isDone(graph) else { return }
         isProcessing = true
         let processor = self.processor
         let image = input.image
@@ -85,7 +85,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
             work = timer.timing(work, size: { Size(width: $0.width, height: $0.height) })
         }
         let item = context.processingQueue.run(
-            priority: priority, graph, work,
+            priority: priority(graph), graph, work,
             then: { graph, output in
                 self.didProcess(input, output, isFinal: isFinal, graph)
             })
@@ -96,7 +96,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
         _ input: ImageResult, _ output: Result<Image, any Error>, isFinal: Bool, _ graph: borrowing GraphToken
     ) {
         isProcessing = false
-        guard !isDone else { return }
+        guard !isDone(graph) else { return }
         context.metrics.record(.processorRuns)
         switch output {
         case .success(let image):

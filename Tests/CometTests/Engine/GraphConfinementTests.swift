@@ -35,6 +35,27 @@ struct GraphConfinementTests {
         #expect(result.diagnostics.contains("missing argument"), "\(result.diagnostics)")
     }
 
+    @Test func aJobsStateCannotBeReadWithoutAToken() throws {
+        let result = try ConfinementCompiler.compile(
+            """
+            func peeks(_ job: Job<Int>) -> Bool {
+                job.isDone()
+            }
+            """)
+        #expect(!result.succeeded)
+        #expect(result.diagnostics.contains("missing argument"), "\(result.diagnostics)")
+    }
+
+    @Test func aJobsStateCanBeReadInsideTheGraph() throws {
+        let result = try ConfinementCompiler.compile(
+            """
+            func reads(_ job: Job<Int>, _ graph: borrowing GraphToken) -> Bool {
+                job.isDone(graph) || job.priority(graph) == .high
+            }
+            """)
+        #expect(result.succeeded, "\(result.diagnostics)")
+    }
+
     @Test func aTokenCannotBeMadeOutsideTheExecutor() throws {
         let result = try ConfinementCompiler.compile(
             """
