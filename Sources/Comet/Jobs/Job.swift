@@ -220,7 +220,8 @@ class Job<Value>: @unchecked Sendable {
     }
 
     fileprivate func updatePriority(_ graph: borrowing GraphToken) {
-        let newPriority = soleSubscription?.priority ?? subscriptions.values.lazy.map(\.priority).max() ?? currentPriority
+        let newPriority =
+            soleSubscription?.priority ?? subscriptions.values.lazy.map(\.priority).max() ?? currentPriority
         raisePriority(to: newPriority, graph)
     }
 }
