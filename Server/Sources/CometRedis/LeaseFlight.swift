@@ -33,6 +33,9 @@ struct LeaseFlight {
         case redisFailed
         /// A peer's lease outlived twice its duration without a result.
         case waitedTooLong
+        /// The flight was told of an event its state does not expect: a bug in the store, not a
+        /// Redis failure, so it is not counted as a fallback.
+        case unexpectedEvent
     }
 
     /// What the store does next.
@@ -126,6 +129,6 @@ struct LeaseFlight {
     /// alone, since Redis never fails a request.
     private mutating func refused() -> Action {
         state = .done
-        return .produceAlone(.redisFailed)
+        return .produceAlone(.unexpectedEvent)
     }
 }

@@ -87,8 +87,13 @@ public final class RedisResultStore: Sendable {
             case .answer(let stored):
                 return stored
             case .produceAlone(let reason):
-                if reason == .waitedTooLong {
+                switch reason {
+                case .waitedTooLong:
                     logger.debug("gave up waiting for a peer's result", metadata: ["key": "\(key)"])
+                case .unexpectedEvent:
+                    logger.error("lease flight refused an event; producing alone", metadata: ["key": "\(key)"])
+                case .redisFailed:
+                    break
                 }
                 return try await produce()
             case .lookUp, .takeLease, .poll:

@@ -60,9 +60,12 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
 
     override func start(_ graph: borrowing GraphToken) {
         let dataCache = context.cachePolicy.readsOriginalData(for: request) ? context.dataCache(for: request) : nil
-        guard lifecycle.start(readsDiskCache: dataCache != nil) == .readDiskCache, let dataCache else {
-            return loadData(graph)
+        switch lifecycle.start(readsDiskCache: dataCache != nil) {
+        case .ignore: return
+        case .load: return loadData(graph)
+        case .readDiskCache: break
         }
+        guard let dataCache else { return loadData(graph) }
         let key = context.dataCacheKey(for: request) ?? self.key.dataKey
         let item = context.dataCachingQueue.run(
             priority: priority(graph), graph, { dataCache.cachedData(for: key) },

@@ -55,7 +55,11 @@ struct FetchLifecycle: Sendable {
         case mismatchedContinuation
     }
 
-    enum StartAction: Equatable { case readDiskCache, load }
+    enum StartAction: Equatable {
+        case readDiskCache, load
+        /// Nothing: the fetch had already started.
+        case ignore
+    }
     enum CacheAction: Equatable { case deliverCachedData, load, ignore }
     enum ResponseAction: Equatable {
         /// Keep the body; `resumed`: the kept bytes come first.
@@ -99,7 +103,7 @@ struct FetchLifecycle: Sendable {
 
     /// The job starts; `readsDiskCache` when the request may be answered from the disk cache.
     mutating func start(readsDiskCache: Bool) -> StartAction {
-        guard phase == .idle else { return .load }
+        guard phase == .idle else { return .ignore }
         phase = readsDiskCache ? .readingDiskCache : .waitingForTransfer
         return readsDiskCache ? .readDiskCache : .load
     }

@@ -26,6 +26,13 @@ struct FetchLifecycleTests {
         #expect(lifecycle.phase == .waitingForTransfer)
     }
 
+    @Test func aSecondStartIsIgnored() {
+        var lifecycle = FetchLifecycle(sendsChunks: false)
+        _ = lifecycle.start(readsDiskCache: true)
+        #expect(lifecycle.start(readsDiskCache: false) == .ignore)
+        #expect(lifecycle.phase == .readingDiskCache)
+    }
+
     @Test func aDiskCacheHitFinishesTheFetch() {
         var lifecycle = FetchLifecycle(sendsChunks: false)
         _ = lifecycle.start(readsDiskCache: true)
