@@ -80,32 +80,34 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// `rs:fill:256:256,q:80,f:webp`; `-` for none. Equal options always spell the same, so
     /// it is the options' part of cache keys and ETags.
     public var canonical: String {
-        let parts = Self.table.compactMap { $0.spelled(in: self) }
-        return parts.isEmpty ? "-" : parts.joined(separator: ",")
+        var spelling: [UInt8] = []
+        spelling.reserveCapacity(64)
+        for option in Self.table { _ = option.appendSpelling(of: self, to: &spelling) }
+        return spelling.isEmpty ? "-" : String(decoding: spelling, as: UTF8.self)
     }
 
     /// Parses an `{options}` segment, checking each value against `maximumDimension` (the
     /// largest output width or height allowed). Throws ``ServiceError`` (400) naming the first
-    /// problem.
+    /// problem. Split over the segment's UTF-8 bytes; names are matched against ``table`` byte
+    /// by byte.
     public static func parse(_ segment: String, maximumDimension: Int) throws(ServiceError) -> ThumbnailOptions {
         var options = ThumbnailOptions()
         guard segment != "-" else { return options }
-        var seen = Set<String>()
-        for item in segment.split(separator: ",", omittingEmptySubsequences: false) {
-            let fields = item.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        var seen: UInt64 = 0  // bit i: table[i] was given
+        for item in segment.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            let fields = item.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
             guard let name = fields.first, !name.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
-            guard let option = byName[name] else {
-                throw .badOptions("unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
+            guard let index = table.firstIndex(where: { $0.isNamed(name) }) else {
+                throw .badOptions(
+                    "unknown option \"\(String(Substring(name)))\" (known: \(table.map(\.name).joined(separator: ", ")))")
             }
-            guard seen.insert(option.name).inserted else { throw .badOptions("\"\(name)\" is given twice") }
-            try option.read(Array(fields.dropFirst()), maximumDimension: maximumDimension, into: &options)
+            guard seen & (1 << index) == 0 else { throw .badOptions("\"\(String(Substring(name)))\" is given twice") }
+            seen |= 1 << index
+            let arguments = fields.dropFirst().map { String(Substring($0)) }
+            try table[index].read(arguments, maximumDimension: maximumDimension, into: &options)
         }
         return options
     }
-
-    /// Each option under its short and its long name.
-    private static let byName: [String: ThumbnailOption] = Dictionary(
-        uniqueKeysWithValues: table.flatMap { [($0.name, $0), ($0.longName, $0)] })
 
     /// The options as a Markdown table (the Serving guide's), one row per option of ``table``.
     public static var markdownTable: String {
