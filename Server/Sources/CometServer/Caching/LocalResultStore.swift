@@ -52,6 +52,18 @@ public final class LocalResultStore: SharedResultStoring {
     /// Callers waiting for a making, all keys together (for tests and diagnostics).
     public var waitingCount: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiting } } }
 
+    public func storedResult(for key: String) -> StoredResult? {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard let index = state.entries.index(forKey: key), state.entries.values[index].expiry > now else {
+                return nil
+            }
+            state.tick += 1
+            state.entries.values[index].lastUse = state.tick
+            return state.entries.values[index].result
+        }
+    }
+
     public func result(
         for key: String, ttl: Duration,
         produce: @escaping @Sendable () async throws -> StoredResult
