@@ -242,7 +242,8 @@ public enum CanonicalURL {
         guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else {
             throw .badURL("the source's IPv6 host \(literal) is not an address")
         }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { ASCII.lowercased(UInt8(bitPattern: $0)) }, as: UTF8.self)
+        return String(
+            decoding: buffer.prefix { $0 != 0 }.map { ASCII.lowercased(UInt8(bitPattern: $0)) }, as: UTF8.self)
     }
 
     // MARK: Path and query
@@ -270,7 +271,11 @@ public enum CanonicalURL {
                 guard decoded >= 0x20, decoded != 0x7F else {
                     throw .badURL("the source's \(part) holds an encoded control character")
                 }
-                if ASCII.isUnreserved(decoded) { output.append(decoded) } else { ASCII.appendEscape(decoded, to: &output) }
+                if ASCII.isUnreserved(decoded) {
+                    output.append(decoded)
+                } else {
+                    ASCII.appendEscape(decoded, to: &output)
+                }
                 index += 3
             } else {
                 if ASCII.mayStandRaw(byte) { output.append(byte) } else { ASCII.appendEscape(byte, to: &output) }

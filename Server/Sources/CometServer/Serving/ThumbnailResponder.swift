@@ -90,7 +90,7 @@ public final class ThumbnailResponder: Sendable {
     }
 
     /// The answer to `request` from a result the store holds at hand
-    /// (``SharedResultStoring/storedResult(for:)``), without suspending; `nil` when it holds
+    /// (the store's `storedResult(for:)`), without suspending; `nil` when it holds
     /// none (then ``answer(_:ifNoneMatch:)`` answers).
     public func storedAnswer(for request: ThumbnailRequest, ifNoneMatch: String?) -> ThumbnailAnswer? {
         guard let result = store.storedResult(for: request.storeKey) else { return nil }
@@ -104,7 +104,8 @@ public final class ThumbnailResponder: Sendable {
 
     /// Answers a checked request from the result store, which makes the result (within the
     /// load shedder's bounds and the processing time limit) when it holds none.
-    public func answer(_ request: ThumbnailRequest, ifNoneMatch: String?) async throws(ServiceError) -> ThumbnailAnswer {
+    public func answer(_ request: ThumbnailRequest, ifNoneMatch: String?) async throws(ServiceError) -> ThumbnailAnswer
+    {
         let canonical = request.path.canonicalSource
         guard let source = URL(string: canonical) else { throw .badURL("the source URL \(canonical) cannot be parsed") }
         let item = WorkItem(key: request.key, source: source, plan: request.plan, choice: request.choice)

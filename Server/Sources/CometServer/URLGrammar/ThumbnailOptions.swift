@@ -99,7 +99,8 @@ public struct ThumbnailOptions: Sendable, Hashable {
             guard let name = fields.first, !name.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
             guard let index = table.firstIndex(where: { $0.isNamed(name) }) else {
                 throw .badOptions(
-                    "unknown option \"\(String(Substring(name)))\" (known: \(table.map(\.name).joined(separator: ", ")))")
+                    "unknown option \"\(String(Substring(name)))\" (known: \(table.map(\.name).joined(separator: ", ")))"
+                )
             }
             guard seen & (1 << index) == 0 else { throw .badOptions("\"\(String(Substring(name)))\" is given twice") }
             seen |= 1 << index

@@ -5,7 +5,9 @@ import Testing
 @Suite("base64url")
 struct Base64URLTests {
     /// Bytes of every length remainder, with every 6-bit value among them.
-    static let samples: [[UInt8]] = (0..<12).map { length in (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ length) } }
+    static let samples: [[UInt8]] = (0..<12).map { length in
+        (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ length) }
+    }
 
     @Test(arguments: samples)
     func encodesAsFoundationsBase64WithTheURLAlphabetAndNoPadding(_ bytes: [UInt8]) {

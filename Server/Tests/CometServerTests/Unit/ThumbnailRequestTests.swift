@@ -43,7 +43,8 @@ struct ThumbnailRequestTests {
         #expect(throws: ServiceError.badSignature) {
             try ThumbnailRequest(
                 signature: good.path.signature, options: "rs:fit:101:100", source: good.path.sourceSegment,
-                accept: nil, configuration: {
+                accept: nil,
+                configuration: {
                     var configuration = ServerConfiguration()
                     configuration.signer = signer
                     return configuration
@@ -52,7 +53,8 @@ struct ThumbnailRequestTests {
     }
 
     @Test func withoutAFormatTheAcceptHeaderChoosesAndTheAnswerVaries() throws {
-        let negotiated = try request(options: "rs:fit:100:100", source: "http://example.com/a.jpg", accept: "image/webp")
+        let negotiated = try request(
+            options: "rs:fit:100:100", source: "http://example.com/a.jpg", accept: "image/webp")
         #expect(negotiated.choice == .exactly(.webp) && negotiated.variesOnAccept)
         let asked = try request(options: "f:png", source: "http://example.com/a.jpg", accept: "image/webp")
         #expect(asked.choice == .exactly(.png) && !asked.variesOnAccept)
