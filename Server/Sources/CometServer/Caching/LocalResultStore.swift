@@ -55,13 +55,21 @@ public final class LocalResultStore: SharedResultStoring {
     public func storedResult(for key: String) -> StoredResult? {
         let now = ContinuousClock.now
         return state.withLock { state in
-            guard let index = state.entries.index(forKey: key), state.entries.values[index].expiry > now else {
-                return nil
-            }
+            guard let index = state.entries.index(forKey: key) else { return nil }
             state.tick += 1
-            state.entries.values[index].lastUse = state.tick
-            return state.entries.values[index].result
+            let tick = state.tick
+            return Self.use(&state.entries.values[index], at: tick, ifFreshAt: now)
         }
+    }
+
+    /// The entry's result, marked used at `tick`, when it has not expired at `now`. Through
+    /// `inout`, so the entry is read in place rather than copied for each field.
+    private static func use(_ entry: inout Entry, at tick: UInt64, ifFreshAt now: ContinuousClock.Instant)
+        -> StoredResult?
+    {
+        guard entry.expiry > now else { return nil }
+        entry.lastUse = tick
+        return entry.result
     }
 
     public func result(

@@ -16,12 +16,14 @@ public struct ThumbnailRequest: Sendable {
     public let choice: FormatChoice
     /// Whether the format came from `Accept` (the answer then varies on it).
     public let variesOnAccept: Bool
+    /// The key of the result in a ``SharedResultStoring``: `comet:v1:` and ``key``.
+    public let storeKey: String
+
     /// Lowercase hex SHA-256 of the result's identity: the canonical options (without the
     /// format), the format choice and the canonical source, one per line.
-    public let key: String
+    public var key: String { String(storeKey.dropFirst(Self.storePrefix.utf8.count)) }
 
-    /// The key of the result in a ``SharedResultStoring`` (`comet:v1:` and ``key``).
-    public var storeKey: String { "comet:v1:" + key }
+    private static let storePrefix = "comet:v1:"
 
     /// Whether the result keeps the source's colour profile (`scp:0`).
     public var keepsColorProfile: Bool { options.keepsColorProfile ?? false }
@@ -56,14 +58,14 @@ public struct ThumbnailRequest: Sendable {
         self.path = path
         self.options = parsed
         parsed.format = nil  // in the key through `choice`
-        key = Self.key(options: parsed.canonical, choice: choice.keyComponent, source: path.canonicalSource)
+        storeKey = Self.storeKey(options: parsed.canonical, choice: choice.keyComponent, source: path.canonicalSource)
     }
 
     /// What the result is made from: the options' plan.
     public var plan: ThumbnailPlan { ThumbnailPlan(options) }
 
-    /// SHA-256 of the three lines, in lowercase hex.
-    private static func key(options: String, choice: String, source: String) -> String {
+    /// `comet:v1:` and the SHA-256 of the three lines in lowercase hex, made in one string.
+    private static func storeKey(options: String, choice: String, source: String) -> String {
         var hash = SHA256()
         var options = options, choice = choice, source = source
         let newline: UInt8 = 0x0A
@@ -73,10 +75,11 @@ public struct ThumbnailRequest: Sendable {
         withUnsafeBytes(of: newline) { hash.update(bufferPointer: $0) }
         source.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         return hash.finalize().withUnsafeBytes { digest in
-            var hex: [UInt8] = []
-            hex.reserveCapacity(2 * digest.count)
-            for byte in digest { ASCII.appendLowerHex(byte, to: &hex) }
-            return String(decoding: hex, as: UTF8.self)
+            var key: [UInt8] = []
+            key.reserveCapacity(storePrefix.utf8.count + 2 * digest.count)
+            key.append(contentsOf: storePrefix.utf8)
+            for byte in digest { ASCII.appendLowerHex(byte, to: &key) }
+            return String(decoding: key, as: UTF8.self)
         }
     }
 }

@@ -39,6 +39,13 @@ enum ASCII {
         output.append(upperHexDigits[Int(byte & 15)])
     }
 
+    /// Appends the UTF-8 bytes of `text` in one copy (appending its `utf8` view goes byte by
+    /// byte).
+    static func append(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { output.append(contentsOf: $0) }
+    }
+
     /// Appends the decimal digits of a value ≥ 0.
     static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
         var divisor = 1

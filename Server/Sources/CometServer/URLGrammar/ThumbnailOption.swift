@@ -70,17 +70,12 @@ public final class ThumbnailOption: Sendable {
     func appendSpelling(of options: ThumbnailOptions, to output: inout [UInt8]) -> Bool {
         guard let arguments = spellArguments(options) else { return false }
         if !output.isEmpty { output.append(UInt8(ascii: ",")) }
-        output.append(contentsOf: name.utf8)
+        ASCII.append(name, to: &output)
         for argument in arguments {
             output.append(UInt8(ascii: ":"))
-            output.append(contentsOf: argument.utf8)
+            ASCII.append(argument, to: &output)
         }
         return true
-    }
-
-    /// Whether `bytes` spell the option's short or long name.
-    func isNamed(_ bytes: Substring.UTF8View) -> Bool {
-        name.utf8.elementsEqual(bytes) || longName.utf8.elementsEqual(bytes)
     }
 
     /// Adds what `options` set for this option to `plan`.

@@ -18,7 +18,7 @@ extension ThumbnailOptions {
             }
             return Crop(x: values[0], y: values[1], width: values[2], height: values[3])
         },
-        spell: { ["\($0.x)", "\($0.y)", "\($0.width)", "\($0.height)"] },
+        spell: { [String($0.x), String($0.y), String($0.width), String($0.height)] },
         effect: { crop, plan in
             plan.add(ImageProcessors.Crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
         }
@@ -33,7 +33,11 @@ extension ThumbnailOptions {
         parse: { arguments, maximumDimension throws(ServiceError) in
             try parseResize(arguments, maximumDimension: maximumDimension)
         },
-        spell: { [$0.mode.rawValue, "\($0.width)", "\($0.height)"] + ($0.upscale ? ["1"] : []) },
+        spell: { resize in
+            resize.upscale
+                ? [resize.mode.rawValue, String(resize.width), String(resize.height), "1"]
+                : [resize.mode.rawValue, String(resize.width), String(resize.height)]
+        },
         effect: { resize, plan in plan.add(resize) }
     )
 
@@ -47,7 +51,7 @@ extension ThumbnailOptions {
                 Int(text).flatMap { (1...100).contains($0) ? $0 : nil }
             }
         },
-        spell: { ["\($0)"] },
+        spell: { [String($0)] },
         effect: { quality, plan in plan.encoding.quality = quality }
     )
 
@@ -71,7 +75,12 @@ extension ThumbnailOptions {
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "bg takes one RRGGBB hex colour, as in bg:ffffff", parseColor)
         },
-        spell: { [[$0.red, $0.green, $0.blue].map(hex).joined()] },
+        spell: { color in
+            var digits: [UInt8] = []
+            digits.reserveCapacity(6)
+            for channel in [color.red, color.green, color.blue] { ASCII.appendLowerHex(channel, to: &digits) }
+            return [String(decoding: digits, as: UTF8.self)]
+        },
         effect: { color, plan in plan.encoding.background = color }
     )
 
@@ -133,9 +142,4 @@ extension ThumbnailOptions {
         return RGBA8(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }
 
-    private static func hex(_ byte: UInt8) -> String {
-        var digits: [UInt8] = []
-        ASCII.appendLowerHex(byte, to: &digits)
-        return String(decoding: digits, as: UTF8.self)
-    }
 }

@@ -88,26 +88,51 @@ public struct ThumbnailOptions: Sendable, Hashable {
 
     /// Parses an `{options}` segment, checking each value against `maximumDimension` (the
     /// largest output width or height allowed). Throws ``ServiceError`` (400) naming the first
-    /// problem. Split over the segment's UTF-8 bytes; names are matched against ``table`` byte
-    /// by byte.
+    /// problem. Read over the segment's UTF-8 bytes.
     public static func parse(_ segment: String, maximumDimension: Int) throws(ServiceError) -> ThumbnailOptions {
-        var options = ThumbnailOptions()
-        guard segment != "-" else { return options }
-        var seen: UInt64 = 0  // bit i: table[i] was given
-        for item in segment.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-            let fields = item.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-            guard let name = fields.first, !name.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
-            guard let index = table.firstIndex(where: { $0.isNamed(name) }) else {
-                throw .badOptions(
-                    "unknown option \"\(String(Substring(name)))\" (known: \(table.map(\.name).joined(separator: ", ")))"
-                )
+        guard segment != "-" else { return ThumbnailOptions() }
+        var text = segment
+        return try text.withUTF8 { bytes in
+            Result { () throws(ServiceError) in
+                try parse(bytes: bytes, segment: segment, maximumDimension: maximumDimension)
             }
-            guard seen & (1 << index) == 0 else { throw .badOptions("\"\(String(Substring(name)))\" is given twice") }
+        }.get()
+    }
+
+    /// Parses the segment's bytes: `,`-separated options, each `name:arg:arg…`.
+    private static func parse(
+        bytes: UnsafeBufferPointer<UInt8>, segment: String, maximumDimension: Int
+    ) throws(ServiceError) -> ThumbnailOptions {
+        var options = ThumbnailOptions()
+        var seen: UInt64 = 0  // bit i: table[i] was given
+        var itemStart = 0
+        while true {
+            let itemEnd = bytes[itemStart...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            let colon = bytes[itemStart..<itemEnd].firstIndex(of: UInt8(ascii: ":")) ?? itemEnd
+            // Names of up to 15 bytes are small strings: compared by their bits, not byte by byte.
+            let name = string(bytes, itemStart..<colon)
+            guard !name.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
+            guard let index = table.firstIndex(where: { $0.name == name || $0.longName == name }) else {
+                throw .badOptions("unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
+            }
+            guard seen & (1 << index) == 0 else { throw .badOptions("\"\(name)\" is given twice") }
             seen |= 1 << index
-            let arguments = fields.dropFirst().map { String(Substring($0)) }
+            var arguments: [String] = []
+            arguments.reserveCapacity(4)
+            var separator = colon
+            while separator < itemEnd {
+                let end = bytes[(separator + 1)..<itemEnd].firstIndex(of: UInt8(ascii: ":")) ?? itemEnd
+                arguments.append(string(bytes, (separator + 1)..<end))
+                separator = end
+            }
             try table[index].read(arguments, maximumDimension: maximumDimension, into: &options)
+            guard itemEnd < bytes.endIndex else { return options }
+            itemStart = itemEnd + 1
         }
-        return options
+    }
+
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// The options as a Markdown table (the Serving guide's), one row per option of ``table``.

@@ -26,7 +26,16 @@ public struct ThumbnailPath: Sendable, Hashable {
 
     /// The part of the path the signature covers: `/{options}/{source}[.{ext}]`.
     public var signedPart: String {
-        "/\(optionsSegment)/\(sourceSegment)" + (fileExtension.map { ".\($0)" } ?? "")
+        var part = "/"
+        part.reserveCapacity(optionsSegment.utf8.count + sourceSegment.utf8.count + 8)
+        part += optionsSegment
+        part += "/"
+        part += sourceSegment
+        if let fileExtension {
+            part += "."
+            part += fileExtension
+        }
+        return part
     }
 
     /// Parses the three segments. Throws ``ServiceError`` (400) when the source is not base64url
@@ -40,16 +49,16 @@ public struct ThumbnailPath: Sendable, Hashable {
             Result { () throws(ServiceError) in try Self.parts(of: bytes) }
         }
         let (encoded, fileExtension, canonical) = try parts.get()
-        self.sourceSegment = encoded
+        self.sourceSegment = encoded ?? segment
         self.fileExtension = fileExtension
         self.canonicalSource = canonical
     }
 
-    /// The source segment's base64url part, its lower-cased extension and the decoded source's
-    /// canonical spelling.
+    /// The source segment's base64url part (`nil` when it is the whole segment), its lower-cased
+    /// extension and the decoded source's canonical spelling.
     private static func parts(
         of segment: UnsafeBufferPointer<UInt8>
-    ) throws(ServiceError) -> (String, String?, String) {
+    ) throws(ServiceError) -> (String?, String?, String) {
         var encoded = segment[...]
         var fileExtension: String?
         if let dot = segment.lastIndex(of: UInt8(ascii: ".")) {
@@ -60,13 +69,18 @@ public struct ThumbnailPath: Sendable, Hashable {
             }
             fileExtension = name
         }
-        let notASource = ServiceError.badURL("the source segment is not base64url of an absolute http or https URL")
-        guard let bytes = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: encoded)) else { throw notASource }
-        if bytes.contains(where: { $0 >= 0x80 }), String(validating: bytes, as: UTF8.self) == nil { throw notASource }
+        guard let bytes = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: encoded)),
+            !bytes.contains(where: { $0 >= 0x80 }) || String(validating: bytes, as: UTF8.self) != nil
+        else {
+            throw .badURL("the source segment is not base64url of an absolute http or https URL")
+        }
         let canonical = try bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(ServiceError) in try CanonicalURL.canonicalBytes(buffer) }
         }.get()
-        return (String(decoding: encoded, as: UTF8.self), fileExtension, String(decoding: canonical, as: UTF8.self))
+        return (
+            fileExtension == nil ? nil : String(decoding: encoded, as: UTF8.self), fileExtension,
+            String(decoding: canonical, as: UTF8.self)
+        )
     }
 
     /// The path for `options` and `source`, signed by `signer` (`"unsigned"` in place of the
