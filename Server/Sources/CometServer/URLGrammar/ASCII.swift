@@ -1,5 +1,6 @@
-/// Byte classes and conversions for URL handling over UTF-8, from 256-entry tables: what a
-/// request's URL path needs, without Unicode properties or Foundation.
+/// Byte classes and conversions for URL handling over UTF-8, by arithmetic on ASCII (no table,
+/// so no lazy global to check per byte): what a request's URL path needs, without Unicode
+/// properties or Foundation.
 ///
 /// Thread-safe (stateless).
 enum ASCII {
@@ -18,25 +19,51 @@ enum ASCII {
 
     /// The value of a hex digit (either case), or ``notHex``.
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8 { hexValues[Int(byte)] }
+    static func hexValue(_ byte: UInt8) -> UInt8 {
+        if byte &- UInt8(ascii: "0") < 10 { return byte &- UInt8(ascii: "0") }
+        let letter = (byte | 0x20) &- UInt8(ascii: "a")
+        return letter < 6 ? letter + 10 : notHex
+    }
+
+    /// Whether the byte is an ASCII letter or digit.
+    @inline(__always)
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte | 0x20) &- UInt8(ascii: "a") < 26
+    }
 
     /// Whether the byte is unreserved in a URL (RFC 3986: `A–Z a–z 0–9 - . _ ~`).
     @inline(__always)
-    static func isUnreserved(_ byte: UInt8) -> Bool { classes[Int(byte)] & unreservedClass != 0 }
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "~")
+    }
 
     /// Whether a path or query may hold the byte unencoded: unreserved, or `!$&'()*+,;=:@/?`.
     @inline(__always)
-    static func mayStandRaw(_ byte: UInt8) -> Bool { classes[Int(byte)] & rawClass != 0 }
+    static func mayStandRaw(_ byte: UInt8) -> Bool {
+        if isUnreserved(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Whether a (lower-cased) host name may hold the byte: `a–z 0–9 - _ .`.
     @inline(__always)
-    static func isHostCharacter(_ byte: UInt8) -> Bool { classes[Int(byte)] & hostClass != 0 }
+    static func isHostCharacter(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "a") < 26 || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ".")
+    }
 
     /// Appends `%` and the byte in two upper-case hex digits.
     static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "%"))
-        output.append(upperHexDigits[Int(byte >> 4)])
-        output.append(upperHexDigits[Int(byte & 15)])
+        output.append(hexDigit(byte >> 4, letterBase: UInt8(ascii: "A")))
+        output.append(hexDigit(byte & 15, letterBase: UInt8(ascii: "A")))
     }
 
     /// Appends the UTF-8 bytes of `text` in one copy (appending its `utf8` view goes byte by
@@ -61,31 +88,13 @@ enum ASCII {
     /// Appends the byte in two lower-case hex digits.
     @inline(__always)
     static func appendLowerHex(_ byte: UInt8, to output: inout [UInt8]) {
-        output.append(lowerHexDigits[Int(byte >> 4)])
-        output.append(lowerHexDigits[Int(byte & 15)])
+        output.append(hexDigit(byte >> 4, letterBase: UInt8(ascii: "a")))
+        output.append(hexDigit(byte & 15, letterBase: UInt8(ascii: "a")))
     }
 
-    private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
-    private static let lowerHexDigits = Array("0123456789abcdef".utf8)
-
-    private static let unreservedClass: UInt8 = 1
-    private static let rawClass: UInt8 = 2
-    private static let hostClass: UInt8 = 4
-
-    private static let classes: [UInt8] = {
-        var classes = [UInt8](repeating: 0, count: 256)
-        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8 {
-            classes[Int(byte)] |= unreservedClass | rawClass
-        }
-        for byte in "!$&'()*+,;=:@/?".utf8 { classes[Int(byte)] |= rawClass }
-        for byte in "abcdefghijklmnopqrstuvwxyz0123456789-_.".utf8 { classes[Int(byte)] |= hostClass }
-        return classes
-    }()
-
-    private static let hexValues: [UInt8] = {
-        var values = [UInt8](repeating: notHex, count: 256)
-        for (index, byte) in "0123456789abcdef".utf8.enumerated() { values[Int(byte)] = UInt8(index) }
-        for (index, byte) in "ABCDEF".utf8.enumerated() { values[Int(byte)] = UInt8(10 + index) }
-        return values
-    }()
+    /// The digit of a nibble, its letters counted from `letterBase` (`a` or `A`).
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8, letterBase: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : letterBase + nibble - 10
+    }
 }

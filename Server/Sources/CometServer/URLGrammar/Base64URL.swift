@@ -9,6 +9,7 @@ public enum Base64URL {
         output.reserveCapacity(bytes.underestimatedCount * 4 / 3 + 3)
         var group: UInt32 = 0
         var count = 0
+        let alphabet = Self.alphabet
         for byte in bytes {
             group = group << 8 | UInt32(byte)
             count += 1
@@ -41,6 +42,7 @@ public enum Base64URL {
         output.reserveCapacity(text.count * 3 / 4)
         var group: UInt32 = 0
         var count = 0
+        let values = Self.values  // once, not a lazy global's check per character
         for character in text {
             let value = values[Int(character)]
             if value == padding { continue }

@@ -16,6 +16,22 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// Parses a format name or file extension (`jpg`, `jpeg`, `png`, `webp`, `avif`),
     /// case-insensitively; `nil` for anything else.
     public init?(name: String) {
+        // Lower-case names first: compared as small strings, by their bits.
+        switch name {
+        case "jpeg", "jpg":
+            self = .jpeg
+            return
+        case "png":
+            self = .png
+            return
+        case "webp":
+            self = .webp
+            return
+        case "avif":
+            self = .avif
+            return
+        default: break
+        }
         // ASCII case-folding over the bytes: no format name has a letter that Unicode folds
         // from outside ASCII.
         func named(_ candidate: String) -> Bool {

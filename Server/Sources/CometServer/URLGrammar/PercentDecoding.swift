@@ -6,7 +6,8 @@ enum PercentDecoding {
     /// `text` with its `%XX` escapes decoded; `text` itself when it holds no escape, when a `%`
     /// does not start one, or when the decoded bytes are not UTF-8.
     static func decoded(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var contiguous = text
+        guard contiguous.withUTF8({ $0.contains(UInt8(ascii: "%")) }) else { return text }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
