@@ -11,6 +11,9 @@ let package = Package(
         .package(name: "Comet", path: ".."),
         // The opt-in AsyncHTTPClient loader, measured beside URLSession in the same run.
         .package(name: "CometAsyncHTTPClient", path: "../Loaders/AsyncHTTPClient"),
+        // comet-server's library, for its URL path's row. Its SwiftNIO, AsyncHTTPClient and
+        // swift-crypto are built here already; Hummingbird and the metrics packages are added.
+        .package(name: "CometServer", path: "../Server"),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
         // Benchmark-only: the Streams rows are measured against it in the same run.
@@ -28,6 +31,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Comet", package: "Comet"),
                 .product(name: "CometAsyncHTTPClient", package: "CometAsyncHTTPClient"),
+                .product(name: "CometServer", package: "CometServer"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "CometBenchmarks",

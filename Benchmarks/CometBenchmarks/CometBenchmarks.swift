@@ -11,6 +11,7 @@ let benchmarks: @Sendable () -> Void = {
     ColorBenchmarks.register()
     LoopbackBenchmarks.register()
     CacheBenchmarks.register()
+    ServerBenchmarks.register()
     PipelineBenchmarks.register()
     ConcurrencyBenchmarks.register()
     StreamsBenchmarks.register()

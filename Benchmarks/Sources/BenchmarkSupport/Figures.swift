@@ -6,6 +6,7 @@ public enum Figures {
     static let caches = "Caches"
     static let pipeline = "Pipeline"
     static let streams = "Streams"
+    static let server = "comet-server"
 
     public static let decodeJPEG = Figure(
         codecs, "Decode JPEG 1024×768 q85", reference: "libjpeg-turbo loop in memory",
@@ -163,6 +164,15 @@ public enum Figures {
         caches, "DataCache read 64 KB", reference: "fopen/fread/fclose per file",
         operations: 50)
 
+    /// comet-server's work for one request before its result store is asked (all of a cache
+    /// hit's that is not HTTP): the path's grammar, the HMAC-SHA256 signature, 4 options, the
+    /// 60-character source made canonical, the result key. The reference is the signature check
+    /// alone, the cryptography no parsing avoids.
+    public static let serverURLPath = Figure(
+        server, "comet-server URL path: 4 options + 60-char source + HMAC + key",
+        reference: "the HMAC-SHA256 signature check alone (URLSigner)",
+        operations: 1000, goals: [.perOperation(atMostNanoseconds: 3_000)])
+
     public static let overhead = Figure(
         pipeline, "Request with no-op loader (1×1 PNG)", reference: "loader + decode called directly",
         operations: 100, goals: [.overhead(atMostNanoseconds: 10_000)])
@@ -246,7 +256,7 @@ public enum Figures {
             loopbackDecode, loopbackThumbnail, loopbackDefault, loopbackDefaultCPU, loopbackAsyncHTTPClient,
             loopbackAsyncHTTPClientCPU, loopbackURLSession, loopbackURLSessionCPU, loaderIdle, loaderReuse,
             loopbackDecodeMemory,
-            memoryHitAsync, memoryHitSubscript, diskWrite, diskRead,
+            memoryHitAsync, memoryHitSubscript, diskWrite, diskRead, serverURLPath,
             overhead, createCancel, coalescing,
         ] + concurrency + [streamsChain] + openCombine
 }

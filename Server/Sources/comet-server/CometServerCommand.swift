@@ -87,7 +87,7 @@ struct CometServerCommand: AsyncParsableCommand {
         // Before anything allocates request-sized buffers (see HeapTrimmer.mapAllocations).
         if mallocMmapThreshold > 0 { HeapTrimmer.mapAllocations(ofAtLeast: mallocMmapThreshold) }
         if mallocArenaMax > 0 { HeapTrimmer.limitHeaps(to: mallocArenaMax) }
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        LoggingSystem.bootstrap { LazyMetadataLogHandler(StreamLogHandler.standardError(label: $0)) }
         var logger = Logger(label: "comet.server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
 

@@ -52,6 +52,26 @@ public final class LocalResultStore: SharedResultStoring {
     /// Callers waiting for a making, all keys together (for tests and diagnostics).
     public var waitingCount: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiting } } }
 
+    public func storedResult(for key: String) -> StoredResult? {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard let index = state.entries.index(forKey: key) else { return nil }
+            state.tick += 1
+            let tick = state.tick
+            return Self.use(&state.entries.values[index], at: tick, ifFreshAt: now)
+        }
+    }
+
+    /// The entry's result, marked used at `tick`, when it has not expired at `now`. Through
+    /// `inout`, so the entry is read in place rather than copied for each field.
+    private static func use(_ entry: inout Entry, at tick: UInt64, ifFreshAt now: ContinuousClock.Instant)
+        -> StoredResult?
+    {
+        guard entry.expiry > now else { return nil }
+        entry.lastUse = tick
+        return entry.result
+    }
+
     public func result(
         for key: String, ttl: Duration,
         produce: @escaping @Sendable () async throws -> StoredResult

@@ -12,4 +12,14 @@ public protocol SharedResultStoring: Sendable {
     /// caller waits for it.
     func result(for key: String, ttl: Duration, produce: @escaping @Sendable () async throws -> StoredResult)
         async throws -> StoredResult
+
+    /// The result stored for `key` when the store holds it at hand (in this process), without
+    /// suspending; `nil` otherwise, and then ``result(for:ttl:produce:)`` is asked. A cache hit
+    /// answered this way costs no task and no suspension.
+    func storedResult(for key: String) -> StoredResult?
+}
+
+extension SharedResultStoring {
+    /// `nil`: a store with nothing at hand answers through ``result(for:ttl:produce:)`` alone.
+    public func storedResult(for key: String) -> StoredResult? { nil }
 }

@@ -15,6 +15,10 @@ public struct TieredResultStore: SharedResultStoring {
         self.shared = shared
     }
 
+    public func storedResult(for key: String) -> StoredResult? {
+        local.storedResult(for: key)
+    }
+
     public func result(for key: String, ttl: Duration, produce: @escaping @Sendable () async throws -> StoredResult)
         async throws -> StoredResult
     {

@@ -2,7 +2,8 @@ import Locking
 import NIOCore
 
 /// The server's open connections: counts them against ``ConnectionLimits/maximumConnections``,
-/// knows which are waiting for a request head and since when, and picks the one to close when
+/// knows which are waiting for a request head and since when (each connection's ``HeadClock``,
+/// read only at the limit), and picks the one to close when
 /// a new connection arrives at the limit. One per server, shared by every connection's
 /// ``ConnectionGuardHandler``.
 ///
@@ -21,8 +22,9 @@ final class ConnectionGuard: Sendable {
         /// The cancellation of the request in progress on each connection (HTTP/1 requests of
         /// one connection are answered one at a time).
         var inProgress: [ObjectIdentifier: @Sendable () -> Void] = [:]
-        /// Connections waiting for a request head, with the time they started waiting.
-        var waiting: [ObjectIdentifier: (since: NIODeadline, channel: any Channel)] = [:]
+        /// Every admitted connection's head clock (whether, and since when, it waits for a
+        /// request head) and channel: the candidates for closing at the limit.
+        var admitted: [ObjectIdentifier: (clock: HeadClock, channel: any Channel)] = [:]
     }
 
     let limits: ConnectionLimits
@@ -44,48 +46,44 @@ final class ConnectionGuard: Sendable {
     /// A handler for one new connection.
     func makeHandler() -> ConnectionGuardHandler { ConnectionGuardHandler(guard: self) }
 
-    /// Counts a new connection in; at the limit, closes the connection that has waited longest
-    /// for a head to make room, or returns `false` (the caller closes the new one).
-    func admit(_ id: ObjectIdentifier) -> Bool {
+    /// Counts a new connection in, with the clock its handler keeps of its heads; at the limit,
+    /// closes the connection that has waited longest for a head to make room, or returns
+    /// `false` (the caller closes the new one).
+    func admit(_ id: ObjectIdentifier, clock: HeadClock, channel: any Channel) -> Bool {
         let (admitted, victim, open): (Bool, (any Channel)?, Int) = state.withLock { state in
             state.open += 1
-            guard state.open > limits.maximumConnections else { return (true, nil, state.open) }
-            guard let oldest = state.waiting.min(by: { $0.value.since < $1.value.since }) else {
+            guard state.open > limits.maximumConnections else {
+                state.admitted[id] = (clock, channel)
+                return (true, nil, state.open)
+            }
+            var oldest: (id: ObjectIdentifier, since: Int64)?
+            for (candidate, entry) in state.admitted {
+                guard let since = entry.clock.waitingSince, since < oldest?.since ?? .max else { continue }
+                oldest = (candidate, since)
+            }
+            guard let oldest, let victim = state.admitted.removeValue(forKey: oldest.id) else {
                 state.open -= 1
                 return (false, nil, state.open)
             }
-            state.waiting[oldest.key] = nil
-            return (true, oldest.value.channel, state.open)
+            victim.clock.stopsWaiting()
+            state.admitted[id] = (clock, channel)
+            return (true, victim.channel, state.open)
         }
         victim?.close(promise: nil)
         onChange(open, admitted ? (victim == nil ? nil : .evicted) : .refused)
         return admitted
     }
 
-    /// The connection started waiting for a request head.
-    func startsWaiting(_ id: ObjectIdentifier, channel: any Channel, since: NIODeadline) {
-        state.withLock { $0.waiting[id] = (since, channel) }
-    }
-
-    /// The connection's request head is complete.
-    func stopsWaiting(_ id: ObjectIdentifier) {
-        state.withLock { _ = $0.waiting.removeValue(forKey: id) }
-    }
-
     /// The guard closed a connection whose head took too long.
     func timedOut(_ id: ObjectIdentifier) {
-        let open = state.withLock { state in
-            state.waiting[id] = nil
-            return state.open
-        }
-        onChange(open, .headerTimeout)
+        onChange(openCount, .headerTimeout)
     }
 
     /// An admitted connection closed: the request in progress on `channel`, if any, is
     /// cancelled.
     func closed(_ id: ObjectIdentifier, channel: any Channel) {
         let (open, cancel) = state.withLock { state in
-            state.waiting[id] = nil
+            state.admitted[id] = nil
             state.open -= 1
             return (state.open, state.inProgress.removeValue(forKey: ObjectIdentifier(channel)))
         }

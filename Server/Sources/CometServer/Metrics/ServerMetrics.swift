@@ -1,3 +1,4 @@
+import Locking
 import Prometheus
 
 /// The service's Prometheus metrics, in its own registry (so several servers in one process,
@@ -15,6 +16,9 @@ public struct ServerMetrics: Sendable {
     private let shed: Prometheus.Counter
     private let made: Prometheus.Counter
     private let notModified: Prometheus.Counter
+    /// `comet_requests_total` by status, made once per status: asking the registry takes its
+    /// lock and matches the name and labels on every request.
+    private let requestCounters = Locked<[Int: Prometheus.Counter]>([:])
 
     /// Creates the metrics in `registry`.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -54,12 +58,18 @@ public struct ServerMetrics: Sendable {
 
     /// Counts one answered request.
     public func recordRequest(status: Int, duration elapsed: Duration) {
-        registry.makeCounter(
-            descriptor: .init(
-                namespace: "comet", metricName: "requests", unitName: "total",
-                helpText: "Requests answered, by status"),
-            labels: [("status", String(status))]
-        ).increment()
+        let counter =
+            requestCounters.withLock { $0[status] }
+            ?? {
+                let counter = registry.makeCounter(
+                    descriptor: .init(
+                        namespace: "comet", metricName: "requests", unitName: "total",
+                        helpText: "Requests answered, by status"),
+                    labels: [("status", String(status))])
+                requestCounters.withLock { $0[status] = counter }
+                return counter
+            }()
+        counter.increment()
         duration.record(elapsed)
         if status == 304 { notModified.increment() }
         if status == 503 { shed.increment() }

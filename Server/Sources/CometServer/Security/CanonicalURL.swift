@@ -30,7 +30,8 @@ import Foundation
 ///   is `/b`. An empty path is `/`.
 /// - The fragment is dropped (it is never sent).
 ///
-/// Thread-safe (stateless).
+/// Works on the URL's bytes with ASCII tables: no Foundation string bridging, no Unicode
+/// properties (it runs for every request). Thread-safe (stateless).
 public enum CanonicalURL {
     /// The canonical form of `string`. Throws ``ServiceError/badURL(_:)`` (400) with the reason
     /// when `string` cannot be made canonical.
@@ -47,20 +48,50 @@ public enum CanonicalURL {
 
     /// The canonical spelling of `string`, as a string.
     public static func canonicalString(_ string: String) throws(ServiceError) -> String {
-        var bytes = Array(string.utf8)[...]
-        guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        var string = string
+        let bytes = string.withUTF8 { input in Result { () throws(ServiceError) in try canonicalBytes(input) } }
+        return String(decoding: try bytes.get(), as: UTF8.self)
+    }
+
+    /// The host of a canonical spelling, as Foundation's `URL.host` reads it: lower-case, an
+    /// IPv6 literal without its brackets, no port.
+    static func host(ofCanonical canonical: String) -> String {
+        let bytes = canonical.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return "" }
+        let authority = bytes[colon...].dropFirst(3).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
+        if authority.first == UInt8(ascii: "["), let close = authority.firstIndex(of: UInt8(ascii: "]")) {
+            return String(Substring(authority[authority.index(after: authority.startIndex)..<close]))
+        }
+        return String(Substring(authority[..<(authority.lastIndex(of: UInt8(ascii: ":")) ?? authority.endIndex)]))
+    }
+
+    /// The canonical spelling of the URL whose UTF-8 bytes are `input`.
+    static func canonicalBytes(_ input: UnsafeBufferPointer<UInt8>) throws(ServiceError) -> [UInt8] {
+        guard input.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw .badURL("the source URL holds a space, a control or a non-ASCII character (percent-encode it)")
         }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { throw .badURL("the source URL has no scheme") }
-        let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
-        guard scheme == "http" || scheme == "https" else { throw .badURL("only http and https sources are fetched") }
-        bytes = bytes[(colon + 1)...]
-        guard bytes.starts(with: "//".utf8) else { throw .badURL("the source URL needs // after \(scheme):") }
+        guard let colon = input.firstIndex(of: UInt8(ascii: ":")) else { throw .badURL("the source URL has no scheme") }
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count + 8)
+        for byte in input[..<colon] { output.append(ASCII.lowercased(byte)) }
+        let isHTTPS: Bool
+        if output.elementsEqual("http".utf8) {
+            isHTTPS = false
+        } else if output.elementsEqual("https".utf8) {
+            isHTTPS = true
+        } else {
+            throw .badURL("only http and https sources are fetched")
+        }
+        var bytes = input[(colon + 1)...]
+        guard bytes.starts(with: "//".utf8) else {
+            throw .badURL("the source URL needs // after \(String(decoding: output, as: UTF8.self)):")
+        }
         bytes = bytes.dropFirst(2)
+        output.append(contentsOf: "://".utf8)
 
         // The fragment is never sent; the query keeps its slashes and backslashes as data.
         if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) { bytes = bytes[..<hash] }
-        var query: ArraySlice<UInt8>?
+        var query: Slice<UnsafeBufferPointer<UInt8>>?
         if let mark = bytes.firstIndex(of: UInt8(ascii: "?")) {
             query = bytes[(mark + 1)...]
             bytes = bytes[..<mark]
@@ -69,27 +100,31 @@ public enum CanonicalURL {
             throw .badURL("the source URL holds a backslash before its query (clients read it as /)")
         }
         let slash = bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-        let authority = try Self.authority(bytes[..<slash], scheme: scheme)
-        let path = try Self.path(bytes[slash...])
-        var result = "\(scheme)://\(authority)\(path)"
-        if let query { result += "?" + (try normalizedEscapes(query, in: "query", refusesEncodedSlashes: false)) }
-        return result
+        try appendAuthority(bytes[..<slash], isHTTPS: isHTTPS, to: &output)
+        let pathStart = output.count
+        try appendNormalizedEscapes(bytes[slash...], in: "path", refusesEncodedSlashes: true, to: &output)
+        if output.count == pathStart { output.append(UInt8(ascii: "/")) }
+        removeDotSegments(in: &output, from: pathStart)
+        if let query {
+            output.append(UInt8(ascii: "?"))
+            try appendNormalizedEscapes(query, in: "query", refusesEncodedSlashes: false, to: &output)
+        }
+        return output
     }
 
     // MARK: Authority
 
-    private static func authority(_ bytes: ArraySlice<UInt8>, scheme: String) throws(ServiceError) -> String {
+    private static func appendAuthority(
+        _ bytes: Slice<UnsafeBufferPointer<UInt8>>, isHTTPS: Bool, to output: inout [UInt8]
+    ) throws(ServiceError) {
         guard !bytes.contains(UInt8(ascii: "@")) else {
             throw .badURL("the source URL names a user before its host (user@host is refused)")
         }
-        var hostBytes = bytes
-        var portBytes: ArraySlice<UInt8>?
-        let host: String
+        var portBytes: Slice<UnsafeBufferPointer<UInt8>>?
         if bytes.first == UInt8(ascii: "[") {
             guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else {
                 throw .badURL("the source's IPv6 host has no ]")
             }
-            hostBytes = bytes[(bytes.startIndex + 1)..<close]
             let rest = bytes[(close + 1)...]
             if !rest.isEmpty {
                 guard rest.first == UInt8(ascii: ":") else {
@@ -97,44 +132,63 @@ public enum CanonicalURL {
                 }
                 portBytes = rest.dropFirst()
             }
-            host = "[" + (try ipv6(String(decoding: hostBytes, as: UTF8.self))) + "]"
+            let literal = String(decoding: bytes[(bytes.startIndex + 1)..<close], as: UTF8.self)
+            output.append(UInt8(ascii: "["))
+            output.append(contentsOf: try ipv6(literal).utf8)
+            output.append(UInt8(ascii: "]"))
         } else {
+            var hostBytes = bytes
             if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) {
                 hostBytes = bytes[..<colon]
                 portBytes = bytes[(colon + 1)...]
             }
-            host = try registeredName(hostBytes)
+            try appendRegisteredName(hostBytes, to: &output)
         }
-        guard let portBytes else { return host }
-        guard !portBytes.isEmpty, portBytes.count <= 5, portBytes.allSatisfy({ (0x30...0x39).contains($0) }),
-            let port = Int(String(decoding: portBytes, as: UTF8.self)), (1...65535).contains(port)
-        else {
+        guard let portBytes else { return }
+        guard !portBytes.isEmpty, portBytes.count <= 5, portBytes.allSatisfy(ASCII.isDigit) else {
             throw .badURL("the source's port is not a number from 1 to 65535")
         }
-        let isDefault = (scheme == "http" && port == 80) || (scheme == "https" && port == 443)
-        return isDefault ? host : "\(host):\(port)"
+        let port = portBytes.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        guard (1...65535).contains(port) else { throw .badURL("the source's port is not a number from 1 to 65535") }
+        guard port != (isHTTPS ? 443 : 80) else { return }
+        output.append(UInt8(ascii: ":"))
+        ASCII.appendDecimal(port, to: &output)
     }
 
-    private static func registeredName(_ bytes: ArraySlice<UInt8>) throws(ServiceError) -> String {
-        var name = String(decoding: bytes, as: UTF8.self).lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
+    private static func appendRegisteredName(
+        _ bytes: Slice<UnsafeBufferPointer<UInt8>>, to output: inout [UInt8]
+    ) throws(ServiceError) {
+        let start = output.count
+        for byte in bytes { output.append(ASCII.lowercased(byte)) }
+        if output.count > start, output.last == UInt8(ascii: ".") { output.removeLast() }
+        let name = output[start...]
         guard !name.isEmpty else { throw .badURL("the source URL has no host") }
-        guard !name.contains("%") else { throw .badURL("the source's host is percent-encoded") }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_.".utf8)
-        guard name.utf8.allSatisfy(allowed.contains) else {
+        guard !name.contains(UInt8(ascii: "%")) else { throw .badURL("the source's host is percent-encoded") }
+        guard name.allSatisfy(ASCII.isHostCharacter) else {
             throw .badURL(
-                "the source's host \(name) holds characters a host name may not (give an international name in its xn-- form)"
+                "the source's host \(String(decoding: name, as: UTF8.self)) holds characters a host name may not "
+                    + "(give an international name in its xn-- form)"
             )
         }
-        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard !labels.contains(where: \.isEmpty) else { throw .badURL("the source's host \(name) has an empty label") }
-        return try ipv4(labels) ?? name
+        guard name.first != UInt8(ascii: "."), name.last != UInt8(ascii: "."),
+            !zip(name, name.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") })
+        else {
+            throw .badURL("the source's host \(String(decoding: name, as: UTF8.self)) has an empty label")
+        }
+        // A host name unless its last label is a number.
+        let lastLabel = name[((name.lastIndex(of: UInt8(ascii: ".")) ?? start - 1) + 1)...]
+        guard number(lastLabel) != nil else { return }
+        let address = try ipv4(name.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false))
+        output.removeSubrange(start...)
+        for index in 0..<4 {
+            if index > 0 { output.append(UInt8(ascii: ".")) }
+            ASCII.appendDecimal(Int((address >> (8 * (3 - index))) & 0xFF), to: &output)
+        }
     }
 
-    /// The dotted-decimal form of a host the URL standard's IPv4 parser accepts, `nil` for a
-    /// host name (its last label is not a number).
-    private static func ipv4(_ labels: [Substring]) throws(ServiceError) -> String? {
-        guard let last = labels.last, number(last) != nil else { return nil }
+    /// The address of a host the URL standard's IPv4 parser reads as one (its last label is a
+    /// number).
+    private static func ipv4(_ labels: [ArraySlice<UInt8>]) throws(ServiceError) -> UInt64 {
         guard labels.count <= 4 else {
             throw .badURL("the source's host looks like an IPv4 address with more than four parts")
         }
@@ -149,17 +203,17 @@ public enum CanonicalURL {
         }
         var address = parts.last!
         for (index, part) in leading.enumerated() { address += part << (8 * (3 - index)) }
-        return (0..<4).map { String((address >> (8 * (3 - $0))) & 0xFF) }.joined(separator: ".")
+        return address
     }
 
     /// A label read as the URL standard reads IPv4 parts: decimal, octal with a leading 0, or
-    /// hexadecimal with 0x; `nil` when it is not a number.
-    private static func number(_ label: Substring) -> UInt64? {
+    /// hexadecimal with 0x; `nil` when it is not a number. The label is lower-case already.
+    private static func number(_ label: ArraySlice<UInt8>) -> UInt64? {
         var digits = label, radix: UInt64 = 10
-        if digits.count >= 2, digits.lowercased().hasPrefix("0x") {
+        if digits.count >= 2, digits.starts(with: "0x".utf8) {
             digits = digits.dropFirst(2)
             radix = 16
-        } else if digits.count >= 2, digits.hasPrefix("0") {
+        } else if digits.count >= 2, digits.first == UInt8(ascii: "0") {
             digits = digits.dropFirst()
             radix = 8
         }
@@ -167,7 +221,8 @@ public enum CanonicalURL {
         guard digits.count <= 32 else { return nil }
         var value: UInt64 = 0
         for character in digits {
-            guard let digit = character.hexDigitValue, UInt64(digit) < radix else { return nil }
+            let digit = ASCII.hexValue(character)
+            guard digit != ASCII.notHex, UInt64(digit) < radix else { return nil }
             let (product, overflow) = value.multipliedReportingOverflow(by: radix)
             guard !overflow else { return UInt64.max }
             value = product + UInt64(digit)
@@ -187,76 +242,83 @@ public enum CanonicalURL {
         guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else {
             throw .badURL("the source's IPv6 host \(literal) is not an address")
         }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
+        return String(
+            decoding: buffer.prefix { $0 != 0 }.map { ASCII.lowercased(UInt8(bitPattern: $0)) }, as: UTF8.self)
     }
 
     // MARK: Path and query
 
-    private static func path(_ bytes: ArraySlice<UInt8>) throws(ServiceError) -> String {
-        let normalized = try normalizedEscapes(bytes, in: "path", refusesEncodedSlashes: true)
-        return removingDotSegments(normalized.isEmpty ? "/" : normalized)
-    }
-
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-    /// What a path or query may hold unencoded besides the unreserved characters.
-    private static let allowedRaw = Set("!$&'()*+,;=:@/?".utf8)
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    /// Decodes escapes of unreserved characters, upper-cases the others, encodes what may not
-    /// stand raw. In a path, an encoded `/` or `\` is refused: no canonical form keeps its
-    /// meaning for every server.
-    private static func normalizedEscapes(
-        _ bytes: ArraySlice<UInt8>, in part: String,
-        refusesEncodedSlashes: Bool
-    ) throws(ServiceError) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
+    /// Appends `bytes` with escapes of unreserved characters decoded, the other escapes
+    /// upper-cased, and what may not stand raw encoded. In a path, an encoded `/` or `\` is
+    /// refused: no canonical form keeps its meaning for every server.
+    private static func appendNormalizedEscapes(
+        _ bytes: Slice<UnsafeBufferPointer<UInt8>>, in part: StaticString,
+        refusesEncodedSlashes: Bool, to output: inout [UInt8]
+    ) throws(ServiceError) {
         var index = bytes.startIndex
-        func encode(_ byte: UInt8) {
-            output += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]]
-        }
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.endIndex,
-                    let high = Character(UnicodeScalar(bytes[index + 1])).hexDigitValue,
-                    let low = Character(UnicodeScalar(bytes[index + 2])).hexDigitValue
+                guard index + 2 < bytes.endIndex, case let high = ASCII.hexValue(bytes[index + 1]),
+                    case let low = ASCII.hexValue(bytes[index + 2]), high != ASCII.notHex, low != ASCII.notHex
                 else {
                     throw .badURL("the source's \(part) has a % that does not start an escape")
                 }
-                let decoded = UInt8(high << 4 | low)
+                let decoded = high << 4 | low
                 if refusesEncodedSlashes, decoded == UInt8(ascii: "/") || decoded == UInt8(ascii: "\\") {
                     throw .badURL("the source's path holds an encoded / or \\ (%2F or %5C)")
                 }
                 guard decoded >= 0x20, decoded != 0x7F else {
                     throw .badURL("the source's \(part) holds an encoded control character")
                 }
-                if unreserved.contains(decoded) { output.append(decoded) } else { encode(decoded) }
+                if ASCII.isUnreserved(decoded) {
+                    output.append(decoded)
+                } else {
+                    ASCII.appendEscape(decoded, to: &output)
+                }
                 index += 3
             } else {
-                if unreserved.contains(byte) || allowedRaw.contains(byte) { output.append(byte) } else { encode(byte) }
+                if ASCII.mayStandRaw(byte) { output.append(byte) } else { ASCII.appendEscape(byte, to: &output) }
                 index += 1
             }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
-    /// RFC 3986, 5.2.4, on an absolute path.
-    private static func removingDotSegments(_ path: String) -> String {
-        var output: [Substring] = []
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        for (index, segment) in segments.enumerated() {
-            let isLast = index == segments.count - 1
-            switch segment {
-            case ".":
-                if isLast { output.append("") }
-            case "..":
-                if !output.isEmpty { output.removeLast() }
-                if isLast { output.append("") }
-            default:
-                output.append(segment)
+    /// RFC 3986, 5.2.4, on the absolute path at `output[start...]`, in place: each kept segment
+    /// is written as `/` and the segment, never past where it is read from.
+    private static func removeDotSegments(in output: inout [UInt8], from start: Int) {
+        let end = output.count
+        var write = start
+        var kept = 0
+        var read = start + 1
+        while true {
+            var next = read
+            while next < end, output[next] != UInt8(ascii: "/") { next += 1 }
+            let isLast = next == end
+            let length = next - read
+            let isDot = length == 1 && output[read] == UInt8(ascii: ".")
+            let isDotDot = length == 2 && output[read] == UInt8(ascii: ".") && output[read + 1] == UInt8(ascii: ".")
+            if isDot || isDotDot {
+                if isDotDot, kept > 0 {
+                    // Back to the `/` that starts the last kept segment.
+                    write -= 1
+                    while output[write] != UInt8(ascii: "/") { write -= 1 }
+                    kept -= 1
+                }
+                if isLast {
+                    output[write] = UInt8(ascii: "/")
+                    write += 1
+                    kept += 1
+                }
+            } else {
+                output[write] = UInt8(ascii: "/")
+                for offset in 0..<length { output[write + 1 + offset] = output[read + offset] }
+                write += 1 + length
+                kept += 1
             }
+            if isLast { break }
+            read = next + 1
         }
-        return "/" + output.joined(separator: "/")
+        output.removeSubrange(write..<end)
     }
 }

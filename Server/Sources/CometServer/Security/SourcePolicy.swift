@@ -98,6 +98,18 @@ public struct SourcePolicy: Sendable {
         return url
     }
 
+    /// The checks of ``checkWithoutResolving(_:)`` for a source already in its canonical
+    /// spelling (``ThumbnailPath/canonicalSource``), without parsing it again: the allow-list,
+    /// matched against the spelling and its host.
+    public func checkCanonical(_ canonical: String) throws(ServiceError) {
+        guard !allowedSources.isEmpty else { return }
+        let host = CanonicalURL.host(ofCanonical: canonical)
+        guard !host.isEmpty else { throw .sourceRefused("the source has no host") }
+        guard allowedSources.contains(where: { Self.matches($0, canonical: canonical, host: host) }) else {
+            throw .sourceRefused("\(canonical) is not on the source allow-list")
+        }
+    }
+
     private static func matches(_ entry: String, canonical: String, host: String) -> Bool {
         if entry.contains("://") {
             // An entry that cannot be made canonical matches nothing.

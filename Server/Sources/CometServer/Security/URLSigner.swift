@@ -1,20 +1,33 @@
 import Crypto
-import Foundation
 
 /// Signs and checks service URLs: the signature is base64url (no padding) of
 /// HMAC-SHA256(key, salt ‖ path), where path is everything after the signature segment
 /// (`/{options}/{source}[.{ext}]`), the scheme imgproxy uses.
 ///
-/// Thread-safe (immutable).
+/// HMAC (RFC 2104) is computed here over swift-crypto's `SHA256`, whose states are plain values:
+/// the key's two padded blocks (and the salt) are hashed once, when the signer is made, and each
+/// check copies those states and hashes the path alone. Thread-safe (immutable).
 public struct URLSigner: Sendable {
-    private let key: [UInt8]
-    private let salt: [UInt8]
+    // Safe: never mutated after `init`; each use mutates a copy (a `SHA256` is a value holding
+    // its C context inline).
+    /// SHA-256 after `key ⊕ ipad` and the salt.
+    private nonisolated(unsafe) let inner: SHA256
+    /// SHA-256 after `key ⊕ opad`.
+    private nonisolated(unsafe) let outer: SHA256
 
     /// Creates a signer from raw key and salt bytes. The key must not be empty.
     public init(key: [UInt8], salt: [UInt8]) throws(ServiceError) {
         guard !key.isEmpty else { throw .internal("the signing key is empty") }
-        self.key = key
-        self.salt = salt
+        let blockSize = SHA256.blockByteCount
+        var block = key.count > blockSize ? Self.sha256(key) : key
+        block += [UInt8](repeating: 0, count: blockSize - block.count)
+        var inner = SHA256()
+        inner.update(bytes: block.map { $0 ^ 0x36 })
+        inner.update(bytes: salt)
+        var outer = SHA256()
+        outer.update(bytes: block.map { $0 ^ 0x5C })
+        self.inner = inner
+        self.outer = outer
     }
 
     /// Creates a signer from hex strings (as `COMET_KEY` and `COMET_SALT` hold them).
@@ -32,13 +45,28 @@ public struct URLSigner: Sendable {
 
     /// Whether `signature` is the signature of `path`, compared in constant time.
     public func isValid(_ signature: String, for path: String) -> Bool {
-        guard let given = Base64URL.decode(signature) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(
-            given, authenticating: salt + Array(path.utf8), using: SymmetricKey(data: key))
+        guard let given = Base64URL.decode(signature), given.count == SHA256Digest.byteCount else { return false }
+        let expected = mac(path)
+        // Constant time: every byte is compared, whatever the first difference.
+        var difference: UInt8 = 0
+        for index in 0..<expected.count { difference |= expected[index] ^ given[index] }
+        return difference == 0
     }
 
+    /// HMAC-SHA256(key, salt ‖ path).
     private func mac(_ path: String) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: salt + Array(path.utf8), using: SymmetricKey(data: key)))
+        var path = path
+        var innerHash = inner
+        path.withUTF8 { innerHash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        var outerHash = outer
+        innerHash.finalize().withUnsafeBytes { outerHash.update(bufferPointer: $0) }
+        return outerHash.finalize().withUnsafeBytes { [UInt8]($0) }
+    }
+
+    private static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var hash = SHA256()
+        hash.update(bytes: bytes)
+        return hash.finalize().withUnsafeBytes { [UInt8]($0) }
     }
 
     /// Decodes a hex string (even length, 0-9a-fA-F); `nil` otherwise.
@@ -49,19 +77,18 @@ public struct URLSigner: Sendable {
         bytes.reserveCapacity(digits.count / 2)
         var index = 0
         while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            let high = ASCII.hexValue(digits[index]), low = ASCII.hexValue(digits[index + 1])
+            guard high != ASCII.notHex, low != ASCII.notHex else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
         return bytes
     }
+}
 
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
+extension SHA256 {
+    /// Hashes `bytes` into the state (the concrete entry point: no generic `DataProtocol` path).
+    fileprivate mutating func update(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update(bufferPointer: $0) }
     }
 }

@@ -28,6 +28,10 @@ public final class ThumbnailResponder: Sendable {
     /// The tracer of requests' spans (``ServerConfiguration/tracer``, else the bootstrapped one).
     public let tracer: any Tracer
     private let logger: Logger
+    /// Whether ``tracer`` records spans (it is not a `NoOpTracer`).
+    private let traces: Bool
+    /// `Cache-Control` of every image answer.
+    private let cacheControl: String
 
     /// Creates the service and its pipeline.
     public init(
@@ -40,6 +44,9 @@ public final class ThumbnailResponder: Sendable {
         self.logger = logger
         let tracer = configuration.tracer ?? InstrumentationSystem.tracer
         self.tracer = tracer
+        let traces = !(tracer is NoOpTracer)
+        self.traces = traces
+        cacheControl = "public, max-age=\(configuration.cacheMaxAge)"
         let fetcher = SourceFetcher(policy: configuration.sourcePolicy, limits: configuration.fetchLimits)
         self.fetcher = fetcher
         var pipelineConfiguration = ImagePipeline.Configuration(dataLoader: fetcher)
@@ -57,7 +64,7 @@ public final class ThumbnailResponder: Sendable {
             return TracedSourceLoader(fetcher: fetcher, tracer: tracer, context: context)
         }
         // Decodes and processor runs become `decode` and `process` spans of the same request.
-        if !(tracer is NoOpTracer) {
+        if traces {
             let spans = StageSpanRecorder(tracer: tracer)
             pipelineConfiguration.hooks.stageFinished = { request, report in spans.record(report, for: request) }
         }
@@ -76,48 +83,54 @@ public final class ThumbnailResponder: Sendable {
         signature: String, options: String, source: String, accept: String?,
         ifNoneMatch: String?
     ) async throws(ServiceError) -> ThumbnailAnswer {
-        // Some clients percent-encode `:` and `,`; the signature covers the decoded options.
-        let path = try ThumbnailPath(
-            signature: signature, options: options.removingPercentEncoding ?? options, source: source)
-        if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPart) {
-            throw .badSignature
-        }
-        var parsed = try ThumbnailOptions.parse(
-            path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
-        let plan = ThumbnailPlan(parsed)
-        let extensionFormat = path.fileExtension.flatMap(OutputFormat.init(name:))
-        if let asked = plan.encoding.format, let extensionFormat, asked != extensionFormat {
-            throw .badOptions("f:\(asked.rawValue) and the extension .\(path.fileExtension!) disagree")
-        }
-        let choice: FormatChoice
-        var variesOnAccept = false
-        if let format = plan.encoding.format ?? extensionFormat {
-            choice = .exactly(format)
-        } else {
-            choice = FormatChoice.negotiate(accept: accept, allowsAVIF: configuration.negotiatesAVIF)
-            variesOnAccept = true
-        }
-        parsed.format = nil  // in the key through `choice`
-        try configuration.sourcePolicy.checkWithoutResolving(path.source)
+        let request = try ThumbnailRequest(
+            signature: signature, options: options, source: source, accept: accept, configuration: configuration)
+        if let answer = storedAnswer(for: request, ifNoneMatch: ifNoneMatch) { return answer }
+        return try await answer(request, ifNoneMatch: ifNoneMatch)
+    }
 
-        let key = Self.digest("\(parsed.canonical)\n\(choice.keyComponent)\n\(path.source.absoluteString)")
-        let request = WorkItem(key: key, source: path.source, plan: plan, choice: choice)
+    /// The answer to `request` from a result the store holds at hand
+    /// (the store's `storedResult(for:)`), without suspending; `nil` when it holds
+    /// none (then ``answer(_:ifNoneMatch:)`` answers).
+    public func storedAnswer(for request: ThumbnailRequest, ifNoneMatch: String?) -> ThumbnailAnswer? {
+        guard let result = store.storedResult(for: request.storeKey) else { return nil }
+        if traces {
+            let span = tracer.startAnySpan("store")
+            span.attributes["comet.cache"] = "hit"
+            span.end()
+        }
+        return answer(result, for: request, isStored: true, ifNoneMatch: ifNoneMatch)
+    }
+
+    /// Answers a checked request from the result store, which makes the result (within the
+    /// load shedder's bounds and the processing time limit) when it holds none.
+    public func answer(_ request: ThumbnailRequest, ifNoneMatch: String?) async throws(ServiceError) -> ThumbnailAnswer
+    {
+        let canonical = request.path.canonicalSource
+        guard let source = URL(string: canonical) else { throw .badURL("the source URL \(canonical) cannot be parsed") }
+        let item = WorkItem(key: request.key, source: source, plan: request.plan, choice: request.choice)
         let result: StoredResult
         let made = Locked(false)
         do {
             result = try await tracer.withAnySpan("store") { span in
                 defer { span.attributes["comet.cache"] = made.withLock { $0 } ? "miss" : "hit" }
-                return try await store.result(for: "comet:v1:\(key)", ttl: configuration.resultTTL) { [self] in
+                return try await store.result(for: request.storeKey, ttl: configuration.resultTTL) { [self] in
                     made.withLock { $0 = true }
-                    return try await shedder.run { try await make(request) }
+                    return try await shedder.run { try await make(item) }
                 }
             }
         } catch {
             throw ServiceError.from(error)
         }
+        return answer(result, for: request, isStored: !made.withLock { $0 }, ifNoneMatch: ifNoneMatch)
+    }
+
+    private func answer(
+        _ result: StoredResult, for request: ThumbnailRequest, isStored: Bool, ifNoneMatch: String?
+    ) -> ThumbnailAnswer {
         let headers = ThumbnailAnswer.CachingHeaders(
-            cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
-            variesOnAccept: variesOnAccept, isStored: !made.withLock { $0 }, keepsColorProfile: plan.keepsColorProfile)
+            cacheControl: cacheControl, variesOnAccept: request.variesOnAccept, isStored: isStored,
+            keepsColorProfile: request.keepsColorProfile)
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
             return .notModified(etag: result.etag, headers: headers)
         }

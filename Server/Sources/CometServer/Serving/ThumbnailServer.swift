@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Locking
+import Tracing
 
 /// The HTTP face of ``ThumbnailResponder`` on Hummingbird 2.
 ///
@@ -66,7 +67,10 @@ public final class ThumbnailServer: Sendable {
         -> Application<RouterResponder<ThumbnailRequestContext>>
     {
         let router = Router(context: ThumbnailRequestContext.self)
-        router.add(middleware: RequestTracingMiddleware(tracer: responder.tracer, logger: accessLogger))
+        // With no tracer and no access log there is nothing for it to record on any request.
+        if !(responder.tracer is NoOpTracer) || accessLogger.logLevel <= .info {
+            router.add(middleware: RequestTracingMiddleware(tracer: responder.tracer, logger: accessLogger))
+        }
         router.add(middleware: RequestMetricsMiddleware(metrics: responder.metrics))
         router.add(middleware: JSONErrorMiddleware())
         router.get("/health") { _, _ in
@@ -99,21 +103,32 @@ public final class ThumbnailServer: Sendable {
         }
         let thumbnail: @Sendable (Request, ThumbnailRequestContext) async -> Response = {
             [responder, logger, connections] request, context in
-            let parameters = context.parameters
-            let (signature, options, source) = (
-                parameters.get("signature") ?? "", parameters.get("options") ?? "", parameters.get("source") ?? ""
-            )
+            let (signature, options, source) =
+                Self.segments(of: request.uri.path)
+                ?? {
+                    let parameters = context.parameters
+                    return (
+                        parameters.get("signature") ?? "", parameters.get("options") ?? "",
+                        parameters.get("source") ?? ""
+                    )
+                }()
             let (accept, ifNoneMatch) = (request.headers[.accept], request.headers[.ifNoneMatch])
             let response: Response
             do {
-                // A client that disconnects cancels its work (the result store keeps the making
-                // going while another request waits for the same result).
-                let answer = try await connections.cancellingOnDisconnect(of: context.channel) {
-                    try await responder.answer(
-                        signature: signature, options: options, source: source, accept: accept,
-                        ifNoneMatch: ifNoneMatch)
+                let thumbnail = try ThumbnailRequest(
+                    signature: signature, options: options, source: source, accept: accept,
+                    configuration: responder.configuration)
+                // A stored result is answered at once, in the request's own task.
+                if let answer = responder.storedAnswer(for: thumbnail, ifNoneMatch: ifNoneMatch) {
+                    response = Self.response(for: answer)
+                } else {
+                    // A client that disconnects cancels its work (the result store keeps the
+                    // making going while another request waits for the same result).
+                    let answer = try await connections.cancellingOnDisconnect(of: context.channel) {
+                        try await responder.answer(thumbnail, ifNoneMatch: ifNoneMatch)
+                    }
+                    response = Self.response(for: answer)
                 }
-                response = Self.response(for: answer)
             } catch {
                 let failure = ServiceError.from(error)
                 if !context.channel.isActive {
@@ -143,17 +158,27 @@ public final class ThumbnailServer: Sendable {
         )
     }
 
+    /// The three segments of `/{signature}/{options}/{source}`, split over the path's bytes as
+    /// the router splits it into the route's parameters (runs of `/` between them); `nil` when
+    /// the bytes do not split into exactly three (then the router's parameters are read).
+    static func segments(of path: String) -> (String, String, String)? {
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"))
+        guard parts.count == 3 else { return nil }
+        return (String(Substring(parts[0])), String(Substring(parts[1])), String(Substring(parts[2])))
+    }
+
     static func response(for answer: ThumbnailAnswer) -> Response {
         switch answer {
         case .image(let result, let caching):
-            var headers = cachingHeaders(caching)
-            headers[.contentType] = result.contentType
-            headers[.eTag] = result.etag
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: result.bytes)))
+            var fields = cachingFields(caching)
+            fields.append(HTTPField(name: .contentType, value: result.contentType))
+            fields.append(HTTPField(name: .eTag, value: result.etag))
+            return Response(
+                status: .ok, headers: HTTPFields(fields), body: .init(byteBuffer: ByteBuffer(bytes: result.bytes)))
         case .notModified(let etag, let caching):
-            var headers = cachingHeaders(caching)
-            headers[.eTag] = etag
-            return Response(status: .notModified, headers: headers)
+            var fields = cachingFields(caching)
+            fields.append(HTTPField(name: .eTag, value: etag))
+            return Response(status: .notModified, headers: HTTPFields(fields))
         }
     }
 
@@ -172,12 +197,15 @@ public final class ThumbnailServer: Sendable {
             body: .init(byteBuffer: ByteBuffer(string: error.json)))
     }
 
-    private static func cachingHeaders(_ caching: ThumbnailAnswer.CachingHeaders) -> HTTPFields {
-        var headers: HTTPFields = [.cacheControl: caching.cacheControl]
-        if caching.variesOnAccept { headers[.vary] = "Accept" }
-        headers[.xCache] = caching.isStored ? "HIT" : "MISS"
-        headers[.cometColor] = caching.keepsColorProfile ? "source" : "srgb"
-        return headers
+    /// The caching headers, as fields appended in order (setting them one by one in an
+    /// `HTTPFields` looks each name up first).
+    private static func cachingFields(_ caching: ThumbnailAnswer.CachingHeaders) -> [HTTPField] {
+        var fields = [HTTPField(name: .cacheControl, value: caching.cacheControl)]
+        fields.reserveCapacity(6)
+        if caching.variesOnAccept { fields.append(HTTPField(name: .vary, value: "Accept")) }
+        fields.append(HTTPField(name: .xCache, value: caching.isStored ? "HIT" : "MISS"))
+        fields.append(HTTPField(name: .cometColor, value: caching.keepsColorProfile ? "source" : "srgb"))
+        return fields
     }
 }
 

@@ -1,26 +1,82 @@
-import Foundation
-
 /// base64url (RFC 4648 §5) without padding, as service URLs carry sources and signatures.
 ///
-/// Thread-safe (stateless).
+/// Works on bytes with ASCII tables (it is on every request's path): no Foundation, no Unicode
+/// properties. Thread-safe (stateless).
 public enum Base64URL {
     /// Encodes bytes: `+` → `-`, `/` → `_`, no `=`.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.underestimatedCount * 4 / 3 + 3)
+        var group: UInt32 = 0
+        var count = 0
+        let alphabet = Self.alphabet
+        for byte in bytes {
+            group = group << 8 | UInt32(byte)
+            count += 1
+            if count == 3 {
+                for shift in [18, 12, 6, 0] as [UInt32] { output.append(alphabet[Int(group >> shift & 63)]) }
+                group = 0
+                count = 0
+            }
+        }
+        if count > 0 {
+            // The last one or two bytes: 2 or 3 characters, the missing bits zero.
+            group <<= 8 * UInt32(3 - count)
+            for shift in ([18, 12, 6] as [UInt32]).prefix(count + 1) {
+                output.append(alphabet[Int(group >> shift & 63)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes base64url with or without padding; `nil` when it is not base64url.
     public static func decode(_ string: String) -> [UInt8]? {
-        guard string.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") })
-        else {
-            return nil
-        }
-        var base64 = string.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 = base64.replacingOccurrences(of: "=", with: "")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
+        var string = string
+        return string.withUTF8 { decode(bytes: $0) }
     }
+
+    /// Decodes the base64url characters of `text` (UTF-8), with or without padding; `nil` when
+    /// it is not base64url. Every `=` is skipped wherever it stands, as padding.
+    static func decode(bytes text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count * 3 / 4)
+        var group: UInt32 = 0
+        var count = 0
+        let values = Self.values  // once, not a lazy global's check per character
+        for character in text {
+            let value = values[Int(character)]
+            if value == padding { continue }
+            guard value != invalid else { return nil }
+            group = group << 6 | UInt32(value)
+            count += 1
+            if count == 4 {
+                output.append(UInt8(truncatingIfNeeded: group >> 16))
+                output.append(UInt8(truncatingIfNeeded: group >> 8))
+                output.append(UInt8(truncatingIfNeeded: group))
+                group = 0
+                count = 0
+            }
+        }
+        switch count {
+        case 0: break
+        case 2: output.append(UInt8(truncatingIfNeeded: group >> 4))
+        case 3:
+            output.append(UInt8(truncatingIfNeeded: group >> 10))
+            output.append(UInt8(truncatingIfNeeded: group >> 2))
+        default: return nil  // one character alone holds no byte
+        }
+        return output
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let invalid: UInt8 = 0xFF
+    private static let padding: UInt8 = 0xFE
+
+    /// Each byte's 6-bit value, ``padding`` for `=`, ``invalid`` for anything else.
+    private static let values: [UInt8] = {
+        var values = [UInt8](repeating: invalid, count: 256)
+        for (index, character) in alphabet.enumerated() { values[Int(character)] = UInt8(index) }
+        values[Int(UInt8(ascii: "="))] = padding
+        return values
+    }()
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The output format decided for one request before the image is made.
 ///
 /// Thread-safe (a value).
@@ -20,18 +18,37 @@ public enum FormatChoice: Sendable, Hashable {
     /// Chooses from an `Accept` header: AVIF when accepted (and `allowsAVIF`), else WebP when
     /// accepted, else ``jpegOrPNG``. Only explicit `image/avif` / `image/webp` entries with a
     /// quality above 0 count; wildcards do not (browsers send `*/*` for images they may not
-    /// decode).
+    /// decode). Read over the header's UTF-8 bytes.
     public static func negotiate(accept: String?, allowsAVIF: Bool) -> FormatChoice {
         guard let accept else { return .jpegOrPNG }
-        var accepted = Set<String>()
-        for entry in accept.split(separator: ",") {
-            let parts = entry.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let type = parts.first else { continue }
-            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            if quality > 0 { accepted.insert(type) }
+        var acceptsAVIF = false, acceptsWebP = false
+        for entry in accept.utf8.split(separator: UInt8(ascii: ",")) {
+            let parts = entry.split(separator: UInt8(ascii: ";"))
+            guard let type = parts.first.map(trimmed) else { continue }
+            let isAVIF = equalsIgnoringCase(type, "image/avif"), isWebP = equalsIgnoringCase(type, "image/webp")
+            guard isAVIF || isWebP else { continue }
+            let quality =
+                parts.dropFirst().lazy.map(trimmed).first { $0.count >= 2 && equalsIgnoringCase($0.prefix(2), "q=") }
+                .flatMap { Double(String(Substring($0.dropFirst(2)))) } ?? 1
+            guard quality > 0 else { continue }
+            if isAVIF { acceptsAVIF = true } else { acceptsWebP = true }
         }
-        if allowsAVIF && accepted.contains("image/avif") { return .exactly(.avif) }
-        if accepted.contains("image/webp") { return .exactly(.webp) }
+        if allowsAVIF && acceptsAVIF { return .exactly(.avif) }
+        if acceptsWebP { return .exactly(.webp) }
         return .jpegOrPNG
+    }
+
+    /// `bytes` without the spaces and tabs around them.
+    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }) else { return bytes[bytes.endIndex...] }
+        let last = bytes.lastIndex(where: { !isBlank($0) })!
+        return bytes[first...last]
+    }
+
+    /// Whether `bytes` are `text` (lower-case ASCII), ignoring ASCII case.
+    private static func equalsIgnoringCase(_ bytes: Substring.UTF8View, _ text: StaticString) -> Bool {
+        let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        return bytes.count == expected.count && zip(bytes, expected).allSatisfy { ASCII.lowercased($0) == $1 }
     }
 }

@@ -16,12 +16,38 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// Parses a format name or file extension (`jpg`, `jpeg`, `png`, `webp`, `avif`),
     /// case-insensitively; `nil` for anything else.
     public init?(name: String) {
-        switch name.lowercased() {
-        case "jpg", "jpeg": self = .jpeg
-        case "png": self = .png
-        case "webp": self = .webp
-        case "avif": self = .avif
-        default: return nil
+        // Lower-case names first: compared as small strings, by their bits.
+        switch name {
+        case "jpeg", "jpg":
+            self = .jpeg
+            return
+        case "png":
+            self = .png
+            return
+        case "webp":
+            self = .webp
+            return
+        case "avif":
+            self = .avif
+            return
+        default: break
+        }
+        // ASCII case-folding over the bytes: no format name has a letter that Unicode folds
+        // from outside ASCII.
+        func named(_ candidate: String) -> Bool {
+            name.utf8.count == candidate.utf8.count
+                && zip(name.utf8, candidate.utf8).allSatisfy { ASCII.lowercased($0) == $1 }
+        }
+        if named("jpeg") || named("jpg") {
+            self = .jpeg
+        } else if named("png") {
+            self = .png
+        } else if named("webp") {
+            self = .webp
+        } else if named("avif") {
+            self = .avif
+        } else {
+            return nil
         }
     }
 

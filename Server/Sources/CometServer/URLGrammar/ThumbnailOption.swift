@@ -6,8 +6,9 @@
 /// the options table of the Serving guide (`CometServer.docc/Serving.md`), and the
 /// ``ThumbnailPlan`` a request is made from. A new option is one more entry there.
 ///
-/// Thread-safe (a value of immutable fields and `Sendable` closures).
-public struct ThumbnailOption: Sendable {
+/// A class, so that reading the table on every request retains one reference per entry instead
+/// of copying its eight fields. Thread-safe (immutable fields and `Sendable` closures).
+public final class ThumbnailOption: Sendable {
     /// The short name, used in the canonical spelling (`rs`).
     public let name: String
     /// The long name, accepted as well (`resize`).
@@ -23,7 +24,8 @@ public struct ThumbnailOption: Sendable {
     private let spellArguments: @Sendable (ThumbnailOptions) -> [String]?
     private let applyEffect: @Sendable (ThumbnailOptions, inout ThumbnailPlan) -> Void
 
-    /// Declares an option stored in `field`.
+    /// Declares an option stored in the field that `get` reads and `set` writes (closures, not a
+    /// key path: applying a key path goes through the runtime on every request).
     /// - Parameters:
     ///   - parse: reads the arguments (after the name), given the largest output side allowed;
     ///     throws ``ServiceError/badOptions(_:)`` naming the problem.
@@ -31,7 +33,8 @@ public struct ThumbnailOption: Sendable {
     ///   - effect: what the value does to the plan a request is made from.
     init<Value: Sendable>(
         name: String, longName: String, syntax: String, summary: String, example: String,
-        field: WritableKeyPath<ThumbnailOptions, Value?> & Sendable,
+        get: @escaping @Sendable (ThumbnailOptions) -> Value?,
+        set: @escaping @Sendable (inout ThumbnailOptions, Value) -> Void,
         parse: @escaping @Sendable ([String], _ maximumDimension: Int) throws(ServiceError) -> Value,
         spell: @escaping @Sendable (Value) -> [String],
         effect: @escaping @Sendable (Value, inout ThumbnailPlan) -> Void
@@ -43,11 +46,11 @@ public struct ThumbnailOption: Sendable {
         self.example = example
         readArguments = {
             (arguments: [String], maximumDimension: Int, options: inout ThumbnailOptions) throws(ServiceError) in
-            options[keyPath: field] = try parse(arguments, maximumDimension)
+            set(&options, try parse(arguments, maximumDimension))
         }
-        spellArguments = { options in options[keyPath: field].map(spell) }
+        spellArguments = { options in get(options).map(spell) }
         applyEffect = { options, plan in
-            if let value = options[keyPath: field] { effect(value, &plan) }
+            if let value = get(options) { effect(value, &plan) }
         }
     }
 
@@ -60,6 +63,19 @@ public struct ThumbnailOption: Sendable {
     /// `options` do not set it.
     func spelled(in options: ThumbnailOptions) -> String? {
         spellArguments(options).map { ([name] + $0).joined(separator: ":") }
+    }
+
+    /// Appends the option's canonical spelling to `output` (after a `,` when `output` is not
+    /// empty); `false` when `options` do not set it.
+    func appendSpelling(of options: ThumbnailOptions, to output: inout [UInt8]) -> Bool {
+        guard let arguments = spellArguments(options) else { return false }
+        if !output.isEmpty { output.append(UInt8(ascii: ",")) }
+        ASCII.append(name, to: &output)
+        for argument in arguments {
+            output.append(UInt8(ascii: ":"))
+            ASCII.append(argument, to: &output)
+        }
+        return true
     }
 
     /// Adds what `options` set for this option to `plan`.

@@ -9,7 +9,7 @@ extension ThumbnailOptions {
         name: "cr", longName: "crop", syntax: "{x}:{y}:{w}:{h}",
         summary: "crop this rectangle (source pixels) before resizing",
         example: "cr:0:0:800:600",
-        field: \.crop,
+        get: { $0.crop }, set: { $0.crop = $1 },
         parse: { arguments, _ throws(ServiceError) in
             let values = arguments.compactMap { Int($0) }
             guard values.count == 4, arguments.count == 4, values[0] >= 0, values[1] >= 0, values[2] > 0, values[3] > 0
@@ -18,7 +18,7 @@ extension ThumbnailOptions {
             }
             return Crop(x: values[0], y: values[1], width: values[2], height: values[3])
         },
-        spell: { ["\($0.x)", "\($0.y)", "\($0.width)", "\($0.height)"] },
+        spell: { [String($0.x), String($0.y), String($0.width), String($0.height)] },
         effect: { crop, plan in
             plan.add(ImageProcessors.Crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
         }
@@ -29,11 +29,15 @@ extension ThumbnailOptions {
         summary: "`fit`: inside w×h, aspect kept (`0` for one side: follow the other); `fill`: cover w×h and cut the "
             + "centre to exactly w×h; `force`: stretch to w×h. `up` = `1` allows enlarging (default `0`)",
         example: "rs:fill:256:256",
-        field: \.resize,
+        get: { $0.resize }, set: { $0.resize = $1 },
         parse: { arguments, maximumDimension throws(ServiceError) in
             try parseResize(arguments, maximumDimension: maximumDimension)
         },
-        spell: { [$0.mode.rawValue, "\($0.width)", "\($0.height)"] + ($0.upscale ? ["1"] : []) },
+        spell: { resize in
+            resize.upscale
+                ? [resize.mode.rawValue, String(resize.width), String(resize.height), "1"]
+                : [resize.mode.rawValue, String(resize.width), String(resize.height)]
+        },
         effect: { resize, plan in plan.add(resize) }
     )
 
@@ -41,13 +45,13 @@ extension ThumbnailOptions {
         name: "q", longName: "quality", syntax: "{1…100}",
         summary: "quality for JPEG (default 85), WebP (80; 100 is lossless) and AVIF (60)",
         example: "q:80",
-        field: \.quality,
+        get: { $0.quality }, set: { $0.quality = $1 },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "q takes one quality from 1 to 100, as in q:80") { text in
                 Int(text).flatMap { (1...100).contains($0) ? $0 : nil }
             }
         },
-        spell: { ["\($0)"] },
+        spell: { [String($0)] },
         effect: { quality, plan in plan.encoding.quality = quality }
     )
 
@@ -55,7 +59,7 @@ extension ThumbnailOptions {
         name: "f", longName: "format", syntax: "{jpeg|png|webp|avif}",
         summary: "output format (or put it as the extension: `….webp`)",
         example: "f:webp",
-        field: \.format,
+        get: { $0.format }, set: { $0.format = $1 },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "f takes one of jpeg, png, webp, avif, as in f:webp", OutputFormat.init(name:))
         },
@@ -67,11 +71,16 @@ extension ThumbnailOptions {
         name: "bg", longName: "background", syntax: "{RRGGBB}",
         summary: "the colour transparent pixels are laid on in JPEG, which has no alpha (default white)",
         example: "bg:0080ff",
-        field: \.background,
+        get: { $0.background }, set: { $0.background = $1 },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "bg takes one RRGGBB hex colour, as in bg:ffffff", parseColor)
         },
-        spell: { [[$0.red, $0.green, $0.blue].map(hex).joined()] },
+        spell: { color in
+            var digits: [UInt8] = []
+            digits.reserveCapacity(6)
+            for channel in [color.red, color.green, color.blue] { ASCII.appendLowerHex(channel, to: &digits) }
+            return [String(decoding: digits, as: UTF8.self)]
+        },
         effect: { color, plan in plan.encoding.background = color }
     )
 
@@ -80,7 +89,7 @@ extension ThumbnailOptions {
         summary: "`1` (the default): the source's colours converted to sRGB, no profile written, as imgproxy does; "
             + "`0`: the source's own numbers, with its colour profile embedded",
         example: "scp:0",
-        field: \.keepsColorProfile,
+        get: { $0.keepsColorProfile }, set: { $0.keepsColorProfile = $1 },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "scp takes 1 (convert to sRGB, strip the profile) or 0 (keep it), as in scp:0")
             {
@@ -125,14 +134,12 @@ extension ThumbnailOptions {
     }
 
     private static func parseColor(_ text: String) -> RGBA8? {
-        guard text.utf8.count == 6, text.allSatisfy(\.isHexDigit), let value = UInt32(text, radix: 16) else {
+        guard text.utf8.count == 6, text.utf8.allSatisfy({ ASCII.hexValue($0) != ASCII.notHex }),
+            let value = UInt32(text, radix: 16)
+        else {
             return nil
         }
         return RGBA8(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }
 
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-    }
 }

@@ -80,32 +80,60 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// `rs:fill:256:256,q:80,f:webp`; `-` for none. Equal options always spell the same, so
     /// it is the options' part of cache keys and ETags.
     public var canonical: String {
-        let parts = Self.table.compactMap { $0.spelled(in: self) }
-        return parts.isEmpty ? "-" : parts.joined(separator: ",")
+        var spelling: [UInt8] = []
+        spelling.reserveCapacity(64)
+        for option in Self.table { _ = option.appendSpelling(of: self, to: &spelling) }
+        return spelling.isEmpty ? "-" : String(decoding: spelling, as: UTF8.self)
     }
 
     /// Parses an `{options}` segment, checking each value against `maximumDimension` (the
     /// largest output width or height allowed). Throws ``ServiceError`` (400) naming the first
-    /// problem.
+    /// problem. Read over the segment's UTF-8 bytes.
     public static func parse(_ segment: String, maximumDimension: Int) throws(ServiceError) -> ThumbnailOptions {
-        var options = ThumbnailOptions()
-        guard segment != "-" else { return options }
-        var seen = Set<String>()
-        for item in segment.split(separator: ",", omittingEmptySubsequences: false) {
-            let fields = item.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            guard let name = fields.first, !name.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
-            guard let option = byName[name] else {
-                throw .badOptions("unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
+        guard segment != "-" else { return ThumbnailOptions() }
+        var text = segment
+        return try text.withUTF8 { bytes in
+            Result { () throws(ServiceError) in
+                try parse(bytes: bytes, segment: segment, maximumDimension: maximumDimension)
             }
-            guard seen.insert(option.name).inserted else { throw .badOptions("\"\(name)\" is given twice") }
-            try option.read(Array(fields.dropFirst()), maximumDimension: maximumDimension, into: &options)
-        }
-        return options
+        }.get()
     }
 
-    /// Each option under its short and its long name.
-    private static let byName: [String: ThumbnailOption] = Dictionary(
-        uniqueKeysWithValues: table.flatMap { [($0.name, $0), ($0.longName, $0)] })
+    /// Parses the segment's bytes: `,`-separated options, each `name:arg:arg…`.
+    private static func parse(
+        bytes: UnsafeBufferPointer<UInt8>, segment: String, maximumDimension: Int
+    ) throws(ServiceError) -> ThumbnailOptions {
+        var options = ThumbnailOptions()
+        var seen: UInt64 = 0  // bit i: table[i] was given
+        var itemStart = 0
+        while true {
+            let itemEnd = bytes[itemStart...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            let colon = bytes[itemStart..<itemEnd].firstIndex(of: UInt8(ascii: ":")) ?? itemEnd
+            // Names of up to 15 bytes are small strings: compared by their bits, not byte by byte.
+            let name = string(bytes, itemStart..<colon)
+            guard !name.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
+            guard let index = table.firstIndex(where: { $0.name == name || $0.longName == name }) else {
+                throw .badOptions("unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
+            }
+            guard seen & (1 << index) == 0 else { throw .badOptions("\"\(name)\" is given twice") }
+            seen |= 1 << index
+            var arguments: [String] = []
+            arguments.reserveCapacity(4)
+            var separator = colon
+            while separator < itemEnd {
+                let end = bytes[(separator + 1)..<itemEnd].firstIndex(of: UInt8(ascii: ":")) ?? itemEnd
+                arguments.append(string(bytes, (separator + 1)..<end))
+                separator = end
+            }
+            try table[index].read(arguments, maximumDimension: maximumDimension, into: &options)
+            guard itemEnd < bytes.endIndex else { return options }
+            itemStart = itemEnd + 1
+        }
+    }
+
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
 
     /// The options as a Markdown table (the Serving guide's), one row per option of ``table``.
     public static var markdownTable: String {

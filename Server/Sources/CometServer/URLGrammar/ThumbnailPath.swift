@@ -3,7 +3,7 @@ import Foundation
 /// A service URL's path, split and decoded: `/{signature}/{options}/{base64url(source)}[.{ext}]`.
 ///
 /// The signature covers everything after it (``signedPart``), so the options, the source and
-/// the extension are all signed. Thread-safe (a value).
+/// the extension are all signed. Read over the segments' UTF-8 bytes. Thread-safe (a value).
 public struct ThumbnailPath: Sendable, Hashable {
     /// The signature segment as written (base64url of an HMAC-SHA256, or anything when signing
     /// is off).
@@ -14,13 +14,28 @@ public struct ThumbnailPath: Sendable, Hashable {
     public var sourceSegment: String
     /// The extension after the source, lowercased, if any.
     public var fileExtension: String?
-    /// The decoded source URL, in its canonical form (``CanonicalURL``): what is checked,
-    /// keyed and fetched.
-    public var source: URL
+    /// The decoded source URL's canonical spelling (``CanonicalURL``): what is checked, keyed
+    /// and fetched.
+    public var canonicalSource: String
+
+    /// The decoded source URL, in its canonical form (``canonicalSource`` as a `URL`).
+    public var source: URL {
+        // Every canonical spelling is a URL Foundation parses as it is (CanonicalURLTests).
+        URL(string: canonicalSource)!
+    }
 
     /// The part of the path the signature covers: `/{options}/{source}[.{ext}]`.
     public var signedPart: String {
-        "/\(optionsSegment)/\(sourceSegment)" + (fileExtension.map { ".\($0)" } ?? "")
+        var part = "/"
+        part.reserveCapacity(optionsSegment.utf8.count + sourceSegment.utf8.count + 8)
+        part += optionsSegment
+        part += "/"
+        part += sourceSegment
+        if let fileExtension {
+            part += "."
+            part += fileExtension
+        }
+        return part
     }
 
     /// Parses the three segments. Throws ``ServiceError`` (400) when the source is not base64url
@@ -29,21 +44,43 @@ public struct ThumbnailPath: Sendable, Hashable {
     public init(signature: String, options: String, source segment: String) throws(ServiceError) {
         self.signature = signature
         self.optionsSegment = options
-        var encoded = segment
-        var fileExtension: String?
-        if let dot = segment.lastIndex(of: ".") {
-            encoded = String(segment[..<dot])
-            fileExtension = String(segment[segment.index(after: dot)...]).lowercased()
-            guard OutputFormat(name: fileExtension!) != nil else {
-                throw .badURL("unknown extension \".\(fileExtension!)\" (jpg, jpeg, png, webp, avif)")
-            }
+        var segment = segment
+        let parts = segment.withUTF8 { bytes in
+            Result { () throws(ServiceError) in try Self.parts(of: bytes) }
         }
-        guard let bytes = Base64URL.decode(encoded), let string = String(bytes: bytes, encoding: .utf8) else {
+        let (encoded, fileExtension, canonical) = try parts.get()
+        self.sourceSegment = encoded ?? segment
+        self.fileExtension = fileExtension
+        self.canonicalSource = canonical
+    }
+
+    /// The source segment's base64url part (`nil` when it is the whole segment), its lower-cased
+    /// extension and the decoded source's canonical spelling.
+    private static func parts(
+        of segment: UnsafeBufferPointer<UInt8>
+    ) throws(ServiceError) -> (String?, String?, String) {
+        var encoded = segment[...]
+        var fileExtension: String?
+        if let dot = segment.lastIndex(of: UInt8(ascii: ".")) {
+            encoded = segment[..<dot]
+            let name = String(decoding: segment[(dot + 1)...].lazy.map(ASCII.lowercased), as: UTF8.self)
+            guard OutputFormat(name: name) != nil else {
+                throw .badURL("unknown extension \".\(name)\" (jpg, jpeg, png, webp, avif)")
+            }
+            fileExtension = name
+        }
+        guard let bytes = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: encoded)),
+            !bytes.contains(where: { $0 >= 0x80 }) || String(validating: bytes, as: UTF8.self) != nil
+        else {
             throw .badURL("the source segment is not base64url of an absolute http or https URL")
         }
-        self.sourceSegment = encoded
-        self.fileExtension = fileExtension
-        self.source = try CanonicalURL.make(string)
+        let canonical = try bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(ServiceError) in try CanonicalURL.canonicalBytes(buffer) }
+        }.get()
+        return (
+            fileExtension == nil ? nil : String(decoding: encoded, as: UTF8.self), fileExtension,
+            String(decoding: canonical, as: UTF8.self)
+        )
     }
 
     /// The path for `options` and `source`, signed by `signer` (`"unsigned"` in place of the

@@ -61,6 +61,18 @@ struct ConnectionGuardTests {
         #expect(!channel.isActive)
     }
 
+    @Test func aHeadStartedBeforeThePreviousHeadsTimerFiresGetsItsWholeTimeout() throws {
+        let connections = ConnectionGuard(limits: limits)
+        let (channel, loop) = try connect(connections)
+        try send("GET /a HTTP/1.1\r\nHost: a\r\n\r\n", to: channel)
+        loop.advanceTime(by: .milliseconds(1500))
+        try send("GET /b HTTP/1.1\r\n", to: channel)
+        loop.advanceTime(by: .milliseconds(1900))
+        #expect(channel.isActive, "1.9 s into the second head")
+        loop.advanceTime(by: .milliseconds(200))
+        #expect(!channel.isActive)
+    }
+
     @Test func atTheLimitANewConnectionClosesTheOneWaitingLongestForAHead() throws {
         let connections = ConnectionGuard(limits: limits)
         let (oldest, _) = try connect(connections)

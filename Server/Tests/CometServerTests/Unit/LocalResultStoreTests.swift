@@ -30,6 +30,15 @@ struct LocalResultStoreTests {
         #expect(results.allSatisfy { $0 == result(7) })
     }
 
+    @Test func aStoredResultIsAtHandWithoutWaitingUntilItExpires() async throws {
+        let store = LocalResultStore()
+        #expect(store.storedResult(for: "k") == nil)
+        _ = try await store.result(for: "k", ttl: .seconds(2)) { result(3) }
+        #expect(store.storedResult(for: "k") == result(3))
+        try await Task.sleep(for: .milliseconds(2100))
+        #expect(store.storedResult(for: "k") == nil)
+    }
+
     @Test func anExpiredResultIsMadeAgain() async throws {
         let store = LocalResultStore()
         _ = try await store.result(for: "k", ttl: .milliseconds(20)) { result(1) }

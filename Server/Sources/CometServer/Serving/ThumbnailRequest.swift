@@ -1,0 +1,85 @@
+import Crypto
+
+/// One thumbnail URL, checked and read: everything a request is answered from before the result
+/// store is asked, and the key its result is stored under.
+///
+/// Made from the URL's three segments over their UTF-8 bytes: the path's grammar, the signature
+/// (HMAC-SHA256), the options, the format (the URL's, else the `Accept` header's), the source in
+/// its canonical form and the source policy's checks that need no resolution. A cache hit costs
+/// this and the store's lookup. Thread-safe (a value).
+public struct ThumbnailRequest: Sendable {
+    /// The path, split and decoded.
+    public let path: ThumbnailPath
+    /// The options, as the URL gives them (with the format it asks for, if any).
+    public let options: ThumbnailOptions
+    /// The format the result is made in.
+    public let choice: FormatChoice
+    /// Whether the format came from `Accept` (the answer then varies on it).
+    public let variesOnAccept: Bool
+    /// The key of the result in a ``SharedResultStoring``: `comet:v1:` and ``key``.
+    public let storeKey: String
+
+    /// Lowercase hex SHA-256 of the result's identity: the canonical options (without the
+    /// format), the format choice and the canonical source, one per line.
+    public var key: String { String(storeKey.dropFirst(Self.storePrefix.utf8.count)) }
+
+    private static let storePrefix = "comet:v1:"
+
+    /// Whether the result keeps the source's colour profile (`scp:0`).
+    public var keepsColorProfile: Bool { options.keepsColorProfile ?? false }
+
+    /// Checks and reads `/{signature}/{options}/{source}` given as its three segments (the
+    /// options may be percent-encoded; the signature covers them decoded), with the request's
+    /// `Accept` header, under `configuration` (its signer, output limits, AVIF negotiation and
+    /// source policy). Throws the ``ServiceError`` to answer with: 400 for the grammar, the
+    /// options or the source's spelling, 403 for the signature or the source policy.
+    public init(
+        signature: String, options: String, source: String, accept: String?, configuration: ServerConfiguration
+    ) throws(ServiceError) {
+        let path = try ThumbnailPath(
+            signature: signature, options: PercentDecoding.decoded(options), source: source)
+        if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPart) {
+            throw .badSignature
+        }
+        var parsed = try ThumbnailOptions.parse(
+            path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
+        let extensionFormat = path.fileExtension.flatMap(OutputFormat.init(name:))
+        if let asked = parsed.format, let extensionFormat, asked != extensionFormat {
+            throw .badOptions("f:\(asked.rawValue) and the extension .\(path.fileExtension!) disagree")
+        }
+        if let format = parsed.format ?? extensionFormat {
+            choice = .exactly(format)
+            variesOnAccept = false
+        } else {
+            choice = FormatChoice.negotiate(accept: accept, allowsAVIF: configuration.negotiatesAVIF)
+            variesOnAccept = true
+        }
+        try configuration.sourcePolicy.checkCanonical(path.canonicalSource)
+        self.path = path
+        self.options = parsed
+        parsed.format = nil  // in the key through `choice`
+        storeKey = Self.storeKey(options: parsed.canonical, choice: choice.keyComponent, source: path.canonicalSource)
+    }
+
+    /// What the result is made from: the options' plan.
+    public var plan: ThumbnailPlan { ThumbnailPlan(options) }
+
+    /// `comet:v1:` and the SHA-256 of the three lines in lowercase hex, made in one string.
+    private static func storeKey(options: String, choice: String, source: String) -> String {
+        var hash = SHA256()
+        var options = options, choice = choice, source = source
+        let newline: UInt8 = 0x0A
+        options.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        withUnsafeBytes(of: newline) { hash.update(bufferPointer: $0) }
+        choice.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        withUnsafeBytes(of: newline) { hash.update(bufferPointer: $0) }
+        source.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        return hash.finalize().withUnsafeBytes { digest in
+            var key: [UInt8] = []
+            key.reserveCapacity(storePrefix.utf8.count + 2 * digest.count)
+            key.append(contentsOf: storePrefix.utf8)
+            for byte in digest { ASCII.appendLowerHex(byte, to: &key) }
+            return String(decoding: key, as: UTF8.self)
+        }
+    }
+}
