@@ -61,7 +61,7 @@ extension ImageProcessors {
             (a.target, a.gravity, a.background) == (b.target, b.gravity, b.background)
         }
 
-        /// Hashes what ``==`` compares.
+        /// Hashes what `==` compares.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(target); hasher.combine(gravity); hasher.combine(background)
         }

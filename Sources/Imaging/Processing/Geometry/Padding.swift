@@ -60,7 +60,7 @@ extension ImageProcessors {
             (a.top, a.right, a.bottom, a.left, a.background) == (b.top, b.right, b.bottom, b.left, b.background)
         }
 
-        /// Hashes what ``==`` compares.
+        /// Hashes what `==` compares.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(top); hasher.combine(right); hasher.combine(bottom); hasher.combine(left)
             hasher.combine(background)
