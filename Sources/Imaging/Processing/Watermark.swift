@@ -98,21 +98,18 @@ extension ImageProcessors {
             try validate()
             guard opacity > 0 else { return image }
             let mark = try preparedOverlay(for: image)
-            var origins: [(x: Int, y: Int)] = []
+            var origin = (x: 0, y: 0), step: (x: Int, y: Int)? = nil
             switch position {
             case .compass(let point):
                 let corner = Gravity.compass(point, offsetX: offsetX, offsetY: offsetY).origin(
                     width: Double(mark.width), height: Double(mark.height),
                     containerWidth: Double(image.width), containerHeight: Double(image.height))
-                origins = [(Int(corner.x.rounded(.down)), Int(corner.y.rounded(.down)))]
+                origin = (Int(corner.x.rounded(.down)), Int(corner.y.rounded(.down)))
             case .tiled:
-                let stepX = mark.width + Int(offsetX.rounded()), stepY = mark.height + Int(offsetY.rounded())
-                for y in stride(from: 0, to: image.height, by: stepY) {
-                    for x in stride(from: 0, to: image.width, by: stepX) { origins.append((x, y)) }
-                }
+                step = (mark.width + Int(offsetX.rounded()), mark.height + Int(offsetY.rounded()))
             }
             let base = image.isOpaque ? image : AlphaConversion.premultiplied(image)
-            let output = OverlayBlender.blend(mark, over: base, at: origins, opacity: opacity)
+            let output = OverlayBlender.blend(mark, over: base, at: origin, step: step, opacity: opacity)
             return image.pixelFormat == .rgba8 && !image.isOpaque ? AlphaConversion.unpremultiplied(output) : output
         }
 
