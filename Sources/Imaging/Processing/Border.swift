@@ -13,12 +13,6 @@ extension ImageProcessors {
         }
 
         /// `#rrggbbaa,<width>`, for identifiers.
-        var identifierValue: String {
-            let hex = [color.red, color.green, color.blue, color.alpha].map { byte in
-                let digits = Array("0123456789abcdef")
-                return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-            }.joined()
-            return "%23\(hex),\(identifierNumber(width))"
-        }
+        var identifierValue: String { "\(identifierColor(color)),\(identifierNumber(width))" }
     }
 }

@@ -8,6 +8,11 @@
 /// the same choice Core Graphics, Nuke and AlamofireImage make by default. Averages of very
 /// different colours are therefore slightly darker than a linear-light average would be.
 public enum ImageProcessors {
+    /// The longest side, in pixels, that the processors which enlarge an image (``Padding``,
+    /// ``Extend``) accept for their result unless told otherwise: 16384, the largest side most
+    /// encoders take (WebP's limit is 16383 × 16383).
+    public static let maximumResultSide = 16_384
+
     /// The unit a size or length is given in.
     ///
     /// Linux has no screen scale, so ``pixels`` is the default; ``points(scale:)`` multiplies by
@@ -35,4 +40,13 @@ public enum ImageProcessors {
 func identifierNumber(_ value: Double) -> String {
     if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
     return "\(value)"
+}
+
+/// Formats a colour for an identifier: `%23rrggbbaa` (the `#` escaped, as in a URL query).
+func identifierColor(_ color: RGBA8) -> String {
+    let digits = Array("0123456789abcdef")
+    let hex = [color.red, color.green, color.blue, color.alpha].map { byte in
+        String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }.joined()
+    return "%23\(hex)"
 }

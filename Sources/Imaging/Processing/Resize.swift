@@ -7,8 +7,9 @@ extension ImageProcessors {
     /// migration shims reuse it):
     /// - ``ContentMode/aspectFit``: scale = min(target/size) per axis, the whole image fits.
     /// - ``ContentMode/aspectFill``: scale = max(target/size), the image covers the target; with
-    ///   `crop`, the centre is cut out to exactly the target size (only the part that is kept is
-    ///   resampled).
+    ///   `crop`, the part of the target's shape that `gravity` picks (the centre by default) is cut
+    ///   out to exactly the target size (only the part that is kept is resampled). Gravity offsets
+    ///   are in output pixels.
     /// - ``ContentMode/stretch``: each axis scaled to the target independently.
     /// - Output dimensions are `round(side × scale)` (at least 1).
     /// - With `upscale == false` (the default) the image is never enlarged: when the scale would
@@ -46,11 +47,15 @@ extension ImageProcessors {
         public let upscale: Bool
         /// How output pixels are computed (default ``Filter/lanczos3``).
         public let filter: Filter
+        /// Which part an aspect fill with `crop` keeps (default ``Gravity/center``; always
+        /// ``Gravity/center`` when nothing is cropped, where it would mean nothing).
+        public let gravity: Gravity
 
         /// Resizes to fit or fill `size` (in `unit`) with `filter`.
+        /// `gravity` places the part an aspect fill with `crop` keeps; its offsets are in `unit`.
         public init(
             size: Size, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
-            crop: Bool = false, upscale: Bool = false, filter: Filter = .lanczos3
+            crop: Bool = false, upscale: Bool = false, filter: Filter = .lanczos3, gravity: Gravity = .center
         ) {
             let pixels = unit == .pixels ? size : Size(CGSize(width: size.width, height: size.height), unit: unit)
             self.target = .size(Size(width: max(1, pixels.width), height: max(1, pixels.height)))
@@ -58,15 +63,17 @@ extension ImageProcessors {
             self.crop = crop && contentMode == .aspectFill
             self.upscale = upscale
             self.filter = filter
+            self.gravity = self.crop ? gravity.inPixels(unit) : .center
         }
 
         /// Resizes to fit or fill a Foundation `CGSize` (pixels unless `unit` says points) with `filter`.
         public init(
             size: CGSize, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
-            crop: Bool = false, upscale: Bool = false, filter: Filter = .lanczos3
+            crop: Bool = false, upscale: Bool = false, filter: Filter = .lanczos3, gravity: Gravity = .center
         ) {
             self.init(
-                size: Size(size, unit: unit), contentMode: contentMode, crop: crop, upscale: upscale, filter: filter)
+                size: Size(size, unit: unit), contentMode: contentMode, crop: crop, upscale: upscale, filter: filter,
+                gravity: gravity.inPixels(unit))
         }
 
         /// Scales to the given width, keeping the aspect ratio, with `filter`.
@@ -76,6 +83,7 @@ extension ImageProcessors {
             self.crop = false
             self.upscale = upscale
             self.filter = filter
+            self.gravity = .center
         }
 
         /// Scales to the given height, keeping the aspect ratio, with `filter`.
@@ -85,6 +93,7 @@ extension ImageProcessors {
             self.crop = false
             self.upscale = upscale
             self.filter = filter
+            self.gravity = .center
         }
 
         /// The smallest decode this resize can start from without changing its result's size or
@@ -104,7 +113,8 @@ extension ImageProcessors {
 
         /// E.g.
         /// `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false&filter=lanczos3`;
-        /// a width-only resize omits `height` (and vice versa).
+        /// a width-only resize omits `height` (and vice versa), and `&gravity=…` (e.g. `soea:10:0`,
+        /// see ``Gravity/description``) follows only when it is not ``Gravity/center``.
         public var identifier: String {
             let dimensions =
                 switch target {
@@ -113,7 +123,7 @@ extension ImageProcessors {
                 case .height(let h): "height=\(h)"
                 }
             return "com.comet.resize?\(dimensions)&contentMode=\(contentMode.rawValue)&crop=\(crop)&upscale=\(upscale)"
-                + "&filter=\(filter.rawValue)"
+                + "&filter=\(filter.rawValue)" + (gravity == .center ? "" : "&gravity=\(gravity)")
         }
 
         /// What a resize of a `width` × `height` image does: `nil` when it leaves the image as it is.
@@ -123,7 +133,8 @@ extension ImageProcessors {
             var height: Int
         }
 
-        func plan(width w: Int, height h: Int) -> Plan? {
+        /// `image` is the image itself, which only ``Gravity/smart`` looks at.
+        func plan(width w: Int, height h: Int, image: Image? = nil) -> Plan? {
             let (W, H) = (Double(w), Double(h))
             func side(_ length: Double, _ scale: Double) -> Int { max(1, Int((length * scale).rounded())) }
             let full = Resampler.SourceRect(x: 0, y: 0, width: W, height: H)
@@ -139,21 +150,30 @@ extension ImageProcessors {
                 case .stretch: sx = fx; sy = fy
                 }
                 if crop {
-                    // Centre region of the target's shape, at the fill scale (≤ 1 without upscale).
+                    // The region of the target's shape gravity picks, at the fill scale (≤ 1 without
+                    // upscale). Offsets are output pixels: `1 / scale` source pixels each.
                     let scale = upscale ? sx : min(sx, 1)
                     let region = (width: Double(t.width) / sx, height: Double(t.height) / sx)
                     let out = (
                         width: min(side(region.width, scale), t.width),
                         height: min(side(region.height, scale), t.height)
                     )
+                    func origin(_ width: Double, _ height: Double) -> (x: Double, y: Double) {
+                        if gravity == .smart, let image {
+                            return SmartCrop.origin(width: width, height: height, in: image)
+                        }
+                        return gravity.origin(
+                            width: width, height: height, containerWidth: W, containerHeight: H, offsetScale: 1 / scale)
+                    }
+                    let corner = origin(region.width, region.height)
                     var rect = Resampler.SourceRect(
-                        x: (W - region.width) / 2, y: (H - region.height) / 2,
-                        width: region.width, height: region.height)
+                        x: corner.x, y: corner.y, width: region.width, height: region.height)
                     if Double(out.width) == rect.width.rounded() && Double(out.height) == rect.height.rounded() {
                         // No scaling: snap to whole pixels and just copy.
+                        let snapped = gravity == .smart ? corner : origin(Double(out.width), Double(out.height))
                         rect = .init(
-                            x: ((W - Double(out.width)) / 2).rounded(.down),
-                            y: ((H - Double(out.height)) / 2).rounded(.down),
+                            x: min(max(snapped.x.rounded(.down), 0), W - Double(out.width)),
+                            y: min(max(snapped.y.rounded(.down), 0), H - Double(out.height)),
                             width: Double(out.width), height: Double(out.height))
                         if out.width == w && out.height == h { return nil }
                     }
@@ -168,7 +188,10 @@ extension ImageProcessors {
 
         /// The resized image (or `image` itself when no resize is needed).
         public func process(_ image: Image) throws -> Image {
-            guard let plan = plan(width: image.width, height: image.height) else { return image }
+            if let reason = gravity.invalidityReason {
+                throw ImageProcessingError(processor: identifier, reason: reason)
+            }
+            guard let plan = plan(width: image.width, height: image.height, image: image) else { return image }
             let r = plan.source
             if r.width == Double(plan.width) && r.height == Double(plan.height)
                 && r.x.rounded() == r.x && r.y.rounded() == r.y
@@ -182,23 +205,29 @@ extension ImageProcessors {
 
 extension ImageProcessing where Self == ImageProcessors.Resize {
     /// Resizes to fit or fill `size` pixels (see ``ImageProcessors/Resize``), with Lanczos3
-    /// unless `filter` says otherwise.
+    /// unless `filter` says otherwise; a fill with `crop` keeps the part `gravity` picks.
     public static func resize(
         size: Size, unit: ImageProcessors.Unit = .pixels,
         contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
-        crop: Bool = false, upscale: Bool = false, filter: ImageProcessors.Resize.Filter = .lanczos3
+        crop: Bool = false, upscale: Bool = false, filter: ImageProcessors.Resize.Filter = .lanczos3,
+        gravity: ImageProcessors.Gravity = .center
     ) -> Self {
-        .init(size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale, filter: filter)
+        .init(
+            size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale, filter: filter,
+            gravity: gravity)
     }
 
     /// Resizes to fit or fill a `CGSize` (pixels unless `unit` says points), with Lanczos3 unless
-    /// `filter` says otherwise.
+    /// `filter` says otherwise; a fill with `crop` keeps the part `gravity` picks.
     public static func resize(
         size: CGSize, unit: ImageProcessors.Unit = .pixels,
         contentMode: ImageProcessors.Resize.ContentMode = .aspectFill,
-        crop: Bool = false, upscale: Bool = false, filter: ImageProcessors.Resize.Filter = .lanczos3
+        crop: Bool = false, upscale: Bool = false, filter: ImageProcessors.Resize.Filter = .lanczos3,
+        gravity: ImageProcessors.Gravity = .center
     ) -> Self {
-        .init(size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale, filter: filter)
+        .init(
+            size: size, unit: unit, contentMode: contentMode, crop: crop, upscale: upscale, filter: filter,
+            gravity: gravity)
     }
 
     /// Scales to `width` pixels wide, keeping the aspect ratio, with Lanczos3 unless `filter`

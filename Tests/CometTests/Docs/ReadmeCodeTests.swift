@@ -67,6 +67,16 @@ func processingGuideThumbnail(of image: Image) throws -> Image {
     return thumbnail
 }
 
+/// Imaging.docc/ProcessingImages.md, gravity, an effect and a watermark.
+func processingGuideBanner(of image: Image, logo: Image) throws -> Image {
+    let banner = ImageProcessors.Composition([
+        .resize(size: Size(width: 600, height: 200), crop: true, gravity: .focusPoint(x: 0.5, y: 0.8)),
+        .sharpen(radius: 0.5),
+        .watermark(logo, id: "logo-v1", opacity: 0.5, position: .compass(.southEast), offsetX: 8, offsetY: 8),
+    ])
+    return try banner.process(image)
+}
+
 @Suite("README and guide code runs", .timeLimit(.minutes(1)))
 struct ReadmeCodeTests {
     @Test func thumbnailThenFullShowsBoth() async throws {
@@ -91,6 +101,15 @@ struct ReadmeCodeTests {
         #expect(thumbnail.image.width == 256 && thumbnail.isClean)  // decoded at 1/8
         #expect(try Image(data: png).width == 2048)
         #expect(try Image(data: jpeg).height == 1024)
+    }
+
+    @Test func processingGuideBannerIsFilledSharpenedAndMarked() throws {
+        let logo = Image(width: 20, height: 10, color: .white)
+        let banner = try processingGuideBanner(of: TestImages.image(width: 640, height: 480), logo: logo)
+        #expect(banner.width == 600 && banner.height == 200)
+        // The logo, white at half opacity, 8 pixels in from the bottom right corner.
+        let marked = banner.pixel(x: 600 - 8 - 10, y: 200 - 8 - 5)
+        #expect(marked.red >= 127 && marked.green >= 127 && marked.blue >= 127)
     }
 
     @Test func processingGuideExampleMakesARoundedSquare() throws {
