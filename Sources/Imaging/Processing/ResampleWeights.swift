@@ -10,7 +10,9 @@ import Foundation
 /// enlarging); weights are signed. With the area average, shrinking (`step > 1`) weighs each
 /// source pixel as much as its overlap with the interval (exact area averaging, no negative
 /// weight), and enlarging takes Lanczos3's taps. Lanczos3 taps outside the source are dropped
-/// (as Pillow does); area taps outside it are clamped to its edge and merged. Weights are integers summing to exactly
+/// (as Pillow does); area taps outside it are clamped to its edge and merged. A `sharpening` `a`
+/// (Lanczos3 only) convolves the kernel with the taps (−a, 1 + 2a, −a), two taps more, to undo
+/// a reduced decode's softness (``DecodeReduction/sharpening``). Weights are integers summing to exactly
 /// `1 << bits`, so a constant signal stays exactly constant.
 struct ResampleWeights {
     /// Fixed-point precision of the weights.
@@ -39,15 +41,17 @@ struct ResampleWeights {
     let isNonNegative: Bool
 
     /// Computes the taps mapping `[origin, origin + extent)` of a source `sourceLength` long to
-    /// `outputLength` samples with `filter`.
+    /// `outputLength` samples with `filter` (and Lanczos3's `sharpening`).
     init(
         sourceLength: Int, origin: Double, extent: Double, outputLength: Int,
-        filter: ImageProcessors.Resize.Filter = .areaAverage
+        filter: ImageProcessors.Resize.Filter = .areaAverage, sharpening: Double = 0
     ) {
         precondition(sourceLength > 0 && outputLength > 0 && extent > 0)
         let step = extent / Double(outputLength)
         let averages = filter == .areaAverage && step > 1
-        let scale = max(step, 1), radius = 3 * max(step, 1)
+        let scale = max(step, 1)
+        let sharpening = averages ? 0 : sharpening
+        let radius = 3 * max(step, 1) + (sharpening > 0 ? 1 : 0)
         // Flat buffers, `capacity` slots per output sample (an interval `step` long overlaps at
         // most ⌈step⌉ + 1 source pixels; Lanczos3 reads at most ⌊2·radius⌋ + 1): a resize makes
         // these for every image, and per-sample arrays cost more than the taps' arithmetic.
@@ -87,7 +91,13 @@ struct ResampleWeights {
                     // Taps beyond the edge are dropped (the rest renormalised below): repeating
                     // the edge pixel instead would give it the weight of every tap past it,
                     // which for a large reduction is most of the kernel's outer lobes.
-                    let weight = Self.lanczos3((Double(j) - centre) / scale)
+                    var weight = Self.lanczos3((Double(j) - centre) / scale)
+                    if sharpening > 0 {
+                        let neighbours =
+                            Self.lanczos3((Double(j - 1) - centre) / scale)
+                            + Self.lanczos3((Double(j + 1) - centre) / scale)
+                        weight = (1 + 2 * sharpening) * weight - sharpening * neighbours
+                    }
                     if weight != 0 && j >= 0 && j < sourceLength { append(j, weight) }
                     j += 1
                 }
