@@ -172,14 +172,12 @@ extension ImageProcessors {
 
         /// The resized image (or `image` itself when no resize is needed).
         public func process(_ image: Image) throws -> Image {
-            // After a reduced decode, Lanczos3 frames on the file's exact sides and undoes the
-            // decode's softness, so that the result is the full-size decode's resize within
-            // rounding; the area average is the cheap option and keeps whole-pixel framing.
+            // After a reduced decode, Lanczos3 frames on the file's exact sides and undoes part of
+            // the decode's softness, so that the result comes as close as it can to the full-size
+            // decode's resize; the area average is the cheap option and keeps whole-pixel framing.
             let reduction = filter == .lanczos3 ? image.decodeReduction : nil
-            guard
-                let plan = plan(
-                    width: image.width, height: image.height, extent: reduction.map { (width: $0.width, height: $0.height) })
-            else { return image }
+            let extent = reduction.map { (width: $0.width, height: $0.height) }
+            guard let plan = plan(width: image.width, height: image.height, extent: extent) else { return image }
             let r = plan.source
             if r.width == Double(plan.width) && r.height == Double(plan.height)
                 && r.x.rounded() == r.x && r.y.rounded() == r.y
