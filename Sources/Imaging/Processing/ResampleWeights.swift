@@ -86,20 +86,20 @@ struct ResampleWeights {
             } else {
                 // Lanczos3 around the sample's centre, in pixel-centre coordinates.
                 let centre = origin + (Double(i) + 0.5) * step - 0.5
-                var j = Int((centre - radius).rounded(.up))
-                while Double(j) <= centre + radius {
+                let first = Int((centre - radius).rounded(.up)), last = Int((centre + radius).rounded(.down))
+                // Each kernel value once (a sharpened tap also reads its neighbours'): a resize
+                // makes these for every image, and the sines are most of their cost.
+                var previous = Self.lanczos3((Double(first - 1) - centre) / scale)
+                var current = Self.lanczos3((Double(first) - centre) / scale)
+                for j in first...last {
+                    let next = Self.lanczos3((Double(j + 1) - centre) / scale)
+                    let weight =
+                        sharpening > 0 ? (1 + 2 * sharpening) * current - sharpening * (previous + next) : current
                     // Taps beyond the edge are dropped (the rest renormalised below): repeating
                     // the edge pixel instead would give it the weight of every tap past it,
                     // which for a large reduction is most of the kernel's outer lobes.
-                    var weight = Self.lanczos3((Double(j) - centre) / scale)
-                    if sharpening > 0 {
-                        let neighbours =
-                            Self.lanczos3((Double(j - 1) - centre) / scale)
-                            + Self.lanczos3((Double(j + 1) - centre) / scale)
-                        weight = (1 + 2 * sharpening) * weight - sharpening * neighbours
-                    }
                     if weight != 0 && j >= 0 && j < sourceLength { append(j, weight) }
-                    j += 1
+                    (previous, current) = (current, next)
                 }
             }
             if n == 0 { append(Int(origin), 1) }
@@ -143,7 +143,9 @@ struct ResampleWeights {
         if x == 0 { return 1 }
         guard abs(x) < 3 else { return 0 }
         let a = Double.pi * x
-        return 3 * sin(a) * sin(a / 3) / (a * a)
+        // One sine: sin(a) = sin(a/3)·(3 − 4·sin²(a/3)).
+        let third = sin(a / 3)
+        return 3 * third * third * (3 - 4 * third * third) / (a * a)
     }
 
     /// Moves every start index by `delta` (after cropping the source).
