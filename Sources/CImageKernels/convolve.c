@@ -85,36 +85,48 @@ static size_t vertical_pass_sse2(const uint8_t *first_row, size_t stride, intptr
 #endif
 
 #if defined(CIK_AVX2)
-// The SSE2 step on 32 bytes. AVX2's unpacks and packs work within each 128-bit half, so the
-// accumulators hold bytes {0-3 | 16-19}, {4-7 | 20-23}, {8-11 | 24-27}, {12-15 | 28-31}; the
-// packed halves are put back in order by a cross-lane permute before the store.
+// The SSE2 step on 32 bytes, one pair of source rows at a time into 32-bit sums in `sums`, so that
+// only two rows are read at once: reading every tap's row for each 32 bytes, as the SSE2 step
+// does, thrashes the L1 cache when the rows are a power of two apart (all in one cache set:
+// 768² → 256² from rows of 4096 bytes took 1.9 ms instead of 0.65). AVX2's unpacks and packs work
+// within each 128-bit half, so each 32 bytes' sums hold bytes {0-3 | 16-19}, {4-7 | 20-23},
+// {8-11 | 24-27}, {12-15 | 28-31}; the packed halves are put back in order by a cross-lane permute.
 AVX2_FUNCTION
 static size_t vertical_pass_avx2(const uint8_t *first_row, size_t stride, intptr_t taps, const int32_t *pairs,
-                                 size_t bytes, int16_t *row) {
+                                 size_t bytes, int16_t *row, int32_t *sums) {
+    const size_t whole = bytes & ~(size_t)31;
     const __m256i zero = _mm256_setzero_si256();
     const __m256i rounding = _mm256_set1_epi32(1 << (row_shift - 1));
-    size_t i = 0;
-    for (; i + 32 <= bytes; i += 32) {
-        __m256i acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;
-        for (intptr_t k = 0; k < taps; k += 2) {
-            const __m256i a = _mm256_loadu_si256((const __m256i *)(first_row + (size_t)k * stride + i));
-            const __m256i b = k + 1 < taps ? _mm256_loadu_si256((const __m256i *)(first_row + (size_t)(k + 1) * stride + i)) : zero;
-            const __m256i pair = _mm256_set1_epi32(pairs[k / 2]);
+    for (intptr_t k = 0; k < taps; k += 2) {
+        const uint8_t *a_row = first_row + (size_t)k * stride;
+        const uint8_t *b_row = k + 1 < taps ? a_row + stride : NULL;
+        const __m256i pair = _mm256_set1_epi32(pairs[k / 2]);
+        for (size_t i = 0; i < whole; i += 32) {
+            const __m256i a = _mm256_loadu_si256((const __m256i *)(a_row + i));
+            const __m256i b = b_row ? _mm256_loadu_si256((const __m256i *)(b_row + i)) : zero;
             const __m256i lo = _mm256_unpacklo_epi8(a, b), hi = _mm256_unpackhi_epi8(a, b);
-            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_unpacklo_epi8(lo, zero), pair));
-            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_unpackhi_epi8(lo, zero), pair));
-            acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(_mm256_unpacklo_epi8(hi, zero), pair));
-            acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(_mm256_unpackhi_epi8(hi, zero), pair));
+            __m256i *sum = (__m256i *)(sums + i);
+            const __m256i start0 = k == 0 ? rounding : _mm256_loadu_si256(sum);
+            const __m256i start1 = k == 0 ? rounding : _mm256_loadu_si256(sum + 1);
+            const __m256i start2 = k == 0 ? rounding : _mm256_loadu_si256(sum + 2);
+            const __m256i start3 = k == 0 ? rounding : _mm256_loadu_si256(sum + 3);
+            _mm256_storeu_si256(sum, _mm256_add_epi32(start0, _mm256_madd_epi16(_mm256_unpacklo_epi8(lo, zero), pair)));
+            _mm256_storeu_si256(sum + 1, _mm256_add_epi32(start1, _mm256_madd_epi16(_mm256_unpackhi_epi8(lo, zero), pair)));
+            _mm256_storeu_si256(sum + 2, _mm256_add_epi32(start2, _mm256_madd_epi16(_mm256_unpacklo_epi8(hi, zero), pair)));
+            _mm256_storeu_si256(sum + 3, _mm256_add_epi32(start3, _mm256_madd_epi16(_mm256_unpackhi_epi8(hi, zero), pair)));
         }
-        acc0 = _mm256_srai_epi32(_mm256_add_epi32(acc0, rounding), row_shift);
-        acc1 = _mm256_srai_epi32(_mm256_add_epi32(acc1, rounding), row_shift);
-        acc2 = _mm256_srai_epi32(_mm256_add_epi32(acc2, rounding), row_shift);
-        acc3 = _mm256_srai_epi32(_mm256_add_epi32(acc3, rounding), row_shift);
+    }
+    for (size_t i = 0; i < whole; i += 32) {
+        const __m256i *sum = (const __m256i *)(sums + i);
+        const __m256i acc0 = _mm256_srai_epi32(_mm256_loadu_si256(sum), row_shift);
+        const __m256i acc1 = _mm256_srai_epi32(_mm256_loadu_si256(sum + 1), row_shift);
+        const __m256i acc2 = _mm256_srai_epi32(_mm256_loadu_si256(sum + 2), row_shift);
+        const __m256i acc3 = _mm256_srai_epi32(_mm256_loadu_si256(sum + 3), row_shift);
         const __m256i first = _mm256_packs_epi32(acc0, acc1), second = _mm256_packs_epi32(acc2, acc3);
         _mm256_storeu_si256((__m256i *)(row + i), _mm256_permute2x128_si256(first, second, 0x20));
         _mm256_storeu_si256((__m256i *)(row + i + 16), _mm256_permute2x128_si256(first, second, 0x31));
     }
-    return i;
+    return whole;
 }
 #endif
 
@@ -242,11 +254,14 @@ int cik_convolve_rgba8(const uint8_t *source, size_t source_bytes_per_row, uint3
     const size_t bytes = (size_t)source_width * 4;
     // The tail past the row's end stays zero: the SIMD horizontal steps read it with weight 0.
     int16_t *row = calloc(bytes + row_padding_pixels * 4, sizeof(int16_t));
+    int32_t *sums = simd == CIK_SIMD_AVX2 ? malloc(bytes * sizeof(int32_t) + 32) : NULL;
     intptr_t x_stride = 0, y_stride = 0;
     int32_t *x_pairs = simd == CIK_SIMD_NONE ? NULL : pair_table(x, output_width, &x_stride);
     int32_t *y_pairs = simd == CIK_SIMD_NONE ? NULL : pair_table(y, output_height, &y_stride);
-    if (row == NULL || (simd != CIK_SIMD_NONE && (x_pairs == NULL || y_pairs == NULL))) {
+    if (row == NULL || (simd != CIK_SIMD_NONE && (x_pairs == NULL || y_pairs == NULL)) ||
+        (simd == CIK_SIMD_AVX2 && sums == NULL)) {
         free(row);
+        free(sums);
         free(x_pairs);
         free(y_pairs);
         return -1;
@@ -261,7 +276,7 @@ int cik_convolve_rgba8(const uint8_t *source, size_t source_bytes_per_row, uint3
 #if defined(CIK_AVX2)
         case CIK_SIMD_AVX2:
             done = vertical_pass_avx2(first, source_bytes_per_row, taps, y_pairs + (size_t)oy * (size_t)y_stride,
-                                      bytes, row);
+                                      bytes, row, sums);
             done += vertical_pass_sse2(first + done, source_bytes_per_row, taps,
                                        y_pairs + (size_t)oy * (size_t)y_stride, bytes - done, row + done);
             vertical_pass_portable(first, source_bytes_per_row, taps, w, done, bytes, row);
@@ -283,6 +298,7 @@ int cik_convolve_rgba8(const uint8_t *source, size_t source_bytes_per_row, uint3
         }
     }
     free(row);
+    free(sums);
     free(x_pairs);
     free(y_pairs);
     return 0;
