@@ -30,15 +30,16 @@ extension ImageProcessors.Resize {
         ///
         /// Lanczos3's figure is chosen by measured cost and quality together (BENCHMARKS.md,
         /// "Thumbnails against libvips"). libjpeg-turbo's cheap reduced decodes are 1/2, 1/4 and
-        /// 1/8 (its 3/8…7/8 cost more than a full-size decode); each comes out as the full-size
-        /// decode averaged over 2², 4² or 8² pixels, and after one the resize frames on the file's
-        /// exact sides and sharpens a little to undo that average's softness. With 1.5, a 256²
-        /// fill of a 1024×768 photo (3×) decodes at 1/2 and measures 50 dB against a full-size
-        /// decode resized with Lanczos3, for about two thirds of the CPU of the full-size decode
-        /// and its 19-tap resize; libvips' rule (leave the kernel two or more) decodes it at full size. The
-        /// price is at reductions just past each decode's threshold (3.01×, 6.1×, 12.5×), where
-        /// the kernel is left 1.5: 45–47 dB median on the corpus's photos, edge energy within 3%,
-        /// where a full-size decode gives 57 dB and libvips 40–53 dB.
+        /// 1/8 (its other M/8 scales cost as much as a full-size decode or more); each comes out
+        /// as the full-size decode averaged over 2², 4² or 8² pixels, and after one the resize
+        /// frames on the file's exact sides and sharpens a little to undo that average's
+        /// softness. With 1.5, a 256² fill of a 1024×768 photo (3×) decodes at 1/2 and measures
+        /// 50 dB against a full-size decode resized with Lanczos3, for about two thirds of the
+        /// CPU of the full-size decode and its 19-tap resize; libvips' rule (leave the kernel two
+        /// or more) decodes it at full size. The price is at reductions just past each decode's
+        /// threshold (3.01×, 6.1×, 12.5×), where the kernel is left 1.5: 45–47 dB median on the
+        /// corpus's photos, edge energy within 3%, where a full-size decode gives 57 dB and
+        /// libvips 53, 49 and 40 dB.
         public var decodingHeadroom: Double {
             switch self {
             case .lanczos3: 1.5
