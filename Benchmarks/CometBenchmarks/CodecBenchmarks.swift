@@ -61,7 +61,7 @@ enum CodecBenchmarks {
             let pixels = decodedPhoto().packedBytes
             benchmark.startMeasurement()
             pixels.withUnsafeBufferPointer { source in
-                ref_lanczos_resample(source.baseAddress, 1024 * 4, 1024, 768, 128, 0, 768, 768, 256, 256, &output)
+                ref_lanczos_resample(source.baseAddress, 1024 * 4, 1024, 768, 128, 0, 768, 768, 256, 256, 0, &output)
             }
             blackHole(output)
         }

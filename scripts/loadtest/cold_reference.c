@@ -1,6 +1,6 @@
 // The C loop comet-server's cold path is compared with (`make loadtest`): reads the cold
 // requests ("name width height" lines) from stdin, runs ref_jpeg_fill_encode (Benchmarks'
-// CReference: decode at the DCT scale covering twice the fill, Lanczos3 resample, JPEG encode) on each against
+// CReference: decode at the DCT scale covering 1.5 × the fill, Lanczos3 resample, JPEG encode) on each against
 // the images in the directory given as argv[1], and prints the CPU milliseconds per image.
 #include "CReference.h"
 #include <stdio.h>

@@ -317,7 +317,7 @@ def table(results: list[dict]) -> str:
 
 def cold_reference(work: Path, requests: list[tuple[str, int, int]], count: int) -> float:
     """CPU milliseconds per image of the C loop that does a cold request's work in memory
-    (cold_reference.c: decode at the DCT scale covering twice the fill, Lanczos3 resample, JPEG q80
+    (cold_reference.c: decode at the DCT scale covering 1.5 × the fill, Lanczos3 resample, JPEG q80
     encode, as comet-server's default resize does), over
     the first `count` cold requests."""
     root = HERE.parent.parent

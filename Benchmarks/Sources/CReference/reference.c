@@ -2,6 +2,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <jpeglib.h>
 #include <png.h>
 
@@ -9,25 +10,34 @@ typedef struct { struct jpeg_error_mgr manager; jmp_buf jump; } ref_errors;
 
 static void ref_error_exit(j_common_ptr cinfo) { longjmp(((ref_errors *)cinfo->err)->jump, 1); }
 
-/// The DCT scale denominator that covers `side`×`side` from `width`×`height` most cheaply: the
-/// largest of 8, 4 and 2 whose output still covers it, else 1. libjpeg-turbo 2.1's reduced
-/// IDCTs are SIMD for 1/2, 1/4 and 1/8 and scalar for other M/8, so those three are the cheap
-/// ones (3/8 costs more than 1/2 here); Comet's decoder follows the same rule. The Lanczos3
-/// resize after it needs twice the side (the filter's decoding headroom), as Comet asks.
-static int covering_denominator(uint32_t width, uint32_t height, uint32_t side) {
+/// The DCT scale denominator that covers `cover_width`×`cover_height` from `width`×`height` most
+/// cheaply, on whole blocks: the largest of 8, 4 and 2 whose output still covers it, else 1.
+/// libjpeg-turbo 2.1's reduced IDCTs are SIMD for 1/2, 1/4 and 1/8 and scalar for other M/8, so
+/// those three are the cheap ones (3/8 costs more than 1/2 here); Comet's decoder follows the
+/// same rule.
+static int covering_denominator(uint32_t width, uint32_t height, uint32_t cover_width, uint32_t cover_height) {
     static const int candidates[] = {8, 4, 2};
     for (int i = 0; i < 3; i++) {
         int d = candidates[i];
-        if ((width + d - 1) / d >= 2 * side && (height + d - 1) / d >= 2 * side) return d;
+        if (width / d >= cover_width && height / d >= cover_height) return d;
     }
     return 1;
 }
 
+/// What the Lanczos3 resize asks the decoder to cover for an output side: 1.5 times it,
+/// rounded up (the filter's decoding headroom, as Comet asks).
+static uint32_t headroom(uint32_t side) { return (uint32_t)ceil(side * 1.5); }
+
+/// How much Comet's resize sharpens after a 1/`d` decode to undo the reduced IDCT's box-like
+/// softness: (1 − 1/d²)/40, 0 at full size.
+static double sharpening(int d) { return d > 1 ? (1 - 1.0 / ((double)d * d)) / 40 : 0; }
+
 /// Decodes a JPEG in memory to RGBA8 into a malloc'd buffer (NULL on error): at
 /// scale_num/scale_denom, or, when `cover_side` is not 0, at the cheapest scale that covers
-/// `cover_side`².
-static uint8_t *decode_rgba(const uint8_t *data, size_t length, unsigned scale_num, unsigned scale_denom,
-                            uint32_t cover_side, uint32_t *width, uint32_t *height) {
+/// `cover_side`² (the denominator in `*chosen`, the file's size in `*file_width`/`*file_height`).
+static uint8_t *decode_rgba_covering(const uint8_t *data, size_t length, unsigned scale_num, unsigned scale_denom,
+                                     uint32_t cover_side, uint32_t *width, uint32_t *height, int *chosen,
+                                     uint32_t *file_width, uint32_t *file_height) {
     struct jpeg_decompress_struct cinfo;
     ref_errors errors;
     uint8_t *volatile pixels = NULL;
@@ -39,7 +49,10 @@ static uint8_t *decode_rgba(const uint8_t *data, size_t length, unsigned scale_n
     jpeg_read_header(&cinfo, TRUE);
     cinfo.out_color_space = JCS_EXT_RGBA;
     cinfo.scale_num = cover_side ? 1 : scale_num;
-    cinfo.scale_denom = cover_side ? (unsigned)covering_denominator(cinfo.image_width, cinfo.image_height, cover_side) : scale_denom;
+    cinfo.scale_denom = cover_side ? (unsigned)covering_denominator(cinfo.image_width, cinfo.image_height, cover_side, cover_side) : scale_denom;
+    *chosen = (int)cinfo.scale_denom;
+    *file_width = cinfo.image_width;
+    *file_height = cinfo.image_height;
     jpeg_start_decompress(&cinfo);
     size_t stride = (size_t)cinfo.output_width * 4;
     pixels = malloc(stride * cinfo.output_height);
@@ -54,17 +67,12 @@ static uint8_t *decode_rgba(const uint8_t *data, size_t length, unsigned scale_n
     return pixels;
 }
 
-/// The largest of 8, 4 and 2 whose output still covers a `fill_width`×`fill_height` aspect
-/// fill of `width`×`height` twice over, else 1 (the same rule as `covering_denominator`).
-static int fill_covering_denominator(uint32_t width, uint32_t height, uint32_t fill_width, uint32_t fill_height) {
-    double scale = (double)fill_width / width > (double)fill_height / height ? (double)fill_width / width
-                                                                              : (double)fill_height / height;
-    static const int candidates[] = {8, 4, 2};
-    for (int i = 0; i < 3; i++) {
-        int d = candidates[i];
-        if ((width + d - 1) / d >= 2 * (uint32_t)(width * scale + 0.5) && (height + d - 1) / d >= 2 * (uint32_t)(height * scale + 0.5)) return d;
-    }
-    return 1;
+static uint8_t *decode_rgba(const uint8_t *data, size_t length, unsigned scale_num, unsigned scale_denom,
+                            uint32_t cover_side, uint32_t *width, uint32_t *height) {
+    int chosen;
+    uint32_t file_width, file_height;
+    return decode_rgba_covering(data, length, scale_num, scale_denom, cover_side, width, height, &chosen, &file_width,
+                                &file_height);
 }
 
 uint64_t ref_jpeg_fill_encode(const uint8_t *data, size_t length, uint32_t fill_width, uint32_t fill_height, int quality) {
@@ -76,19 +84,26 @@ uint64_t ref_jpeg_fill_encode(const uint8_t *data, size_t length, uint32_t fill_
     jpeg_create_decompress(&probe);
     jpeg_mem_src(&probe, data, (unsigned long)length);
     jpeg_read_header(&probe, TRUE);
-    unsigned denominator = (unsigned)fill_covering_denominator(probe.image_width, probe.image_height, fill_width, fill_height);
+    const int d = covering_denominator(probe.image_width, probe.image_height, headroom(fill_width), headroom(fill_height));
+    // The file's sides in decoded pixels (fractional when they are not a multiple of d): the
+    // fill is framed on them, and only whole blocks are read, as Comet does.
+    const double exact_width = (double)probe.image_width / d, exact_height = (double)probe.image_height / d;
     jpeg_destroy_decompress(&probe);
 
     uint32_t width = 0, height = 0;
-    uint8_t *pixels = decode_rgba(data, length, 1, denominator, 0, &width, &height);
+    uint8_t *pixels = decode_rgba(data, length, 1, (unsigned)d, 0, &width, &height);
     if (!pixels) return 0;
+    const uint32_t whole_width = d > 1 && width > exact_width ? (uint32_t)exact_width : width;
+    const uint32_t whole_height = d > 1 && height > exact_height ? (uint32_t)exact_height : height;
     // The centred region of the decoded image with the output's aspect ratio.
-    const double scale = (double)fill_width / width > (double)fill_height / height ? (double)fill_width / width
-                                                                                    : (double)fill_height / height;
+    const double scale = (double)fill_width / exact_width > (double)fill_height / exact_height
+                             ? (double)fill_width / exact_width
+                             : (double)fill_height / exact_height;
     const double crop_width = fill_width / scale, crop_height = fill_height / scale;
     uint8_t *thumbnail = malloc((size_t)fill_width * fill_height * 4);
-    ref_lanczos_resample(pixels, (size_t)width * 4, width, height, (width - crop_width) / 2, (height - crop_height) / 2,
-                         crop_width, crop_height, fill_width, fill_height, thumbnail);
+    ref_lanczos_resample(pixels, (size_t)width * 4, whole_width, whole_height, (exact_width - crop_width) / 2,
+                         (exact_height - crop_height) / 2, crop_width, crop_height, fill_width, fill_height,
+                         sharpening(d), thumbnail);
     free(pixels);
 
     struct jpeg_compress_struct cinfo;
@@ -130,14 +145,19 @@ uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom) {
 }
 
 uint64_t ref_jpeg_thumbnail(const uint8_t *data, size_t length, uint32_t side, uint8_t *destination) {
-    uint32_t width = 0, height = 0;
-    uint8_t *pixels = decode_rgba(data, length, 1, 1, side, &width, &height);
+    uint32_t width = 0, height = 0, file_width = 0, file_height = 0;
+    int d = 1;
+    uint8_t *pixels = decode_rgba_covering(data, length, 1, 1, headroom(side), &width, &height, &d, &file_width,
+                                           &file_height);
     if (!pixels) return 0;
-    uint32_t shorter = width < height ? width : height;
+    // Framed on the file's sides in decoded pixels, reading whole blocks only (as Comet).
+    const double exact_width = (double)file_width / d, exact_height = (double)file_height / d;
+    const uint32_t whole_width = d > 1 ? file_width / d : width, whole_height = d > 1 ? file_height / d : height;
+    const double shorter = exact_width < exact_height ? exact_width : exact_height;
     uint64_t count = 0;
     if (shorter >= side) {
-        ref_lanczos_resample(pixels, (size_t)width * 4, width, height, (width - shorter) / 2.0, (height - shorter) / 2.0,
-                             shorter, shorter, side, side, destination);
+        ref_lanczos_resample(pixels, (size_t)width * 4, whole_width, whole_height, (exact_width - shorter) / 2.0,
+                             (exact_height - shorter) / 2.0, shorter, shorter, side, side, sharpening(d), destination);
         count = (uint64_t)side * side;
     }
     free(pixels);

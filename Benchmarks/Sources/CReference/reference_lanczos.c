@@ -3,8 +3,9 @@
 #include <stdlib.h>
 
 // The plain loop Comet's Lanczos3 resize is compared with: the same filter (taps of
-// sinc(x)·sinc(x/3) stretched by the reduction, taps beyond the edge dropped, 14-bit weights summing
-// to 1 << 14), written as the obvious scalar C, horizontal pass first into a 16-bit buffer.
+// sinc(x)·sinc(x/3) stretched by the reduction, convolved with (−a, 1 + 2a, −a) after a reduced
+// decode, taps beyond the edge dropped, 14-bit weights summing to 1 << 14), written as the obvious
+// scalar C, horizontal pass first into a 16-bit buffer.
 typedef struct { uint32_t first; uint32_t count; int32_t *weights; } ref_taps;
 
 static double lanczos3(double x) {
@@ -16,10 +17,10 @@ static double lanczos3(double x) {
 
 // Taps of `count` outputs over [origin, origin + extent) of a `length`-pixel axis, each first
 // index and weights; taps outside the axis are dropped and the rest renormalised.
-static ref_taps *axis_taps(uint32_t length, double origin, double extent, uint32_t count, int32_t *storage,
+static ref_taps *axis_taps(uint32_t length, double origin, double extent, uint32_t count, double a, int32_t *storage,
                            uint32_t capacity) {
     ref_taps *taps = malloc(sizeof(ref_taps) * count);
-    const double step = extent / count, scale = step > 1 ? step : 1, radius = 3 * scale;
+    const double step = extent / count, scale = step > 1 ? step : 1, radius = 3 * scale + (a > 0 ? 1 : 0);
     double *raw = malloc(sizeof(double) * capacity);
     for (uint32_t o = 0; o < count; o++) {
         const double centre = origin + (o + 0.5) * step - 0.5;
@@ -29,7 +30,8 @@ static ref_taps *axis_taps(uint32_t length, double origin, double extent, uint32
         for (uint32_t i = 0; i < n; i++) raw[i] = 0;
         double total = 0;
         for (long j = first; j <= last; j++) {
-            const double w = lanczos3((j - centre) / scale);
+            const double w = (1 + 2 * a) * lanczos3((j - centre) / scale) -
+                             a * (lanczos3((j - 1 - centre) / scale) + lanczos3((j + 1 - centre) / scale));
             raw[j - first] = w;
             total += w;
         }
@@ -52,13 +54,13 @@ static inline uint8_t clamp_byte(int32_t v) { return (uint8_t)(v < 0 ? 0 : v > 2
 
 void ref_lanczos_resample(const uint8_t *source, size_t source_stride, uint32_t width, uint32_t height, double x0,
                           double y0, double source_width, double source_height, uint32_t out_width, uint32_t out_height,
-                          uint8_t *destination) {
+                          double sharpening, uint8_t *destination) {
     const double sx = source_width / out_width > 1 ? source_width / out_width : 1;
     const double sy = source_height / out_height > 1 ? source_height / out_height : 1;
-    const uint32_t cx = (uint32_t)(6 * sx) + 2, cy = (uint32_t)(6 * sy) + 2;
+    const uint32_t cx = (uint32_t)(6 * sx) + 4, cy = (uint32_t)(6 * sy) + 4;
     int32_t *wx = malloc(sizeof(int32_t) * cx * out_width), *wy = malloc(sizeof(int32_t) * cy * out_height);
-    ref_taps *columns = axis_taps(width, x0, source_width, out_width, wx, cx);
-    ref_taps *rows = axis_taps(height, y0, source_height, out_height, wy, cy);
+    ref_taps *columns = axis_taps(width, x0, source_width, out_width, sharpening, wx, cx);
+    ref_taps *rows = axis_taps(height, y0, source_height, out_height, sharpening, wy, cy);
     // Only the source rows some output row reads go through the horizontal pass.
     const uint32_t top = rows[0].first, bottom = rows[out_height - 1].first + rows[out_height - 1].count;
     int16_t *horizontal = malloc(sizeof(int16_t) * (size_t)out_width * 4 * (bottom - top));

@@ -10,7 +10,10 @@ import Foundation
 // fill+crop 256² thumbnails from a local nginx, a cold pipeline per batch) run BATCHES times
 // in a plain process, so that `perf record` sees nothing but the pipeline and its loader.
 //
-//     .build-bench/release/ThumbnailBatch [default|urlsession|asynchttpclient|memory|direct] [BATCHES]
+//     .build-bench/release/ThumbnailBatch [default|urlsession|asynchttpclient|memory|direct] [BATCHES] [area]
+//
+// `area` resizes with `filter: .areaAverage` (a covering decode and an area average: the work
+// every thumbnail did before Lanczos3 became the default) instead of the default Lanczos3.
 //
 // `direct` runs the CPU reference instead: Comet's decoder and resize on the same bytes in
 // memory. `memory` runs the pipeline on a loader that answers at once with the photo's bytes
@@ -18,7 +21,9 @@ import Foundation
 let arguments = CommandLine.arguments
 let mode = arguments.count > 1 ? arguments[1] : "default"
 let batches = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
-let resize = ImageProcessors.Resize(size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true)
+let filter: ImageProcessors.Resize.Filter = arguments.count > 3 && arguments[3] == "area" ? .areaAverage : .lanczos3
+let resize = ImageProcessors.Resize(
+    size: Size(width: 256, height: 256), contentMode: .aspectFill, crop: true, filter: filter)
 let origin = try NginxOrigin.start()
 defer { NginxOrigin.stopAll() }
 
@@ -58,7 +63,7 @@ let cpu = processCPUTime() - cpuBefore
 let images = Double(batches * Workloads.photos.count)
 let wallMs = Double(wall.components.seconds) * 1e3 + Double(wall.components.attoseconds) * 1e-15
 print(
-    "\(mode): \(batches) batches, \(failures) failures, wall \(String(format: "%.3f", wallMs / images)) ms/image, "
+    "\(mode) (\(filter.rawValue)): \(batches) batches, \(failures) failures, wall \(String(format: "%.3f", wallMs / images)) ms/image, "
         + "CPU \(String(format: "%.3f", cpu / 1e6 / images)) ms/image")
 
 /// Answers a photo URL at once with the photo's bytes, on the caller's thread.

@@ -99,12 +99,11 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         /// (`ImageProcessors.Resize.Filter.decodingHeadroom`), so that the resize after the
         /// decode keeps its sharpness.
         var downsampling: ImageDecodingOptions.Downsampling {
-            let headroom = filter.decodingHeadroom
+            func room(_ side: Int) -> Int { Int((Double(side) * filter.decodingHeadroom).rounded(.up)) }
             return switch target {
-            case .maxPixelSize(let size): .maxPixelSize(size * headroom)
-            case .size(let width, let height, .aspectFill):
-                .covering(width: width * headroom, height: height * headroom)
-            case .size(let width, let height, _): .maxPixelSize(min(width, height) * headroom)
+            case .maxPixelSize(let size): .maxPixelSize(room(size))
+            case .size(let width, let height, .aspectFill): .covering(width: room(width), height: room(height))
+            case .size(let width, let height, _): .maxPixelSize(room(min(width, height)))
             }
         }
 

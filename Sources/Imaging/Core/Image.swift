@@ -23,6 +23,9 @@ public struct Image: Sendable {
     /// ``ImageDecodingOptions/keepsOriginalColors``. Encoders embed it; processors work on the
     /// numbers and the pipeline carries the profile over to their results.
     public var colorProfile: ColorProfile?
+    /// Set by the JPEG decoder on a DCT-scaled decode (see ``DecodeReduction``); `nil` on every
+    /// other image, and dropped by crops and by every processor (their results are new images).
+    var decodeReduction: DecodeReduction?
 
     let storage: PixelStorage
     let byteOffset: Int

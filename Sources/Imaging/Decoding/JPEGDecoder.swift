@@ -69,6 +69,17 @@ public struct JPEGDecoder: ImageDecoding {
             }
         }
         if options.appliesOrientation { image = image.applying(orientation) }
+        if denominator > 1 {
+            // The fraction of a pixel the dropped partial blocks stood for lies at the stored
+            // frame's right and bottom edges, wherever a rotation or mirroring moves it: only an
+            // image left as stored gets the file's exact sides.
+            let stored = !options.appliesOrientation || orientation == .up
+            let d = Double(denominator)
+            image.decodeReduction = DecodeReduction(
+                factor: Int(denominator),
+                width: stored ? max(Double(image.width), Double(info.width) / d) : Double(image.width),
+                height: stored ? max(Double(image.height), Double(info.height) / d) : Double(image.height))
+        }
         image.colorProfile = color.keptProfile
         return DecodedImage(
             image: image, type: .jpeg, sourceWidth: Int(info.width), sourceHeight: Int(info.height),

@@ -10,7 +10,9 @@ import Foundation
 /// enlarging); weights are signed. With the area average, shrinking (`step > 1`) weighs each
 /// source pixel as much as its overlap with the interval (exact area averaging, no negative
 /// weight), and enlarging takes Lanczos3's taps. Lanczos3 taps outside the source are dropped
-/// (as Pillow does); area taps outside it are clamped to its edge and merged. Weights are integers summing to exactly
+/// (as Pillow does); area taps outside it are clamped to its edge and merged. A `sharpening` `a`
+/// (Lanczos3 only) convolves the kernel with the taps (−a, 1 + 2a, −a), two taps more, to undo
+/// a reduced decode's softness (``DecodeReduction/sharpening``). Weights are integers summing to exactly
 /// `1 << bits`, so a constant signal stays exactly constant.
 struct ResampleWeights {
     /// Fixed-point precision of the weights.
@@ -39,15 +41,17 @@ struct ResampleWeights {
     let isNonNegative: Bool
 
     /// Computes the taps mapping `[origin, origin + extent)` of a source `sourceLength` long to
-    /// `outputLength` samples with `filter`.
+    /// `outputLength` samples with `filter` (and Lanczos3's `sharpening`).
     init(
         sourceLength: Int, origin: Double, extent: Double, outputLength: Int,
-        filter: ImageProcessors.Resize.Filter = .areaAverage
+        filter: ImageProcessors.Resize.Filter = .areaAverage, sharpening: Double = 0
     ) {
         precondition(sourceLength > 0 && outputLength > 0 && extent > 0)
         let step = extent / Double(outputLength)
         let averages = filter == .areaAverage && step > 1
-        let scale = max(step, 1), radius = 3 * max(step, 1)
+        let scale = max(step, 1)
+        let sharpening = averages ? 0 : sharpening
+        let radius = 3 * max(step, 1) + (sharpening > 0 ? 1 : 0)
         // Flat buffers, `capacity` slots per output sample (an interval `step` long overlaps at
         // most ⌈step⌉ + 1 source pixels; Lanczos3 reads at most ⌊2·radius⌋ + 1): a resize makes
         // these for every image, and per-sample arrays cost more than the taps' arithmetic.
@@ -82,14 +86,20 @@ struct ResampleWeights {
             } else {
                 // Lanczos3 around the sample's centre, in pixel-centre coordinates.
                 let centre = origin + (Double(i) + 0.5) * step - 0.5
-                var j = Int((centre - radius).rounded(.up))
-                while Double(j) <= centre + radius {
+                let first = Int((centre - radius).rounded(.up)), last = Int((centre + radius).rounded(.down))
+                // Each kernel value once (a sharpened tap also reads its neighbours'): a resize
+                // makes these for every image, and the sines are most of their cost.
+                var previous = Self.lanczos3((Double(first - 1) - centre) / scale)
+                var current = Self.lanczos3((Double(first) - centre) / scale)
+                for j in first...last {
+                    let next = Self.lanczos3((Double(j + 1) - centre) / scale)
+                    let weight =
+                        sharpening > 0 ? (1 + 2 * sharpening) * current - sharpening * (previous + next) : current
                     // Taps beyond the edge are dropped (the rest renormalised below): repeating
                     // the edge pixel instead would give it the weight of every tap past it,
                     // which for a large reduction is most of the kernel's outer lobes.
-                    let weight = Self.lanczos3((Double(j) - centre) / scale)
                     if weight != 0 && j >= 0 && j < sourceLength { append(j, weight) }
-                    j += 1
+                    (previous, current) = (current, next)
                 }
             }
             if n == 0 { append(Int(origin), 1) }
@@ -133,7 +143,9 @@ struct ResampleWeights {
         if x == 0 { return 1 }
         guard abs(x) < 3 else { return 0 }
         let a = Double.pi * x
-        return 3 * sin(a) * sin(a / 3) / (a * a)
+        // One sine: sin(a) = sin(a/3)·(3 − 4·sin²(a/3)).
+        let third = sin(a / 3)
+        return 3 * third * third * (3 - 4 * third * third) / (a * a)
     }
 
     /// Moves every start index by `delta` (after cropping the source).

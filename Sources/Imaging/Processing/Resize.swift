@@ -99,7 +99,7 @@ extension ImageProcessors {
         /// The smallest decode this resize can start from without changing its result's size or
         /// losing what its filter needs: a decoder that downsamples while decoding (JPEG's DCT
         /// scaling) may reduce the image as long as it still covers the target times the filter's
-        /// ``Filter/decodingHeadroom`` (twice the target for ``Filter/lanczos3``, the target
+        /// ``Filter/decodingHeadroom`` (1.5 times the target for ``Filter/lanczos3``, the target
         /// itself for ``Filter/areaAverage``). Only for resizes whose output size is the target itself (aspect fill
         /// with crop, stretch): where the output's size follows the source's aspect ratio, the
         /// reduced decode's rounding could move it by a pixel, so those return `nil`. A pipeline
@@ -107,8 +107,8 @@ extension ImageProcessors {
         /// `ImagePipeline.Configuration.isResizeDownsamplingEnabled`).
         public var decodingDownsampling: ImageDecodingOptions.Downsampling? {
             guard case .size(let size) = target, crop || contentMode == .stretch else { return nil }
-            let headroom = filter.decodingHeadroom
-            return .covering(width: size.width * headroom, height: size.height * headroom)
+            func room(_ side: Int) -> Int { Int((Double(side) * filter.decodingHeadroom).rounded(.up)) }
+            return .covering(width: room(size.width), height: room(size.height))
         }
 
         /// E.g.
@@ -133,9 +133,15 @@ extension ImageProcessors {
             var height: Int
         }
 
-        /// `image` is the image itself, which only ``Gravity/smart`` looks at.
-        func plan(width w: Int, height h: Int, image: Image? = nil) -> Plan? {
-            let (W, H) = (Double(w), Double(h))
+        /// `image` is the image itself, which only ``Gravity/smart`` looks at. `extent`: the sides
+        /// to frame the source rectangle on when they are not the image's own (a reduced
+        /// decode's, see ``DecodeReduction``); used only where the output's size is the target's
+        /// whatever the sides (a fill with crop, a stretch).
+        func plan(
+            width w: Int, height h: Int, image: Image? = nil, extent: (width: Double, height: Double)? = nil
+        ) -> Plan? {
+            var (W, H) = (Double(w), Double(h))
+            if let extent, crop || contentMode == .stretch { (W, H) = (extent.width, extent.height) }
             func side(_ length: Double, _ scale: Double) -> Int { max(1, Int((length * scale).rounded())) }
             let full = Resampler.SourceRect(x: 0, y: 0, width: W, height: H)
             var sx: Double, sy: Double
@@ -191,14 +197,23 @@ extension ImageProcessors {
             if let reason = gravity.invalidityReason {
                 throw ImageProcessingError(processor: identifier, reason: reason)
             }
-            guard let plan = plan(width: image.width, height: image.height, image: image) else { return image }
+            // After a reduced decode, Lanczos3 frames on the file's exact sides and undoes part of
+            // the decode's softness, so that the result comes as close as it can to the full-size
+            // decode's resize; the area average is the cheap option and keeps whole-pixel framing.
+            let reduction = filter == .lanczos3 ? image.decodeReduction : nil
+            let extent = reduction.map { (width: $0.width, height: $0.height) }
+            guard let plan = plan(width: image.width, height: image.height, image: image, extent: extent) else {
+                return image
+            }
             let r = plan.source
             if r.width == Double(plan.width) && r.height == Double(plan.height)
                 && r.x.rounded() == r.x && r.y.rounded() == r.y
             {
                 return image.cropped(x: Int(r.x), y: Int(r.y), width: plan.width, height: plan.height).compacted()
             }
-            return Resampler.resample(image, rect: r, width: plan.width, height: plan.height, filter: filter)
+            return Resampler.resample(
+                image, rect: r, width: plan.width, height: plan.height, filter: filter,
+                sharpening: reduction?.sharpening ?? 0)
         }
     }
 }

@@ -28,11 +28,12 @@ struct ResizeDownsamplingTests {
     }
 
     @Test func onlyResizesToAnExactSizeOfferADecodingDownsampling() {
-        // Twice the output for Lanczos3 (its decoding headroom), the output itself for the area average.
-        #expect(Self.fill.decodingDownsampling == .covering(width: 512, height: 512))
+        // 1.5 times the output for Lanczos3 (its decoding headroom, rounded up), the output itself
+        // for the area average.
+        #expect(Self.fill.decodingDownsampling == .covering(width: 384, height: 384))
         #expect(
             ImageProcessors.Resize(size: Size(width: 90, height: 40), contentMode: .stretch).decodingDownsampling
-                == .covering(width: 180, height: 80))
+                == .covering(width: 135, height: 60))
         #expect(
             ImageProcessors.Resize(size: Size(width: 90, height: 40), contentMode: .stretch, filter: .areaAverage)
                 .decodingDownsampling == .covering(width: 90, height: 40))
@@ -51,7 +52,7 @@ struct ResizeDownsamplingTests {
         let image = try await pipeline(decoder: decoder).image(
             for: ImageRequest(url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill]))
         #expect(image.width == 256 && image.height == 256)
-        #expect(decoder.downsamplings == [.covering(width: 512, height: 512)])
+        #expect(decoder.downsamplings == [.covering(width: 384, height: 384)])
     }
 
     @Test func theResultIsCloseToAFullDecodeAndResize() async throws {
@@ -87,7 +88,7 @@ struct ResizeDownsamplingTests {
         let request = ImageRequest(
             url: URL(string: "https://d.example/a.jpg")!, processors: [Self.fill], thumbnail: .init(maxPixelSize: 300))
         _ = try await pipeline(decoder: decoder).image(for: request)
-        // Twice the thumbnail's size: the headroom of its Lanczos3 resize.
-        #expect(decoder.downsamplings == [.maxPixelSize(600)])
+        // 1.5 times the thumbnail's size: the headroom of its Lanczos3 resize.
+        #expect(decoder.downsamplings == [.maxPixelSize(450)])
     }
 }

@@ -1,13 +1,15 @@
+import CImageKernels
 import Testing
 @testable import Imaging
 
-/// The resampler's C kernels (SSE2 on x86-64) give exactly the bytes of their integer arithmetic
+/// The resampler's C kernels (SSE2 on x86-64, and AVX2 for Lanczos3 where the CPU has it) give exactly the bytes of their integer arithmetic
 /// written out plainly, with 14-bit weights. The area average's: a vertical pass into 16-bit
 /// rows, `(Σ pixel·w + 32) >> 6`, then a horizontal pass, `(2²¹ + Σ row·w) >> 22`. Lanczos3's
 /// (signed weights): `(Σ pixel·w + 128) >> 8` into signed 16-bit rows, then
 /// `(2¹⁹ + Σ row·w) >> 20` clamped to 0...255. Checked on noise (every byte value, every lane) at
-/// shrinking, enlarging and odd factors, widths that leave a tail after the 16-byte steps, and
-/// odd and even tap counts.
+/// shrinking, enlarging and odd factors, widths that leave a tail after the 32- and 16-byte
+/// steps, and odd and even tap counts, with each level of vector instructions the CPU has
+/// (portable C, SSE2, the best).
 @Suite struct ResamplerKernelTests {
     @Test(
         arguments: [
@@ -16,21 +18,25 @@ import Testing
             (1024, 3, 7, 2),  // a wide shrink: many taps per output pixel
             (13, 9, 40, 27),  // enlarging
             (5, 5, 5, 5),  // one tap each
-            (33, 17, 20, 11),  // 33 pixels: 132 bytes, a tail of 4 after the 16-byte steps
+            (33, 17, 20, 11),  // 33 pixels: 132 bytes, a tail of 4 after the 32- and 16-byte steps
+            (14, 40, 5, 9),  // 56 bytes: one 32-byte step, one of 16, a tail of 8
         ], ImageProcessors.Resize.Filter.allCases)
     func theKernelMatchesItsArithmeticByteForByte(size: (Int, Int, Int, Int), filter: ImageProcessors.Resize.Filter) {
         let (width, height, outputWidth, outputHeight) = size
         let source = Self.noise(width: width, height: height)
         let rect = Resampler.SourceRect(x: 0, y: 0, width: Double(width), height: Double(height))
-        let output = Resampler.resample(source, rect: rect, width: outputWidth, height: outputHeight, filter: filter)
         let expected = Self.plainResample(source, width: outputWidth, height: outputHeight, filter: filter)
-        #expect(output.width == outputWidth && output.height == outputHeight)
-        let bytes = output.withUnsafeBytes { buffer in
-            (0..<outputHeight).flatMap { y in
-                Array(buffer[(y * output.bytesPerRow)..<(y * output.bytesPerRow + outputWidth * 4)])
+        for simd in [CIK_SIMD_NONE, CIK_SIMD_SSE2, CIK_SIMD_BEST] {
+            let output = Resampler.resample(
+                source, rect: rect, width: outputWidth, height: outputHeight, filter: filter, simd: simd)
+            #expect(output.width == outputWidth && output.height == outputHeight)
+            let bytes = output.withUnsafeBytes { buffer in
+                (0..<outputHeight).flatMap { y in
+                    Array(buffer[(y * output.bytesPerRow)..<(y * output.bytesPerRow + outputWidth * 4)])
+                }
             }
+            #expect(bytes == expected, "vector level \(simd.rawValue)")
         }
-        #expect(bytes == expected)
     }
 
     @Test(arguments: ImageProcessors.Resize.Filter.allCases)

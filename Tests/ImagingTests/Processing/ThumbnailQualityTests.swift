@@ -6,9 +6,12 @@ import Testing
 /// Thumbnails of the corpus's real photos, made as a pipeline makes them (the JPEG decoded at
 /// the reduced size the resize allows, then the resize), against `FloatLanczos3` over the
 /// full-size decode. The thresholds are at least what libvips' `vipsthumbnail` reaches on the
-/// same photos (`scripts/thumbnail-quality`, BENCHMARKS.md "Thumbnail quality": median 47.4 dB,
-/// worst 39.3 dB, edge energy within 3%): at every ratio a median PSNR of 47 dB and a median edge
-/// energy within 3% of the reference's, and no photo below 40 dB.
+/// same photos at each ratio (`scripts/thumbnail-quality`, BENCHMARKS.md "Thumbnails against
+/// libvips"): a median PSNR of 47 dB, a median edge energy within 3% of the reference's, and no
+/// photo below 40 dB. Just past a reduced decode's threshold (3.01×, 6.1×, 12.5×), where the
+/// kernel is left a reduction of 1.5, the median is held to 45 dB: Comet measures 45–47 dB there
+/// and libvips, which decodes larger, 53, 49 and 40 dB, so at 3.01× and 6.1× these two are below
+/// libvips' (the cost of the 1.5 headroom, BENCHMARKS.md).
 @Suite("Thumbnail quality against a float Lanczos3", .requiresCorpus("png-real", "sharp-photos"))
 struct ThumbnailQualityTests {
     /// The photos: four Kodak PNGs written as JPEGs (quality 90, 4:2:0) and a JPEG photo.
@@ -37,8 +40,10 @@ struct ThumbnailQualityTests {
         return (try resize.process(decoded), FloatLanczos3.fill(full, width: side, height: side))
     }
 
-    @Test(arguments: [1.5, 2, 3, 4.2, 23])
-    func thumbnailsMatchTheFloatReference(ratio: Double) throws {
+    /// Each ratio and its median PSNR threshold. 3.01×, 6.1× and 12.5× are just past the
+    /// thresholds of the 1/2, 1/4 and 1/8 decodes (the least the rule leaves the kernel, 1.5).
+    @Test(arguments: [(1.5, 47.0), (2, 47), (3, 47), (3.01, 45), (4.2, 47), (6.1, 45), (12.5, 45), (23, 47)])
+    func thumbnailsMatchTheFloatReference(ratio: Double, medianPSNR: Double) throws {
         var results: [ImageComparison] = []
         for photo in Self.photos {
             let size = try JPEGDecoder().decode(photo.jpeg, options: ImageDecodingOptions(downsampling: nil)).image
@@ -51,7 +56,7 @@ struct ThumbnailQualityTests {
         }
         #expect(results.count == 5)
         let psnrs = results.map(\.psnr).sorted(), edges = results.map(\.edgeRatio).sorted()
-        #expect(psnrs[psnrs.count / 2] >= 47, "median PSNR at \(ratio)×: \(psnrs)")
+        #expect(psnrs[psnrs.count / 2] >= medianPSNR, "median PSNR at \(ratio)×: \(psnrs)")
         #expect(abs(edges[edges.count / 2] - 1) <= 0.03, "median edge energy ratio at \(ratio)×: \(edges)")
     }
 

@@ -10,14 +10,15 @@
 uint64_t ref_jpeg_decode(const uint8_t *data, size_t length, int scale_denom);
 
 /// The thumbnail an aspect-fill + crop to `side`² makes, the way Comet's pipeline makes it:
-/// decodes the JPEG in memory to RGBA8 at the cheapest DCT scale that still covers twice side²
+/// decodes the JPEG in memory to RGBA8 at the cheapest DCT scale that still covers 1.5 × side²
 /// (1/2, 1/4 or 1/8, else full size: the Lanczos3 resize's headroom), then resamples the
-/// centred square to `side`×`side` with `ref_lanczos_resample` into `destination`
+/// centred square, framed on the file's exact sides, to `side`×`side` with `ref_lanczos_resample`
+/// (sharpened after a reduced decode, as Comet) into `destination`
 /// (side * side * 4 bytes). Returns side * side, or 0 on error.
 uint64_t ref_jpeg_thumbnail(const uint8_t *data, size_t length, uint32_t side, uint8_t *destination);
 
 /// What comet-server does for a cold `rs:fill:{w}:{h},q:{quality}` JPEG, in memory: decodes at
-/// the cheapest DCT scale that covers twice the fill (1/8, 1/4 or 1/2, else full size),
+/// the cheapest DCT scale that covers 1.5 × the fill (1/8, 1/4 or 1/2, else full size),
 /// resamples with `ref_lanczos_resample` the centred region of the output's aspect ratio to `fill_width`×`fill_height`, and encodes it
 /// as baseline JPEG at `quality` with libjpeg-turbo's defaults (4:2:0). Returns the encoded
 /// size, or 0 on error.
@@ -32,10 +33,11 @@ void ref_area_resample(const uint8_t *source, size_t source_stride, uint32_t x0,
 /// Lanczos3 resampling (separable, 14-bit fixed point, plain scalar C; taps beyond the edge dropped)
 /// of the region at (`x0`, `y0`) of `source_width`×`source_height` source pixels (fractional) of
 /// the `width`×`height` RGBA8 image to `out_width`×`out_height`: the same filter as Comet's
-/// default resize, written the obvious way.
+/// default resize, written the obvious way. `sharpening` is Comet's after a reduced decode
+/// ((1 − 1/d²)/40 after a 1/d decode, 0 after a full-size one).
 void ref_lanczos_resample(const uint8_t *source, size_t source_stride, uint32_t width, uint32_t height, double x0,
                           double y0, double source_width, double source_height, uint32_t out_width, uint32_t out_height,
-                          uint8_t *destination);
+                          double sharpening, uint8_t *destination);
 
 /// Decodes a JPEG in memory to RGBA8 at scale_num/scale_denom (libjpeg-turbo accepts M/8).
 /// Returns width * height of the output, or 0 on error.
