@@ -5,72 +5,23 @@ import Locking
     import Glibc
 #endif
 
-/// The one execution context of a pipeline's task graph, and the engine's execution model.
+/// The one execution context of a pipeline's task graph: a serial executor that is not a thread.
 ///
-/// **The model.** Everything a pipeline shares between requests (its job pools, jobs and their
-/// subscriptions, work queues, the rate limiter, the decoded-image backlog) is *graph state*, and
-/// graph state is touched only inside this executor. The executor is serial, and it is not a
-/// thread: whichever thread submits work while the graph is idle runs that work at once, on its
-/// own stack, then keeps running whatever other threads submitted meanwhile until nothing is
-/// left (as `Streams`' outbox drains). A thread that finds the graph busy only enqueues. So an
-/// uncontended entry costs one lock and unlock instead of a thread wake-up, and the result of a
-/// decode continues in the graph on the worker that produced it. Nothing heavy runs in the graph
-/// (no decode, processor, encode or disk I/O), so a drain is short.
+/// Graph state (job pools, jobs and their subscriptions, the work queues, the rate limiter, the
+/// decoded-image backlog) is touched only in closures this executor runs. A thread that submits
+/// work while the graph is idle runs it at once, on its own stack, then drains what other
+/// threads submitted meanwhile. A thread that finds the graph busy enqueues (``schedule(_:)``,
+/// ``perform(_:)``) or first waits a few microseconds for it (``performWaitingBriefly(_:)``).
+/// Work lighter than a thread wake-up that must not hold the graph up runs once the draining
+/// thread lets go (``performAfterLeaving(_:_:)``). Nothing heavy runs in the graph.
 ///
-/// **Every context a request touches**, in order:
-/// 1. *The caller's thread*: `image(for:)`, `imageTask(with:)`, `loadImage(with:)` and
-///    `imageStream(with:)` create the ``ImageTask`` and look in the memory cache (its own lock); a
-///    hit is delivered from here without entering the graph. `image(for:)` and `data(for:)` then
-///    enter the graph here with ``performWaitingBriefly(_:)`` (their caller suspends right
-///    after, so its thread does the graph's part, waiting up to 20 µs for a graph another
-///    thread is in rather than leaving the work to that thread); the others ``schedule(_:)``
-///    it, as do `cancel()` and priority changes, so their caller pays an enqueue and goes on.
-/// 2. *The graph* (this executor, on whichever thread drains it): the task subscribes to its
-///    job; jobs are created, coalesced, prioritised and cancelled; the rate limiter and the work
-///    queues decide what starts; the data loader's `loadData` is called (it only starts a
-///    transfer); the memory cache is written, and original data handed to the disk cache (whose
-///    writer does the I/O).
-/// 3. *A worker* (Dispatch's global `.userInitiated` queue, through
-///    ``WorkQueue/run(priority:light:_:_:then:)``): disk-cache reads, decoding (previews and final),
-///    processors, encoding for the disk cache. Each hands its result back to the graph on its
-///    own thread.
-///    *The thread leaving the graph* (``performAfterLeaving(_:_:)``), instead of a worker, for work
-///    lighter than a thread wake-up: the decode of a file of at most 64×64 declared pixels. It
-///    runs after the graph is released, so it never holds the graph up, on the thread that
-///    handed it out (usually the one whose caller awaits it), which then delivers its result
-///    into the graph itself, waiting briefly for the graph as a caller does.
-/// 4. *The loader's threads* (URLSession's delegate queue, a custom loader's callbacks, a data
-///    closure's Swift task): chunks, progress and completion enter the graph from there.
-/// 5. *Timers*: the rate limiter's refill, a Dispatch timer that enters the graph; a retry's
-///    wait (``ImagePipeline/RetryPolicy``), a Swift task that sleeps outside the graph, holding
-///    no download slot, and enters it again to start the next attempt.
-/// 6. *Delivery*: an awaiting Swift task is resumed (it continues on its own executor);
-///    completion and progress handlers, and the task-event hook, run on
-///    ``ImagePipeline/Configuration/callbackQueue``; `ImageTask.events` streams are yielded to
-///    from the graph.
+/// Every closure it runs receives a borrowed ``GraphToken``, which graph-only methods require.
+/// Only this file makes tokens, so code outside the graph cannot call those methods
+/// (`GraphConfinementTests`).
 ///
-/// The other hooks (``ImagePipeline/Hooks``: per-request loader and disk cache, cache key,
-/// `willCacheImage` and `willCacheData`) are called where their decision is needed, in the
-/// graph or on the worker doing that step: they must return quickly and must not call back
-/// into the pipeline synchronously.
-///
-/// **Why this model**: an executor that is a thread (a serial queue) costs a thread wake-up at
-/// every entry (caller, loader, decode, and each work-queue bookkeeping step). A global actor
-/// has the same cost from the non-async contexts the graph is entered from (URLSession
-/// callbacks, Dispatch workers): each entry is a new `Task` and an executor hop. Draining on the
-/// arriving thread makes an uncontended entry a lock and unlock. Under contention, a caller that
-/// would suspend until its result comes back waits a few microseconds for the graph instead of
-/// queuing its work: work queued for the draining thread finishes there, and resuming a
-/// suspended Swift task from another thread costs a thread wake-up. The figures are in
-/// BENCHMARKS.md ("Pipeline").
-///
-/// **The compiler checks the model.** Every closure the executor runs receives a ``GraphToken``,
-/// borrowed, and every graph-only method (of jobs, work queues, the rate limiter, the backlog,
-/// the context's pools, an ``ImageTask``'s graph side) requires one. Only the executor makes
-/// tokens, and a borrowed non-copyable value can be neither copied, stored, nor captured by an
-/// escaping closure: code that is not running in the graph has no token, so a call into the
-/// graph from a worker, a loader callback or a caller's thread does not compile. The token is
-/// empty, so it costs nothing at run time.
+/// The execution model is described once, in `docs/architecture.md` ("The execution model"):
+/// every context a request passes through, what each may touch, and why the graph is built this
+/// way.
 ///
 /// Thread-safe; `@unchecked Sendable`: guarded by its lock (`state`), and the queued closures
 /// are only run by the one draining thread.

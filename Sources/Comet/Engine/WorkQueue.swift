@@ -43,7 +43,7 @@ final class WorkQueue: @unchecked Sendable {
         }
 
         /// Removes a pending item, or marks a running one cancelled (its owner stops the work
-        /// itself; the slot stays taken until the work calls ``finish()``, and a worker's result
+        /// itself; the slot stays taken until the work calls ``finish(_:)``, and a worker's result
         /// is then dropped).
         func cancel(_ graph: borrowing GraphToken) {
             switch state {
