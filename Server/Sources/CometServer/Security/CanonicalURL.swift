@@ -75,15 +75,18 @@ public enum CanonicalURL {
         output.reserveCapacity(input.count + 8)
         for byte in input[..<colon] { output.append(ASCII.lowercased(byte)) }
         let isHTTPS: Bool
-        if output.elementsEqual("http".utf8) {
+        // Compared as arrays: `elementsEqual` against a `String.UTF8View` is generic at run time.
+        if output == httpScheme {
             isHTTPS = false
-        } else if output.elementsEqual("https".utf8) {
+        } else if output == httpsScheme {
             isHTTPS = true
         } else {
             throw .badURL("only http and https sources are fetched")
         }
         var bytes = input[(colon + 1)...]
-        guard bytes.starts(with: "//".utf8) else {
+        guard bytes.count >= 2, bytes[bytes.startIndex] == UInt8(ascii: "/"),
+            bytes[bytes.startIndex + 1] == UInt8(ascii: "/")
+        else {
             throw .badURL("the source URL needs // after \(String(decoding: output, as: UTF8.self)):")
         }
         bytes = bytes.dropFirst(2)
@@ -111,6 +114,9 @@ public enum CanonicalURL {
         }
         return output
     }
+
+    private static let httpScheme: [UInt8] = Array("http".utf8)
+    private static let httpsScheme: [UInt8] = Array("https".utf8)
 
     // MARK: Authority
 
@@ -210,7 +216,9 @@ public enum CanonicalURL {
     /// hexadecimal with 0x; `nil` when it is not a number. The label is lower-case already.
     private static func number(_ label: ArraySlice<UInt8>) -> UInt64? {
         var digits = label, radix: UInt64 = 10
-        if digits.count >= 2, digits.starts(with: "0x".utf8) {
+        if digits.count >= 2, digits[digits.startIndex] == UInt8(ascii: "0"),
+            digits[digits.startIndex + 1] == UInt8(ascii: "x")
+        {
             digits = digits.dropFirst(2)
             radix = 16
         } else if digits.count >= 2, digits.first == UInt8(ascii: "0") {

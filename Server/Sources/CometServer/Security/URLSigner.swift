@@ -45,12 +45,34 @@ public struct URLSigner: Sendable {
 
     /// Whether `signature` is the signature of `path`, compared in constant time.
     public func isValid(_ signature: String, for path: String) -> Bool {
-        guard let given = Base64URL.decode(signature), given.count == SHA256Digest.byteCount else { return false }
-        let expected = mac(path)
-        // Constant time: every byte is compared, whatever the first difference.
-        var difference: UInt8 = 0
-        for index in 0..<expected.count { difference |= expected[index] ^ given[index] }
-        return difference == 0
+        var path = path
+        return isValid(signature) { hash in
+            path.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// Whether `signature` is the signature of the path that `hashPath` feeds to the inner hash
+    /// (in pieces, so that no caller joins the path into one string first).
+    func isValid(_ signature: String, hashPath: (inout SHA256) -> Void) -> Bool {
+        var signature = signature
+        let byteCount = SHA256Digest.byteCount
+        return signature.withUTF8 { text in
+            // base64url of 32 bytes is 43 characters; decoding longer text could overrun `given`.
+            guard text.count <= 44 else { return false }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 33) { given in
+                guard Base64URL.decode(bytes: text, into: given) == byteCount else { return false }
+                var innerHash = inner
+                hashPath(&innerHash)
+                var outerHash = outer
+                innerHash.finalize().withUnsafeBytes { outerHash.update(bufferPointer: $0) }
+                return outerHash.finalize().withUnsafeBytes { expected in
+                    // Constant time: every byte is compared, whatever the first difference.
+                    var difference: UInt8 = 0
+                    for index in 0..<byteCount { difference |= expected[index] ^ given[index] }
+                    return difference == 0
+                }
+            }
+        }
     }
 
     /// HMAC-SHA256(key, salt ‖ path).

@@ -38,7 +38,7 @@ public struct ThumbnailRequest: Sendable {
     ) throws(ServiceError) {
         let path = try ThumbnailPath(
             signature: signature, options: PercentDecoding.decoded(options), source: source)
-        if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPart) {
+        if let signer = configuration.signer, !signer.isValid(path.signature, hashPath: path.hashSignedPart) {
             throw .badSignature
         }
         var parsed = try ThumbnailOptions.parse(
@@ -64,22 +64,48 @@ public struct ThumbnailRequest: Sendable {
     /// What the result is made from: the options' plan.
     public var plan: ThumbnailPlan { ThumbnailPlan(options) }
 
-    /// `comet:v1:` and the SHA-256 of the three lines in lowercase hex, made in one string.
+    /// `comet:v1:` and the SHA-256 of the three lines in lowercase hex, written straight into
+    /// the string's storage.
     private static func storeKey(options: String, choice: String, source: String) -> String {
         var hash = SHA256()
-        var options = options, choice = choice, source = source
-        let newline: UInt8 = 0x0A
-        options.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        withUnsafeBytes(of: newline) { hash.update(bufferPointer: $0) }
-        choice.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        withUnsafeBytes(of: newline) { hash.update(bufferPointer: $0) }
-        source.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        hash.update(options)
+        hash.update("\n")
+        hash.update(choice)
+        hash.update("\n")
+        hash.update(source)
+        let prefix = storePrefix.utf8
         return hash.finalize().withUnsafeBytes { digest in
-            var key: [UInt8] = []
-            key.reserveCapacity(storePrefix.utf8.count + 2 * digest.count)
-            key.append(contentsOf: storePrefix.utf8)
-            for byte in digest { ASCII.appendLowerHex(byte, to: &key) }
-            return String(decoding: key, as: UTF8.self)
+            String(unsafeUninitializedCapacity: prefix.count + 2 * digest.count) { key in
+                var index = key.initialize(fromContentsOf: prefix)
+                for byte in digest {
+                    key[index] = ASCII.lowerHexDigit(byte >> 4)
+                    key[index + 1] = ASCII.lowerHexDigit(byte & 0x0F)
+                    index += 2
+                }
+                return index
+            }
         }
+    }
+}
+
+extension ThumbnailPath {
+    /// Feeds ``signedPart`` to `hash` piece by piece, without joining it into a string.
+    func hashSignedPart(into hash: inout SHA256) {
+        hash.update("/")
+        hash.update(optionsSegment)
+        hash.update("/")
+        hash.update(sourceSegment)
+        if let fileExtension {
+            hash.update(".")
+            hash.update(fileExtension)
+        }
+    }
+}
+
+extension SHA256 {
+    /// Hashes `text`'s UTF-8 bytes (in place when the string is contiguous, as native ones are).
+    fileprivate mutating func update(_ text: String) {
+        var text = text
+        text.withUTF8 { update(bufferPointer: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -92,6 +92,12 @@ enum ASCII {
         output.append(hexDigit(byte & 15, letterBase: UInt8(ascii: "a")))
     }
 
+    /// The lower-case hex digit of a nibble (0–15).
+    @inline(__always)
+    static func lowerHexDigit(_ nibble: UInt8) -> UInt8 {
+        hexDigit(nibble, letterBase: UInt8(ascii: "a"))
+    }
+
     /// The digit of a nibble, its letters counted from `letterBase` (`a` or `A`).
     @inline(__always)
     private static func hexDigit(_ nibble: UInt8, letterBase: UInt8) -> UInt8 {

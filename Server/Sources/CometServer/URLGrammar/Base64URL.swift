@@ -38,8 +38,19 @@ public enum Base64URL {
     /// Decodes the base64url characters of `text` (UTF-8), with or without padding; `nil` when
     /// it is not base64url. Every `=` is skipped wherever it stands, as padding.
     static func decode(bytes text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.count * 3 / 4)
+        var count = 0
+        let output = [UInt8](unsafeUninitializedCapacity: text.count * 3 / 4 + 1) { buffer, initialized in
+            count = decode(bytes: text, into: buffer) ?? -1
+            initialized = max(count, 0)
+        }
+        return count < 0 ? nil : output
+    }
+
+    /// Decodes `text` as ``decode(bytes:)`` does into `output`, which holds at least
+    /// `text.count * 3 / 4 + 1` bytes; the number of bytes written, or `nil` when `text` is not
+    /// base64url.
+    static func decode(bytes text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        var written = 0
         var group: UInt32 = 0
         var count = 0
         let values = Self.values  // once, not a lazy global's check per character
@@ -50,22 +61,26 @@ public enum Base64URL {
             group = group << 6 | UInt32(value)
             count += 1
             if count == 4 {
-                output.append(UInt8(truncatingIfNeeded: group >> 16))
-                output.append(UInt8(truncatingIfNeeded: group >> 8))
-                output.append(UInt8(truncatingIfNeeded: group))
+                output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                output[written + 2] = UInt8(truncatingIfNeeded: group)
+                written += 3
                 group = 0
                 count = 0
             }
         }
         switch count {
         case 0: break
-        case 2: output.append(UInt8(truncatingIfNeeded: group >> 4))
+        case 2:
+            output[written] = UInt8(truncatingIfNeeded: group >> 4)
+            written += 1
         case 3:
-            output.append(UInt8(truncatingIfNeeded: group >> 10))
-            output.append(UInt8(truncatingIfNeeded: group >> 2))
+            output[written] = UInt8(truncatingIfNeeded: group >> 10)
+            output[written + 1] = UInt8(truncatingIfNeeded: group >> 2)
+            written += 2
         default: return nil  // one character alone holds no byte
         }
-        return output
+        return written
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

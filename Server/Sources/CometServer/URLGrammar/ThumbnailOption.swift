@@ -20,8 +20,9 @@ public final class ThumbnailOption: Sendable {
     /// A valid use of the option, in its canonical spelling (`rs:fill:256:256`).
     public let example: String
 
-    private let readArguments: @Sendable ([String], Int, inout ThumbnailOptions) throws(ServiceError) -> Void
-    private let spellArguments: @Sendable (ThumbnailOptions) -> [String]?
+    private let readArguments: @Sendable (OptionArguments, Int, inout ThumbnailOptions) throws(ServiceError) -> Void
+    /// Appends the value's arguments (each after a `:`); `false` when the options do not set it.
+    private let spellArguments: @Sendable (ThumbnailOptions, inout [UInt8]) -> Bool
     private let applyEffect: @Sendable (ThumbnailOptions, inout ThumbnailPlan) -> Void
 
     /// Declares an option stored in the field that `get` reads and `set` writes (closures, not a
@@ -29,14 +30,15 @@ public final class ThumbnailOption: Sendable {
     /// - Parameters:
     ///   - parse: reads the arguments (after the name), given the largest output side allowed;
     ///     throws ``ServiceError/badOptions(_:)`` naming the problem.
-    ///   - spell: the arguments of a value in canonical form (parsing them gives the value back).
+    ///   - spell: appends the arguments of a value in canonical form, each after a `:` (parsing
+    ///     them gives the value back).
     ///   - effect: what the value does to the plan a request is made from.
     init<Value: Sendable>(
         name: String, longName: String, syntax: String, summary: String, example: String,
         get: @escaping @Sendable (ThumbnailOptions) -> Value?,
         set: @escaping @Sendable (inout ThumbnailOptions, Value) -> Void,
-        parse: @escaping @Sendable ([String], _ maximumDimension: Int) throws(ServiceError) -> Value,
-        spell: @escaping @Sendable (Value) -> [String],
+        parse: @escaping @Sendable (OptionArguments, _ maximumDimension: Int) throws(ServiceError) -> Value,
+        spell: @escaping @Sendable (Value, inout [UInt8]) -> Void,
         effect: @escaping @Sendable (Value, inout ThumbnailPlan) -> Void
     ) {
         self.name = name
@@ -45,35 +47,35 @@ public final class ThumbnailOption: Sendable {
         self.summary = summary
         self.example = example
         readArguments = {
-            (arguments: [String], maximumDimension: Int, options: inout ThumbnailOptions) throws(ServiceError) in
+            (arguments: OptionArguments, maximumDimension: Int, options: inout ThumbnailOptions) throws(ServiceError) in
             set(&options, try parse(arguments, maximumDimension))
         }
-        spellArguments = { options in get(options).map(spell) }
+        spellArguments = { options, output in
+            guard let value = get(options) else { return false }
+            spell(value, &output)
+            return true
+        }
         applyEffect = { options, plan in
             if let value = get(options) { effect(value, &plan) }
         }
     }
 
     /// Reads this option's `arguments` into `options`.
-    func read(_ arguments: [String], maximumDimension: Int, into options: inout ThumbnailOptions) throws(ServiceError) {
+    func read(_ arguments: OptionArguments, maximumDimension: Int, into options: inout ThumbnailOptions)
+        throws(ServiceError)
+    {
         try readArguments(arguments, maximumDimension, &options)
-    }
-
-    /// The option as it appears in the canonical spelling (`rs:fill:256:256`), or `nil` when
-    /// `options` do not set it.
-    func spelled(in options: ThumbnailOptions) -> String? {
-        spellArguments(options).map { ([name] + $0).joined(separator: ":") }
     }
 
     /// Appends the option's canonical spelling to `output` (after a `,` when `output` is not
     /// empty); `false` when `options` do not set it.
     func appendSpelling(of options: ThumbnailOptions, to output: inout [UInt8]) -> Bool {
-        guard let arguments = spellArguments(options) else { return false }
-        if !output.isEmpty { output.append(UInt8(ascii: ",")) }
+        let start = output.count
+        if start > 0 { output.append(UInt8(ascii: ",")) }
         ASCII.append(name, to: &output)
-        for argument in arguments {
-            output.append(UInt8(ascii: ":"))
-            ASCII.append(argument, to: &output)
+        guard spellArguments(options, &output) else {
+            output.removeSubrange(start...)
+            return false
         }
         return true
     }

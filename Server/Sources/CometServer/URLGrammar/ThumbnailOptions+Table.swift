@@ -11,14 +11,16 @@ extension ThumbnailOptions {
         example: "cr:0:0:800:600",
         get: { $0.crop }, set: { $0.crop = $1 },
         parse: { arguments, _ throws(ServiceError) in
-            let values = arguments.compactMap { Int($0) }
-            guard values.count == 4, arguments.count == 4, values[0] >= 0, values[1] >= 0, values[2] > 0, values[3] > 0
+            guard arguments.count == 4, let x = Int(arguments[0]), let y = Int(arguments[1]),
+                let width = Int(arguments[2]), let height = Int(arguments[3]), x >= 0, y >= 0, width > 0, height > 0
             else {
                 throw .badOptions("cr takes x, y, width and height in source pixels, as in cr:0:0:800:600")
             }
-            return Crop(x: values[0], y: values[1], width: values[2], height: values[3])
+            return Crop(x: x, y: y, width: width, height: height)
         },
-        spell: { [String($0.x), String($0.y), String($0.width), String($0.height)] },
+        spell: { crop, output in
+            for value in [crop.x, crop.y, crop.width, crop.height] { output.appendArgument(value) }
+        },
         effect: { crop, plan in
             plan.add(ImageProcessors.Crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
         }
@@ -33,10 +35,11 @@ extension ThumbnailOptions {
         parse: { arguments, maximumDimension throws(ServiceError) in
             try parseResize(arguments, maximumDimension: maximumDimension)
         },
-        spell: { resize in
-            resize.upscale
-                ? [resize.mode.rawValue, String(resize.width), String(resize.height), "1"]
-                : [resize.mode.rawValue, String(resize.width), String(resize.height)]
+        spell: { resize, output in
+            output.appendArgument(resize.mode.rawValue)
+            output.appendArgument(resize.width)
+            output.appendArgument(resize.height)
+            if resize.upscale { output.appendArgument("1") }
         },
         effect: { resize, plan in plan.add(resize) }
     )
@@ -51,7 +54,7 @@ extension ThumbnailOptions {
                 Int(text).flatMap { (1...100).contains($0) ? $0 : nil }
             }
         },
-        spell: { [String($0)] },
+        spell: { quality, output in output.appendArgument(quality) },
         effect: { quality, plan in plan.encoding.quality = quality }
     )
 
@@ -63,7 +66,7 @@ extension ThumbnailOptions {
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "f takes one of jpeg, png, webp, avif, as in f:webp", OutputFormat.init(name:))
         },
-        spell: { [$0.rawValue] },
+        spell: { format, output in output.appendArgument(format.rawValue) },
         effect: { format, plan in plan.encoding.format = format }
     )
 
@@ -75,11 +78,9 @@ extension ThumbnailOptions {
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "bg takes one RRGGBB hex colour, as in bg:ffffff", parseColor)
         },
-        spell: { color in
-            var digits: [UInt8] = []
-            digits.reserveCapacity(6)
-            for channel in [color.red, color.green, color.blue] { ASCII.appendLowerHex(channel, to: &digits) }
-            return [String(decoding: digits, as: UTF8.self)]
+        spell: { color, output in
+            output.append(UInt8(ascii: ":"))
+            for channel in [color.red, color.green, color.blue] { ASCII.appendLowerHex(channel, to: &output) }
         },
         effect: { color, plan in plan.encoding.background = color }
     )
@@ -96,20 +97,21 @@ extension ThumbnailOptions {
                 $0 == "0" ? true : $0 == "1" ? false : nil
             }
         },
-        spell: { [$0 ? "0" : "1"] },
+        spell: { keeps, output in output.appendArgument(keeps ? "0" : "1") },
         effect: { keeps, plan in plan.keepsColorProfile = keeps }
     )
 
     /// The value of an option's one argument, read by `read`; `usage` is the error otherwise.
     private static func single<Value>(
-        _ arguments: [String], usage: String,
+        _ arguments: OptionArguments, usage: String,
         _ read: (String) -> Value?
     ) throws(ServiceError) -> Value {
         guard arguments.count == 1, let value = read(arguments[0]) else { throw .badOptions(usage) }
         return value
     }
 
-    private static func parseResize(_ arguments: [String], maximumDimension: Int) throws(ServiceError) -> Resize {
+    private static func parseResize(_ arguments: OptionArguments, maximumDimension: Int) throws(ServiceError) -> Resize
+    {
         let usage = "rs takes a mode (fit, fill, force), a width and a height, as in rs:fill:256:256"
         guard arguments.count == 3 || arguments.count == 4, let mode = ResizeMode(rawValue: arguments[0]),
             let width = Int(arguments[1]), let height = Int(arguments[2]), width >= 0, height >= 0

@@ -117,14 +117,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
             }
             guard seen & (1 << index) == 0 else { throw .badOptions("\"\(name)\" is given twice") }
             seen |= 1 << index
-            var arguments: [String] = []
-            arguments.reserveCapacity(4)
-            var separator = colon
-            while separator < itemEnd {
-                let end = bytes[(separator + 1)..<itemEnd].firstIndex(of: UInt8(ascii: ":")) ?? itemEnd
-                arguments.append(string(bytes, (separator + 1)..<end))
-                separator = end
-            }
+            let arguments = OptionArguments(bytes, after: colon, upTo: itemEnd)
             try table[index].read(arguments, maximumDimension: maximumDimension, into: &options)
             guard itemEnd < bytes.endIndex else { return options }
             itemStart = itemEnd + 1

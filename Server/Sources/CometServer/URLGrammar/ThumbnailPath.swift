@@ -69,13 +69,19 @@ public struct ThumbnailPath: Sendable, Hashable {
             }
             fileExtension = name
         }
-        guard let bytes = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: encoded)),
-            !bytes.contains(where: { $0 >= 0x80 }) || String(validating: bytes, as: UTF8.self) != nil
-        else {
-            throw .badURL("the source segment is not base64url of an absolute http or https URL")
-        }
-        let canonical = try bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(ServiceError) in try CanonicalURL.canonicalBytes(buffer) }
+        let encodedBytes = UnsafeBufferPointer(rebasing: encoded)
+        // Decoded into scratch space (on the stack for any usual URL), read once by the canonicaliser.
+        let canonical = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encodedBytes.count * 3 / 4 + 1) {
+            scratch in
+            Result { () throws(ServiceError) in
+                guard let count = Base64URL.decode(bytes: encodedBytes, into: scratch),
+                    case let bytes = UnsafeBufferPointer(rebasing: scratch[..<count]),
+                    !bytes.contains(where: { $0 >= 0x80 }) || String(validating: bytes, as: UTF8.self) != nil
+                else {
+                    throw .badURL("the source segment is not base64url of an absolute http or https URL")
+                }
+                return try CanonicalURL.canonicalBytes(bytes)
+            }
         }.get()
         return (
             fileExtension == nil ? nil : String(decoding: encoded, as: UTF8.self), fileExtension,
