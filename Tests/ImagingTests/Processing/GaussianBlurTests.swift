@@ -101,38 +101,10 @@ import Testing
         #expect(BoxBlur.boxWidths(sigma: 8) == [15, 15, 17])
     }
 
-    /// A direct 2-D separable Gaussian (kernel ±4σ, normalised, edges extended) in doubles.
+    /// A direct 2-D separable Gaussian in doubles (``EffectReferences/gaussian(_:sigma:)``),
+    /// rounded to bytes.
     func trueGaussian(_ image: Image, sigma: Double) -> Image {
-        let (w, h) = (image.width, image.height)
-        let radius = Int((4 * sigma).rounded(.up))
-        var kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
-        let total = kernel.reduce(0, +)
-        kernel = kernel.map { $0 / total }
-        let input = image.packedBytes.map(Double.init)
-        var pass = [Double](repeating: 0, count: input.count)
-        for y in 0..<h {
-            for x in 0..<w {
-                for c in 0..<4 {
-                    var s = 0.0
-                    for k in -radius...radius {
-                        s += kernel[k + radius] * input[(y * w + min(max(x + k, 0), w - 1)) * 4 + c]
-                    }
-                    pass[(y * w + x) * 4 + c] = s
-                }
-            }
-        }
-        var bytes = [UInt8](repeating: 0, count: input.count)
-        for y in 0..<h {
-            for x in 0..<w {
-                for c in 0..<4 {
-                    var s = 0.0
-                    for k in -radius...radius {
-                        s += kernel[k + radius] * pass[(min(max(y + k, 0), h - 1) * w + x) * 4 + c]
-                    }
-                    bytes[(y * w + x) * 4 + c] = UInt8(min(max(s.rounded(), 0), 255))
-                }
-            }
-        }
-        return Image(width: w, height: h, isOpaque: image.isOpaque, bytes: bytes)
+        let bytes = EffectReferences.gaussian(image, sigma: sigma).map { UInt8(min(max($0.rounded(), 0), 255)) }
+        return Image(width: image.width, height: image.height, isOpaque: image.isOpaque, bytes: bytes)
     }
 }
