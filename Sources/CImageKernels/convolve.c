@@ -161,6 +161,18 @@ static void horizontal_pass_portable(const int16_t *row, cik_axis_taps x, uint32
 }
 
 #if defined(__SSE2__)
+// One output pixel from its four rounded 32-bit channel sums: shifted down, saturated to bytes,
+// then stored as store_pixel does.
+static inline void store_sums(__m128i sums, int premultiplied, uint8_t *out) {
+    const __m128i shifted = _mm_srai_epi32(sums, output_shift);
+    const int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(shifted, shifted), shifted));
+    uint8_t pixel[4];
+    memcpy(pixel, &packed, 4);
+    store_pixel(pixel, premultiplied, out);
+}
+#endif
+
+#if defined(__SSE2__)
 // Two pixels a step: (r0 g0 b0 a0 r1 g1 b1 a1) rearranged as (r0 r1 g0 g1 b0 b1 a0 a1), so that
 // pmaddwd gives each channel's two products, added, in one 32-bit lane. An odd tap count's last
 // step reads one pixel more, whose weight is 0.
@@ -176,11 +188,7 @@ static void horizontal_pass_sse2(const int16_t *row, cik_axis_taps x, const int3
             const __m128i channels = _mm_unpacklo_epi16(two, _mm_srli_si128(two, 8));
             acc = _mm_add_epi32(acc, _mm_madd_epi16(channels, _mm_set1_epi32(w[s])));
         }
-        const __m128i shifted = _mm_srai_epi32(acc, output_shift);
-        const int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(shifted, shifted), shifted));
-        uint8_t pixel[4];
-        memcpy(pixel, &packed, 4);
-        store_pixel(pixel, premultiplied, out + (size_t)ox * 4);
+        store_sums(acc, premultiplied, out + (size_t)ox * 4);
     }
 }
 #endif
@@ -207,11 +215,7 @@ static void horizontal_pass_avx2(const int16_t *row, cik_axis_taps x, const int3
         }
         __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
         sum = _mm_add_epi32(sum, _mm_set1_epi32(1 << (output_shift - 1)));
-        const __m128i shifted = _mm_srai_epi32(sum, output_shift);
-        const int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(shifted, shifted), shifted));
-        uint8_t pixel[4];
-        memcpy(pixel, &packed, 4);
-        store_pixel(pixel, premultiplied, out + (size_t)ox * 4);
+        store_sums(sum, premultiplied, out + (size_t)ox * 4);
     }
 }
 #endif
