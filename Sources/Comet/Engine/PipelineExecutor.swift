@@ -151,7 +151,7 @@ final class PipelineExecutor: @unchecked Sendable {
     /// A woken drainer: drains, then lingers for ``lingerNanoseconds`` in case more work is
     /// scheduled (a caller creating many tasks in a row schedules one start after another).
     /// While it lingers, ``schedule(_:)`` only enqueues: without the linger, a drainer that
-    /// caught up went idle and the next task woke another, a thread wake-up per task.
+    /// caught up would go idle and the next task would wake another, a thread wake-up per task.
     private func drainScheduled() {
         var idleSince: UInt64?
         while true {

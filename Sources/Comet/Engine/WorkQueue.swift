@@ -295,7 +295,7 @@ private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
         // This thread's caller is usually about to await this very result: when another
         // thread has entered the graph meanwhile, waiting a moment for it and delivering from
         // here lets the caller find its result, where queuing the delivery for that thread
-        // made the caller suspend and cost a thread wake-up to resume it.
+        // makes the caller suspend and costs a thread wake-up to resume it.
         executor.performWaitingBriefly { graph in self.finish(graph) }
     }
 

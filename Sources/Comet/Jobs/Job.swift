@@ -131,7 +131,7 @@ class Job<Value>: @unchecked Sendable {
 
     /// Called once when the job is done (finished, failed or cancelled), after its subscribers
     /// were dropped. Subclasses override to leave their pool (a method, not a closure the pool
-    /// sets: that closure was an allocation per job).
+    /// sets: such a closure would be an allocation per job).
     func didEnd(_ graph: borrowing GraphToken) {}
 
     /// Sends `event` to one subscriber only (for replays).

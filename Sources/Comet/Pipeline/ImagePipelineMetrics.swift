@@ -29,7 +29,7 @@ extension ImagePipeline {
 }
 
 /// The pipeline's counters, one atomic each (incremented in the graph and from callers'
-/// threads on memory hits; a lock per increment was several per request). A snapshot reads
+/// threads on memory hits; a lock per increment would be several per request). A snapshot reads
 /// them one by one: counters that change together may be seen one increment apart while work
 /// is in flight.
 final class MetricsRecorder: Sendable {

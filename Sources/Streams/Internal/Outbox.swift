@@ -19,9 +19,9 @@ import Synchronization
 /// is called, which the owner does right after handing the downstream its subscription.
 ///
 /// Inlinable, with its state in stored properties under a ``RawMutex``, so that an owner
-/// specialised in the caller's module delivers through specialised code; unspecialised, it no
-/// longer pays for `Locked.withLock` closures with generic results (enums, tuples, arrays), each
-/// of which instantiated generic metadata at run time.
+/// specialised in the caller's module delivers through specialised code; unspecialised, it pays
+/// for no `Locked.withLock` closure with generic results (enums, tuples, arrays), each of which
+/// would instantiate generic metadata at run time.
 ///
 /// The downstream lives in its own allocation and the delivering thread calls it in place,
 /// without copying (retaining) it per value: while someone is delivering, a cancel leaves
