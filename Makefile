@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_PACKAGES := libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libavif-dev libheif-dev libjxl-dev liblcms2-dev libcurl4-openssl-dev pkg-config \
+APT_PACKAGES := libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libavif-dev libheif-dev libjxl-dev liblcms2-dev libcurl4-openssl-dev libssl-dev pkg-config \
 	libhiredis-dev redis-server python3-pil libavif-bin colord-data icc-profiles-free libgs-common libheif-examples libjxl-tools
 # The colour tests' images and their Little CMS references, made from the corpus photos by
 # scripts/colour-fixtures (Pillow, avifenc/avifdec and the ICC profiles of the packages above).

@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // `comet-server`: a thumbnail service on Comet's pipeline (Hummingbird 2, swift-service-lifecycle,
-// swift-metrics + swift-prometheus, swift-crypto, sources fetched with CometAsyncHTTPClient, spans
+// swift-metrics + swift-prometheus, the system's libcrypto for SHA-256, sources fetched with CometAsyncHTTPClient, spans
 // exported by swift-otel when asked), and
 // its Redis scale-out (Debian's hiredis). A
 // nested package, like Benchmarks/, so that library adopters, `make demo` and the root build never
@@ -32,7 +32,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Deque for the first-come queues (already built for SwiftNIO).
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -50,6 +49,13 @@ let package = Package(
             name: "CHiredis",
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
+        ),
+        // The system's libcrypto (OpenSSL 3, libssl-dev): SHA-256 with its state as a plain value,
+        // for the per-request signature check and result key.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
         ),
         // glibc's malloc_trim, for the heap trimmer (Swift's Glibc module does not export it).
         .target(name: "CMalloc"),
@@ -72,6 +78,7 @@ let package = Package(
             dependencies: [
                 "CometRedis",
                 "CMalloc",
+                "CLibCrypto",
                 .product(name: "Comet", package: "Comet"),
                 .product(name: "CometAsyncHTTPClient", package: "CometAsyncHTTPClient"),
                 .product(name: "Locking", package: "Comet"),
@@ -80,7 +87,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]

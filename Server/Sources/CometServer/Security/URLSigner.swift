@@ -1,31 +1,27 @@
-import Crypto
-
 /// Signs and checks service URLs: the signature is base64url (no padding) of
 /// HMAC-SHA256(key, salt ‖ path), where path is everything after the signature segment
 /// (`/{options}/{source}[.{ext}]`), the scheme imgproxy uses.
 ///
-/// HMAC (RFC 2104) is computed here over swift-crypto's `SHA256`, whose states are plain values:
-/// the key's two padded blocks (and the salt) are hashed once, when the signer is made, and each
+/// HMAC (RFC 2104) is computed here over ``SHA256State``, whose states are plain values: the
+/// key's two padded blocks (and the salt) are hashed once, when the signer is made, and each
 /// check copies those states and hashes the path alone. Thread-safe (immutable).
 public struct URLSigner: Sendable {
-    // Safe: never mutated after `init`; each use mutates a copy (a `SHA256` is a value holding
-    // its C context inline).
     /// SHA-256 after `key ⊕ ipad` and the salt.
-    private nonisolated(unsafe) let inner: SHA256
+    private let inner: SHA256State
     /// SHA-256 after `key ⊕ opad`.
-    private nonisolated(unsafe) let outer: SHA256
+    private let outer: SHA256State
 
     /// Creates a signer from raw key and salt bytes. The key must not be empty.
     public init(key: [UInt8], salt: [UInt8]) throws(ServiceError) {
         guard !key.isEmpty else { throw .internal("the signing key is empty") }
-        let blockSize = SHA256.blockByteCount
-        var block = key.count > blockSize ? Self.sha256(key) : key
+        let blockSize = SHA256State.blockByteCount
+        var block = key.count > blockSize ? key.withUnsafeBytes(SHA256State.digest(of:)) : key
         block += [UInt8](repeating: 0, count: blockSize - block.count)
-        var inner = SHA256()
-        inner.update(bytes: block.map { $0 ^ 0x36 })
-        inner.update(bytes: salt)
-        var outer = SHA256()
-        outer.update(bytes: block.map { $0 ^ 0x5C })
+        var inner = SHA256State()
+        inner.update(block.map { $0 ^ 0x36 })
+        inner.update(salt)
+        var outer = SHA256State()
+        outer.update(block.map { $0 ^ 0x5C })
         self.inner = inner
         self.outer = outer
     }
@@ -47,15 +43,15 @@ public struct URLSigner: Sendable {
     public func isValid(_ signature: String, for path: String) -> Bool {
         var path = path
         return isValid(signature) { hash in
-            path.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            path.withUTF8 { hash.update($0) }
         }
     }
 
     /// Whether `signature` is the signature of the path that `hashPath` feeds to the inner hash
     /// (in pieces, so that no caller joins the path into one string first).
-    func isValid(_ signature: String, hashPath: (inout SHA256) -> Void) -> Bool {
+    func isValid(_ signature: String, hashPath: (inout SHA256State) -> Void) -> Bool {
         var signature = signature
-        let byteCount = SHA256Digest.byteCount
+        let byteCount = SHA256State.digestByteCount
         return signature.withUTF8 { text in
             // base64url of 32 bytes is 43 characters; decoding longer text could overrun `given`.
             guard text.count <= 44 else { return false }
@@ -64,8 +60,8 @@ public struct URLSigner: Sendable {
                 var innerHash = inner
                 hashPath(&innerHash)
                 var outerHash = outer
-                innerHash.finalize().withUnsafeBytes { outerHash.update(bufferPointer: $0) }
-                return outerHash.finalize().withUnsafeBytes { expected in
+                innerHash.finalize { outerHash.update($0) }
+                return outerHash.finalize { expected in
                     // Constant time: every byte is compared, whatever the first difference.
                     var difference: UInt8 = 0
                     for index in 0..<byteCount { difference |= expected[index] ^ given[index] }
@@ -77,18 +73,11 @@ public struct URLSigner: Sendable {
 
     /// HMAC-SHA256(key, salt ‖ path).
     private func mac(_ path: String) -> [UInt8] {
-        var path = path
         var innerHash = inner
-        path.withUTF8 { innerHash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        innerHash.update(path)
         var outerHash = outer
-        innerHash.finalize().withUnsafeBytes { outerHash.update(bufferPointer: $0) }
-        return outerHash.finalize().withUnsafeBytes { [UInt8]($0) }
-    }
-
-    private static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var hash = SHA256()
-        hash.update(bytes: bytes)
-        return hash.finalize().withUnsafeBytes { [UInt8]($0) }
+        innerHash.finalize { outerHash.update($0) }
+        return outerHash.finalize { [UInt8]($0) }
     }
 
     /// Decodes a hex string (even length, 0-9a-fA-F); `nil` otherwise.
@@ -105,12 +94,5 @@ public struct URLSigner: Sendable {
             index += 2
         }
         return bytes
-    }
-}
-
-extension SHA256 {
-    /// Hashes `bytes` into the state (the concrete entry point: no generic `DataProtocol` path).
-    fileprivate mutating func update(bytes: [UInt8]) {
-        bytes.withUnsafeBytes { update(bufferPointer: $0) }
     }
 }

@@ -1,5 +1,3 @@
-import Crypto
-
 /// One thumbnail URL, checked and read: everything a request is answered from before the result
 /// store is asked, and the key its result is stored under.
 ///
@@ -67,14 +65,14 @@ public struct ThumbnailRequest: Sendable {
     /// `comet:v1:` and the SHA-256 of the three lines in lowercase hex, written straight into
     /// the string's storage.
     private static func storeKey(options: String, choice: String, source: String) -> String {
-        var hash = SHA256()
+        var hash = SHA256State()
         hash.update(options)
         hash.update("\n")
         hash.update(choice)
         hash.update("\n")
         hash.update(source)
         let prefix = storePrefix.utf8
-        return hash.finalize().withUnsafeBytes { digest in
+        return hash.finalize { digest in
             String(unsafeUninitializedCapacity: prefix.count + 2 * digest.count) { key in
                 var index = key.initialize(fromContentsOf: prefix)
                 for byte in digest {
@@ -90,7 +88,7 @@ public struct ThumbnailRequest: Sendable {
 
 extension ThumbnailPath {
     /// Feeds ``signedPart`` to `hash` piece by piece, without joining it into a string.
-    func hashSignedPart(into hash: inout SHA256) {
+    func hashSignedPart(into hash: inout SHA256State) {
         hash.update("/")
         hash.update(optionsSegment)
         hash.update("/")
@@ -99,13 +97,5 @@ extension ThumbnailPath {
             hash.update(".")
             hash.update(fileExtension)
         }
-    }
-}
-
-extension SHA256 {
-    /// Hashes `text`'s UTF-8 bytes (in place when the string is contiguous, as native ones are).
-    fileprivate mutating func update(_ text: String) {
-        var text = text
-        text.withUTF8 { update(bufferPointer: UnsafeRawBufferPointer($0)) }
     }
 }

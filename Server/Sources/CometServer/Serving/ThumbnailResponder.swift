@@ -1,5 +1,4 @@
 import Comet
-import Crypto
 import Foundation
 import Logging
 import Locking
@@ -217,7 +216,7 @@ public final class ThumbnailResponder: Sendable {
         let digits = Array("0123456789abcdef".utf8)
         var hex = [UInt8]()
         hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: bytes) {
+        for byte in bytes.withUnsafeBytes(SHA256State.digest(of:)) {
             hex.append(digits[Int(byte >> 4)])
             hex.append(digits[Int(byte & 0x0f)])
         }

@@ -13,6 +13,15 @@ struct URLSignerTests {
         #expect(signer.signature(for: path) == "equtn61YcG64Zx96L3E8kY4atk_IwEjV5DavAZhQHqE")
     }
 
+    /// RFC 4231, test case 6: a key longer than a block is hashed first. No salt, so the
+    /// signature is the plain HMAC of the data.
+    @Test func hashesAKeyLongerThanABlockFirst() throws {
+        let signer = try URLSigner(key: [UInt8](repeating: 0xAA, count: 131), salt: [])
+        let expected = try #require(
+            URLSigner.bytes(hex: "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"))
+        #expect(signer.signature(for: "Test Using Larger Than Block-Size Key - Hash Key First") == Base64URL.encode(expected))
+    }
+
     @Test func acceptsItsOwnSignature() {
         #expect(signer.isValid(signer.signature(for: path), for: path))
     }
