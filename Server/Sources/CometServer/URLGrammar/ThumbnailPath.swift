@@ -80,13 +80,10 @@ public struct ThumbnailPath: Sendable, Hashable {
                 else {
                     throw .badURL("the source segment is not base64url of an absolute http or https URL")
                 }
-                return try CanonicalURL.canonicalBytes(bytes)
+                return try CanonicalURL.canonicalString(bytes)
             }
         }.get()
-        return (
-            fileExtension == nil ? nil : String(decoding: encoded, as: UTF8.self), fileExtension,
-            String(decoding: canonical, as: UTF8.self)
-        )
+        return (fileExtension == nil ? nil : String(decoding: encoded, as: UTF8.self), fileExtension, canonical)
     }
 
     /// The path for `options` and `source`, signed by `signer` (`"unsigned"` in place of the
