@@ -87,7 +87,7 @@ loader-test: setup
 loader-tsan: setup
 	cd Loaders/AsyncHTTPClient && $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
-## The thumbnail service's tests (the nested Server/ package: Hummingbird, SwiftNIO, swift-crypto;
+## The thumbnail service's tests (the nested Server/ package: Hummingbird, SwiftNIO, AsyncHTTPClient;
 ## its first build takes about 4 minutes on 2 cores, later ones seconds).
 serve-test: setup
 	cd Server && $(SWIFT) build --build-tests
