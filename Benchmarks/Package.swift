@@ -11,8 +11,8 @@ let package = Package(
         .package(name: "Comet", path: ".."),
         // The opt-in AsyncHTTPClient loader, measured beside URLSession in the same run.
         .package(name: "CometAsyncHTTPClient", path: "../Loaders/AsyncHTTPClient"),
-        // comet-server's library, for its URL path's row. Its SwiftNIO, AsyncHTTPClient and
-        // the rest of its stack are built here already; Hummingbird and the metrics packages are added.
+        // comet-server's library, for its URL path's row. Its SwiftNIO and AsyncHTTPClient are
+        // built here already; Hummingbird and the metrics packages are added.
         .package(name: "CometServer", path: "../Server"),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.20.0"),
