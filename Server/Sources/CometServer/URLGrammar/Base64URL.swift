@@ -53,22 +53,27 @@ public enum Base64URL {
         var written = 0
         var group: UInt32 = 0
         var count = 0
-        let values = Self.values  // once, not a lazy global's check per character
-        for character in text {
-            let value = values[Int(character)]
-            if value == padding { continue }
-            guard value != invalid else { return nil }
-            group = group << 6 | UInt32(value)
-            count += 1
-            if count == 4 {
-                output[written] = UInt8(truncatingIfNeeded: group >> 16)
-                output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                output[written + 2] = UInt8(truncatingIfNeeded: group)
-                written += 3
-                group = 0
-                count = 0
+        // The table is read through a pointer: every byte indexes one of its 256 entries, so no
+        // per-character bounds check is needed (and the lazy global is checked once).
+        let complete = Self.values.withUnsafeBufferPointer { values -> Bool in
+            for character in text {
+                let value = values[Int(character)]
+                if value == padding { continue }
+                guard value != invalid else { return false }
+                group = group << 6 | UInt32(value)
+                count += 1
+                if count == 4 {
+                    output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: group)
+                    written += 3
+                    group = 0
+                    count = 0
+                }
             }
+            return true
         }
+        guard complete else { return nil }
         switch count {
         case 0: break
         case 2:
