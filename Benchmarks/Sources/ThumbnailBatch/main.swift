@@ -10,13 +10,15 @@ import Foundation
 // fill+crop 256² thumbnails from a local nginx, a cold pipeline per batch) run BATCHES times
 // in a plain process, so that `perf record` sees nothing but the pipeline and its loader.
 //
-//     .build-bench/release/ThumbnailBatch [default|urlsession|asynchttpclient|memory|direct] [BATCHES] [area]
+//     .build-bench/release/ThumbnailBatch [default|urlsession|asynchttpclient|memory|direct|direct2] [BATCHES] [area]
 //
 // `area` resizes with `filter: .areaAverage` (a covering decode and an area average: the work
 // every thumbnail did before Lanczos3 became the default) instead of the default Lanczos3.
 //
 // `direct` runs the CPU reference instead: Comet's decoder and resize on the same bytes in
-// memory. `memory` runs the pipeline on a loader that answers at once with the photo's bytes
+// memory, on one thread; `direct2` the same work split over two threads, as the pipeline spreads
+// it over both cores (CPU time per image on two busy cores is not always one core's: shared
+// caches and the host's scheduling). `memory` runs the pipeline on a loader that answers at once with the photo's bytes
 // (no network: the pipeline's own cost above `direct`). Prints wall and CPU time per image.
 let arguments = CommandLine.arguments
 let mode = arguments.count > 1 ? arguments[1] : "default"
@@ -32,6 +34,16 @@ func batch() async -> Int {
         let covering = ImageDecodingOptions(downsampling: resize.decodingDownsampling)
         for photo in Workloads.photos {
             _ = try? resize.process(JPEGDecoder().decode(photo, options: covering).image)
+        }
+        return 0
+    }
+    if mode == "direct2" {
+        let covering = ImageDecodingOptions(downsampling: resize.decodingDownsampling)
+        let photos = Workloads.photos
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            for index in stride(from: half, to: photos.count, by: 2) {
+                _ = try? resize.process(JPEGDecoder().decode(photos[index], options: covering).image)
+            }
         }
         return 0
     }
