@@ -10,7 +10,7 @@ import Foundation
 // fill+crop 256² thumbnails from a local nginx, a cold pipeline per batch) run BATCHES times
 // in a plain process, so that `perf record` sees nothing but the pipeline and its loader.
 //
-//     .build-bench/release/ThumbnailBatch [default|urlsession|asynchttpclient|memory|direct|direct2] [BATCHES] [area]
+//     .build-bench/release/ThumbnailBatch [default|urlsession|asynchttpclient|memory|memory-nocache|direct|direct-keep|direct2] [BATCHES] [area]
 //
 // `area` resizes with `filter: .areaAverage` (a covering decode and an area average: the work
 // every thumbnail did before Lanczos3 became the default) instead of the default Lanczos3.
@@ -18,7 +18,9 @@ import Foundation
 // `direct` runs the CPU reference instead: Comet's decoder and resize on the same bytes in
 // memory, on one thread; `direct2` the same work split over two threads, as the pipeline spreads
 // it over both cores (CPU time per image on two busy cores is not always one core's: shared
-// caches and the host's scheduling). `memory` runs the pipeline on a loader that answers at once with the photo's bytes
+// caches and the host's scheduling). `direct-keep` keeps the batch's thumbnails until it ends, as
+// the pipeline's memory cache does (fresh memory for each, not one buffer reused).
+// `memory-nocache` is `memory` without the memory cache. `memory` runs the pipeline on a loader that answers at once with the photo's bytes
 // (no network: the pipeline's own cost above `direct`). Prints wall and CPU time per image.
 let arguments = CommandLine.arguments
 let mode = arguments.count > 1 ? arguments[1] : "default"
@@ -30,12 +32,14 @@ let origin = try NginxOrigin.start()
 defer { NginxOrigin.stopAll() }
 
 func batch() async -> Int {
-    if mode == "direct" {
+    if mode == "direct" || mode == "direct-keep" {
         let covering = ImageDecodingOptions(downsampling: resize.decodingDownsampling)
+        var kept: [Image] = []
         for photo in Workloads.photos {
-            _ = try? resize.process(JPEGDecoder().decode(photo, options: covering).image)
+            let thumbnail = try? resize.process(JPEGDecoder().decode(photo, options: covering).image)
+            if mode == "direct-keep", let thumbnail { kept.append(thumbnail) }
         }
-        return 0
+        return kept.isEmpty ? 0 : 0
     }
     if mode == "direct2" {
         let covering = ImageDecodingOptions(downsampling: resize.decodingDownsampling)
@@ -48,10 +52,10 @@ func batch() async -> Int {
         return 0
     }
     let pipeline = ImagePipeline {
-        $0.imageCache = ImageCache()
+        $0.imageCache = mode == "memory-nocache" ? nil : ImageCache()
         if mode == "asynchttpclient" { $0.dataLoader = AsyncHTTPClientDataLoader() }
         if mode == "urlsession" { $0.dataLoader = URLSessionDataLoader() }
-        if mode == "memory" { $0.dataLoader = PhotoLoader() }
+        if mode.hasPrefix("memory") { $0.dataLoader = PhotoLoader() }
     }
     return await withTaskGroup(of: Int.self) { group in
         for index in Workloads.photos.indices {
