@@ -26,7 +26,11 @@ import Foundation
 /// Thread-safe (a value).
 public struct SourcePolicy: Sendable {
     /// URL prefixes, host names and `*.domain` patterns a source must match; empty = any host.
-    public var allowedSources: [String]
+    public var allowedSources: [String] {
+        didSet { allowList = allowedSources.map(SourceAllowListEntry.init) }
+    }
+    /// ``allowedSources``, each read once.
+    private var allowList: [SourceAllowListEntry]
     /// Whether sources may resolve to loopback, private, link-local, multicast or reserved
     /// addresses. Default `false`.
     public var allowsPrivateNetworks: Bool
@@ -42,6 +46,7 @@ public struct SourcePolicy: Sendable {
         resolver: HostResolver = HostResolver()
     ) {
         self.allowedSources = allowedSources
+        self.allowList = allowedSources.map(SourceAllowListEntry.init)
         self.allowsPrivateNetworks = allowsPrivateNetworks
         self.privateHosts = Set(privateHosts.map { $0.lowercased() })
         self.resolver = resolver
@@ -90,8 +95,7 @@ public struct SourcePolicy: Sendable {
             throw .sourceRefused("the source has no host")
         }
         guard
-            allowedSources.isEmpty
-                || allowedSources.contains(where: { Self.matches($0, canonical: canonical, host: host) })
+            allowList.isEmpty || allowList.contains(where: { $0.matches(canonical: canonical, host: host) })
         else {
             throw .sourceRefused("\(canonical) is not on the source allow-list")
         }
@@ -102,24 +106,11 @@ public struct SourcePolicy: Sendable {
     /// spelling (``ThumbnailPath/canonicalSource``), without parsing it again: the allow-list,
     /// matched against the spelling and its host.
     public func checkCanonical(_ canonical: String) throws(ServiceError) {
-        guard !allowedSources.isEmpty else { return }
+        guard !allowList.isEmpty else { return }
         let host = CanonicalURL.host(ofCanonical: canonical)
         guard !host.isEmpty else { throw .sourceRefused("the source has no host") }
-        guard allowedSources.contains(where: { Self.matches($0, canonical: canonical, host: host) }) else {
+        guard allowList.contains(where: { $0.matches(canonical: canonical, host: host) }) else {
             throw .sourceRefused("\(canonical) is not on the source allow-list")
         }
-    }
-
-    private static func matches(_ entry: String, canonical: String, host: String) -> Bool {
-        if entry.contains("://") {
-            // An entry that cannot be made canonical matches nothing.
-            guard let prefix = try? CanonicalURL.canonicalString(entry) else { return false }
-            if prefix.hasSuffix("/") { return canonical.hasPrefix(prefix) }
-            return canonical == prefix || canonical.hasPrefix(prefix + "/") || canonical.hasPrefix(prefix + "?")
-        }
-        var name = entry.lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
-        if name.hasPrefix("*.") { return host.hasSuffix(String(name.dropFirst())) }
-        return host == name
     }
 }
