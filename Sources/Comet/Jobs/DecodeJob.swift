@@ -6,10 +6,8 @@ import Foundation
 /// Decodes the data of one resource (with one thumbnail setting) on the decoding queue.
 ///
 /// With progressive decoding on, chunks feed an ``IncrementalImageDecoder`` and previews are
-/// sent as they become available. Backpressure: while a preview is being rendered, new chunks
-/// wait and the next round renders one preview of everything that arrived, so previews are
-/// skipped, never queued. The final image comes from the same decoder (equal to a one-shot
-/// decode). After a clean decode the original data is stored in the disk cache, when the
+/// sent as they become available; the final image comes from the same decoder (equal to a
+/// one-shot decode). What runs when, and who holds the decoder, is ``DecodeLifecycle``'s. After a clean decode the original data is stored in the disk cache, when the
 /// policy says so.
 ///
 /// Decoders come from the configuration's registry, by the data's format. Every decode goes
@@ -24,12 +22,8 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
     /// The memory-cache key of ``key``, made once.
     private let memoryKey: ImageCacheKey
     private let context: PipelineContext  // strong: in-flight work outlives a released pipeline
-    private var incremental: IncrementalDecoderBox?
-    private var pendingChunks: [Data] = []
-    private var isDecoding = false
-    private var finalData: FetchedData?
-    /// Bytes fed to ``incremental`` (compared with the final data's).
-    private var chunkByteCount = 0
+    /// Where the decode is, and who holds the incremental decoder.
+    private var lifecycle = DecodeLifecycle<IncrementalDecoderBox>()
     /// Set when an image task subscribed to this job directly (its result is what a request asked for).
     private(set) var isRequestedDirectly = false
 
@@ -82,13 +76,24 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             case .value(let chunk, isCompleted: false):
                 self.didReceiveChunk(chunk.data, graph)
             case .value(let data, isCompleted: true):
-                // Chunks of a failed attempt (the download was retried) are not this data.
-                if self.chunkByteCount != data.data.count { self.incremental = nil }
-                self.finalData = data
-                if !self.isDecoding { self.decodeFinal(graph) }
+                self.perform(self.lifecycle.finalDataArrived(data), graph)
             case .error(let error):
                 self.send(.error(error), graph)
             }
+        }
+    }
+
+    /// Starts what the lifecycle asks for (nothing once the job is done: a subscriber may leave
+    /// while a preview is sent).
+    private func perform(_ action: DecodeLifecycle<IncrementalDecoderBox>.Action, _ graph: borrowing GraphToken) {
+        guard !isDone(graph) else { return }
+        switch action {
+        case .none:
+            break
+        case .decodePreview(let decoder, let chunks):
+            decodePreview(chunks, with: decoder, graph)
+        case .decodeFinal(let data, let decoder, let chunks):
+            decodeFinal(data, decoder: decoder, chunks: chunks, graph)
         }
     }
 
@@ -96,66 +101,56 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
 
     private func didReceiveChunk(_ chunk: Data, _ graph: borrowing GraphToken) {
         guard !isDone(graph) else { return }
-        if incremental == nil {
-            incremental = IncrementalDecoderBox(
+        let action = lifecycle.chunkArrived(chunk) {
+            IncrementalDecoderBox(
                 IncrementalImageDecoder(options: decodingOptions, registry: context.configuration.decoders))
         }
-        pendingChunks.append(chunk)
-        chunkByteCount += chunk.count
-        if !isDecoding { decodePreview(graph) }
+        perform(action, graph)
     }
 
-    private func decodePreview(_ graph: borrowing GraphToken) {
-        guard let incremental, !pendingChunks.isEmpty else { return }
-        let chunks = pendingChunks
-        pendingChunks = []
-        isDecoding = true
+    private func decodePreview(_ chunks: [Data], with decoder: IncrementalDecoderBox, _ graph: borrowing GraphToken) {
         let thumbnail = key.thumbnail
         let item = context.decodingQueue.run(
             priority: priority(graph), graph,
-            { () -> PreviewOutcome in
-                let decoded = incremental.appendAndPreview(chunks)
-                let preview = decoded.map { image in
-                    thumbnail.flatMap { try? $0.resize.process(image).carryingColorProfile(of: image) } ?? image
+            { () -> Result<Image?, ImageDecodingError> in
+                decoder.appendAndPreview(chunks).map { preview in
+                    preview.map { image in
+                        thumbnail.flatMap { try? $0.resize.process(image).carryingColorProfile(of: image) } ?? image
+                    }
                 }
-                return PreviewOutcome(preview: preview, failed: incremental.failed)
             },
             then: { graph, outcome in
-                self.didDecodePreview(outcome.preview, failed: outcome.failed, graph)
+                self.didDecodePreview(outcome, returning: decoder, graph)
             })
         setWorkItem(item, graph)
     }
 
-    private func didDecodePreview(_ preview: Image?, failed: Bool, _ graph: borrowing GraphToken) {
-        isDecoding = false
+    private func didDecodePreview(
+        _ outcome: Result<Image?, ImageDecodingError>, returning decoder: IncrementalDecoderBox,
+        _ graph: borrowing GraphToken
+    ) {
         guard !isDone(graph) else { return }
-        if failed {
-            // The final decode reports the error; stop feeding a decoder that gave up.
-            incremental = nil
-            pendingChunks = []
-        }
-        if let preview {
+        // A decoder that gave up is dropped; the final decode reports the error, if any.
+        let failed: Bool
+        if case .failure = outcome { failed = true } else { failed = false }
+        let next = lifecycle.previewDecoded(returning: decoder, failed: failed)
+        if case .success(let preview?) = outcome {
             send(
                 .value(
                     ImageResult(image: preview, isPreview: true, isClean: true, response: nil, cacheType: nil),
                     isCompleted: false), graph)
         }
-        if finalData != nil {
-            decodeFinal(graph)
-        } else {
-            decodePreview(graph)
-        }
+        perform(next, graph)
     }
 
     // MARK: Final image
 
-    private func decodeFinal(_ graph: borrowing GraphToken) {
-        guard let fetched = finalData, !isDone(graph) else { return }
-        isDecoding = true
+    private func decodeFinal(
+        _ fetched: FetchedData, decoder: IncrementalDecoderBox?, chunks: [Data], _ graph: borrowing GraphToken
+    ) {
         let decode = FinalDecode(
-            data: fetched.data, incremental: incremental, chunks: pendingChunks, options: decodingOptions,
+            data: fetched.data, incremental: decoder, chunks: chunks, options: decodingOptions,
             thumbnail: key.thumbnail, decoders: context.configuration.decoders)
-        pendingChunks = []
         var light: (@Sendable () -> Result<DecodedImage, ImageDecodingError>?)? =
             decode.mayRunWithoutWorker ? decode.runIfLight : nil
         var run: @Sendable () -> Result<DecodedImage, ImageDecodingError> = decode.run
@@ -176,8 +171,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         _ result: Result<DecodedImage, ImageDecodingError>, ticket: DecodedImageBacklog.Ticket?,
         _ graph: borrowing GraphToken
     ) {
-        isDecoding = false
-        guard !isDone(graph), let fetched = finalData else { return }
+        guard !isDone(graph), let fetched = lifecycle.finalDecoded() else { return }
         switch result {
         case .success(let decoded):
             context.metrics.record(.decodes)
@@ -198,38 +192,6 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             } else {
                 send(.error(.decodingFailed(request: request, underlying: error)), graph)
             }
-        }
-    }
-}
-
-/// What a preview round produced (crosses from the worker to the graph).
-private struct PreviewOutcome: Sendable {
-    let preview: Image?
-    let failed: Bool
-}
-
-/// Gives an ``IncrementalImageDecoder`` to one decoding work item at a time (the job never
-/// starts a second before the first finished), which is what makes sharing it safe.
-final class IncrementalDecoderBox: @unchecked Sendable {
-    private let decoder: IncrementalImageDecoder
-    private(set) var failed = false
-
-    init(_ decoder: IncrementalImageDecoder) { self.decoder = decoder }
-
-    func appendAndPreview(_ chunks: [Data]) -> Image? {
-        do {
-            for chunk in chunks { try decoder.append(chunk) }
-            return try decoder.makePreview()
-        } catch {
-            failed = true
-            return nil
-        }
-    }
-
-    func finish(appending chunks: [Data]) -> Result<DecodedImage, ImageDecodingError> {
-        Result { () throws(ImageDecodingError) in
-            for chunk in chunks { try decoder.append(chunk) }
-            return try decoder.finish()
         }
     }
 }
