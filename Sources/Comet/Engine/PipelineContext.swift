@@ -37,27 +37,27 @@ final class PipelineContext: @unchecked Sendable {
         self.configuration = configuration
         let executor = PipelineExecutor()
         self.executor = executor
-        dataLoadingQueue = WorkQueue(maxConcurrentCount: configuration.dataLoadingConcurrencyLimit, executor: executor)
-        decodingQueue = WorkQueue(maxConcurrentCount: configuration.decodingConcurrencyLimit, executor: executor)
+        let backlog = DecodedImageBacklog(
+            limit: configuration.decodedImageBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit,
+            executor: executor)
+        self.backlog = backlog
+        let decodingQueue = WorkQueue(
+            maxConcurrentCount: configuration.decodingConcurrencyLimit, executor: executor, backlog: backlog)
+        self.decodingQueue = decodingQueue
+        dataLoadingQueue = WorkQueue(
+            maxConcurrentCount: configuration.dataLoadingConcurrencyLimit, executor: executor,
+            heldBackBy: (
+                decodingQueue,
+                configuration.undecodedDataBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit
+            ))
         processingQueue = WorkQueue(maxConcurrentCount: configuration.processingConcurrencyLimit, executor: executor)
         dataCachingQueue = WorkQueue(maxConcurrentCount: 2, executor: executor)
         rateLimiter = configuration.rateLimit.map { RateLimiter(limit: $0, executor: executor) }
-        backlog = DecodedImageBacklog(
-            limit: configuration.decodedImageBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit,
-            executor: executor)
         cachePolicy = CacheWritePolicy(configuration)
         resumableData =
             configuration.isResumableDataEnabled
             ? ResumableDataStore(byteLimit: configuration.resumableDataByteLimit) : nil
         logger = configuration.logger
-        decodingQueue.backlog = backlog
-        // weak: the queue holds the backlog.
-        backlog.onRelease = { [weak decodingQueue] graph in decodingQueue?.drain(graph) }
-        dataLoadingQueue.heldBackBy = (
-            decodingQueue, configuration.undecodedDataBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit
-        )
-        // unowned: the context owns both queues, and the decoding queue calls this only from the graph.
-        decodingQueue.onPendingRemoved = { [unowned dataLoadingQueue] graph in dataLoadingQueue.drain(graph) }
     }
 
     func log(_ message: @autoclosure () -> String) {
