@@ -116,7 +116,7 @@ final class PipelineContext: @unchecked Sendable {
 
     /// The job in flight for `key` when coalescing is on, else a new one (kept in `pool` until
     /// it is done).
-    private func pooledJob<J: Job<ImageResult> & DirectlyRequestable>(
+    private func pooledJob<J: ImageJob>(
         _ pool: inout [ImageKey: J], key: ImageKey, isDirect: Bool, _ graph: borrowing GraphToken,
         make: () -> J
     ) -> J {
@@ -138,12 +138,14 @@ final class PipelineContext: @unchecked Sendable {
         if let pooled = fetchJobs[key], pooled === job { fetchJobs[key] = nil }
     }
 
-    func removeFromPool(_ job: DecodeJob, key: ImageKey, _ graph: borrowing GraphToken) {
-        if let pooled = decodeJobs[key], pooled === job { decodeJobs[key] = nil }
-    }
-
-    func removeFromPool(_ job: ProcessJob, key: ImageKey, _ graph: borrowing GraphToken) {
-        if let pooled = processJobs[key], pooled === job { processJobs[key] = nil }
+    /// A finished decode or processor job leaves its pool (if it is the pooled one).
+    func removeFromPool(_ job: ImageJob, _ graph: borrowing GraphToken) {
+        let key = job.key
+        if key.processors.isEmpty {
+            if let pooled = decodeJobs[key], pooled === job { decodeJobs[key] = nil }
+        } else {
+            if let pooled = processJobs[key], pooled === job { processJobs[key] = nil }
+        }
     }
 
     // MARK: Caches
@@ -250,12 +252,3 @@ final class PipelineContext: @unchecked Sendable {
         owner.setWorkItem(item, graph)
     }
 }
-
-/// A job an image task may subscribe to directly: its final result is what a request asked
-/// for, and is then cached.
-protocol DirectlyRequestable: AnyObject {
-    func markRequestedDirectly(_ graph: borrowing GraphToken)
-}
-
-extension DecodeJob: DirectlyRequestable {}
-extension ProcessJob: DirectlyRequestable {}

@@ -15,28 +15,10 @@ import Foundation
 /// 64×64 declared pixels whose decoder checks limits first (``FinalDecode``), on the thread that
 /// leaves the graph (cheaper than waking a worker). A final decode also takes
 /// a ticket of the pipeline's decoded-image backlog, which its result carries until it is delivered.
-final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
+final class DecodeJob: ImageJob, @unchecked Sendable {
     // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor), as every Job.
-    private let request: ImageRequest
-    private let key: ImageKey
-    /// The memory-cache key of ``key``, made once.
-    private let memoryKey: ImageCacheKey
-    private let context: PipelineContext  // strong: in-flight work outlives a released pipeline
     /// Where the decode is, and who holds the incremental decoder.
     private var lifecycle = DecodeLifecycle<IncrementalDecoderBox>()
-    /// Set when an image task subscribed to this job directly (its result is what a request asked for).
-    private(set) var isRequestedDirectly = false
-
-    /// An image task subscribes to this job directly: its final result is then cached.
-    func markRequestedDirectly(_ graph: borrowing GraphToken) { isRequestedDirectly = true }
-
-    init(request: ImageRequest, key: ImageKey, memoryKey: ImageCacheKey, context: PipelineContext) {
-        self.request = request
-        self.key = key
-        self.memoryKey = memoryKey
-        self.context = context
-        super.init(executor: context.executor)
-    }
 
     private var decodingOptions: ImageDecodingOptions {
         var options = context.configuration.decodingOptions
@@ -49,22 +31,13 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         return options.keepingOriginalColors(key.keepsOriginalColors)
     }
 
-    override func start(_ graph: borrowing GraphToken) {
-        if finishFromMemoryCache(context, memoryKey: memoryKey, request: request, graph) { return }
-        if key.thumbnail != nil && context.cachePolicy.readsEncodedImage(for: request, processed: false) {
-            finishFromDiskCache(context, key: key, request: request, graph) { [weak self] graph in
-                self?.subscribeToData(graph)
-            }
-        } else {
-            subscribeToData(graph)
-        }
+    /// The disk keeps encoded images of thumbnails only, among unprocessed results.
+    override func readsEncodedImage() -> Bool {
+        key.thumbnail != nil && context.cachePolicy.readsEncodedImage(for: request, processed: false)
     }
 
-    override func didEnd(_ graph: borrowing GraphToken) {
-        context.removeFromPool(self, key: key, graph)
-    }
-
-    private func subscribeToData(_ graph: borrowing GraphToken) {
+    /// Subscribes to the data.
+    override func compute(_ graph: borrowing GraphToken) {
         let fetch = context.fetchDataJob(for: request, graph)
         // `self` is held strongly by the handlers here (no weak reference: each would give the
         // job a side table): the cycle through `dependency` or the work item ends when the job
@@ -182,9 +155,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
                 image: decoded.image, isPreview: false, isClean: decoded.isClean,
                 response: fetched.response, cacheType: fetched.cacheType, backlogTicket: ticket,
                 animation: decoded.animation)
-            if isRequestedDirectly {
-                context.store(value, key: key, memoryKey: memoryKey, request: request, processed: false, graph)
-            }
+            storeIfRequestedDirectly(value, processed: false, graph)
             send(.value(value, isCompleted: true), graph)
         case .failure(let error):
             if case .tooLarge = error {
