@@ -42,7 +42,8 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     /// ``buffer`` (``FetchLifecycle/Transfer/receiving(resumed:)``); dropped when the response
     /// does not continue them.
     private var kept: ResumableData?
-    private var swiftTask: Task<Void, Never>?
+    /// The load of a closure resource (``ImageRequest/Resource/closure(id:load:)``), cancelled with the job.
+    private var closureLoad: Task<Void, Never>?
     private var retryWait: Task<Void, Never>?
     /// Where the fetch is, and what each event makes of it.
     private var lifecycle: FetchLifecycle
@@ -127,7 +128,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         switch request.resource {
         case .closure(_, let load):
             lifecycle.transferStarted(resuming: false)
-            swiftTask = Task {
+            closureLoad = Task {
                 let result: Result<Data, any Error>
                 do { result = .success(try await load()) } catch { result = .failure(error) }
                 executor.perform { graph in
@@ -197,7 +198,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     override func didCancel(_ graph: borrowing GraphToken) {
         keepPartialData()
         loadingTask?.cancel()
-        swiftTask?.cancel()
+        closureLoad?.cancel()
         retryWait?.cancel()
     }
 
@@ -350,7 +351,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         response = nil
         expectedLength = 0
         loadingTask = nil
-        swiftTask = nil
+        closureLoad = nil
         kept = nil
     }
 
