@@ -8,8 +8,14 @@ import Foundation
 final class ProcessJob: ImageJob, @unchecked Sendable {
     // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor), as every Job.
     private let processor: any ImageProcessing
-    private var isProcessing = false
-    private var pendingFinal: ImageResult?
+    private var processing = Processing.idle
+
+    /// Whether the processor runs, and the final input that waits for that run to end (a
+    /// preview that arrives meanwhile is skipped).
+    private enum Processing {
+        case idle
+        case running(finalWaiting: ImageResult?)
+    }
 
     override init(request: ImageRequest, key: ImageKey, memoryKey: ImageCacheKey, context: PipelineContext) {
         self.processor = request.processors[key.processors.count - 1]
@@ -34,10 +40,10 @@ final class ProcessJob: ImageJob, @unchecked Sendable {
             case .progress(let completed, let total):
                 self.send(.progress(completed: completed, total: total), graph)
             case .value(let result, isCompleted: false):
-                if !self.isProcessing { self.process(result, isFinal: false, graph) }
+                if case .idle = self.processing { self.process(result, isFinal: false, graph) }
             case .value(let result, isCompleted: true):
-                if self.isProcessing {
-                    self.pendingFinal = result
+                if case .running = self.processing {
+                    self.processing = .running(finalWaiting: result)
                 } else {
                     self.process(result, isFinal: true, graph)
                 }
@@ -49,7 +55,7 @@ final class ProcessJob: ImageJob, @unchecked Sendable {
 
     private func process(_ input: ImageResult, isFinal: Bool, _ graph: borrowing GraphToken) {
         guard !isDone(graph) else { return }
-        isProcessing = true
+        processing = .running(finalWaiting: nil)
         let processor = self.processor
         let image = input.image
         var work: @Sendable () -> Result<Image, any Error> = {
@@ -71,7 +77,9 @@ final class ProcessJob: ImageJob, @unchecked Sendable {
     private func didProcess(
         _ input: ImageResult, _ output: Result<Image, any Error>, isFinal: Bool, _ graph: borrowing GraphToken
     ) {
-        isProcessing = false
+        var finalWaiting: ImageResult?
+        if case .running(let waiting) = processing { finalWaiting = waiting }
+        processing = .idle
         guard !isDone(graph) else { return }
         context.metrics.record(.processorRuns)
         switch output {
@@ -92,9 +100,6 @@ final class ProcessJob: ImageJob, @unchecked Sendable {
                     graph)
             }
         }
-        if let pendingFinal {
-            self.pendingFinal = nil
-            process(pendingFinal, isFinal: true, graph)
-        }
+        if let finalWaiting { process(finalWaiting, isFinal: true, graph) }
     }
 }
