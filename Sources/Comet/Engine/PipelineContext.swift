@@ -37,27 +37,27 @@ final class PipelineContext: @unchecked Sendable {
         self.configuration = configuration
         let executor = PipelineExecutor()
         self.executor = executor
-        dataLoadingQueue = WorkQueue(maxConcurrentCount: configuration.dataLoadingConcurrencyLimit, executor: executor)
-        decodingQueue = WorkQueue(maxConcurrentCount: configuration.decodingConcurrencyLimit, executor: executor)
+        let backlog = DecodedImageBacklog(
+            limit: configuration.decodedImageBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit,
+            executor: executor)
+        self.backlog = backlog
+        let decodingQueue = WorkQueue(
+            maxConcurrentCount: configuration.decodingConcurrencyLimit, executor: executor, backlog: backlog)
+        self.decodingQueue = decodingQueue
+        dataLoadingQueue = WorkQueue(
+            maxConcurrentCount: configuration.dataLoadingConcurrencyLimit, executor: executor,
+            heldBackBy: (
+                decodingQueue,
+                configuration.undecodedDataBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit
+            ))
         processingQueue = WorkQueue(maxConcurrentCount: configuration.processingConcurrencyLimit, executor: executor)
         dataCachingQueue = WorkQueue(maxConcurrentCount: 2, executor: executor)
         rateLimiter = configuration.rateLimit.map { RateLimiter(limit: $0, executor: executor) }
-        backlog = DecodedImageBacklog(
-            limit: configuration.decodedImageBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit,
-            executor: executor)
         cachePolicy = CacheWritePolicy(configuration)
         resumableData =
             configuration.isResumableDataEnabled
             ? ResumableDataStore(byteLimit: configuration.resumableDataByteLimit) : nil
         logger = configuration.logger
-        decodingQueue.backlog = backlog
-        // weak: the queue holds the backlog.
-        backlog.onRelease = { [weak decodingQueue] graph in decodingQueue?.drain(graph) }
-        dataLoadingQueue.heldBackBy = (
-            decodingQueue, configuration.undecodedDataBacklogLimit ?? 2 * configuration.decodingConcurrencyLimit
-        )
-        // unowned: the context owns both queues, and the decoding queue calls this only from the graph.
-        decodingQueue.onPendingRemoved = { [unowned dataLoadingQueue] graph in dataLoadingQueue.drain(graph) }
     }
 
     func log(_ message: @autoclosure () -> String) {
@@ -116,7 +116,7 @@ final class PipelineContext: @unchecked Sendable {
 
     /// The job in flight for `key` when coalescing is on, else a new one (kept in `pool` until
     /// it is done).
-    private func pooledJob<J: Job<ImageResult> & DirectlyRequestable>(
+    private func pooledJob<J: ImageJob>(
         _ pool: inout [ImageKey: J], key: ImageKey, isDirect: Bool, _ graph: borrowing GraphToken,
         make: () -> J
     ) -> J {
@@ -138,12 +138,14 @@ final class PipelineContext: @unchecked Sendable {
         if let pooled = fetchJobs[key], pooled === job { fetchJobs[key] = nil }
     }
 
-    func removeFromPool(_ job: DecodeJob, key: ImageKey, _ graph: borrowing GraphToken) {
-        if let pooled = decodeJobs[key], pooled === job { decodeJobs[key] = nil }
-    }
-
-    func removeFromPool(_ job: ProcessJob, key: ImageKey, _ graph: borrowing GraphToken) {
-        if let pooled = processJobs[key], pooled === job { processJobs[key] = nil }
+    /// A finished decode or processor job leaves its pool (if it is the pooled one).
+    func removeFromPool(_ job: ImageJob, _ graph: borrowing GraphToken) {
+        let key = job.key
+        if key.processors.isEmpty {
+            if let pooled = decodeJobs[key], pooled === job { decodeJobs[key] = nil }
+        } else {
+            if let pooled = processJobs[key], pooled === job { processJobs[key] = nil }
+        }
     }
 
     // MARK: Caches
@@ -250,12 +252,3 @@ final class PipelineContext: @unchecked Sendable {
         owner.setWorkItem(item, graph)
     }
 }
-
-/// A job an image task may subscribe to directly: its final result is what a request asked
-/// for, and is then cached.
-protocol DirectlyRequestable: AnyObject {
-    func markRequestedDirectly(_ graph: borrowing GraphToken)
-}
-
-extension DecodeJob: DirectlyRequestable {}
-extension ProcessJob: DirectlyRequestable {}

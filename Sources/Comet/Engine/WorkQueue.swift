@@ -16,8 +16,8 @@ final class WorkQueue: @unchecked Sendable {
         // and the work captures the job (and its inputs), so holding it longer would be a cycle.
         fileprivate var work: Work?
         fileprivate var sequence: Int
-        fileprivate(set) var priority: ImageRequest.Priority
-        fileprivate(set) var state = State.pending
+        fileprivate var priority: ImageRequest.Priority
+        fileprivate var state = State.pending
         fileprivate weak var queue: WorkQueue?
         /// Whether the item produces a decoded bitmap that counts against the queue's backlog.
         fileprivate let isAdmissionChecked: Bool
@@ -52,7 +52,7 @@ final class WorkQueue: @unchecked Sendable {
                 work = nil
                 queue?.pendingCount -= 1
                 queue?.discardStaleEntriesIfIdle()
-                queue?.onPendingRemoved?(graph)
+                queue?.heldBack?.drain(graph)
             case .running:
                 state = .cancelled
             case .finished, .cancelled:
@@ -71,39 +71,60 @@ final class WorkQueue: @unchecked Sendable {
             queue.drain(graph)
         }
 
-        var isCancelled: Bool { state == .cancelled }
+        /// Whether the item was cancelled (a running item's result is then dropped).
+        func isCancelled(_ graph: borrowing GraphToken) -> Bool { state == .cancelled }
     }
 
     /// Work that runs in the graph when its item gets a slot.
     typealias Work = (borrowing GraphToken, Item) -> Void
 
-    private let executor: PipelineExecutor
+    /// The graph this queue lives in.
+    let executor: PipelineExecutor
     /// How many items may run at once.
     let maxConcurrentCount: Int
-    // The three links below are set once, by `PipelineContext.init`, before the graph runs.
     /// The decoding queue's bound on decoded bitmaps: an admission-checked item starts only
     /// when the backlog has room (and takes a ticket), else it and everything behind it wait
-    /// until a ticket is given back.
-    var backlog: DecodedImageBacklog?
+    /// until a ticket is given back (``ticketReturned(_:)``).
+    private let backlog: DecodedImageBacklog?
     /// A queue whose waiting items hold this one's back: an item here starts only while `queue`
     /// has fewer than `limit` pending items (downloads wait while downloaded images wait for a
     /// decoder, so encoded bytes do not pile up in memory when decoding is the slower stage).
-    var heldBackBy: (queue: WorkQueue, limit: Int)?
-    /// Called when pending items leave this queue (started or cancelled): the queue this one
-    /// holds back drains.
-    var onPendingRemoved: ((borrowing GraphToken) -> Void)?
+    private let heldBackBy: (queue: WorkQueue, limit: Int)?
+    /// The queue this one holds back, drained when pending items leave this one (started or
+    /// cancelled). The one link that cannot be a `let`: each of the two queues refers to the
+    /// other, so the held-back queue's `init` sets it, once, before either queue is used.
+    private weak var heldBack: WorkQueue?
 
     // One FIFO per priority; stale entries (cancelled or moved) are skipped when popped.
     private var buckets: [[(item: Item, sequence: Int)]] = Array(
         repeating: [], count: ImageRequest.Priority.allCases.count)
     private var heads = Array(repeating: 0, count: ImageRequest.Priority.allCases.count)
     private var nextSequence = 0
-    private(set) var runningCount = 0
-    fileprivate(set) var pendingCount = 0
+    private var runningCount = 0
+    private var pendingCount = 0
 
-    init(maxConcurrentCount: Int, executor: PipelineExecutor) {
+    /// - Parameters:
+    ///   - backlog: the bound an admission-checked item's start waits for (the decoding queue's).
+    ///   - heldBackBy: a queue whose pending items hold this one's back, and how many may wait
+    ///     there before this one stops starting items (the data-loading queue's).
+    init(
+        maxConcurrentCount: Int, executor: PipelineExecutor, backlog: DecodedImageBacklog? = nil,
+        heldBackBy: (queue: WorkQueue, limit: Int)? = nil
+    ) {
         self.executor = executor
         self.maxConcurrentCount = max(1, maxConcurrentCount)
+        self.backlog = backlog
+        self.heldBackBy = heldBackBy
+        heldBackBy?.queue.heldBack = self
+    }
+
+    /// How many items run (tests).
+    func runningCount(_ graph: borrowing GraphToken) -> Int { runningCount }
+
+    /// A backlog ticket one of this queue's items took was given back: another may start.
+    func ticketReturned(_ graph: borrowing GraphToken) {
+        backlog?.release(graph)
+        drain(graph)
     }
 
     /// Queues work that runs in the graph when a slot is free and holds the slot until it calls
@@ -212,7 +233,7 @@ final class WorkQueue: @unchecked Sendable {
     #if DEBUG
         /// Entries in the priority buckets, stale ones included (tests, debug builds only: they do
         /// not pile up).
-        var bucketEntryCount: Int {
+        func bucketEntryCount(_ graph: borrowing GraphToken) -> Int {
             zip(buckets, heads).reduce(0) { $0 + $1.0.count - $1.1 }
         }
     #endif
@@ -230,14 +251,14 @@ final class WorkQueue: @unchecked Sendable {
     /// Starts pending items while slots are free (and the admission check allows).
     func drain(_ graph: borrowing GraphToken) {
         var started = false
-        defer { if started { onPendingRemoved?(graph) } }
+        defer { if started { heldBack?.drain(graph) } }
         // `pendingCount` first: most calls (a slot freed, a backlog ticket released) find
         // nothing pending, and looking costs a scan of every priority's bucket.
         while pendingCount > 0 && runningCount < maxConcurrentCount, let item = peekNext() {
             if let heldBackBy, heldBackBy.queue.pendingCount >= heldBackBy.limit { return }
             if item.isAdmissionChecked, let backlog {
                 guard backlog.hasRoom(graph) else { return }
-                item.ticket = backlog.take(graph)
+                item.ticket = backlog.take(returningTo: self, graph)
             }
             started = true
             let index = item.priority.rawValue
@@ -259,8 +280,12 @@ final class WorkQueue: @unchecked Sendable {
 /// that every hop's closure captures alone, so the hops allocate no closure contexts.
 ///
 /// `@unchecked Sendable`: `then` and `item` are only touched in the graph (the methods that do
-/// take its token); `output` is written
-/// off the graph before the `perform` that reads it (the executor's lock orders the two).
+/// take its token). `output` is the one field written off the graph, in one place
+/// (``handOff(_:)``): the thread that ran the work writes it, then enters the graph with a
+/// closure that reads it. The executor's lock, taken to queue or run that closure, orders the
+/// write before the read (a release and an acquire of one mutex: ThreadSanitizer sees the edge),
+/// and nothing touches `output` between them. ``WorkQueueTests`` runs this hand-off from many
+/// threads at once.
 private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
     private let executor: PipelineExecutor
     private let light: (@Sendable () -> Output?)?
@@ -291,7 +316,7 @@ private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
 
     private func runLight() {
         guard let output = light?() else { return runOnWorker() }
-        self.output = output
+        handOff(output)
         // This thread's caller is usually about to await this very result: when another
         // thread has entered the graph meanwhile, waiting a moment for it and delivering from
         // here lets the caller find its result, where queuing the delivery for that thread
@@ -300,12 +325,16 @@ private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
     }
 
     private func runOnWorker() {
-        DispatchQueue.global(qos: .userInitiated).async { self.deliver(self.heavy()) }
+        DispatchQueue.global(qos: .userInitiated).async {
+            self.handOff(self.heavy())
+            self.executor.perform { graph in self.finish(graph) }
+        }
     }
 
-    private func deliver(_ output: Output) {
+    /// Off the graph, on the thread that ran the work, right before it enters the graph to
+    /// ``finish(_:)``: the only write to `output` outside the graph.
+    private func handOff(_ output: Output) {
         self.output = output
-        executor.perform { graph in self.finish(graph) }
     }
 
     /// Back in the graph: frees the slot, then continues unless the item was cancelled.
@@ -313,7 +342,7 @@ private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
         guard let item, let output else { return }
         self.item = nil
         self.output = nil
-        let wasCancelled = item.isCancelled
+        let wasCancelled = item.isCancelled(graph)
         let ticket = item.ticket
         item.finish(graph)
         if !wasCancelled { then(graph, output, ticket) }

@@ -15,23 +15,33 @@ final class ImageStreamSubscription<Downstream: Subscriber>: Subscription, Image
 where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Error {
     // @unchecked Sendable: its state is behind `state`'s lock; the downstream is called outside it.
     private struct State {
+        var phase = Phase.idle
         var downstream: Downstream?
-        var demand = Subscribers.Demand.none
-        var isStarted = false
-        var isTerminated = false
-        var task: ImageTask?
-        /// A preview that arrived while demand was below 2.
+        /// Demand beyond the unit the first request set aside for the final image: what previews
+        /// may use. The final image always has its unit, so it is never held back.
+        var previewDemand = Subscribers.Demand.none
+        /// A preview that arrived while ``previewDemand`` was zero.
         var heldPreview: ImageResponse?
-        /// The final image, if it arrived with no demand (cannot happen once started with the
-        /// demand rule, kept for robustness).
-        var heldFinal: ImageResponse?
 
-        /// Demand allows a preview: at least 2, so one unit stays for the final image.
-        var allowsPreview: Bool { demand >= .max(2) }
+        var isTerminated: Bool {
+            if case .terminated = phase { return true }
+            return false
+        }
+    }
+
+    private enum Phase {
+        /// No demand yet: nothing started.
+        case idle
+        /// The task runs (`nil` for the moment between its start and its assignment).
+        case loading(ImageTask?)
+        /// The final image is being delivered.
+        case deliveringFinal
+        /// Finished, failed or cancelled.
+        case terminated
     }
 
     private enum RequestAction {
-        case none, start, releasePreview, deliverFinal(ImageResponse)
+        case none, start, releasePreview
     }
 
     private let request: ImageRequest
@@ -51,17 +61,17 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         let action = state.withLock { state -> RequestAction in
-            guard !state.isTerminated else { return .none }
-            state.demand += demand
-            if !state.isStarted {
-                state.isStarted = true
+            switch state.phase {
+            case .idle:
+                state.phase = .loading(nil)
+                state.previewDemand = demand - 1  // one unit is the final image's
                 return .start
+            case .loading:
+                state.previewDemand += demand
+                return state.heldPreview != nil ? .releasePreview : .none
+            case .deliveringFinal, .terminated:
+                return .none
             }
-            if let final = state.heldFinal {
-                state.heldFinal = nil
-                return .deliverFinal(final)
-            }
-            return state.heldPreview != nil && state.allowsPreview ? .releasePreview : .none
         }
         switch action {
         case .none:
@@ -71,22 +81,17 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
         case .releasePreview:
             let events: any ImageStreamEvents = self
             pipeline.configuration.callbackQueue.async { events.releaseHeldPreview() }
-        case .deliverFinal(let response):
-            let events: any ImageStreamEvents = self
-            pipeline.configuration.callbackQueue.async { events.deliverFinal(response) }
         }
     }
 
     func cancel() {
         let (task, downstream) = state.withLock { state -> (ImageTask?, Downstream?) in
-            state.isTerminated = true
+            var task: ImageTask?
+            if case .loading(let loading) = state.phase { task = loading }
+            state.phase = .terminated
             state.heldPreview = nil
-            state.heldFinal = nil
-            defer {
-                state.task = nil
-                state.downstream = nil
-            }
-            return (state.task, state.downstream)
+            defer { state.downstream = nil }
+            return (task, state.downstream)
         }
         task?.cancel()
         _ = downstream  // released outside the lock
@@ -108,22 +113,23 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
             events.receive(result)
         }
         let isTerminated = state.withLock { state -> Bool in
-            if !state.isTerminated { state.task = task }
-            return state.isTerminated
+            guard case .loading = state.phase else { return true }
+            state.phase = .loading(task)
+            return false
         }
-        if isTerminated { task.cancel() }  // cancelled while starting
+        if isTerminated { task.cancel() }  // cancelled while starting (or finished at once: a no-op)
     }
 
     /// A preview from the task (callback queue).
     func receivePreview(_ preview: ImageResponse) {
         let downstream = state.withLock { state -> Downstream? in
             guard !state.isTerminated, let downstream = state.downstream else { return nil }
-            guard state.allowsPreview else {
+            guard state.previewDemand > 0 else {
                 state.heldPreview = preview
                 return nil
             }
             state.heldPreview = nil
-            state.demand -= 1
+            state.previewDemand -= 1
             return downstream
         }
         guard let downstream else { return }
@@ -134,10 +140,10 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
     func releaseHeldPreview() {
         let ready = state.withLock { state -> (Downstream, ImageResponse)? in
             guard !state.isTerminated, let downstream = state.downstream, let preview = state.heldPreview,
-                state.allowsPreview
+                state.previewDemand > 0
             else { return nil }
             state.heldPreview = nil
-            state.demand -= 1
+            state.previewDemand -= 1
             return (downstream, preview)
         }
         guard let (downstream, preview) = ready else { return }
@@ -152,8 +158,7 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
         case .failure(let error):
             let downstream = state.withLock { state -> Downstream? in
                 guard !state.isTerminated else { return nil }
-                state.isTerminated = true
-                state.task = nil
+                state.phase = .terminated
                 state.heldPreview = nil
                 defer { state.downstream = nil }
                 return state.downstream
@@ -162,24 +167,19 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
         }
     }
 
-    /// Sends the final image and `.finished`, or holds the image until there is demand.
-    func deliverFinal(_ response: ImageResponse) {
+    /// Sends the final image, on the unit of demand set aside for it, then `.finished`.
+    private func deliverFinal(_ response: ImageResponse) {
         let downstream = state.withLock { state -> Downstream? in
             guard !state.isTerminated, let downstream = state.downstream else { return nil }
             state.heldPreview = nil
-            state.task = nil
-            guard state.demand > 0 else {
-                state.heldFinal = response
-                return nil
-            }
-            state.demand -= 1
+            state.phase = .deliveringFinal
             return downstream
         }
         guard let downstream else { return }
         _ = downstream.receive(response)
         let live = state.withLock { state -> Bool in
             defer {
-                state.isTerminated = true
+                state.phase = .terminated
                 state.downstream = nil
             }
             return !state.isTerminated
@@ -189,7 +189,7 @@ where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Err
 
     private func addDemand(_ extra: Subscribers.Demand) {
         guard extra > 0 else { return }
-        state.withLock { $0.demand += extra }
+        state.withLock { $0.previewDemand += extra }
     }
 }
 
@@ -202,6 +202,4 @@ protocol ImageStreamEvents: AnyObject, Sendable {
     func releaseHeldPreview()
     /// The task's result (callback queue).
     func receive(_ result: Result<ImageResponse, ImagePipeline.Error>)
-    /// Delivers the final image (callback queue).
-    func deliverFinal(_ response: ImageResponse)
 }

@@ -6,10 +6,8 @@ import Foundation
 /// Decodes the data of one resource (with one thumbnail setting) on the decoding queue.
 ///
 /// With progressive decoding on, chunks feed an ``IncrementalImageDecoder`` and previews are
-/// sent as they become available. Backpressure: while a preview is being rendered, new chunks
-/// wait and the next round renders one preview of everything that arrived, so previews are
-/// skipped, never queued. The final image comes from the same decoder (equal to a one-shot
-/// decode). After a clean decode the original data is stored in the disk cache, when the
+/// sent as they become available; the final image comes from the same decoder (equal to a
+/// one-shot decode). What runs when, and who holds the decoder, is ``DecodeLifecycle``'s. After a clean decode the original data is stored in the disk cache, when the
 /// policy says so.
 ///
 /// Decoders come from the configuration's registry, by the data's format. Every decode goes
@@ -17,32 +15,10 @@ import Foundation
 /// 64×64 declared pixels whose decoder checks limits first (``FinalDecode``), on the thread that
 /// leaves the graph (cheaper than waking a worker). A final decode also takes
 /// a ticket of the pipeline's decoded-image backlog, which its result carries until it is delivered.
-final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
+final class DecodeJob: ImageJob, @unchecked Sendable {
     // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor), as every Job.
-    private let request: ImageRequest
-    private let key: ImageKey
-    /// The memory-cache key of ``key``, made once.
-    private let memoryKey: ImageCacheKey
-    private let context: PipelineContext  // strong: in-flight work outlives a released pipeline
-    private var incremental: IncrementalDecoderBox?
-    private var pendingChunks: [Data] = []
-    private var isDecoding = false
-    private var finalData: FetchedData?
-    /// Bytes fed to ``incremental`` (compared with the final data's).
-    private var chunkByteCount = 0
-    /// Set when an image task subscribed to this job directly (its result is what a request asked for).
-    private(set) var isRequestedDirectly = false
-
-    /// An image task subscribes to this job directly: its final result is then cached.
-    func markRequestedDirectly(_ graph: borrowing GraphToken) { isRequestedDirectly = true }
-
-    init(request: ImageRequest, key: ImageKey, memoryKey: ImageCacheKey, context: PipelineContext) {
-        self.request = request
-        self.key = key
-        self.memoryKey = memoryKey
-        self.context = context
-        super.init(executor: context.executor)
-    }
+    /// Where the decode is, and who holds the incremental decoder.
+    private var lifecycle = DecodeLifecycle<IncrementalDecoderBox>()
 
     private var decodingOptions: ImageDecodingOptions {
         var options = context.configuration.decodingOptions
@@ -55,22 +31,13 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         return options.keepingOriginalColors(key.keepsOriginalColors)
     }
 
-    override func start(_ graph: borrowing GraphToken) {
-        if finishFromMemoryCache(context, memoryKey: memoryKey, request: request, graph) { return }
-        if key.thumbnail != nil && context.cachePolicy.readsEncodedImage(for: request, processed: false) {
-            finishFromDiskCache(context, key: key, request: request, graph) { [weak self] graph in
-                self?.subscribeToData(graph)
-            }
-        } else {
-            subscribeToData(graph)
-        }
+    /// The disk keeps encoded images of thumbnails only, among unprocessed results.
+    override func readsEncodedImage() -> Bool {
+        key.thumbnail != nil && context.cachePolicy.readsEncodedImage(for: request, processed: false)
     }
 
-    override func didEnd(_ graph: borrowing GraphToken) {
-        context.removeFromPool(self, key: key, graph)
-    }
-
-    private func subscribeToData(_ graph: borrowing GraphToken) {
+    /// Subscribes to the data.
+    override func compute(_ graph: borrowing GraphToken) {
         let fetch = context.fetchDataJob(for: request, graph)
         // `self` is held strongly by the handlers here (no weak reference: each would give the
         // job a side table): the cycle through `dependency` or the work item ends when the job
@@ -82,13 +49,24 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             case .value(let chunk, isCompleted: false):
                 self.didReceiveChunk(chunk.data, graph)
             case .value(let data, isCompleted: true):
-                // Chunks of a failed attempt (the download was retried) are not this data.
-                if self.chunkByteCount != data.data.count { self.incremental = nil }
-                self.finalData = data
-                if !self.isDecoding { self.decodeFinal(graph) }
+                self.perform(self.lifecycle.finalDataArrived(data), graph)
             case .error(let error):
                 self.send(.error(error), graph)
             }
+        }
+    }
+
+    /// Starts what the lifecycle asks for (nothing once the job is done: a subscriber may leave
+    /// while a preview is sent).
+    private func perform(_ action: DecodeLifecycle<IncrementalDecoderBox>.Action, _ graph: borrowing GraphToken) {
+        guard !isDone(graph) else { return }
+        switch action {
+        case .none:
+            break
+        case .decodePreview(let decoder, let chunks):
+            decodePreview(chunks, with: decoder, graph)
+        case .decodeFinal(let data, let decoder, let chunks):
+            decodeFinal(data, decoder: decoder, chunks: chunks, graph)
         }
     }
 
@@ -96,66 +74,56 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
 
     private func didReceiveChunk(_ chunk: Data, _ graph: borrowing GraphToken) {
         guard !isDone(graph) else { return }
-        if incremental == nil {
-            incremental = IncrementalDecoderBox(
+        let action = lifecycle.chunkArrived(chunk) {
+            IncrementalDecoderBox(
                 IncrementalImageDecoder(options: decodingOptions, registry: context.configuration.decoders))
         }
-        pendingChunks.append(chunk)
-        chunkByteCount += chunk.count
-        if !isDecoding { decodePreview(graph) }
+        perform(action, graph)
     }
 
-    private func decodePreview(_ graph: borrowing GraphToken) {
-        guard let incremental, !pendingChunks.isEmpty else { return }
-        let chunks = pendingChunks
-        pendingChunks = []
-        isDecoding = true
+    private func decodePreview(_ chunks: [Data], with decoder: IncrementalDecoderBox, _ graph: borrowing GraphToken) {
         let thumbnail = key.thumbnail
         let item = context.decodingQueue.run(
             priority: priority(graph), graph,
-            { () -> PreviewOutcome in
-                let decoded = incremental.appendAndPreview(chunks)
-                let preview = decoded.map { image in
-                    thumbnail.flatMap { try? $0.resize.process(image).carryingColorProfile(of: image) } ?? image
+            { () -> Result<Image?, ImageDecodingError> in
+                decoder.appendAndPreview(chunks).map { preview in
+                    preview.map { image in
+                        thumbnail.flatMap { try? $0.resize.process(image).carryingColorProfile(of: image) } ?? image
+                    }
                 }
-                return PreviewOutcome(preview: preview, failed: incremental.failed)
             },
             then: { graph, outcome in
-                self.didDecodePreview(outcome.preview, failed: outcome.failed, graph)
+                self.didDecodePreview(outcome, returning: decoder, graph)
             })
         setWorkItem(item, graph)
     }
 
-    private func didDecodePreview(_ preview: Image?, failed: Bool, _ graph: borrowing GraphToken) {
-        isDecoding = false
+    private func didDecodePreview(
+        _ outcome: Result<Image?, ImageDecodingError>, returning decoder: IncrementalDecoderBox,
+        _ graph: borrowing GraphToken
+    ) {
         guard !isDone(graph) else { return }
-        if failed {
-            // The final decode reports the error; stop feeding a decoder that gave up.
-            incremental = nil
-            pendingChunks = []
-        }
-        if let preview {
+        // A decoder that gave up is dropped; the final decode reports the error, if any.
+        let failed: Bool
+        if case .failure = outcome { failed = true } else { failed = false }
+        let next = lifecycle.previewDecoded(returning: decoder, failed: failed)
+        if case .success(let preview?) = outcome {
             send(
                 .value(
                     ImageResult(image: preview, isPreview: true, isClean: true, response: nil, cacheType: nil),
                     isCompleted: false), graph)
         }
-        if finalData != nil {
-            decodeFinal(graph)
-        } else {
-            decodePreview(graph)
-        }
+        perform(next, graph)
     }
 
     // MARK: Final image
 
-    private func decodeFinal(_ graph: borrowing GraphToken) {
-        guard let fetched = finalData, !isDone(graph) else { return }
-        isDecoding = true
+    private func decodeFinal(
+        _ fetched: FetchedData, decoder: IncrementalDecoderBox?, chunks: [Data], _ graph: borrowing GraphToken
+    ) {
         let decode = FinalDecode(
-            data: fetched.data, incremental: incremental, chunks: pendingChunks, options: decodingOptions,
+            data: fetched.data, incremental: decoder, chunks: chunks, options: decodingOptions,
             thumbnail: key.thumbnail, decoders: context.configuration.decoders)
-        pendingChunks = []
         var light: (@Sendable () -> Result<DecodedImage, ImageDecodingError>?)? =
             decode.mayRunWithoutWorker ? decode.runIfLight : nil
         var run: @Sendable () -> Result<DecodedImage, ImageDecodingError> = decode.run
@@ -176,8 +144,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
         _ result: Result<DecodedImage, ImageDecodingError>, ticket: DecodedImageBacklog.Ticket?,
         _ graph: borrowing GraphToken
     ) {
-        isDecoding = false
-        guard !isDone(graph), let fetched = finalData else { return }
+        guard !isDone(graph), let fetched = lifecycle.finalDecoded() else { return }
         switch result {
         case .success(let decoded):
             context.metrics.record(.decodes)
@@ -188,9 +155,7 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
                 image: decoded.image, isPreview: false, isClean: decoded.isClean,
                 response: fetched.response, cacheType: fetched.cacheType, backlogTicket: ticket,
                 animation: decoded.animation)
-            if isRequestedDirectly {
-                context.store(value, key: key, memoryKey: memoryKey, request: request, processed: false, graph)
-            }
+            storeIfRequestedDirectly(value, processed: false, graph)
             send(.value(value, isCompleted: true), graph)
         case .failure(let error):
             if case .tooLarge = error {
@@ -198,38 +163,6 @@ final class DecodeJob: Job<ImageResult>, @unchecked Sendable {
             } else {
                 send(.error(.decodingFailed(request: request, underlying: error)), graph)
             }
-        }
-    }
-}
-
-/// What a preview round produced (crosses from the worker to the graph).
-private struct PreviewOutcome: Sendable {
-    let preview: Image?
-    let failed: Bool
-}
-
-/// Gives an ``IncrementalImageDecoder`` to one decoding work item at a time (the job never
-/// starts a second before the first finished), which is what makes sharing it safe.
-final class IncrementalDecoderBox: @unchecked Sendable {
-    private let decoder: IncrementalImageDecoder
-    private(set) var failed = false
-
-    init(_ decoder: IncrementalImageDecoder) { self.decoder = decoder }
-
-    func appendAndPreview(_ chunks: [Data]) -> Image? {
-        do {
-            for chunk in chunks { try decoder.append(chunk) }
-            return try decoder.makePreview()
-        } catch {
-            failed = true
-            return nil
-        }
-    }
-
-    func finish(appending chunks: [Data]) -> Result<DecodedImage, ImageDecodingError> {
-        Result { () throws(ImageDecodingError) in
-            for chunk in chunks { try decoder.append(chunk) }
-            return try decoder.finish()
         }
     }
 }

@@ -37,11 +37,13 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private var loader: (any DataLoading)?
     /// The data-loading queue's item of the transfer in flight, finished when it completes.
     private var loadingItem: WorkQueue.Item?
-    /// The kept bytes this attempt asked to continue, until its response arrives.
-    private var resumable: ResumableData?
-    /// The kept bytes the response continued (the first bytes of ``buffer``).
-    private var resumed: ResumableData?
-    private var swiftTask: Task<Void, Never>?
+    /// The kept bytes of an earlier load that this attempt continues: asked for until the
+    /// response (``FetchLifecycle/Transfer/awaitingResponse(resuming:)``), then the first bytes of
+    /// ``buffer`` (``FetchLifecycle/Transfer/receiving(resumed:)``); dropped when the response
+    /// does not continue them.
+    private var kept: ResumableData?
+    /// The load of a closure resource (``ImageRequest/Resource/closure(id:load:)``), cancelled with the job.
+    private var closureLoad: Task<Void, Never>?
     private var retryWait: Task<Void, Never>?
     /// Where the fetch is, and what each event makes of it.
     private var lifecycle: FetchLifecycle
@@ -55,6 +57,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     override func didEnd(_ graph: borrowing GraphToken) {
+        lifecycle.end()  // delivered, failed or cancelled
         context.removeFromPool(self, key: key, graph)
     }
 
@@ -91,7 +94,6 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     private func loadData(_ graph: borrowing GraphToken) {
         guard !isDone(graph) else { return }
         if request.options.contains(.returnCacheDataDontLoad) {
-            lifecycle.end()
             send(.error(.dataMissingInCache(request: request)), graph)
             return
         }
@@ -126,7 +128,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         switch request.resource {
         case .closure(_, let load):
             lifecycle.transferStarted(resuming: false)
-            swiftTask = Task {
+            closureLoad = Task {
                 let result: Result<Data, any Error>
                 do { result = .success(try await load()) } catch { result = .failure(error) }
                 executor.perform { graph in
@@ -143,17 +145,16 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         case .url, .urlRequest:
             guard var urlRequest = request.urlRequest, let url = urlRequest.url else {
                 item?.finish(graph)
-                lifecycle.end()
                 send(.error(.invalidRequest(request: request, reason: "it has no URL")), graph)
                 return
             }
             if let store = context.resumableData, (urlRequest.httpMethod ?? "GET") == "GET",
                 urlRequest.value(forHTTPHeaderField: "Range") == nil, let partial = store.take(for: url.absoluteString)
             {
-                resumable = partial
+                kept = partial
                 urlRequest = partial.resumingRequest(urlRequest)
             }
-            lifecycle.transferStarted(resuming: resumable != nil)
+            lifecycle.transferStarted(resuming: kept != nil)
             let loader = context.dataLoader(for: request)
             self.loader = loader  // a loader made by a hook for this load lives as long as the load
             loadingItem = item
@@ -195,10 +196,9 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
     }
 
     override func didCancel(_ graph: borrowing GraphToken) {
-        lifecycle.end()
         keepPartialData()
         loadingTask?.cancel()
-        swiftTask?.cancel()
+        closureLoad?.cancel()
         retryWait?.cancel()
     }
 
@@ -217,13 +217,11 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
 
     private func didReceive(_ chunk: Data, response: URLResponse?, _ graph: borrowing GraphToken) {
         guard !isDone(graph) else { return }
-        if self.response == nil, let response {
+        if let response, lifecycle.isAwaitingResponse {
             switch lifecycle.responseArrived(responseKind(response)) {
             case .accept(let isResumed):
-                let partial = resumable
-                resumable = nil
-                if isResumed, let partial {
-                    resumed = partial
+                if !isResumed { kept = nil }
+                if isResumed, let partial = kept {
                     buffer = partial.data
                     if lifecycle.sendsChunks {
                         send(
@@ -233,10 +231,10 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
                     }
                 }
                 self.response = response
-                expectedLength = resumed.map { Int64($0.totalLength) } ?? max(0, response.expectedContentLength)
+                expectedLength = kept.map { Int64($0.totalLength) } ?? max(0, response.expectedContentLength)
                 if !(buffer.isEmpty && Int64(chunk.count) >= expectedLength) { reserveBuffer() }
             case .cancelTransfer:
-                resumable = nil
+                kept = nil
                 loadingTask?.cancel()
                 return
             case .ignore:
@@ -256,7 +254,6 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         }
         context.metrics.record(.bytesLoaded, chunk.count)
         if let limit = context.configuration.maximumResponseDataSize, buffer.count > limit {
-            lifecycle.end()
             loadingTask?.cancel()
             send(.error(.responseTooLarge(request: request, limit: limit)), graph)
             return
@@ -269,7 +266,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
 
     /// What `response` is to the kept bytes this attempt asked to continue.
     private func responseKind(_ response: URLResponse) -> FetchLifecycle.ResponseKind {
-        guard let partial = resumable, let http = response as? HTTPURLResponse, http.statusCode == 206 else {
+        guard let partial = kept, let http = response as? HTTPURLResponse, http.statusCode == 206 else {
             return .wholeBody
         }
         return partial.isContinued(by: http) ? .matchingContinuation : .mismatchedContinuation
@@ -354,22 +351,22 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable {
         response = nil
         expectedLength = 0
         loadingTask = nil
-        swiftTask = nil
-        resumable = nil
-        resumed = nil
+        closureLoad = nil
+        kept = nil
     }
 
     /// Keeps the bytes received so far for the next load of the URL, when they can be resumed
     /// (or puts back the kept bytes this attempt took and never used).
     private func keepPartialData() {
         guard let store = context.resumableData, let url = request.urlRequest?.url else { return }
-        if buffer.isEmpty, let resumable {  // the attempt failed before its response: keep what it took
-            return store.store(resumable, for: url.absoluteString)
+        guard !buffer.isEmpty else {
+            // The attempt ended before its response: put back the kept bytes it took.
+            if let kept { store.store(kept, for: url.absoluteString) }
+            return
         }
-        guard !buffer.isEmpty else { return }
         let partial: ResumableData?
-        if let resumed {
-            partial = ResumableData(data: buffer, validator: resumed.validator, totalLength: resumed.totalLength)
+        if let kept {  // the buffer continues them
+            partial = ResumableData(data: buffer, validator: kept.validator, totalLength: kept.totalLength)
         } else {
             partial = ResumableData(data: buffer, response: response)
         }

@@ -101,6 +101,13 @@ struct FetchLifecycle: Sendable {
         self.sendsChunks = sendsChunks
     }
 
+    /// Whether a transfer runs and its response has not arrived (a chunk's response is then
+    /// the transfer's).
+    var isAwaitingResponse: Bool {
+        if case .transferring(.awaitingResponse) = phase { return true }
+        return false
+    }
+
     /// The job starts; `readsDiskCache` when the request may be answered from the disk cache.
     mutating func start(readsDiskCache: Bool) -> StartAction {
         guard phase == .idle else { return .ignore }
@@ -180,7 +187,8 @@ struct FetchLifecycle: Sendable {
         return true
     }
 
-    /// The fetch ends without a transfer's end (cancelled, failed before a transfer, too large).
+    /// The fetch ended: delivered, failed (before a transfer, or a body too large) or cancelled.
+    /// Its owner calls this once it is done, whatever ended it.
     mutating func end() {
         phase = .finished
     }

@@ -8,8 +8,8 @@ import Foundation
 /// first attempt runs on the thread leaving the graph with the pixel limit lowered, and only a
 /// `tooLarge` from that attempt sends it to a worker with the real limits.
 ///
-/// `@unchecked Sendable`: immutable; the incremental decoder is used by one work item at a time.
-final class FinalDecode: @unchecked Sendable {
+/// Immutable; the incremental decoder is lent to this decode alone (``DecodeLifecycle``).
+final class FinalDecode: Sendable {
     /// Files up to this size may be decoded without a worker.
     static let lightByteLimit = 8 << 10
     /// The most declared pixels a decode without a worker may have: 64×64 decodes in a few
@@ -63,7 +63,7 @@ final class FinalDecode: @unchecked Sendable {
 
     private func run(options: ImageDecodingOptions) -> Result<DecodedImage, ImageDecodingError> {
         let result: Result<DecodedImage, ImageDecodingError>
-        if let incremental, !incremental.failed {
+        if let incremental {
             result = incremental.finish(appending: chunks)
         } else {
             result = Result { () throws(ImageDecodingError) in

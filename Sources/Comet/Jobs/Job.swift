@@ -33,7 +33,7 @@ class Job<Value>: @unchecked Sendable {
         /// holds its subscriber strongly, and the subscriber holds this subscription, so keeping
         /// it would be a cycle when a job finishes inside `subscribe` (a cache hit, an error).
         fileprivate var handler: Handler?
-        fileprivate(set) var priority: ImageRequest.Priority
+        fileprivate var priority: ImageRequest.Priority
 
         fileprivate init(job: Job, priority: ImageRequest.Priority, handler: @escaping Handler) {
             self.job = job
@@ -87,7 +87,7 @@ class Job<Value>: @unchecked Sendable {
     /// The highest priority of the job's subscribers, which its work and dependency run at.
     func priority(_ graph: borrowing GraphToken) -> ImageRequest.Priority { currentPriority }
 
-    var subscriberCount: Int { soleSubscription == nil ? subscriptions.count : 1 }
+    private var subscriberCount: Int { soleSubscription == nil ? subscriptions.count : 1 }
 
     init(executor: PipelineExecutor) {
         self.executor = executor

@@ -5,47 +5,29 @@ import Foundation
 /// the resize. Previews are processed too when the processor is free (skipped otherwise).
 /// Processors run on a worker through the processing queue; the processed image takes the place
 /// of its input in the result, which keeps the input's backlog ticket until delivery.
-final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
+final class ProcessJob: ImageJob, @unchecked Sendable {
     // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor), as every Job.
-    private let request: ImageRequest
-    private let key: ImageKey
-    /// The memory-cache key of ``key``, made once.
-    private let memoryKey: ImageCacheKey
     private let processor: any ImageProcessing
-    private let context: PipelineContext  // strong: in-flight work outlives a released pipeline
-    private var isProcessing = false
-    private var pendingFinal: ImageResult?
-    /// Set when an image task subscribed to this job directly.
-    private(set) var isRequestedDirectly = false
+    private var processing = Processing.idle
 
-    /// An image task subscribes to this job directly: its final result is then cached.
-    func markRequestedDirectly(_ graph: borrowing GraphToken) { isRequestedDirectly = true }
+    /// Whether the processor runs, and the final input that waits for that run to end (a
+    /// preview that arrives meanwhile is skipped).
+    private enum Processing {
+        case idle
+        case running(finalWaiting: ImageResult?)
+    }
 
-    init(request: ImageRequest, key: ImageKey, memoryKey: ImageCacheKey, context: PipelineContext) {
-        self.request = request
-        self.key = key
-        self.memoryKey = memoryKey
+    override init(request: ImageRequest, key: ImageKey, memoryKey: ImageCacheKey, context: PipelineContext) {
         self.processor = request.processors[key.processors.count - 1]
-        self.context = context
-        super.init(executor: context.executor)
+        super.init(request: request, key: key, memoryKey: memoryKey, context: context)
     }
 
-    override func start(_ graph: borrowing GraphToken) {
-        if finishFromMemoryCache(context, memoryKey: memoryKey, request: request, graph) { return }
-        if context.cachePolicy.readsEncodedImage(for: request, processed: true) {
-            finishFromDiskCache(context, key: key, request: request, graph) { [weak self] graph in
-                self?.subscribeUpstream(graph)
-            }
-        } else {
-            subscribeUpstream(graph)
-        }
+    override func readsEncodedImage() -> Bool {
+        context.cachePolicy.readsEncodedImage(for: request, processed: true)
     }
 
-    override func didEnd(_ graph: borrowing GraphToken) {
-        context.removeFromPool(self, key: key, graph)
-    }
-
-    private func subscribeUpstream(_ graph: borrowing GraphToken) {
+    /// Subscribes to the job before it (the decode, or the previous processors).
+    override func compute(_ graph: borrowing GraphToken) {
         let upstreamKey =
             key.processors.count == 1
             ? key.decodeStage(downsamplingForResize: context.configuration.isResizeDownsamplingEnabled)
@@ -58,10 +40,10 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
             case .progress(let completed, let total):
                 self.send(.progress(completed: completed, total: total), graph)
             case .value(let result, isCompleted: false):
-                if !self.isProcessing { self.process(result, isFinal: false, graph) }
+                if case .idle = self.processing { self.process(result, isFinal: false, graph) }
             case .value(let result, isCompleted: true):
-                if self.isProcessing {
-                    self.pendingFinal = result
+                if case .running = self.processing {
+                    self.processing = .running(finalWaiting: result)
                 } else {
                     self.process(result, isFinal: true, graph)
                 }
@@ -73,7 +55,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
 
     private func process(_ input: ImageResult, isFinal: Bool, _ graph: borrowing GraphToken) {
         guard !isDone(graph) else { return }
-        isProcessing = true
+        processing = .running(finalWaiting: nil)
         let processor = self.processor
         let image = input.image
         var work: @Sendable () -> Result<Image, any Error> = {
@@ -95,7 +77,9 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
     private func didProcess(
         _ input: ImageResult, _ output: Result<Image, any Error>, isFinal: Bool, _ graph: borrowing GraphToken
     ) {
-        isProcessing = false
+        var finalWaiting: ImageResult?
+        if case .running(let waiting) = processing { finalWaiting = waiting }
+        processing = .idle
         guard !isDone(graph) else { return }
         context.metrics.record(.processorRuns)
         switch output {
@@ -103,9 +87,7 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
             var result = input
             result.image = image
             if isFinal {
-                if isRequestedDirectly {
-                    context.store(result, key: key, memoryKey: memoryKey, request: request, processed: true, graph)
-                }
+                storeIfRequestedDirectly(result, processed: true, graph)
                 send(.value(result, isCompleted: true), graph)
             } else {
                 send(.value(result, isCompleted: false), graph)
@@ -118,9 +100,6 @@ final class ProcessJob: Job<ImageResult>, @unchecked Sendable {
                     graph)
             }
         }
-        if let pendingFinal {
-            self.pendingFinal = nil
-            process(pendingFinal, isFinal: true, graph)
-        }
+        if let finalWaiting { process(finalWaiting, isFinal: true, graph) }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 
 /// What identifies an image in the graph and the caches: the bytes (``ImageRequest/dataKey``),
 /// the thumbnail settings and the processors applied, in order; for a job, also where the bytes
-/// may come from (``SourcePolicy``).
+/// may come from (``CacheReadPolicy``).
 ///
 /// Equality and hashing (the job key) use the processors' cheap
 /// ``ImageProcessing/hashableIdentifier`` (no string is built on the memory-cache path);
@@ -29,7 +29,7 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     /// (``ImageRequest/Options/keepOriginalColors``): a different image, so part of every key.
     let keepsOriginalColors: Bool
     /// Where the bytes may come from: part of the job key, not of the cache keys.
-    let source: SourcePolicy
+    let source: CacheReadPolicy
     /// The processors' hashable identifiers, made once: equality and hashing compare these.
     private let identifiers: [AnyHashable]
     /// The hash of everything equality compares, made once: a key is made once per request
@@ -43,7 +43,7 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     init(
         dataKey: String, thumbnail: ImageRequest.ThumbnailOptions?, processors: [any ImageProcessing],
         decodeDownsampling: ImageDecodingOptions.Downsampling? = nil, decodesAnimation: Bool = false,
-        keepsOriginalColors: Bool = false, source: SourcePolicy = .default
+        keepsOriginalColors: Bool = false, source: CacheReadPolicy = .default
     ) {
         self.keepsOriginalColors = keepsOriginalColors
         self.decodesAnimation = decodesAnimation && thumbnail == nil && processors.isEmpty && decodeDownsampling == nil
@@ -76,7 +76,7 @@ struct ImageKey: Hashable, @unchecked Sendable, CustomStringConvertible {
         self.init(
             dataKey: request.makeDataKey(), thumbnail: request.thumbnail, processors: request.processors,
             decodesAnimation: request.options.contains(.decodeAnimation),
-            keepsOriginalColors: request.options.contains(.keepOriginalColors), source: SourcePolicy(request))
+            keepsOriginalColors: request.options.contains(.keepOriginalColors), source: CacheReadPolicy(request))
     }
 
     /// The key of the first `count` processors' result (0: the decoded image).

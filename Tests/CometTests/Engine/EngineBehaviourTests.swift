@@ -125,7 +125,7 @@ struct EngineBehaviourTests {
         for task in tasks { _ = try await task.image }
         #expect(pipeline.metrics.decodes == 6)
         let context = pipeline.context
-        let outstanding: Int = context.executor.sync { _ in context.backlog.count }
+        let outstanding: Int = context.executor.sync { graph in context.backlog.count(graph) }
         #expect(outstanding == 0)
     }
 

@@ -56,6 +56,28 @@ struct GraphConfinementTests {
         #expect(result.succeeded, "\(result.diagnostics)")
     }
 
+    @Test func aWorkQueuesStateCannotBeReadWithoutAToken() throws {
+        let result = try ConfinementCompiler.compile(
+            """
+            func peeks(_ item: WorkQueue.Item, _ backlog: DecodedImageBacklog) -> Bool {
+                item.isCancelled() || backlog.count() > 0
+            }
+            """)
+        #expect(!result.succeeded)
+        #expect(result.diagnostics.contains("missing argument"), "\(result.diagnostics)")
+    }
+
+    @Test func aWorkQueuesLinksCannotBeChangedAfterItsInit() throws {
+        let result = try ConfinementCompiler.compile(
+            """
+            func relinks(_ queue: WorkQueue, _ other: WorkQueue) {
+                queue.heldBackBy = (other, 1)
+            }
+            """)
+        #expect(!result.succeeded)
+        #expect(result.diagnostics.contains("inaccessible"), "\(result.diagnostics)")
+    }
+
     @Test func aTokenCannotBeMadeOutsideTheExecutor() throws {
         let result = try ConfinementCompiler.compile(
             """

@@ -63,6 +63,16 @@ struct FetchLifecycleTests {
         #expect(lifecycle.chunkArrived() == .append(sendChunk: true))
     }
 
+    @Test func aStartedTransferAwaitsItsResponseUntilItArrives() {
+        var lifecycle = FetchLifecycle(sendsChunks: true)
+        _ = lifecycle.start(readsDiskCache: false)
+        #expect(!lifecycle.isAwaitingResponse)
+        lifecycle.transferStarted(resuming: false)
+        #expect(lifecycle.isAwaitingResponse)
+        _ = lifecycle.responseArrived(.wholeBody)
+        #expect(!lifecycle.isAwaitingResponse)
+    }
+
     @Test func aMatchingContinuationResumesTheKeptBytes() {
         var lifecycle = FetchLifecycle(sendsChunks: true)
         _ = lifecycle.start(readsDiskCache: false)

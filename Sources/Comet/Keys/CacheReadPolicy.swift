@@ -11,11 +11,11 @@ import Foundation
 /// differently: a reload never joins a fetch that may read the disk cache, and a normal request
 /// never joins a cache-only one (which fails on a miss). Not part of the cache keys: the image
 /// is the same wherever its bytes came from.
-struct SourcePolicy: Hashable, Sendable {
+struct CacheReadPolicy: Hashable, Sendable {
     private let rawValue: UInt32
 
     /// The policy of a plain request: every cache may answer, the protocol's cache policy.
-    static let `default` = SourcePolicy(rawValue: 0)
+    static let `default` = CacheReadPolicy(rawValue: 0)
 
     private static let optionMask: ImageRequest.Options = [
         .disableDiskCacheReads, .reloadIgnoringCachedData, .returnCacheDataDontLoad,
