@@ -35,10 +35,13 @@ public struct Figure: Sendable {
     /// Where the report reads Comet's figure instead of this benchmark's wall clock: a custom
     /// metric (nanoseconds per iteration, e.g. CPU time) recorded by another figure's benchmark.
     public let cometMetric: (benchmark: String, metric: String)?
+    /// The custom metric the reference records in place of its wall time, when it has one (CPU
+    /// time, for a reference that runs on more than one thread).
+    public let referenceMetric: String?
 
     public init(
         _ group: String, _ name: String, reference: String, operations: Int = 1, goals: [Goal] = [],
-        cometMetric: (benchmark: String, metric: String)? = nil
+        cometMetric: (benchmark: String, metric: String)? = nil, referenceMetric: String? = nil
     ) {
         self.group = group
         self.name = name
@@ -46,6 +49,7 @@ public struct Figure: Sendable {
         self.operations = operations
         self.goals = goals
         self.cometMetric = cometMetric
+        self.referenceMetric = referenceMetric
     }
 
     /// The custom metric a benchmark records for ``Goal/peakMemoryAboveStart(atMostBytes:)``.
