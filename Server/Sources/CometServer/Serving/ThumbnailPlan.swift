@@ -40,6 +40,15 @@ public struct ThumbnailPlan: Sendable {
     /// Whether the source's colour numbers and profile are kept (`scp:0`); by default they are
     /// converted to sRGB and the result carries no profile.
     public var keepsColorProfile = false
+    /// Where a fill's cut is placed (`g`), offsets as the URL gives them; read by the resize,
+    /// which comes after it in the table.
+    var gravity = ImageProcessors.Gravity.center
+    /// The device pixel ratio (`dpr`); read by the resize and the padding, which come after it.
+    var pixelRatio = 1.0
+    /// The padding's sides in pixels (`pd`, the ratio applied). Laid last, on the background
+    /// the encoding asks for (transparent by default), which is only known once every option
+    /// has had its effect.
+    var padding: ThumbnailOptions.Padding?
 
     /// The plan of `options`.
     public init(_ options: ThumbnailOptions) {
@@ -49,17 +58,28 @@ public struct ThumbnailPlan: Sendable {
     }
 
     /// The processors, in the order they run.
-    public var processors: [any ImageProcessing] { steps.map(\.processor) }
+    public var processors: [any ImageProcessing] {
+        var processors = steps.map(\.processor)
+        if let padding {
+            processors.append(
+                ImageProcessors.Padding(
+                    top: Double(padding.top), right: Double(padding.right), bottom: Double(padding.bottom),
+                    left: Double(padding.left), background: encoding.background ?? .clear))
+        }
+        return processors
+    }
 
-    /// The pipeline request for `source`. When the only step is a fit into a box without
+    /// The pipeline request for `source`. When the first step is a fit into a box without
     /// enlarging, it is a thumbnail request, so JPEGs and WebPs are reduced while decoding (fills
     /// and stretches get that reduction from the pipeline already, their size not depending on
-    /// the source's aspect ratio). Any other step, a crop among them (it needs the source's own
-    /// pixel grid), makes it a request with the processors.
+    /// the source's aspect ratio), and the steps after it (effects, padding) are its processors.
+    /// A step before the resize, a crop among them (it needs the source's own pixel grid),
+    /// makes it a request with every step as a processor.
     public func imageRequest(source: URL) -> ImageRequest {
         let options: ImageRequest.Options = keepsColorProfile ? [.keepOriginalColors] : []
-        if steps.count == 1, let thumbnail = steps[0].decodeTimeReduction {
-            return ImageRequest(url: source, options: options, thumbnail: thumbnail)
+        if let thumbnail = steps.first?.decodeTimeReduction {
+            return ImageRequest(
+                url: source, processors: Array(processors.dropFirst()), options: options, thumbnail: thumbnail)
         }
         return ImageRequest(url: source, processors: processors, options: options)
     }
@@ -69,8 +89,12 @@ public struct ThumbnailPlan: Sendable {
         steps.append(Step(processor: processor, decodeTimeReduction: nil))
     }
 
-    /// Adds the resize step of `resize`.
+    /// Adds the resize step of `resize`, its sides multiplied by ``pixelRatio`` and a fill's
+    /// cut placed by ``gravity``.
     mutating func add(_ resize: ThumbnailOptions.Resize) {
+        var resize = resize
+        resize.width = Int((Double(resize.width) * pixelRatio).rounded())
+        resize.height = Int((Double(resize.height) * pixelRatio).rounded())
         let size = Size(width: resize.width, height: resize.height)
         let processor: ImageProcessors.Resize
         var reduction: ImageRequest.ThumbnailOptions?
@@ -87,10 +111,22 @@ public struct ThumbnailPlan: Sendable {
             }
         case .fill:
             processor = ImageProcessors.Resize(
-                size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale)
+                size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale,
+                gravity: gravity(inPixelsOf: size))
         case .force:
             processor = ImageProcessors.Resize(size: size, contentMode: .stretch, upscale: resize.upscale)
         }
         steps.append(Step(processor: processor, decodeTimeReduction: reduction))
+    }
+
+    /// ``gravity`` with its compass offsets in pixels of a `size` result: one below 1 in
+    /// magnitude is that fraction of the side, any other is pixels times the ratio (as imgproxy
+    /// reads them).
+    private func gravity(inPixelsOf size: Size) -> ImageProcessors.Gravity {
+        guard case .compass(let point, let x, let y) = gravity else { return gravity }
+        func pixels(_ offset: Double, side: Int) -> Double {
+            abs(offset) < 1 ? offset * Double(side) : offset * pixelRatio
+        }
+        return .compass(point, offsetX: pixels(x, side: size.width), offsetY: pixels(y, side: size.height))
     }
 }

@@ -2,8 +2,13 @@ import Comet
 
 extension ThumbnailOptions {
     /// Every option of the `{options}` segment, in canonical order: the order of the canonical
-    /// spelling, and the order in which their processors run (a crop before the resize).
-    public static let table: [ThumbnailOption] = [crop, resize, quality, format, background, stripColorProfile]
+    /// spelling, and the order in which their processors run (the source turned and mirrored,
+    /// then cropped, then resized, then the effects on the small result, then its padding).
+    /// `g` and `dpr` come before `rs`, whose step they shape.
+    public static let table: [ThumbnailOption] = [
+        rotate, flip, crop, gravity, pixelRatio, resize, blur, sharpen, pixelate, grayscale, brightness, contrast,
+        padding, quality, format, background, stripColorProfile,
+    ]
 
     static let crop = ThumbnailOption(
         name: "cr", longName: "crop", syntax: "{x}:{y}:{w}:{h}",
@@ -102,7 +107,7 @@ extension ThumbnailOptions {
     )
 
     /// The value of an option's one argument, read by `read`; `usage` is the error otherwise.
-    private static func single<Value>(
+    static func single<Value>(
         _ arguments: OptionArguments, usage: String,
         _ read: (String) -> Value?
     ) throws(ServiceError) -> Value {

@@ -22,6 +22,64 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// `true` (`scp:0`): the source's colour numbers and profile are kept and the profile is
     /// embedded; `false` or `nil` (the default): converted to sRGB, no profile written.
     public var keepsColorProfile: Bool?
+    /// Where a fill's cut is placed (`g`), or `nil` for the centre. Compass offsets are kept as
+    /// given: below 1 in magnitude a fraction of the result's side, else pixels.
+    public var gravity: ImageProcessors.Gravity?
+    /// The device pixel ratio (`dpr`) that multiplies the resize, the padding and gravity
+    /// offsets in pixels, or `nil` for 1.
+    public var pixelRatio: Double?
+    /// The clockwise turn of the source in degrees (90, 180 or 270; `rot`), or `nil`.
+    public var rotation: Int?
+    /// The mirroring of the source (`flip`), or `nil`.
+    public var flip: Flip?
+    /// Space added around the result (`pd`), or `nil`.
+    public var padding: Padding?
+    /// The Gaussian blur's σ in pixels of the result (`bl`), or `nil`.
+    public var blur: Double?
+    /// The unsharp mask's σ in pixels of the result (`sh`), or `nil`.
+    public var sharpen: Double?
+    /// The pixelation's block side in pixels of the result (`pix`), or `nil`.
+    public var pixelate: Int?
+    /// `true` when the result is turned grey (`grayscale`), else `nil`.
+    public var grayscale: Bool?
+    /// The brightness change in percent, -100…100 (`brightness`), or `nil`.
+    public var brightness: Double?
+    /// The contrast change in percent, -100…100 (`contrast`), or `nil`.
+    public var contrast: Double?
+
+    /// A mirroring: which axes are flipped.
+    public struct Flip: Sendable, Hashable {
+        /// Whether left and right are swapped.
+        public var horizontal: Bool
+        /// Whether top and bottom are swapped.
+        public var vertical: Bool
+
+        /// Creates a mirroring.
+        public init(horizontal: Bool, vertical: Bool) {
+            self.horizontal = horizontal
+            self.vertical = vertical
+        }
+    }
+
+    /// Space around the result, in pixels before the device pixel ratio.
+    public struct Padding: Sendable, Hashable {
+        /// Above.
+        public var top: Int
+        /// Right.
+        public var right: Int
+        /// Below.
+        public var bottom: Int
+        /// Left.
+        public var left: Int
+
+        /// Creates a padding.
+        public init(top: Int, right: Int, bottom: Int, left: Int) {
+            self.top = top
+            self.right = right
+            self.bottom = bottom
+            self.left = left
+        }
+    }
 
     /// A resize option.
     public struct Resize: Sendable, Hashable {
@@ -119,8 +177,25 @@ public struct ThumbnailOptions: Sendable, Hashable {
             seen |= 1 << index
             let arguments = OptionArguments(bytes, after: colon, upTo: itemEnd)
             try table[index].read(arguments, maximumDimension: maximumDimension, into: &options)
-            guard itemEnd < bytes.endIndex else { return options }
+            guard itemEnd < bytes.endIndex else {
+                try options.checkCombinedSides(maximumDimension: maximumDimension)
+                return options
+            }
             itemStart = itemEnd + 1
+        }
+    }
+
+    /// Throws when the device pixel ratio takes the resize, or the resize and the padding, past
+    /// `maximumDimension` (each option alone is checked as it is read).
+    private func checkCombinedSides(maximumDimension: Int) throws(ServiceError) {
+        guard let resize else { return }
+        let ratio = pixelRatio ?? 1
+        let padding = padding ?? Padding(top: 0, right: 0, bottom: 0, left: 0)
+        let width = (Double(resize.width) + Double(padding.left + padding.right)) * ratio
+        let height = (Double(resize.height) + Double(padding.top + padding.bottom)) * ratio
+        guard width.rounded() <= Double(maximumDimension), height.rounded() <= Double(maximumDimension) else {
+            throw .badOptions(
+                "rs, pd and dpr together ask for a side over the largest allowed, \(maximumDimension) pixels")
         }
     }
 
@@ -131,7 +206,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// The options as a Markdown table (the Serving guide's), one row per option of ``table``.
     public static var markdownTable: String {
         let rows = table.map { option in
-            let form = "\(option.name):\(option.syntax)".replacingOccurrences(of: "|", with: "\\|")
+            let form = option.form.replacingOccurrences(of: "|", with: "\\|")
             return "| `\(form)` | `\(option.longName)` | \(option.summary) |"
         }
         return (["| Option | Long name | Meaning |", "| --- | --- | --- |"] + rows).joined(separator: "\n")
@@ -140,7 +215,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// The options as `comet-server --help` lists them, one per line.
     public static var helpText: String {
         table.map { option in
-            "  \(option.name):\(option.syntax) (or \(option.longName)): \(option.summary.replacingOccurrences(of: "`", with: ""))"
+            "  \(option.form) (or \(option.longName)): \(option.summary.replacingOccurrences(of: "`", with: ""))"
         }.joined(separator: "\n")
     }
 }

@@ -26,13 +26,25 @@ struct ThumbnailOptionTableTests {
     /// processed path (a fill), and a crop.
     private static let bases = ["-", "rs:fit:256:256", "rs:fill:256:256", "cr:0:0:10:10"]
 
+    /// The options that shape another option's step, and the segments they do that on: alone
+    /// they change nothing, as in imgproxy (a gravity without a fill cuts nothing).
+    private static let shapers = [
+        "g": ["rs:fill:256:256"], "dpr": ["rs:fit:256:256", "rs:fill:256:256", "pd:10"],
+    ]
+
     @Test(arguments: ThumbnailOptions.table.map(\.name))
     func anOptionChangesWhatIsMadeOnEveryPath(_ name: String) throws {
         let option = try #require(ThumbnailOptions.table.first { $0.name == name })
-        for base in Self.bases where !base.hasPrefix(option.name + ":") {
+        for base in Self.shapers[name] ?? Self.bases where !base.hasPrefix(option.name + ":") {
             let combined = base == "-" ? option.example : base + "," + option.example
             #expect(try outcome(combined) != outcome(base), "\(option.example) is dropped when added to \(base)")
         }
+    }
+
+    @Test(arguments: ["g", "dpr"])
+    func aShapingOptionAloneChangesNothing(_ name: String) throws {
+        let option = try #require(ThumbnailOptions.table.first { $0.name == name })
+        #expect(try outcome(option.example) == outcome("-"))
     }
 
     @Test(arguments: ThumbnailOptions.table.map(\.name))
@@ -67,7 +79,7 @@ struct ThumbnailOptionTableTests {
         let lines = ThumbnailOptions.helpText.split(separator: "\n")
         #expect(lines.count == ThumbnailOptions.table.count)
         for (line, option) in zip(lines, ThumbnailOptions.table) {
-            #expect(line.contains("\(option.name):\(option.syntax)") && line.contains(option.longName))
+            #expect(line.contains(option.form) && line.contains(option.longName))
         }
     }
 

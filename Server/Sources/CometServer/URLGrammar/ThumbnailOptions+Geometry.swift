@@ -1,0 +1,184 @@
+import Comet
+
+extension ThumbnailOptions {
+    static let rotate = ThumbnailOption(
+        name: "rot", longName: "rotate", syntax: "{angle}",
+        summary: "turn the source clockwise by a multiple of 90° (`-90` is `270`), before `cr` and `rs`, whose "
+            + "rectangles and sizes are then of the turned image",
+        example: "rot:90",
+        get: { $0.rotation }, set: { $0.rotation = $1 == 0 ? nil : $1 },
+        parse: { arguments, _ throws(ServiceError) in
+            let degrees = try single(arguments, usage: "rot takes one angle in degrees, as in rot:90") {
+                OptionNumber.integer($0)
+            }
+            let rotate = ImageProcessors.Rotate(degrees: degrees)
+            try validating("rot") { () throws(ImageProcessingError) in try rotate.validate() }
+            return rotate.degrees
+        },
+        spell: { degrees, output in output.appendArgument(degrees) },
+        effect: { degrees, plan in plan.add(ImageProcessors.Rotate(degrees: degrees)) }
+    )
+
+    static let flip = ThumbnailOption(
+        name: "flip", longName: "flip", syntax: "{h}:{v}",
+        summary: "mirror the source: `h` = `1` swaps left and right, `v` = `1` top and bottom (thumbor's flips; "
+            + "after `rot`, before `cr`)",
+        example: "flip:1:0",
+        get: { $0.flip }, set: { $0.flip = $1.horizontal || $1.vertical ? $1 : nil },
+        parse: { arguments, _ throws(ServiceError) in
+            guard arguments.count == 2, let horizontal = flag(arguments[0]), let vertical = flag(arguments[1]) else {
+                throw .badOptions("flip takes two flags (horizontal, vertical), each 1 or 0, as in flip:1:0")
+            }
+            return Flip(horizontal: horizontal, vertical: vertical)
+        },
+        spell: { flip, output in
+            output.appendArgument(flip.horizontal ? "1" : "0")
+            output.appendArgument(flip.vertical ? "1" : "0")
+        },
+        effect: { flip, plan in
+            plan.add(ImageProcessors.Flip(horizontal: flip.horizontal, vertical: flip.vertical))
+        }
+    )
+
+    static let gravity = ThumbnailOption(
+        name: "g", longName: "gravity", syntax: "{no|so|ea|we|noea|nowe|soea|sowe|ce}[:{x}:{y}] or fp:{x}:{y} or sm",
+        summary: "which part `rs:fill` keeps: a compass point, offsets inward from its edges (below 1: a fraction "
+            + "of the result's side; else pixels, times `dpr`); a focus point at fractions of the width and height; "
+            + "or `sm`, the part with the most detail, saturated colour and skin tones. Default `ce`",
+        example: "g:soea:10:0.25",
+        get: { $0.gravity }, set: { $0.gravity = $1 == .center ? nil : $1 },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            try parseGravity(arguments, maximumDimension: maximumDimension)
+        },
+        spell: { gravity, output in
+            switch gravity {
+            case .compass(let point, let x, let y):
+                output.appendArgument(point.rawValue)
+                if x != 0 || y != 0 {
+                    output.appendArgument(x)
+                    output.appendArgument(y)
+                }
+            case .focusPoint(let x, let y):
+                output.appendArgument("fp")
+                output.appendArgument(x)
+                output.appendArgument(y)
+            case .smart:
+                output.appendArgument("sm")
+            }
+        },
+        effect: { gravity, plan in plan.gravity = gravity }
+    )
+
+    static let pixelRatio = ThumbnailOption(
+        name: "dpr", longName: "dpr", syntax: "{ratio}",
+        summary: "the device pixel ratio, above 0 and at most 8: multiplies the sizes of `rs`, the sides of `pd` "
+            + "and the offsets of `g` given in pixels",
+        example: "dpr:2",
+        get: { $0.pixelRatio }, set: { $0.pixelRatio = $1 == 1 ? nil : $1 },
+        parse: { arguments, _ throws(ServiceError) in
+            try single(arguments, usage: "dpr takes one ratio above 0 and at most 8, as in dpr:2") {
+                OptionNumber.decimal($0).flatMap { $0 > 0 && $0 <= maximumPixelRatio ? $0 : nil }
+            }
+        },
+        spell: { ratio, output in output.appendArgument(ratio) },
+        effect: { ratio, plan in plan.pixelRatio = ratio }
+    )
+
+    static let padding = ThumbnailOption(
+        name: "pd", longName: "padding", syntax: "{top}[:{right}[:{bottom}[:{left}]]]",
+        summary: "space added around the result, in pixels times `dpr`, as CSS gives sides (a missing right is the "
+            + "top, a missing bottom the top, a missing left the right), in the `bg` colour (default transparent)",
+        example: "pd:10:20:10:20",
+        get: { $0.padding }, set: { $0.padding = $1 },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            try parsePadding(arguments, maximumDimension: maximumDimension)
+        },
+        spell: { padding, output in
+            for side in [padding.top, padding.right, padding.bottom, padding.left] { output.appendArgument(side) }
+        },
+        effect: { padding, plan in
+            func scaled(_ side: Int) -> Int { Int((Double(side) * plan.pixelRatio).rounded()) }
+            plan.padding = Padding(
+                top: scaled(padding.top), right: scaled(padding.right), bottom: scaled(padding.bottom),
+                left: scaled(padding.left))
+        }
+    )
+
+    /// The largest `dpr`: beyond it a ratio is a mistake, not a screen.
+    static let maximumPixelRatio = 8.0
+
+    private static func parseGravity(_ arguments: OptionArguments, maximumDimension: Int) throws(ServiceError)
+        -> ImageProcessors.Gravity
+    {
+        let usage =
+            "g takes a compass point (no, so, ea, we, noea, nowe, soea, sowe, ce) and optional x and y "
+            + "offsets, fp:x:y, or sm, as in g:soea:10:10"
+        guard arguments.count >= 1 else { throw .badOptions(usage) }
+        switch arguments[0] {
+        case "sm":
+            guard arguments.count == 1 else { throw .badOptions("g:sm takes no offsets") }
+            return .smart
+        case "fp":
+            guard arguments.count == 3, let x = OptionNumber.decimal(arguments[1]),
+                let y = OptionNumber.decimal(arguments[2]), (0...1).contains(x), (0...1).contains(y)
+            else {
+                throw .badOptions(
+                    "g:fp takes x and y as fractions from 0 to 1 of the width and height, as in g:fp:0.5:0.3")
+            }
+            return .focusPoint(x: x, y: y)
+        case let name:
+            guard let point = ImageProcessors.Gravity.Compass(rawValue: name),
+                arguments.count == 1 || arguments.count == 3
+            else {
+                throw .badOptions(usage)
+            }
+            guard arguments.count == 3 else { return .compass(point) }
+            let limit = Double(maximumDimension)
+            guard let x = OptionNumber.decimal(arguments[1]), let y = OptionNumber.decimal(arguments[2]),
+                abs(x) <= limit, abs(y) <= limit
+            else {
+                throw .badOptions("g's offsets are numbers of at most \(maximumDimension) pixels, as in g:soea:10:10")
+            }
+            return .compass(point, offsetX: x, offsetY: y)
+        }
+    }
+
+    private static func parsePadding(_ arguments: OptionArguments, maximumDimension: Int) throws(ServiceError)
+        -> Padding
+    {
+        let usage = "pd takes one to four sides in pixels (top, right, bottom, left), as in pd:10:20"
+        guard (1...OptionArguments.capacity).contains(arguments.count) else { throw .badOptions(usage) }
+        var sides: [Int] = []
+        for index in 0..<arguments.count {
+            guard let side = OptionNumber.integer(arguments[index]) else { throw .badOptions(usage) }
+            sides.append(side)
+        }
+        let top = sides[0]
+        let right = sides.count > 1 ? sides[1] : top
+        let bottom = sides.count > 2 ? sides[2] : top
+        let left = sides.count > 3 ? sides[3] : right
+        let check = ImageProcessors.Padding(
+            top: Double(top), right: Double(right), bottom: Double(bottom), left: Double(left),
+            maximumSide: maximumDimension)
+        try validating("pd") { () throws(ImageProcessingError) in try check.validate() }
+        return Padding(top: top, right: right, bottom: bottom, left: left)
+    }
+
+    /// `1`, `t` or `true`; `0`, `f` or `false` (imgproxy's booleans).
+    static func flag(_ text: String) -> Bool? {
+        switch text {
+        case "1", "t", "true": true
+        case "0", "f", "false": false
+        default: nil
+        }
+    }
+
+    /// Runs a processor's `validate()`, its complaint becoming a 400 that names the option.
+    static func validating(_ name: String, _ check: () throws(ImageProcessingError) -> Void) throws(ServiceError) {
+        do {
+            try check()
+        } catch {
+            throw .badOptions("\(name): \(error.reason)")
+        }
+    }
+}
