@@ -80,6 +80,11 @@ struct CometServerCommand: AsyncParsableCommand {
             "Export traces over OTLP/HTTP (protobuf) to the collector at this base URL (spans go to URL/v1/traces), e.g. http://127.0.0.1:4318; OTEL_* variables tune the export. Default: spans are not exported. (Only in builds with the OTLPExport trait, the default.)"
     )
     var otlpEndpoint: String?
+    @Option(
+        help:
+            "An image file (any format Comet decodes) that URLs with wm draw over their results; without it, wm is a 400."
+    )
+    var watermark: String?
     @Flag(help: "Serve a demo gallery and a page of service URLs at /.") var demo = false
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
@@ -112,6 +117,13 @@ struct CometServerCommand: AsyncParsableCommand {
         configuration.imageCacheBytes = imageCacheBytes
         configuration.negotiatesAVIF = !noAvifNegotiation
         configuration.demo = demo
+        if let watermark {
+            do {
+                configuration.watermark = try WatermarkImage.load(path: watermark)
+            } catch {
+                throw ValidationError("--watermark \(watermark): \(error)")
+            }
+        }
         configuration.connectionLimits = ConnectionLimits(
             headerReadTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout),
             maximumConnections: maxConnections)

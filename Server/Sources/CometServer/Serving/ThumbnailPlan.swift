@@ -49,9 +49,15 @@ public struct ThumbnailPlan: Sendable {
     /// the encoding asks for (transparent by default), which is only known once every option
     /// has had its effect.
     var padding: ThumbnailOptions.Padding?
+    /// The watermark (`wm`), drawn after the padding.
+    var watermark: ThumbnailOptions.Watermark?
+    /// The server's watermark image, which `wm` draws; without one, `wm` draws nothing (a
+    /// request with `wm` is refused before its plan is made when the server has none).
+    let watermarkImage: WatermarkImage?
 
-    /// The plan of `options`.
-    public init(_ options: ThumbnailOptions) {
+    /// The plan of `options`, with the server's watermark image for `wm`.
+    public init(_ options: ThumbnailOptions, watermark: WatermarkImage? = nil) {
+        watermarkImage = watermark
         for option in ThumbnailOptions.table {
             option.apply(options, to: &self)
         }
@@ -65,6 +71,9 @@ public struct ThumbnailPlan: Sendable {
                 ImageProcessors.Padding(
                     top: Double(padding.top), right: Double(padding.right), bottom: Double(padding.bottom),
                     left: Double(padding.left), background: encoding.background ?? .clear))
+        }
+        if let watermark, let watermarkImage {
+            processors.append(ResultWatermark(image: watermarkImage, option: watermark, pixelRatio: pixelRatio))
         }
         return processors
     }

@@ -20,10 +20,14 @@ public struct ThumbnailRequest: Sendable {
     public let storeKey: String
 
     /// Lowercase hex SHA-256 of the result's identity: the canonical options (without the
-    /// format), the format choice and the canonical source, one per line.
+    /// format), the format choice and the canonical source, one per line, and with `wm` the
+    /// watermark image's ``WatermarkImage/id``.
     public var key: String { String(storeKey.dropFirst(Self.storePrefix.utf8.count)) }
 
     private static let storePrefix = "comet:v1:"
+
+    /// The server's watermark image when the options draw it (`wm`), else `nil`.
+    public let watermark: WatermarkImage?
 
     /// Whether the result keeps the source's colour profile (`scp:0`).
     public var keepsColorProfile: Bool { options.keepsColorProfile ?? false }
@@ -43,6 +47,10 @@ public struct ThumbnailRequest: Sendable {
         }
         var parsed = try ThumbnailOptions.parse(
             path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
+        if parsed.watermark != nil, configuration.watermark == nil {
+            throw .badOptions("wm: this server has no watermark image (comet-server --watermark PATH)")
+        }
+        watermark = parsed.watermark == nil ? nil : configuration.watermark
         let extensionFormat = path.fileExtension.flatMap(OutputFormat.init(name:))
         if let asked = parsed.format, let extensionFormat, asked != extensionFormat {
             throw .badOptions("f:\(asked.rawValue) and the extension .\(path.fileExtension!) disagree")
@@ -58,21 +66,27 @@ public struct ThumbnailRequest: Sendable {
         self.path = path
         self.options = parsed
         parsed.format = nil  // in the key through `choice`
-        storeKey = Self.storeKey(options: parsed.canonical, choice: choice.keyComponent, source: path.canonicalSource)
+        storeKey = Self.storeKey(
+            options: parsed.canonical, choice: choice.keyComponent, source: path.canonicalSource,
+            watermark: watermark?.id)
     }
 
     /// What the result is made from: the options' plan.
-    public var plan: ThumbnailPlan { ThumbnailPlan(options) }
+    public var plan: ThumbnailPlan { ThumbnailPlan(options, watermark: watermark) }
 
-    /// `comet:v1:` and the SHA-256 of the three lines in lowercase hex, written straight into
-    /// the string's storage.
-    private static func storeKey(options: String, choice: String, source: String) -> String {
+    /// `comet:v1:` and the SHA-256 of the three lines (four with a watermark's name) in
+    /// lowercase hex, written straight into the string's storage.
+    private static func storeKey(options: String, choice: String, source: String, watermark: String?) -> String {
         var hash = SHA256()
         hash.update(options)
         hash.update("\n")
         hash.update(choice)
         hash.update("\n")
         hash.update(source)
+        if let watermark {
+            hash.update("\n")
+            hash.update(watermark)
+        }
         let prefix = storePrefix.utf8
         return hash.finalize().withUnsafeBytes { digest in
             String(unsafeUninitializedCapacity: prefix.count + 2 * digest.count) { key in

@@ -147,7 +147,7 @@ extension ThumbnailOptions {
         -> Padding
     {
         let usage = "pd takes one to four sides in pixels (top, right, bottom, left), as in pd:10:20"
-        guard (1...OptionArguments.capacity).contains(arguments.count) else { throw .badOptions(usage) }
+        guard (1...4).contains(arguments.count) else { throw .badOptions(usage) }
         var sides: [Int] = []
         for index in 0..<arguments.count {
             guard let side = OptionNumber.integer(arguments[index]) else { throw .badOptions(usage) }

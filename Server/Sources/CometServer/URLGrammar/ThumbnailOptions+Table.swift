@@ -3,11 +3,12 @@ import Comet
 extension ThumbnailOptions {
     /// Every option of the `{options}` segment, in canonical order: the order of the canonical
     /// spelling, and the order in which their processors run (the source turned and mirrored,
-    /// then cropped, then resized, then the effects on the small result, then its padding).
+    /// then cropped, then resized, then the effects on the small result, then its padding, then
+    /// the watermark).
     /// `g` and `dpr` come before `rs`, whose step they shape.
     public static let table: [ThumbnailOption] = [
         rotate, flip, crop, gravity, pixelRatio, resize, blur, sharpen, pixelate, grayscale, brightness, contrast,
-        padding, quality, format, background, stripColorProfile,
+        padding, watermark, quality, format, background, stripColorProfile,
     ]
 
     static let crop = ThumbnailOption(

@@ -46,6 +46,8 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var brightness: Double?
     /// The contrast change in percent, -100…100 (`contrast`), or `nil`.
     public var contrast: Double?
+    /// How the server's watermark is drawn over the result (`wm`), or `nil`.
+    public var watermark: Watermark?
 
     /// A mirroring: which axes are flipped.
     public struct Flip: Sendable, Hashable {
