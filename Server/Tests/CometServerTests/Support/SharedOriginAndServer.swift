@@ -1,19 +1,52 @@
+import Comet
 import CometServer
 import Foundation
 
-/// One origin and one server for every test of the suites that use it, started on first use
-/// and left running until the test process ends: a server per test would take the parallel
-/// suite past libdispatch's thread limit. Tests that share it must not depend on the
-/// origin's counts of shared paths (each uses paths of its own for that) or on the server's
-/// configuration (the tests' default, ``RunningServer/configuration()``).
+/// Origins and servers shared by every test of the suites that use them, each started on first
+/// use and left running until the test process ends: a server per test would take the parallel
+/// suite past libdispatch's thread limit. Tests that share one must not depend on the origin's
+/// counts of shared paths (each uses paths of its own for that).
 enum SharedOriginAndServer {
-    private static let started = Task { () async throws -> (OriginServer, RunningServer) in
-        let origin = try await OriginServer.start()
-        return (origin, try await RunningServer.start())
+    /// The tests' default configuration (``RunningServer/configuration()``): no watermark.
+    private static let standard = start { _ in }
+    /// The default configuration with ``watermark``.
+    private static let watermarked = start { $0.watermark = watermark }
+
+    /// The watermarked server's overlay: 20×10, its left half opaque blue, its right half red
+    /// at alpha 128.
+    static let watermark = WatermarkImage(
+        image: Image(width: 20, height: 10, isOpaque: false) { pixels, bytesPerRow in
+            for y in 0..<10 {
+                for x in 0..<20 {
+                    let offset = y * bytesPerRow + x * 4
+                    let blue = x < 10
+                    pixels[offset] = blue ? 0 : 255
+                    pixels[offset + 1] = 0
+                    pixels[offset + 2] = blue ? 255 : 0
+                    pixels[offset + 3] = blue ? 255 : 128
+                }
+            }
+        },
+        id: "test-mark")
+
+    /// The shared origin and the server of the default configuration, started on the first call.
+    static func get() async throws -> (OriginServer, RunningServer) {
+        try await standard.value
     }
 
-    /// The shared origin and server, started on the first call.
-    static func get() async throws -> (OriginServer, RunningServer) {
-        try await started.value
+    /// The shared origin and a server whose `--watermark` is ``watermark``.
+    static func getWatermarked() async throws -> (OriginServer, RunningServer) {
+        try await watermarked.value
+    }
+
+    private static func start(
+        _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void
+    ) -> Task<(OriginServer, RunningServer), any Error> {
+        Task {
+            let origin = try await OriginServer.start()
+            var configuration = RunningServer.configuration()
+            configure(&configuration)
+            return (origin, try await RunningServer.start(configuration))
+        }
     }
 }

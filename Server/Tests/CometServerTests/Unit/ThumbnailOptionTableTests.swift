@@ -15,12 +15,16 @@ struct ThumbnailOptionTableTests {
     }
 
     private func outcome(_ segment: String) throws -> Outcome {
-        let plan = ThumbnailPlan(try ThumbnailOptions.parse(segment, maximumDimension: 4096))
+        let plan = ThumbnailPlan(try ThumbnailOptions.parse(segment, maximumDimension: 4096), watermark: Self.watermark)
         let request = plan.imageRequest(source: URL(string: "https://images.example.com/a.jpg")!)
         return Outcome(
             processors: request.processors.map(\.identifier), thumbnail: request.thumbnail.map { "\($0)" },
             options: request.options, encoding: plan.encoding)
     }
+
+    /// The server's watermark image, which `wm` draws.
+    private static let watermark = WatermarkImage(
+        image: Image(width: 4, height: 4, color: RGBA8(red: 0, green: 0, blue: 0)), id: "mark")
 
     /// Segments each option is added to: none, the decode-time thumbnail path (a lone fit), a
     /// processed path (a fill), and a crop.

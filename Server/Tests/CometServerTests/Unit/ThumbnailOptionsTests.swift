@@ -48,7 +48,7 @@ struct ThumbnailOptionsTests {
     }
 
     @Test func rejectionsAreBadRequests() {
-        let known = "rot, flip, cr, g, dpr, rs, bl, sh, pix, grayscale, brightness, contrast, pd, q, f, bg, scp"
+        let known = "rot, flip, cr, g, dpr, rs, bl, sh, pix, grayscale, brightness, contrast, pd, wm, q, f, bg, scp"
         #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: \(known))")) {
             try ThumbnailOptions.parse("zz:1", maximumDimension: 4096)
         }
