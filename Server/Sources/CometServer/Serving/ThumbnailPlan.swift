@@ -24,12 +24,42 @@ public struct ThumbnailPlan: Sendable {
         /// The colour a transparent result is laid on for a format without alpha, or `nil` for
         /// white.
         public var background: RGBA8?
+        /// Qualities for single formats (`fq`), over ``quality``.
+        public var formatQualities: [OutputFormat: Int] = [:]
+        /// The most bytes a JPEG, WebP or AVIF result should have (`mb`), or `nil`.
+        public var maximumBytes: Int?
+
+        /// The most encodes after the first that ``maximumBytes`` may cost: a bisection of the
+        /// quality range, so the quality found is within 2 of the best that fits.
+        public static let maximumBytesSearchSteps = 6
 
         /// Encodes `image` as `format` (the one asked for, or the one negotiated) with these
-        /// settings.
+        /// settings. With ``maximumBytes`` and a lossy format, a result over it is encoded again
+        /// at lower qualities (a bisection of at most ``maximumBytesSearchSteps`` encodes): the
+        /// highest quality found that fits, else the smallest result made.
         public func encode(_ image: Image, as format: OutputFormat) throws -> [UInt8] {
             let background = background ?? RGBA8(red: 255, green: 255, blue: 255)
-            return try format.encode(format.keepsAlpha ? image : image.flattened(onto: background), quality: quality)
+            let input = format.keepsAlpha ? image : image.flattened(onto: background)
+            let quality = formatQualities[format] ?? quality
+            let first = try format.encode(input, quality: quality)
+            guard let maximumBytes, first.count > maximumBytes, let start = quality ?? format.defaultQuality else {
+                return first
+            }
+            var (low, high) = (1, min(start, 99) - 1)
+            var fitting: [UInt8]?
+            var smallest = first
+            for _ in 0..<Self.maximumBytesSearchSteps where low <= high {
+                let middle = (low + high) / 2
+                let candidate = try format.encode(input, quality: middle)
+                if candidate.count <= maximumBytes {
+                    fitting = candidate
+                    low = middle + 1
+                } else {
+                    if candidate.count < smallest.count { smallest = candidate }
+                    high = middle - 1
+                }
+            }
+            return fitting ?? smallest
         }
     }
 

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// One thumbnail URL, checked and read: everything a request is answered from before the result
 /// store is asked, and the key its result is stored under.
@@ -47,6 +48,9 @@ public struct ThumbnailRequest: Sendable {
         }
         var parsed = try ThumbnailOptions.parse(
             path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
+        if let expires = parsed.expires, Double(expires) <= Date().timeIntervalSince1970 {
+            throw .notFound("the URL expired at \(expires) (exp)")
+        }
         if parsed.watermark != nil, configuration.watermark == nil {
             throw .badOptions("wm: this server has no watermark image (comet-server --watermark PATH)")
         }
@@ -69,6 +73,36 @@ public struct ThumbnailRequest: Sendable {
         storeKey = Self.storeKey(
             options: parsed.canonical, choice: choice.keyComponent, source: path.canonicalSource,
             watermark: watermark?.id)
+    }
+
+    /// The `Content-Disposition` of a result of `contentType`, or `nil` when neither `fn` nor
+    /// `att` asks for one. The name is `fn`'s, else the source's last path segment (without its
+    /// extension, bytes other than letters, digits, `.`, `_`, `~` and `-` made `_`), else
+    /// `image`; the result format's extension is added. A name beyond ASCII is also given as
+    /// RFC 8187's `filename*`.
+    public func contentDisposition(contentType: String) -> String? {
+        guard options.filename != nil || options.returnsAttachment == true else { return nil }
+        let format = OutputFormat.allCases.first { $0.contentType == contentType }
+        let fileExtension = format.map { $0 == .jpeg ? ".jpg" : ".\($0.rawValue)" } ?? ""
+        let name = options.filename ?? Self.sourceName(path.canonicalSource)
+        let kind = options.returnsAttachment == true ? "attachment" : "inline"
+        let fallback = String(
+            decoding: name.utf8.map { ASCII.isUnreserved($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
+        guard fallback != name else { return "\(kind); filename=\"\(name)\(fileExtension)\"" }
+        var encoded: [UInt8] = []
+        for byte in (name + fileExtension).utf8 {
+            if ASCII.isUnreserved(byte) { encoded.append(byte) } else { ASCII.appendEscape(byte, to: &encoded) }
+        }
+        return "\(kind); filename=\"\(fallback)\(fileExtension)\"; filename*=UTF-8''"
+            + String(decoding: encoded, as: UTF8.self)
+    }
+
+    /// The source URL's last path segment without its extension, made safe for a header, or
+    /// `image` when it has none.
+    private static func sourceName(_ source: String) -> String {
+        let segment = URL(string: source)?.deletingPathExtension().lastPathComponent ?? ""
+        let safe = String(decoding: segment.utf8.map { ASCII.isUnreserved($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
+        return safe.isEmpty || safe == "/" || safe == "_" ? "image" : String(safe.prefix(128))
     }
 
     /// What the result is made from: the options' plan.

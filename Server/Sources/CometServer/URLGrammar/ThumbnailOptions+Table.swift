@@ -4,11 +4,14 @@ extension ThumbnailOptions {
     /// Every option of the `{options}` segment, in canonical order: the order of the canonical
     /// spelling, and the order in which their processors run (the source turned and mirrored,
     /// then cropped, then resized, then the effects on the small result, then its padding, then
-    /// the watermark).
+    /// the watermark). The delivery options come last: they change the key, the checks or the
+    /// headers, not the pixels.
     /// `g` and `dpr` come before `rs`, whose step they shape.
     public static let table: [ThumbnailOption] = [
         rotate, flip, crop, gravity, pixelRatio, resize, blur, sharpen, pixelate, grayscale, brightness, contrast,
-        padding, watermark, quality, format, background, stripColorProfile,
+        padding, watermark, quality, formatQuality, maximumBytes, format, background, stripColorProfile, cacheBuster,
+        expires, filename,
+        returnAttachment,
     ]
 
     static let crop = ThumbnailOption(

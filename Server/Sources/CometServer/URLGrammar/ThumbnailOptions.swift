@@ -48,6 +48,18 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var contrast: Double?
     /// How the server's watermark is drawn over the result (`wm`), or `nil`.
     public var watermark: Watermark?
+    /// Qualities for single formats (`fq`), over ``quality``, or `nil`.
+    public var formatQualities: [OutputFormat: Int]?
+    /// The most bytes a JPEG, WebP or AVIF result should have (`mb`), or `nil`.
+    public var maximumBytes: Int?
+    /// A string that only changes the result key (`cb`), or `nil`.
+    public var cacheBuster: String?
+    /// The Unix time from which the URL is answered with 404 (`exp`), or `nil`.
+    public var expires: Int?
+    /// The file name of `Content-Disposition`, without the extension (`fn`), or `nil`.
+    public var filename: String?
+    /// `true` when the result is sent as an attachment (`att:1`), else `nil` (inline).
+    public var returnsAttachment: Bool?
 
     /// A mirroring: which axes are flipped.
     public struct Flip: Sendable, Hashable {

@@ -36,12 +36,25 @@ struct ThumbnailOptionTableTests {
         "g": ["rs:fill:256:256"], "dpr": ["rs:fit:256:256", "rs:fill:256:256", "pd:10"],
     ]
 
-    @Test(arguments: ThumbnailOptions.table.map(\.name))
+    /// The delivery options: they change the key, the checks or the headers, not what is made.
+    private static let deliveryOptions = ["cb", "exp", "fn", "att"]
+
+    @Test(arguments: ThumbnailOptions.table.map(\.name).filter { !deliveryOptions.contains($0) })
     func anOptionChangesWhatIsMadeOnEveryPath(_ name: String) throws {
         let option = try #require(ThumbnailOptions.table.first { $0.name == name })
         for base in Self.shapers[name] ?? Self.bases where !base.hasPrefix(option.name + ":") {
             let combined = base == "-" ? option.example : base + "," + option.example
             #expect(try outcome(combined) != outcome(base), "\(option.example) is dropped when added to \(base)")
+        }
+    }
+
+    @Test(arguments: deliveryOptions)
+    func aDeliveryOptionChangesTheSpellingButNotWhatIsMade(_ name: String) throws {
+        let option = try #require(ThumbnailOptions.table.first { $0.name == name })
+        for base in Self.bases {
+            let combined = base == "-" ? option.example : base + "," + option.example
+            #expect(try outcome(combined) == outcome(base))
+            #expect(try ThumbnailOptions.parse(combined, maximumDimension: 4096).canonical != base)
         }
     }
 

@@ -48,7 +48,8 @@ struct ThumbnailOptionsTests {
     }
 
     @Test func rejectionsAreBadRequests() {
-        let known = "rot, flip, cr, g, dpr, rs, bl, sh, pix, grayscale, brightness, contrast, pd, wm, q, f, bg, scp"
+        let known =
+            "rot, flip, cr, g, dpr, rs, bl, sh, pix, grayscale, brightness, contrast, pd, wm, q, fq, mb, f, bg, scp, cb, exp, fn, att"
         #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: \(known))")) {
             try ThumbnailOptions.parse("zz:1", maximumDimension: 4096)
         }
