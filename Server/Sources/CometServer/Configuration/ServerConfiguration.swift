@@ -48,6 +48,8 @@ public struct ServerConfiguration: Sendable {
     public var demo = false
     /// Header-read and idle timeouts, and the most connections open at once.
     public var connectionLimits = ConnectionLimits()
+    /// The presets URLs may name with `pr` (`--preset`, `--only-presets`). Default: none.
+    public var presets = ThumbnailPresets.none
     /// The image `wm` draws over results (`--watermark PATH`). Default `nil`: a URL with `wm`
     /// is refused (400).
     public var watermark: WatermarkImage?

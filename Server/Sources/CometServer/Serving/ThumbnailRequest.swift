@@ -47,7 +47,8 @@ public struct ThumbnailRequest: Sendable {
             throw .badSignature
         }
         var parsed = try ThumbnailOptions.parse(
-            path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
+            path.optionsSegment, maximumDimension: configuration.maximumOutputDimension,
+            presets: configuration.presets)
         if let expires = parsed.expires, Double(expires) <= Date().timeIntervalSince1970 {
             throw .notFound("the URL expired at \(expires) (exp)")
         }

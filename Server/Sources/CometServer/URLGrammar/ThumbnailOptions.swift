@@ -159,24 +159,46 @@ public struct ThumbnailOptions: Sendable, Hashable {
     }
 
     /// Parses an `{options}` segment, checking each value against `maximumDimension` (the
-    /// largest output width or height allowed). Throws ``ServiceError`` (400) naming the first
-    /// problem. Read over the segment's UTF-8 bytes.
-    public static func parse(_ segment: String, maximumDimension: Int) throws(ServiceError) -> ThumbnailOptions {
-        guard segment != "-" else { return ThumbnailOptions() }
+    /// largest output width or height allowed), with `presets`: their `default` first, then the
+    /// segment's options in order, each `pr:NAME…` putting its presets' options there (a later
+    /// option overrides an earlier one of a preset; the segment may give each option once).
+    /// Throws ``ServiceError`` (400) naming the first problem. Read over the segment's UTF-8
+    /// bytes.
+    public static func parse(
+        _ segment: String, maximumDimension: Int, presets: ThumbnailPresets = .none
+    ) throws(ServiceError) -> ThumbnailOptions {
+        var options = ThumbnailOptions()
+        if let base = presets.defaultSegment {
+            try read(base, maximumDimension: maximumDimension, presets: .none, into: &options)
+        }
+        if segment != "-" {
+            try read(segment, maximumDimension: maximumDimension, presets: presets, into: &options)
+        }
+        try options.checkCombinedSides(maximumDimension: maximumDimension)
+        return options
+    }
+
+    /// Reads `segment`'s options into `options`.
+    static func read(
+        _ segment: String, maximumDimension: Int, presets: ThumbnailPresets, into options: inout ThumbnailOptions
+    ) throws(ServiceError) {
         var text = segment
-        return try text.withUTF8 { bytes in
+        try text.withUTF8 { bytes in
             Result { () throws(ServiceError) in
-                try parse(bytes: bytes, segment: segment, maximumDimension: maximumDimension)
+                try read(
+                    bytes: bytes, segment: segment, maximumDimension: maximumDimension, presets: presets,
+                    into: &options)
             }
         }.get()
     }
 
-    /// Parses the segment's bytes: `,`-separated options, each `name:arg:arg…`.
-    private static func parse(
-        bytes: UnsafeBufferPointer<UInt8>, segment: String, maximumDimension: Int
-    ) throws(ServiceError) -> ThumbnailOptions {
-        var options = ThumbnailOptions()
+    /// Reads the segment's bytes: `,`-separated options, each `name:arg:arg…`.
+    private static func read(
+        bytes: UnsafeBufferPointer<UInt8>, segment: String, maximumDimension: Int, presets: ThumbnailPresets,
+        into options: inout ThumbnailOptions
+    ) throws(ServiceError) {
         var seen: UInt64 = 0  // bit i: table[i] was given
+        var namedPresets = false
         var itemStart = 0
         while true {
             let itemEnd = bytes[itemStart...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
@@ -184,17 +206,25 @@ public struct ThumbnailOptions: Sendable, Hashable {
             // Names of up to 15 bytes are small strings: compared by their bits, not byte by byte.
             let name = string(bytes, itemStart..<colon)
             guard !name.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
-            guard let index = table.firstIndex(where: { $0.name == name || $0.longName == name }) else {
-                throw .badOptions("unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
-            }
-            guard seen & (1 << index) == 0 else { throw .badOptions("\"\(name)\" is given twice") }
-            seen |= 1 << index
             let arguments = OptionArguments(bytes, after: colon, upTo: itemEnd)
-            try table[index].read(arguments, maximumDimension: maximumDimension, into: &options)
-            guard itemEnd < bytes.endIndex else {
-                try options.checkCombinedSides(maximumDimension: maximumDimension)
-                return options
+            if name == "pr" || name == "preset" {
+                guard !namedPresets else { throw .badOptions("\"\(name)\" is given twice") }
+                namedPresets = true
+                try presets.apply(arguments, maximumDimension: maximumDimension, to: &options)
+            } else {
+                guard !presets.onlyPresets else {
+                    throw .badOptions(
+                        "\(name): this server takes presets only (pr:NAME), not options (comet-server --only-presets)")
+                }
+                guard let index = table.firstIndex(where: { $0.name == name || $0.longName == name }) else {
+                    throw .badOptions(
+                        "unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
+                }
+                guard seen & (1 << index) == 0 else { throw .badOptions("\"\(name)\" is given twice") }
+                seen |= 1 << index
+                try table[index].read(arguments, maximumDimension: maximumDimension, into: &options)
             }
+            guard itemEnd < bytes.endIndex else { return }
             itemStart = itemEnd + 1
         }
     }

@@ -12,6 +12,15 @@ enum SharedOriginAndServer {
     /// The default configuration with ``watermark``.
     private static let watermarked = start { $0.watermark = watermark }
 
+    /// The default configuration with ``presets``, URLs naming presets only.
+    private static let presetsOnly = start { $0.presets = presets }
+
+    /// The presets-only server's presets: `default` (PNG), `thumb` (a 100×100 fill, west
+    /// gravity) and `gray`.
+    static let presets = try! ThumbnailPresets(
+        ["default": "f:png", "thumb": "rs:fill:100:100,g:we", "gray": "grayscale"], onlyPresets: true,
+        maximumDimension: 4096)
+
     /// The watermarked server's overlay: 20×10, its left half opaque blue, its right half red
     /// at alpha 128.
     static let watermark = WatermarkImage(
@@ -37,6 +46,11 @@ enum SharedOriginAndServer {
     /// The shared origin and a server whose `--watermark` is ``watermark``.
     static func getWatermarked() async throws -> (OriginServer, RunningServer) {
         try await watermarked.value
+    }
+
+    /// The shared origin and a server with ``presets`` whose URLs may name presets only.
+    static func getPresetsOnly() async throws -> (OriginServer, RunningServer) {
+        try await presetsOnly.value
     }
 
     private static func start(
