@@ -1,6 +1,44 @@
 import Comet
 
 extension ThumbnailOptions {
+    static let trim = ThumbnailOption(
+        name: "t", longName: "trim", syntax: "{threshold}[:{RRGGBB}[:{h}[:{v}]]]",
+        summary: "cut off the source's border of pixels within `threshold` (0…255 per channel) of the colour "
+            + "(default: the top left pixel; may be left empty), first of all; `h`/`v` = `1` make the left and right "
+            + "(top and bottom) cuts equal. It needs the whole decode",
+        example: "t:10:ffffff:1:0",
+        get: { $0.trim }, set: { $0.trim = $1 },
+        parse: { arguments, _ throws(ServiceError) in try parseTrim(arguments) },
+        spell: { trim, output in
+            output.appendArgument(trim.threshold)
+            guard trim.color != nil || trim.equalHorizontal || trim.equalVertical else { return }
+            output.append(UInt8(ascii: ":"))
+            if let color = trim.color {
+                for channel in [color.red, color.green, color.blue] { ASCII.appendLowerHex(channel, to: &output) }
+            }
+            output.appendArgument(trim.equalHorizontal ? "1" : "0")
+            output.appendArgument(trim.equalVertical ? "1" : "0")
+        },
+        effect: { trim, plan in
+            plan.add(
+                ImageProcessors.Trim(
+                    threshold: trim.threshold, color: trim.color, equalHorizontal: trim.equalHorizontal,
+                    equalVertical: trim.equalVertical))
+        }
+    )
+
+    static let enlarge = ThumbnailOption(
+        name: "el", longName: "enlarge", syntax: "{1|0}",
+        summary: "`1`: `rs` may enlarge, as its fourth value `1` says (and spelled so)",
+        example: "el:1",
+        get: { $0.enlarges }, set: { $0.enlarges = $1 ? true : nil },
+        parse: { arguments, _ throws(ServiceError) in
+            try single(arguments, usage: "el takes 1 or 0, as in el:1") { flag($0) }
+        },
+        spell: { _, output in output.appendArgument("1") },
+        effect: { _, _ in }
+    )
+
     static let rotate = ThumbnailOption(
         name: "rot", longName: "rotate", syntax: "{angle}",
         summary: "turn the source clockwise by a multiple of 90° (`-90` is `270`), before `cr` and `rs`, whose "
@@ -162,6 +200,30 @@ extension ThumbnailOptions {
             maximumSide: maximumDimension)
         try validating("pd") { () throws(ImageProcessingError) in try check.validate() }
         return Padding(top: top, right: right, bottom: bottom, left: left)
+    }
+
+    private static func parseTrim(_ arguments: OptionArguments) throws(ServiceError) -> Trim {
+        let usage =
+            "t takes a threshold, then optionally a RRGGBB colour (or nothing) and two flags, as in t:10:ffffff:1:0"
+        guard (1...4).contains(arguments.count), let threshold = OptionNumber.decimal(arguments[0]) else {
+            throw .badOptions(usage)
+        }
+        var trim = Trim(threshold: threshold)
+        if arguments.count >= 2, !arguments[1].isEmpty {
+            guard let color = parseColor(arguments[1]) else { throw .badOptions(usage) }
+            trim.color = color
+        }
+        if arguments.count >= 3 {
+            guard let horizontal = flag(arguments[2]) else { throw .badOptions(usage) }
+            trim.equalHorizontal = horizontal
+        }
+        if arguments.count == 4 {
+            guard let vertical = flag(arguments[3]) else { throw .badOptions(usage) }
+            trim.equalVertical = vertical
+        }
+        let check = ImageProcessors.Trim(threshold: threshold)
+        try validating("t") { () throws(ImageProcessingError) in try check.validate() }
+        return trim
     }
 
     /// `1`, `t` or `true`; `0`, `f` or `false` (imgproxy's booleans).

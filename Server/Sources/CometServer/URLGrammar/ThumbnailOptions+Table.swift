@@ -2,13 +2,14 @@ import Comet
 
 extension ThumbnailOptions {
     /// Every option of the `{options}` segment, in canonical order: the order of the canonical
-    /// spelling, and the order in which their processors run (the source turned and mirrored,
+    /// spelling, and the order in which their processors run (the source trimmed, turned and mirrored,
     /// then cropped, then resized, then the effects on the small result, then its padding, then
     /// the watermark). The delivery options come last: they change the key, the checks or the
     /// headers, not the pixels.
     /// `g` and `dpr` come before `rs`, whose step they shape.
     public static let table: [ThumbnailOption] = [
-        rotate, flip, crop, gravity, pixelRatio, resize, blur, sharpen, pixelate, grayscale, brightness, contrast,
+        trim, rotate, flip, crop, gravity, pixelRatio, enlarge, resize, blur, sharpen, pixelate, grayscale, brightness,
+        contrast,
         padding, watermark, quality, formatQuality, maximumBytes, format, background, stripColorProfile, cacheBuster,
         expires, filename,
         returnAttachment,
@@ -144,7 +145,7 @@ extension ThumbnailOptions {
         return Resize(mode: mode, width: width, height: height, upscale: upscale)
     }
 
-    private static func parseColor(_ text: String) -> RGBA8? {
+    static func parseColor(_ text: String) -> RGBA8? {
         guard text.utf8.count == 6, text.utf8.allSatisfy({ ASCII.hexValue($0) != ASCII.notHex }),
             let value = UInt32(text, radix: 16)
         else {

@@ -28,6 +28,11 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// The device pixel ratio (`dpr`) that multiplies the resize, the padding and gravity
     /// offsets in pixels, or `nil` for 1.
     public var pixelRatio: Double?
+    /// The border trimmed off the source (`t`), or `nil`.
+    public var trim: Trim?
+    /// `true` when `rs` may enlarge (`el:1`, folded into ``resize`` when there is one), else
+    /// `nil`.
+    public var enlarges: Bool?
     /// The clockwise turn of the source in degrees (90, 180 or 270; `rot`), or `nil`.
     public var rotation: Int?
     /// The mirroring of the source (`flip`), or `nil`.
@@ -60,6 +65,26 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var filename: String?
     /// `true` when the result is sent as an attachment (`att:1`), else `nil` (inline).
     public var returnsAttachment: Bool?
+
+    /// A trim: the border within `threshold` of `color` (default: the top left pixel) is cut
+    /// off, the cuts made equal on either axis when asked.
+    public struct Trim: Sendable, Hashable {
+        /// How far (0…255) a channel may be from the background's.
+        public var threshold: Double
+        /// The background colour, or `nil` for the source's top left pixel.
+        public var color: RGBA8?
+        /// Whether the left and right cuts are equal.
+        public var equalHorizontal: Bool
+        /// Whether the top and bottom cuts are equal.
+        public var equalVertical: Bool
+
+        /// Creates a trim.
+        public init(threshold: Double, color: RGBA8? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false)
+        {
+            (self.threshold, self.color) = (threshold, color)
+            (self.equalHorizontal, self.equalVertical) = (equalHorizontal, equalVertical)
+        }
+    }
 
     /// A mirroring: which axes are flipped.
     public struct Flip: Sendable, Hashable {
@@ -173,6 +198,11 @@ public struct ThumbnailOptions: Sendable, Hashable {
         }
         if segment != "-" {
             try read(segment, maximumDimension: maximumDimension, presets: presets, into: &options)
+        }
+        if options.enlarges == true, options.resize != nil {
+            // One spelling, and so one key, for rs:…:1 and rs:…,el:1.
+            options.resize?.upscale = true
+            options.enlarges = nil
         }
         try options.checkCombinedSides(maximumDimension: maximumDimension)
         return options

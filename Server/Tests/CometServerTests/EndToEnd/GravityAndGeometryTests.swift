@@ -65,6 +65,22 @@ struct GravityAndGeometryTests {
         #expect(saturatedPixels(smart) > 28 * 28, "\(saturatedPixels(smart))")
     }
 
+    @Test func trimCutsTheTransparentBorderOffTheBadge() async throws {
+        // The badge is opaque where (x − 32)² + (y − 32)² < 28²: columns and rows 5 to 59.
+        let image = try await result("t:0", "/img/badge.png")
+        #expect(image.width == 55 && image.height == 55)
+        #expect(image.pixel(x: 27, y: 0).alpha == 255 && image.pixel(x: 0, y: 0).alpha == 0)
+    }
+
+    @Test func enlargeLetsTheResizeEnlargeUnderTheKeyOfRsWithUp() async throws {
+        let (origin, server) = try await SharedOriginAndServer.get()
+        let enlarged = try await client.get(server.url("rs:fit:1280:1280,el:1,f:png", origin.url("/img/photo.jpg")))
+        let up = try await client.get(server.url("rs:fit:1280:1280:1,f:png", origin.url("/img/photo.jpg")))
+        let image = try ImageDecoders.decode(Data(enlarged.body)).image
+        #expect(image.width == 1280 && image.height == 960)
+        #expect(enlarged.header("ETag") != nil && enlarged.header("ETag") == up.header("ETag"))
+    }
+
     @Test func aQuarterTurnSwapsTheSidesAndBringsTheBottomLeftCornerToTheTopLeft() async throws {
         let image = try await result("rot:90,rs:fit:160:160")
         #expect(image.width == 120 && image.height == 160)

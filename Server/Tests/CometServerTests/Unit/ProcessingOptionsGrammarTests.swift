@@ -63,6 +63,25 @@ struct ProcessingOptionsGrammarTests {
         #expect(error?.message.hasPrefix(name) == true, "\(segment): \(error?.message ?? "")")
     }
 
+    @Test(arguments: [
+        ("t:10", "t:10"), ("trim:5:FFFFFF", "t:5:ffffff:0:0"), ("t:0::1", "t:0::1:0"), ("t:0::0:0", "t:0"),
+    ])
+    func trimIsSpelledWithWhatItSets(_ segment: String, _ canonical: String) throws {
+        #expect(try parse(segment).canonical == canonical)
+    }
+
+    @Test func enlargeIsSpelledAsTheResizesFourthValue() throws {
+        #expect(try parse("enlarge:1,rs:fit:100:0").canonical == "rs:fit:100:0:1")
+        #expect(try parse("el:0,rs:fit:100:0").canonical == "rs:fit:100:0")
+        #expect(try parse("el:1").canonical == "el:1")
+    }
+
+    @Test(arguments: ["t:256", "t:-1", "t:10:fff", "t:10::2", "t:1:2:3:4:5", "el:2"])
+    func aBadTrimOrEnlargeIsRefused(_ segment: String) {
+        let error = #expect(throws: ServiceError.self) { try parse(segment) }
+        #expect(error?.message.hasPrefix(String(segment.prefix { $0 != ":" })) == true, "\(error?.message ?? "")")
+    }
+
     @Test func theDevicePixelRatioMayNotTakeTheResultPastTheLargestSide() throws {
         #expect(throws: ServiceError.self) { try parse("rs:fit:3000:0,dpr:2") }
         #expect(throws: ServiceError.self) { try parse("rs:fit:2000:0,pd:0:50,dpr:2") }

@@ -34,6 +34,7 @@ struct ThumbnailOptionTableTests {
     /// they change nothing, as in imgproxy (a gravity without a fill cuts nothing).
     private static let shapers = [
         "g": ["rs:fill:256:256"], "dpr": ["rs:fit:256:256", "rs:fill:256:256", "pd:10"],
+        "el": ["rs:fit:256:256", "rs:fill:256:256"],
     ]
 
     /// The delivery options: they change the key, the checks or the headers, not what is made.
@@ -58,7 +59,7 @@ struct ThumbnailOptionTableTests {
         }
     }
 
-    @Test(arguments: ["g", "dpr"])
+    @Test(arguments: ["g", "dpr", "el"])
     func aShapingOptionAloneChangesNothing(_ name: String) throws {
         let option = try #require(ThumbnailOptions.table.first { $0.name == name })
         #expect(try outcome(option.example) == outcome("-"))
@@ -80,9 +81,11 @@ struct ThumbnailOptionTableTests {
     }
 
     @Test func theCanonicalOrderIsTheTablesWhateverTheURLsOrder() throws {
-        let reversed = ThumbnailOptions.table.reversed().map(\.example).joined(separator: ",")
-        let spelled = try ThumbnailOptions.parse(reversed, maximumDimension: 4096).canonical
-        #expect(spelled == ThumbnailOptions.table.map(\.example).joined(separator: ","))
+        // el is spelled inside rs when there is one (rs:…:1), so it is left out here.
+        let examples = ThumbnailOptions.table.filter { $0.name != "el" }.map(\.example)
+        let spelled = try ThumbnailOptions.parse(examples.reversed().joined(separator: ","), maximumDimension: 4096)
+            .canonical
+        #expect(spelled == examples.joined(separator: ","))
     }
 
     @Test func theUnknownOptionErrorNamesEveryOption() {
