@@ -86,26 +86,61 @@ extension ThumbnailOptions {
         example: "g:soea:10:0.25",
         get: { $0.gravity }, set: { $0.gravity = $1 == .center ? nil : $1 },
         parse: { arguments, maximumDimension throws(ServiceError) in
-            try parseGravity(arguments, maximumDimension: maximumDimension)
+            try parseGravity((0..<arguments.count).map { arguments[$0] }, maximumDimension: maximumDimension)
         },
-        spell: { gravity, output in
-            switch gravity {
-            case .compass(let point, let x, let y):
-                output.appendArgument(point.rawValue)
-                if x != 0 || y != 0 {
-                    output.appendArgument(x)
-                    output.appendArgument(y)
-                }
-            case .focusPoint(let x, let y):
-                output.appendArgument("fp")
-                output.appendArgument(x)
-                output.appendArgument(y)
-            case .smart:
-                output.appendArgument("sm")
-            }
-        },
+        spell: { gravity, output in spellGravity(gravity, to: &output) },
         effect: { gravity, plan in plan.gravity = gravity }
     )
+
+    static let cropArea = ThumbnailOption(
+        name: "c", longName: "crop_area", syntax: "{w}:{h}[:{gravity}]",
+        summary: "imgproxy's `crop` (its long name is `cr`'s here): cut a `w` × `h` area of the source before the "
+            + "resize, a side below 1 a fraction of the source's, 0 the whole side, placed by a gravity as `g` takes "
+            + "(offsets in source pixels, or fractions below 1), default `g`'s",
+        example: "c:0.5:0:sm",
+        get: { $0.cropArea }, set: { $0.cropArea = $1 },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            let usage =
+                "c takes a width and a height (pixels, fractions below 1, or 0 for the whole side) and an "
+                + "optional gravity, as in c:0.5:300:soea"
+            guard arguments.count >= 2, let width = OptionNumber.decimal(arguments[0]),
+                let height = OptionNumber.decimal(arguments[1]), width >= 0, height >= 0,
+                width <= Double(maxSourceSide), height <= Double(maxSourceSide)
+            else { throw .badOptions(usage) }
+            guard arguments.count > 2 else { return CropArea(width: width, height: height, gravity: nil) }
+            let gravity = try parseGravity(
+                (2..<arguments.count).map { arguments[$0] }, maximumDimension: maxSourceSide, name: "c")
+            return CropArea(width: width, height: height, gravity: gravity)
+        },
+        spell: { area, output in
+            output.appendArgument(area.width)
+            output.appendArgument(area.height)
+            if let gravity = area.gravity { spellGravity(gravity, to: &output) }
+        },
+        effect: { area, plan in
+            plan.add(SourceAreaCrop(area: area, defaultGravity: plan.gravity))
+        }
+    )
+
+    /// The largest side or offset `c` takes, in source pixels.
+    static let maxSourceSide = 100_000
+
+    private static func spellGravity(_ gravity: ImageProcessors.Gravity, to output: inout [UInt8]) {
+        switch gravity {
+        case .compass(let point, let x, let y):
+            output.appendArgument(point.rawValue)
+            if x != 0 || y != 0 {
+                output.appendArgument(x)
+                output.appendArgument(y)
+            }
+        case .focusPoint(let x, let y):
+            output.appendArgument("fp")
+            output.appendArgument(x)
+            output.appendArgument(y)
+        case .smart:
+            output.appendArgument("sm")
+        }
+    }
 
     static let pixelRatio = ThumbnailOption(
         name: "dpr", longName: "dpr", syntax: "{ratio}",
@@ -145,27 +180,27 @@ extension ThumbnailOptions {
     /// The largest `dpr`: beyond it a ratio is a mistake, not a screen.
     static let maximumPixelRatio = 8.0
 
-    private static func parseGravity(_ arguments: OptionArguments, maximumDimension: Int) throws(ServiceError)
-        -> ImageProcessors.Gravity
+    private static func parseGravity(_ arguments: [String], maximumDimension: Int, name: String = "g")
+        throws(ServiceError) -> ImageProcessors.Gravity
     {
         let usage =
-            "g takes a compass point (no, so, ea, we, noea, nowe, soea, sowe, ce) and optional x and y "
-            + "offsets, fp:x:y, or sm, as in g:soea:10:10"
+            "\(name): a gravity is a compass point (no, so, ea, we, noea, nowe, soea, sowe, ce) and optional x and "
+            + "y offsets, fp:x:y, or sm, as in g:soea:10:10"
         guard arguments.count >= 1 else { throw .badOptions(usage) }
         switch arguments[0] {
         case "sm":
-            guard arguments.count == 1 else { throw .badOptions("g:sm takes no offsets") }
+            guard arguments.count == 1 else { throw .badOptions("\(name): sm takes no offsets") }
             return .smart
         case "fp":
             guard arguments.count == 3, let x = OptionNumber.decimal(arguments[1]),
                 let y = OptionNumber.decimal(arguments[2]), (0...1).contains(x), (0...1).contains(y)
             else {
                 throw .badOptions(
-                    "g:fp takes x and y as fractions from 0 to 1 of the width and height, as in g:fp:0.5:0.3")
+                    "\(name): fp takes x and y as fractions from 0 to 1 of the width and height, as in g:fp:0.5:0.3")
             }
             return .focusPoint(x: x, y: y)
-        case let name:
-            guard let point = ImageProcessors.Gravity.Compass(rawValue: name),
+        case let type:
+            guard let point = ImageProcessors.Gravity.Compass(rawValue: type),
                 arguments.count == 1 || arguments.count == 3
             else {
                 throw .badOptions(usage)
@@ -175,7 +210,7 @@ extension ThumbnailOptions {
             guard let x = OptionNumber.decimal(arguments[1]), let y = OptionNumber.decimal(arguments[2]),
                 abs(x) <= limit, abs(y) <= limit
             else {
-                throw .badOptions("g's offsets are numbers of at most \(maximumDimension) pixels, as in g:soea:10:10")
+                throw .badOptions("\(name): a gravity's offsets are numbers of at most \(maximumDimension) pixels")
             }
             return .compass(point, offsetX: x, offsetY: y)
         }

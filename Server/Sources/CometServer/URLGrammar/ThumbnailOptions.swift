@@ -28,6 +28,8 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// The device pixel ratio (`dpr`) that multiplies the resize, the padding and gravity
     /// offsets in pixels, or `nil` for 1.
     public var pixelRatio: Double?
+    /// The area of the source cut out before the resize (`c`), or `nil`.
+    public var cropArea: CropArea?
     /// The border trimmed off the source (`t`), or `nil`.
     public var trim: Trim?
     /// `true` when `rs` may enlarge (`el:1`, folded into ``resize`` when there is one), else
@@ -65,6 +67,22 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var filename: String?
     /// `true` when the result is sent as an attachment (`att:1`), else `nil` (inline).
     public var returnsAttachment: Bool?
+
+    /// An area of the source cut out before the resize (`c`): imgproxy's `crop`.
+    public struct CropArea: Sendable, Hashable {
+        /// The width: pixels from 1, a fraction of the source's below 1, 0 for all of it.
+        public var width: Double
+        /// The height, as ``width``.
+        public var height: Double
+        /// What places it, or `nil` for `g`'s gravity (offsets of at least 1 in source pixels,
+        /// below 1 fractions of the source's sides).
+        public var gravity: ImageProcessors.Gravity?
+
+        /// Creates an area.
+        public init(width: Double, height: Double, gravity: ImageProcessors.Gravity? = nil) {
+            (self.width, self.height, self.gravity) = (width, height, gravity)
+        }
+    }
 
     /// A trim: the border within `threshold` of `color` (default: the top left pixel) is cut
     /// off, the cuts made equal on either axis when asked.

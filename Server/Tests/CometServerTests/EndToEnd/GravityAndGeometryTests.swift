@@ -65,6 +65,19 @@ struct GravityAndGeometryTests {
         #expect(saturatedPixels(smart) > 28 * 28, "\(saturatedPixels(smart))")
     }
 
+    @Test(arguments: [
+        ("c:0.5:0:we", 320, 480, 0.0), ("c:0.5:0:ea", 320, 480, 320), ("c:0:240", 640, 240, 0),
+        ("c:100:100:nowe:0.25:0", 100, 100, 160), ("g:ea,c:200:480", 200, 480, 440),
+    ])
+    func aCropAreaCutsTheSourceWhereItsGravitySays(_ options: String, _ width: Int, _ height: Int, _ left: Double)
+        async throws
+    {
+        let image = try await result(options)
+        #expect(image.width == width && image.height == height)
+        // The first column's red is its source column's: x × 255 / 639.
+        #expect(abs(red(image, column: 0) - left * 255 / 639) < 5, "\(options): \(red(image, column: 0))")
+    }
+
     @Test func trimCutsTheTransparentBorderOffTheBadge() async throws {
         // The badge is opaque where (x − 32)² + (y − 32)² < 28²: columns and rows 5 to 59.
         let image = try await result("t:0", "/img/badge.png")

@@ -50,7 +50,7 @@ struct ProcessingOptionsGrammarTests {
     }
 
     @Test(arguments: [
-        ("g:up", "g"), ("g:fp:1.5:0", "g:fp"), ("g:fp:0.5", "g:fp"), ("g:sm:1:1", "g:sm"), ("g:no:1", "g"),
+        ("g:up", "g"), ("g:fp:1.5:0", "g:"), ("g:fp:0.5", "g:"), ("g:sm:1:1", "g:"), ("g:no:1", "g"),
         ("g:no:1e3:0", "g"), ("g:no:5000:0", "g"), ("rot:45", "rot"), ("rot:x", "rot"), ("flip:1", "flip"),
         ("flip:2:0", "flip"), ("dpr:0", "dpr"), ("dpr:9", "dpr"), ("dpr:nan", "dpr"), ("pd:-1", "pd"),
         ("pd:5000", "pd"), ("pd:1:2:3:4:5", "pd"), ("bl:-1", "bl"), ("bl:257", "bl"), ("bl:inf", "bl"),
@@ -80,6 +80,19 @@ struct ProcessingOptionsGrammarTests {
     func aBadTrimOrEnlargeIsRefused(_ segment: String) {
         let error = #expect(throws: ServiceError.self) { try parse(segment) }
         #expect(error?.message.hasPrefix(String(segment.prefix { $0 != ":" })) == true, "\(error?.message ?? "")")
+    }
+
+    @Test(arguments: [
+        ("c:0.5:0", "c:0.5:0"), ("crop_area:100:200:nowe:0.1:5", "c:100:200:nowe:0.1:5"), ("c:10:10:ce", "c:10:10:ce"),
+    ])
+    func cropAreaIsSpelledWithItsGravity(_ segment: String, _ canonical: String) throws {
+        #expect(try parse(segment).canonical == canonical)
+    }
+
+    @Test(arguments: ["c:10", "c:-1:10", "c:10:10:up", "c:10:10:sm:1", "c:x:1", "c:200000:1"])
+    func aBadCropAreaIsRefusedNamingC(_ segment: String) {
+        let error = #expect(throws: ServiceError.self) { try parse(segment) }
+        #expect(error?.message.hasPrefix("c") == true, "\(error?.message ?? "")")
     }
 
     @Test func theDevicePixelRatioMayNotTakeTheResultPastTheLargestSide() throws {
