@@ -79,6 +79,11 @@ public struct ThumbnailPlan: Sendable {
     /// the encoding asks for (transparent by default), which is only known once every option
     /// has had its effect.
     var padding: ThumbnailOptions.Padding?
+    /// The resize's target in pixels (`rs`, the ratio applied), which `ex` and `exar` extend to.
+    private var resizeTarget: Size?
+    /// The extensions (`ex`, `exar`): to the target's size or to its aspect ratio, each placed
+    /// by its gravity (offsets in result pixels). Laid after the effects, on the background.
+    private var extensions: [(toAspectRatio: Bool, gravity: ImageProcessors.Gravity)] = []
     /// The watermark (`wm`), drawn after the padding.
     var watermark: ThumbnailOptions.Watermark?
     /// The server's watermark image, which `wm` draws; without one, `wm` draws nothing (a
@@ -96,11 +101,26 @@ public struct ThumbnailPlan: Sendable {
     /// The processors, in the order they run.
     public var processors: [any ImageProcessing] {
         var processors = steps.map(\.processor)
+        let background = encoding.background ?? .clear
+        if let target = resizeTarget {
+            for (toAspectRatio, gravity) in extensions {
+                if !toAspectRatio {
+                    processors.append(
+                        ImageProcessors.Extend(
+                            width: target.width, height: target.height, gravity: gravity, background: background))
+                } else if target.width > 0, target.height > 0 {
+                    processors.append(
+                        ImageProcessors.Extend(
+                            aspectRatioWidth: Double(target.width), aspectRatioHeight: Double(target.height),
+                            gravity: gravity, background: background))
+                }
+            }
+        }
         if let padding {
             processors.append(
                 ImageProcessors.Padding(
                     top: Double(padding.top), right: Double(padding.right), bottom: Double(padding.bottom),
-                    left: Double(padding.left), background: encoding.background ?? .clear))
+                    left: Double(padding.left), background: background))
         }
         if let watermark, let watermarkImage {
             processors.append(ResultWatermark(image: watermarkImage, option: watermark, pixelRatio: pixelRatio))
@@ -135,6 +155,7 @@ public struct ThumbnailPlan: Sendable {
         resize.width = Int((Double(resize.width) * pixelRatio).rounded())
         resize.height = Int((Double(resize.height) * pixelRatio).rounded())
         let size = Size(width: resize.width, height: resize.height)
+        resizeTarget = size
         let processor: ImageProcessors.Resize
         var reduction: ImageRequest.ThumbnailOptions?
         switch resize.mode {
@@ -158,10 +179,23 @@ public struct ThumbnailPlan: Sendable {
         steps.append(Step(processor: processor, decodeTimeReduction: reduction))
     }
 
-    /// ``gravity`` with its compass offsets in pixels of a `size` result: one below 1 in
+    /// Adds an extension (`ex`, `exar`) to the resize's target, placed by `gravity` (its offsets
+    /// read as ``gravity``'s are); nothing without a resize.
+    mutating func addExtension(toAspectRatio: Bool, gravity: ImageProcessors.Gravity) {
+        guard let target = resizeTarget else { return }
+        extensions.append((toAspectRatio, Self.inPixels(gravity, of: target, pixelRatio: pixelRatio)))
+    }
+
+    private func gravity(inPixelsOf size: Size) -> ImageProcessors.Gravity {
+        Self.inPixels(gravity, of: size, pixelRatio: pixelRatio)
+    }
+
+    /// `gravity` with its compass offsets in pixels of a `size` result: one below 1 in
     /// magnitude is that fraction of the side, any other is pixels times the ratio (as imgproxy
     /// reads them).
-    private func gravity(inPixelsOf size: Size) -> ImageProcessors.Gravity {
+    private static func inPixels(_ gravity: ImageProcessors.Gravity, of size: Size, pixelRatio: Double)
+        -> ImageProcessors.Gravity
+    {
         guard case .compass(let point, let x, let y) = gravity else { return gravity }
         func pixels(_ offset: Double, side: Int) -> Double {
             abs(offset) < 1 ? offset * Double(side) : offset * pixelRatio

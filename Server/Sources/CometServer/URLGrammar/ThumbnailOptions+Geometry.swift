@@ -122,6 +122,55 @@ extension ThumbnailOptions {
         }
     )
 
+    static let extend = ThumbnailOption(
+        name: "ex", longName: "extend", syntax: "{1|0}[:{gravity}]",
+        summary: "`1`: a result smaller than `rs`'s size is laid on a canvas of that size, in `bg` (default "
+            + "transparent), placed by a gravity as `g` takes but `sm` (default `ce`); after the effects",
+        example: "ex:1:so",
+        get: { $0.extend.map { Optional($0) } }, set: { $0.extend = $1 },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            try parseExtension(arguments, maximumDimension: maximumDimension, name: "ex")
+        },
+        spell: { gravity, output in
+            output.appendArgument("1")
+            if let gravity, gravity != .center { spellGravity(gravity, to: &output) }
+        },
+        effect: { gravity, plan in
+            if let gravity { plan.addExtension(toAspectRatio: false, gravity: gravity) }
+        }
+    )
+
+    static let extendAspectRatio = ThumbnailOption(
+        name: "exar", longName: "extend_aspect_ratio", syntax: "{1|0}[:{gravity}]",
+        summary: "`1`: the result's short side is extended to `rs`'s aspect ratio, as `ex` extends",
+        example: "exar:1:we",
+        get: { $0.extendAspectRatio.map { Optional($0) } }, set: { $0.extendAspectRatio = $1 },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            try parseExtension(arguments, maximumDimension: maximumDimension, name: "exar")
+        },
+        spell: { gravity, output in
+            output.appendArgument("1")
+            if let gravity, gravity != .center { spellGravity(gravity, to: &output) }
+        },
+        effect: { gravity, plan in
+            if let gravity { plan.addExtension(toAspectRatio: true, gravity: gravity) }
+        }
+    )
+
+    /// `ex`'s or `exar`'s gravity, or `nil` for `0` (no extension).
+    private static func parseExtension(_ arguments: OptionArguments, maximumDimension: Int, name: String)
+        throws(ServiceError) -> ImageProcessors.Gravity?
+    {
+        guard arguments.count >= 1, let extends = flag(arguments[0]) else {
+            throw .badOptions("\(name) takes 1 or 0 and an optional gravity, as in \(name):1:so")
+        }
+        guard arguments.count > 1 else { return extends ? .center : nil }
+        let gravity = try parseGravity(
+            (1..<arguments.count).map { arguments[$0] }, maximumDimension: maximumDimension, name: name)
+        guard gravity != .smart else { throw .badOptions("\(name): sm cannot place an extended image") }
+        return extends ? gravity : nil
+    }
+
     /// The largest side or offset `c` takes, in source pixels.
     static let maxSourceSide = 100_000
 

@@ -30,6 +30,11 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var pixelRatio: Double?
     /// The area of the source cut out before the resize (`c`), or `nil`.
     public var cropArea: CropArea?
+    /// Where the result is placed when it is extended to `rs`'s size (`ex:1`), or `nil`.
+    public var extend: ImageProcessors.Gravity?
+    /// Where the result is placed when it is extended to `rs`'s aspect ratio (`exar:1`), or
+    /// `nil`.
+    public var extendAspectRatio: ImageProcessors.Gravity?
     /// The border trimmed off the source (`t`), or `nil`.
     public var trim: Trim?
     /// `true` when `rs` may enlarge (`el:1`, folded into ``resize`` when there is one), else

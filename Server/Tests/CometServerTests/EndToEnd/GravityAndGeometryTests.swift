@@ -78,6 +78,23 @@ struct GravityAndGeometryTests {
         #expect(abs(red(image, column: 0) - left * 255 / 639) < 5, "\(options): \(red(image, column: 0))")
     }
 
+    @Test func extendLaysTheResultOnACanvasOfTheResizesSize() async throws {
+        // The 200×150 fit, centred on 200×200: 25 transparent rows above and below.
+        let centred = try await result("rs:fit:200:200,ex:1")
+        #expect(centred.width == 200 && centred.height == 200)
+        #expect(centred.pixel(x: 100, y: 24).alpha == 0 && centred.pixel(x: 100, y: 25).alpha == 255)
+        #expect(centred.pixel(x: 100, y: 174).alpha == 255 && centred.pixel(x: 100, y: 175).alpha == 0)
+        let north = try await result("rs:fit:200:200,ex:1:no")
+        #expect(north.pixel(x: 100, y: 0).alpha == 255 && north.pixel(x: 100, y: 150).alpha == 0)
+    }
+
+    @Test func extendAspectRatioWidensTheResultToTheResizesShape() async throws {
+        // The 133×100 fit of 200×100, widened to 2:1 with its west edge kept.
+        let image = try await result("rs:fit:200:100,exar:1:we")
+        #expect(image.width == 200 && image.height == 100)
+        #expect(image.pixel(x: 0, y: 50).alpha == 255 && image.pixel(x: 199, y: 50).alpha == 0)
+    }
+
     @Test func trimCutsTheTransparentBorderOffTheBadge() async throws {
         // The badge is opaque where (x − 32)² + (y − 32)² < 28²: columns and rows 5 to 59.
         let image = try await result("t:0", "/img/badge.png")

@@ -95,6 +95,20 @@ struct ProcessingOptionsGrammarTests {
         #expect(error?.message.hasPrefix("c") == true, "\(error?.message ?? "")")
     }
 
+    @Test(arguments: [
+        ("ex:1", "ex:1"), ("ex:1:ce", "ex:1"), ("ex:0:so", "-"), ("extend:t:soea:5:5", "ex:1:soea:5:5"),
+        ("extend_aspect_ratio:1:fp:0:0.5", "exar:1:fp:0:0.5"),
+    ])
+    func anExtensionIsSpelledWithItsGravity(_ segment: String, _ canonical: String) throws {
+        #expect(try parse(segment).canonical == canonical)
+    }
+
+    @Test(arguments: ["ex:2", "ex:1:sm", "exar:1:up", "exar:", "ex:1:no:1"])
+    func aBadExtensionIsRefusedNamingIt(_ segment: String) {
+        let error = #expect(throws: ServiceError.self) { try parse(segment) }
+        #expect(error?.message.hasPrefix(String(segment.prefix { $0 != ":" })) == true, "\(error?.message ?? "")")
+    }
+
     @Test func theDevicePixelRatioMayNotTakeTheResultPastTheLargestSide() throws {
         #expect(throws: ServiceError.self) { try parse("rs:fit:3000:0,dpr:2") }
         #expect(throws: ServiceError.self) { try parse("rs:fit:2000:0,pd:0:50,dpr:2") }
