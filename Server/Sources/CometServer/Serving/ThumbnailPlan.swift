@@ -75,6 +75,8 @@ public struct ThumbnailPlan: Sendable {
     var gravity = ImageProcessors.Gravity.center
     /// The device pixel ratio (`dpr`); read by the resize and the padding, which come after it.
     var pixelRatio = 1.0
+    /// The zoom factors (`z`); read by the resize, which comes after it.
+    var zoom = ThumbnailOptions.Zoom(x: 1, y: 1)
     /// The padding's sides in pixels (`pd`, the ratio applied). Laid last, on the background
     /// the encoding asks for (transparent by default), which is only known once every option
     /// has had its effect.
@@ -148,12 +150,12 @@ public struct ThumbnailPlan: Sendable {
         steps.append(Step(processor: processor, decodeTimeReduction: nil))
     }
 
-    /// Adds the resize step of `resize`, its sides multiplied by ``pixelRatio`` and a fill's
+    /// Adds the resize step of `resize`, its sides multiplied by ``zoom`` and ``pixelRatio``, and a fill's
     /// cut placed by ``gravity``.
     mutating func add(_ resize: ThumbnailOptions.Resize) {
         var resize = resize
-        resize.width = Int((Double(resize.width) * pixelRatio).rounded())
-        resize.height = Int((Double(resize.height) * pixelRatio).rounded())
+        resize.width = Int((Double(resize.width) * zoom.x * pixelRatio).rounded())
+        resize.height = Int((Double(resize.height) * zoom.y * pixelRatio).rounded())
         let size = Size(width: resize.width, height: resize.height)
         resizeTarget = size
         let processor: ImageProcessors.Resize

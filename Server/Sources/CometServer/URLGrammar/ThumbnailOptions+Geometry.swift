@@ -206,6 +206,30 @@ extension ThumbnailOptions {
         effect: { ratio, plan in plan.pixelRatio = ratio }
     )
 
+    static let zoom = ThumbnailOption(
+        name: "z", longName: "zoom", syntax: "{x}[:{y}]",
+        summary: "factors above 0 and at most 8 that multiply `rs`'s width and height (one for both), as `dpr` does "
+            + "but without its offsets and padding",
+        example: "z:1.5:2",
+        get: { $0.zoom }, set: { $0.zoom = $1.x == 1 && $1.y == 1 ? nil : $1 },
+        parse: { arguments, _ throws(ServiceError) in
+            let usage = "z takes one or two factors above 0 and at most 8, as in z:1.5 or z:1.5:2"
+            guard arguments.count == 1 || arguments.count == 2 else { throw .badOptions(usage) }
+            var factors: [Double] = []
+            for index in 0..<arguments.count {
+                guard let factor = OptionNumber.decimal(arguments[index]), factor > 0, factor <= maximumPixelRatio
+                else { throw .badOptions(usage) }
+                factors.append(factor)
+            }
+            return Zoom(x: factors[0], y: factors.last!)
+        },
+        spell: { zoom, output in
+            output.appendArgument(zoom.x)
+            if zoom.y != zoom.x { output.appendArgument(zoom.y) }
+        },
+        effect: { zoom, plan in plan.zoom = zoom }
+    )
+
     static let padding = ThumbnailOption(
         name: "pd", longName: "padding", syntax: "{top}[:{right}[:{bottom}[:{left}]]]",
         summary: "space added around the result, in pixels times `dpr`, as CSS gives sides (a missing right is the "

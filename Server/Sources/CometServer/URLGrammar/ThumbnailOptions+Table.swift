@@ -8,7 +8,7 @@ extension ThumbnailOptions {
     /// headers, not the pixels.
     /// `g` and `dpr` come before `rs`, whose step they shape.
     public static let table: [ThumbnailOption] = [
-        trim, rotate, flip, crop, gravity, cropArea, pixelRatio, enlarge, resize, extend, extendAspectRatio, blur,
+        trim, rotate, flip, crop, gravity, cropArea, pixelRatio, zoom, enlarge, resize, extend, extendAspectRatio, blur,
         sharpen, pixelate, grayscale,
         brightness,
         contrast,

@@ -40,6 +40,8 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// `true` when `rs` may enlarge (`el:1`, folded into ``resize`` when there is one), else
     /// `nil`.
     public var enlarges: Bool?
+    /// The zoom factors (`z`) that multiply the resize's width and height, or `nil`.
+    public var zoom: Zoom?
     /// The clockwise turn of the source in degrees (90, 180 or 270; `rot`), or `nil`.
     public var rotation: Int?
     /// The mirroring of the source (`flip`), or `nil`.
@@ -106,6 +108,21 @@ public struct ThumbnailOptions: Sendable, Hashable {
         {
             (self.threshold, self.color) = (threshold, color)
             (self.equalHorizontal, self.equalVertical) = (equalHorizontal, equalVertical)
+        }
+    }
+
+    /// Zoom factors: the resize's width and height are multiplied by them (not offsets or
+    /// padding, unlike `dpr`).
+    public struct Zoom: Sendable, Hashable {
+        /// Multiplies the width.
+        public var x: Double
+        /// Multiplies the height.
+        public var y: Double
+
+        /// Creates zoom factors.
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
         }
     }
 
@@ -287,12 +304,13 @@ public struct ThumbnailOptions: Sendable, Hashable {
     private func checkCombinedSides(maximumDimension: Int) throws(ServiceError) {
         guard let resize else { return }
         let ratio = pixelRatio ?? 1
+        let zoom = zoom ?? Zoom(x: 1, y: 1)
         let padding = padding ?? Padding(top: 0, right: 0, bottom: 0, left: 0)
-        let width = (Double(resize.width) + Double(padding.left + padding.right)) * ratio
-        let height = (Double(resize.height) + Double(padding.top + padding.bottom)) * ratio
+        let width = (Double(resize.width) * zoom.x + Double(padding.left + padding.right)) * ratio
+        let height = (Double(resize.height) * zoom.y + Double(padding.top + padding.bottom)) * ratio
         guard width.rounded() <= Double(maximumDimension), height.rounded() <= Double(maximumDimension) else {
             throw .badOptions(
-                "rs, pd and dpr together ask for a side over the largest allowed, \(maximumDimension) pixels")
+                "rs, z, pd and dpr together ask for a side over the largest allowed, \(maximumDimension) pixels")
         }
     }
 

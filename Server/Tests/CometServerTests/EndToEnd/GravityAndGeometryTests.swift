@@ -127,6 +127,11 @@ struct GravityAndGeometryTests {
         #expect(red(image, column: 0) > 245 && red(image, column: 159) < 10)
     }
 
+    @Test func zoomMultipliesEachSideOfTheResize() async throws {
+        let image = try await result("rs:force:100:100,z:1.5:0.5")
+        #expect(image.width == 150 && image.height == 50)
+    }
+
     @Test func theDevicePixelRatioMultipliesTheResize() async throws {
         let image = try await result("rs:fit:100:100,dpr:2")
         #expect(image.width == 200 && image.height == 150)

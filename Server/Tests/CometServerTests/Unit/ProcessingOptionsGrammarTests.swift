@@ -109,6 +109,16 @@ struct ProcessingOptionsGrammarTests {
         #expect(error?.message.hasPrefix(String(segment.prefix { $0 != ":" })) == true, "\(error?.message ?? "")")
     }
 
+    @Test(arguments: [("z:2", "z:2"), ("zoom:1.5:1.50", "z:1.5"), ("z:1:2", "z:1:2"), ("z:1", "-")])
+    func zoomIsSpelledWithOneFactorWhenBothAreEqual(_ segment: String, _ canonical: String) throws {
+        #expect(try parse(segment).canonical == canonical)
+    }
+
+    @Test(arguments: ["z:0", "z:9", "z:1:2:3", "z:x", "rs:fit:3000:0,z:2"])
+    func aBadZoomIsRefused(_ segment: String) {
+        #expect(throws: ServiceError.self) { try parse(segment) }
+    }
+
     @Test func theDevicePixelRatioMayNotTakeTheResultPastTheLargestSide() throws {
         #expect(throws: ServiceError.self) { try parse("rs:fit:3000:0,dpr:2") }
         #expect(throws: ServiceError.self) { try parse("rs:fit:2000:0,pd:0:50,dpr:2") }

@@ -35,7 +35,7 @@ struct ThumbnailOptionTableTests {
     private static let shapers = [
         "g": ["rs:fill:256:256"], "dpr": ["rs:fit:256:256", "rs:fill:256:256", "pd:10"],
         "el": ["rs:fit:256:256", "rs:fill:256:256"], "ex": ["rs:fit:256:256", "rs:fill:256:256"],
-        "exar": ["rs:fit:256:256", "rs:fill:256:256"],
+        "exar": ["rs:fit:256:256", "rs:fill:256:256"], "z": ["rs:fit:256:256", "rs:fill:256:256"],
     ]
 
     /// The delivery options: they change the key, the checks or the headers, not what is made.
@@ -60,7 +60,7 @@ struct ThumbnailOptionTableTests {
         }
     }
 
-    @Test(arguments: ["g", "dpr", "el", "ex", "exar"])
+    @Test(arguments: ["g", "dpr", "el", "ex", "exar", "z"])
     func aShapingOptionAloneChangesNothing(_ name: String) throws {
         let option = try #require(ThumbnailOptions.table.first { $0.name == name })
         #expect(try outcome(option.example) == outcome("-"))
