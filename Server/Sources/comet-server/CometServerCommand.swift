@@ -19,6 +19,7 @@ struct CometServerCommand: AsyncParsableCommand {
             Signing: COMET_KEY and COMET_SALT (hex) in the environment; signature = base64url(HMAC-SHA256(key, salt + "/{options}/{source}[.{ext}]")).
             Options, comma-separated ("-" for none):
             """ + "\n" + ThumbnailOptions.helpText
+                + "\n  pr:{name}[:{name}…] (or preset): the options of presets given with --preset, in order"
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -80,6 +81,18 @@ struct CometServerCommand: AsyncParsableCommand {
             "Export traces over OTLP/HTTP (protobuf) to the collector at this base URL (spans go to URL/v1/traces), e.g. http://127.0.0.1:4318; OTEL_* variables tune the export. Default: spans are not exported. (Only in builds with the OTLPExport trait, the default.)"
     )
     var otlpEndpoint: String?
+    @Option(
+        help:
+            "An image file (any format Comet decodes) that URLs with wm draw over their results; without it, wm is a 400."
+    )
+    var watermark: String?
+    @Option(
+        name: .customLong("preset"),
+        help:
+            "A preset URLs may name with pr:NAME, as NAME=options (repeatable); a preset named default applies to every request."
+    )
+    var presets: [String] = []
+    @Flag(help: "URLs may name presets only (pr:NAME); any other option is a 400.") var onlyPresets = false
     @Flag(help: "Serve a demo gallery and a page of service URLs at /.") var demo = false
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
@@ -112,6 +125,28 @@ struct CometServerCommand: AsyncParsableCommand {
         configuration.imageCacheBytes = imageCacheBytes
         configuration.negotiatesAVIF = !noAvifNegotiation
         configuration.demo = demo
+        var definitions: [String: String] = [:]
+        for preset in presets {
+            guard let equals = preset.firstIndex(of: "="), equals > preset.startIndex else {
+                throw ValidationError("--preset wants NAME=options, got \(preset)")
+            }
+            let name = String(preset[..<equals])
+            guard definitions[name] == nil else { throw ValidationError("--preset \(name) is given twice") }
+            definitions[name] = String(preset[preset.index(after: equals)...])
+        }
+        do {
+            configuration.presets = try ThumbnailPresets(
+                definitions, onlyPresets: onlyPresets, maximumDimension: maxOutputDimension)
+        } catch {
+            throw ValidationError("--preset: \(error.message)")
+        }
+        if let watermark {
+            do {
+                configuration.watermark = try WatermarkImage.load(path: watermark)
+            } catch {
+                throw ValidationError("--watermark \(watermark): \(error)")
+            }
+        }
         configuration.connectionLimits = ConnectionLimits(
             headerReadTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout),
             maximumConnections: maxConnections)

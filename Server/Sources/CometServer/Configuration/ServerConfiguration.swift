@@ -48,6 +48,11 @@ public struct ServerConfiguration: Sendable {
     public var demo = false
     /// Header-read and idle timeouts, and the most connections open at once.
     public var connectionLimits = ConnectionLimits()
+    /// The presets URLs may name with `pr` (`--preset`, `--only-presets`). Default: none.
+    public var presets = ThumbnailPresets.none
+    /// The image `wm` draws over results (`--watermark PATH`). Default `nil`: a URL with `wm`
+    /// is refused (400).
+    public var watermark: WatermarkImage?
     /// The tracer of requests' spans. Default `nil`: the process's bootstrapped one
     /// (`InstrumentationSystem.tracer`, a no-op unless the process bootstraps a tracer).
     public var tracer: (any Tracer)?

@@ -19,14 +19,19 @@ public enum ThumbnailAnswer: Sendable, Hashable {
         /// Whether the image keeps the source's colour profile (`scp:0`): `Comet-Color: source`;
         /// otherwise `Comet-Color: srgb` (converted to sRGB, no profile in the file).
         public var keepsColorProfile: Bool
+        /// `Content-Disposition` (`fn`, `att`), or `nil` to send none.
+        public var contentDisposition: String?
 
         /// Creates headers.
-        public init(cacheControl: String, variesOnAccept: Bool, isStored: Bool = false, keepsColorProfile: Bool = false)
-        {
+        public init(
+            cacheControl: String, variesOnAccept: Bool, isStored: Bool = false, keepsColorProfile: Bool = false,
+            contentDisposition: String? = nil
+        ) {
             self.cacheControl = cacheControl
             self.variesOnAccept = variesOnAccept
             self.isStored = isStored
             self.keepsColorProfile = keepsColorProfile
+            self.contentDisposition = contentDisposition
         }
     }
 }

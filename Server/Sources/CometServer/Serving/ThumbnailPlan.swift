@@ -24,12 +24,42 @@ public struct ThumbnailPlan: Sendable {
         /// The colour a transparent result is laid on for a format without alpha, or `nil` for
         /// white.
         public var background: RGBA8?
+        /// Qualities for single formats (`fq`), over ``quality``.
+        public var formatQualities: [OutputFormat: Int] = [:]
+        /// The most bytes a JPEG, WebP or AVIF result should have (`mb`), or `nil`.
+        public var maximumBytes: Int?
+
+        /// The most encodes after the first that ``maximumBytes`` may cost: a bisection of the
+        /// quality range, so the quality found is within 2 of the best that fits.
+        public static let maximumBytesSearchSteps = 6
 
         /// Encodes `image` as `format` (the one asked for, or the one negotiated) with these
-        /// settings.
+        /// settings. With ``maximumBytes`` and a lossy format, a result over it is encoded again
+        /// at lower qualities (a bisection of at most ``maximumBytesSearchSteps`` encodes): the
+        /// highest quality found that fits, else the smallest result made.
         public func encode(_ image: Image, as format: OutputFormat) throws -> [UInt8] {
             let background = background ?? RGBA8(red: 255, green: 255, blue: 255)
-            return try format.encode(format.keepsAlpha ? image : image.flattened(onto: background), quality: quality)
+            let input = format.keepsAlpha ? image : image.flattened(onto: background)
+            let quality = formatQualities[format] ?? quality
+            let first = try format.encode(input, quality: quality)
+            guard let maximumBytes, first.count > maximumBytes, let start = quality ?? format.defaultQuality else {
+                return first
+            }
+            var (low, high) = (1, min(start, 99) - 1)
+            var fitting: [UInt8]?
+            var smallest = first
+            for _ in 0..<Self.maximumBytesSearchSteps where low <= high {
+                let middle = (low + high) / 2
+                let candidate = try format.encode(input, quality: middle)
+                if candidate.count <= maximumBytes {
+                    fitting = candidate
+                    low = middle + 1
+                } else {
+                    if candidate.count < smallest.count { smallest = candidate }
+                    high = middle - 1
+                }
+            }
+            return fitting ?? smallest
         }
     }
 
@@ -40,26 +70,77 @@ public struct ThumbnailPlan: Sendable {
     /// Whether the source's colour numbers and profile are kept (`scp:0`); by default they are
     /// converted to sRGB and the result carries no profile.
     public var keepsColorProfile = false
+    /// Where a fill's cut is placed (`g`), offsets as the URL gives them; read by the resize,
+    /// which comes after it in the table.
+    var gravity = ImageProcessors.Gravity.center
+    /// The device pixel ratio (`dpr`); read by the resize and the padding, which come after it.
+    var pixelRatio = 1.0
+    /// The zoom factors (`z`); read by the resize, which comes after it.
+    var zoom = ThumbnailOptions.Zoom(x: 1, y: 1)
+    /// The padding's sides in pixels (`pd`, the ratio applied). Laid last, on the background
+    /// the encoding asks for (transparent by default), which is only known once every option
+    /// has had its effect.
+    var padding: ThumbnailOptions.Padding?
+    /// The resize's target in pixels (`rs`, the ratio applied), which `ex` and `exar` extend to.
+    private var resizeTarget: Size?
+    /// The extensions (`ex`, `exar`): to the target's size or to its aspect ratio, each placed
+    /// by its gravity (offsets in result pixels). Laid after the effects, on the background.
+    private var extensions: [(toAspectRatio: Bool, gravity: ImageProcessors.Gravity)] = []
+    /// The watermark (`wm`), drawn after the padding.
+    var watermark: ThumbnailOptions.Watermark?
+    /// The server's watermark image, which `wm` draws; without one, `wm` draws nothing (a
+    /// request with `wm` is refused before its plan is made when the server has none).
+    let watermarkImage: WatermarkImage?
 
-    /// The plan of `options`.
-    public init(_ options: ThumbnailOptions) {
+    /// The plan of `options`, with the server's watermark image for `wm`.
+    public init(_ options: ThumbnailOptions, watermark: WatermarkImage? = nil) {
+        watermarkImage = watermark
         for option in ThumbnailOptions.table {
             option.apply(options, to: &self)
         }
     }
 
     /// The processors, in the order they run.
-    public var processors: [any ImageProcessing] { steps.map(\.processor) }
+    public var processors: [any ImageProcessing] {
+        var processors = steps.map(\.processor)
+        let background = encoding.background ?? .clear
+        if let target = resizeTarget {
+            for (toAspectRatio, gravity) in extensions {
+                if !toAspectRatio {
+                    processors.append(
+                        ImageProcessors.Extend(
+                            width: target.width, height: target.height, gravity: gravity, background: background))
+                } else if target.width > 0, target.height > 0 {
+                    processors.append(
+                        ImageProcessors.Extend(
+                            aspectRatioWidth: Double(target.width), aspectRatioHeight: Double(target.height),
+                            gravity: gravity, background: background))
+                }
+            }
+        }
+        if let padding {
+            processors.append(
+                ImageProcessors.Padding(
+                    top: Double(padding.top), right: Double(padding.right), bottom: Double(padding.bottom),
+                    left: Double(padding.left), background: background))
+        }
+        if let watermark, let watermarkImage {
+            processors.append(ResultWatermark(image: watermarkImage, option: watermark, pixelRatio: pixelRatio))
+        }
+        return processors
+    }
 
-    /// The pipeline request for `source`. When the only step is a fit into a box without
+    /// The pipeline request for `source`. When the first step is a fit into a box without
     /// enlarging, it is a thumbnail request, so JPEGs and WebPs are reduced while decoding (fills
     /// and stretches get that reduction from the pipeline already, their size not depending on
-    /// the source's aspect ratio). Any other step, a crop among them (it needs the source's own
-    /// pixel grid), makes it a request with the processors.
+    /// the source's aspect ratio), and the steps after it (effects, padding) are its processors.
+    /// A step before the resize, a crop among them (it needs the source's own pixel grid),
+    /// makes it a request with every step as a processor.
     public func imageRequest(source: URL) -> ImageRequest {
         let options: ImageRequest.Options = keepsColorProfile ? [.keepOriginalColors] : []
-        if steps.count == 1, let thumbnail = steps[0].decodeTimeReduction {
-            return ImageRequest(url: source, options: options, thumbnail: thumbnail)
+        if let thumbnail = steps.first?.decodeTimeReduction {
+            return ImageRequest(
+                url: source, processors: Array(processors.dropFirst()), options: options, thumbnail: thumbnail)
         }
         return ImageRequest(url: source, processors: processors, options: options)
     }
@@ -69,9 +150,14 @@ public struct ThumbnailPlan: Sendable {
         steps.append(Step(processor: processor, decodeTimeReduction: nil))
     }
 
-    /// Adds the resize step of `resize`.
+    /// Adds the resize step of `resize`, its sides multiplied by ``zoom`` and ``pixelRatio``, and a fill's
+    /// cut placed by ``gravity``.
     mutating func add(_ resize: ThumbnailOptions.Resize) {
+        var resize = resize
+        resize.width = Int((Double(resize.width) * zoom.x * pixelRatio).rounded())
+        resize.height = Int((Double(resize.height) * zoom.y * pixelRatio).rounded())
         let size = Size(width: resize.width, height: resize.height)
+        resizeTarget = size
         let processor: ImageProcessors.Resize
         var reduction: ImageRequest.ThumbnailOptions?
         switch resize.mode {
@@ -87,10 +173,35 @@ public struct ThumbnailPlan: Sendable {
             }
         case .fill:
             processor = ImageProcessors.Resize(
-                size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale)
+                size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale,
+                gravity: gravity(inPixelsOf: size))
         case .force:
             processor = ImageProcessors.Resize(size: size, contentMode: .stretch, upscale: resize.upscale)
         }
         steps.append(Step(processor: processor, decodeTimeReduction: reduction))
+    }
+
+    /// Adds an extension (`ex`, `exar`) to the resize's target, placed by `gravity` (its offsets
+    /// read as ``gravity``'s are); nothing without a resize.
+    mutating func addExtension(toAspectRatio: Bool, gravity: ImageProcessors.Gravity) {
+        guard let target = resizeTarget else { return }
+        extensions.append((toAspectRatio, Self.inPixels(gravity, of: target, pixelRatio: pixelRatio)))
+    }
+
+    private func gravity(inPixelsOf size: Size) -> ImageProcessors.Gravity {
+        Self.inPixels(gravity, of: size, pixelRatio: pixelRatio)
+    }
+
+    /// `gravity` with its compass offsets in pixels of a `size` result: one below 1 in
+    /// magnitude is that fraction of the side, any other is pixels times the ratio (as imgproxy
+    /// reads them).
+    private static func inPixels(_ gravity: ImageProcessors.Gravity, of size: Size, pixelRatio: Double)
+        -> ImageProcessors.Gravity
+    {
+        guard case .compass(let point, let x, let y) = gravity else { return gravity }
+        func pixels(_ offset: Double, side: Int) -> Double {
+            abs(offset) < 1 ? offset * Double(side) : offset * pixelRatio
+        }
+        return .compass(point, offsetX: pixels(x, side: size.width), offsetY: pixels(y, side: size.height))
     }
 }

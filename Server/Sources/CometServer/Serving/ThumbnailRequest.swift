@@ -1,3 +1,5 @@
+import Foundation
+
 /// One thumbnail URL, checked and read: everything a request is answered from before the result
 /// store is asked, and the key its result is stored under.
 ///
@@ -18,10 +20,14 @@ public struct ThumbnailRequest: Sendable {
     public let storeKey: String
 
     /// Lowercase hex SHA-256 of the result's identity: the canonical options (without the
-    /// format), the format choice and the canonical source, one per line.
+    /// format), the format choice and the canonical source, one per line, and with `wm` the
+    /// watermark image's ``WatermarkImage/id``.
     public var key: String { String(storeKey.dropFirst(Self.storePrefix.utf8.count)) }
 
     private static let storePrefix = "comet:v1:"
+
+    /// The server's watermark image when the options draw it (`wm`), else `nil`.
+    public let watermark: WatermarkImage?
 
     /// Whether the result keeps the source's colour profile (`scp:0`).
     public var keepsColorProfile: Bool { options.keepsColorProfile ?? false }
@@ -40,7 +46,15 @@ public struct ThumbnailRequest: Sendable {
             throw .badSignature
         }
         var parsed = try ThumbnailOptions.parse(
-            path.optionsSegment, maximumDimension: configuration.maximumOutputDimension)
+            path.optionsSegment, maximumDimension: configuration.maximumOutputDimension,
+            presets: configuration.presets)
+        if let expires = parsed.expires, Double(expires) <= Date().timeIntervalSince1970 {
+            throw .notFound("the URL expired at \(expires) (exp)")
+        }
+        if parsed.watermark != nil, configuration.watermark == nil {
+            throw .badOptions("wm: this server has no watermark image (comet-server --watermark PATH)")
+        }
+        watermark = parsed.watermark == nil ? nil : configuration.watermark
         let extensionFormat = path.fileExtension.flatMap(OutputFormat.init(name:))
         if let asked = parsed.format, let extensionFormat, asked != extensionFormat {
             throw .badOptions("f:\(asked.rawValue) and the extension .\(path.fileExtension!) disagree")
@@ -56,21 +70,57 @@ public struct ThumbnailRequest: Sendable {
         self.path = path
         self.options = parsed
         parsed.format = nil  // in the key through `choice`
-        storeKey = Self.storeKey(options: parsed.canonical, choice: choice.keyComponent, source: path.canonicalSource)
+        storeKey = Self.storeKey(
+            options: parsed.canonical, choice: choice.keyComponent, source: path.canonicalSource,
+            watermark: watermark?.id)
+    }
+
+    /// The `Content-Disposition` of a result of `contentType`, or `nil` when neither `fn` nor
+    /// `att` asks for one. The name is `fn`'s, else the source's last path segment (without its
+    /// extension, bytes other than letters, digits, `.`, `_`, `~` and `-` made `_`), else
+    /// `image`; the result format's extension is added. A name beyond ASCII is also given as
+    /// RFC 8187's `filename*`.
+    public func contentDisposition(contentType: String) -> String? {
+        guard options.filename != nil || options.returnsAttachment == true else { return nil }
+        let format = OutputFormat.allCases.first { $0.contentType == contentType }
+        let fileExtension = format.map { $0 == .jpeg ? ".jpg" : ".\($0.rawValue)" } ?? ""
+        let name = options.filename ?? Self.sourceName(path.canonicalSource)
+        let kind = options.returnsAttachment == true ? "attachment" : "inline"
+        let fallback = String(
+            decoding: name.utf8.map { ASCII.isUnreserved($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
+        guard fallback != name else { return "\(kind); filename=\"\(name)\(fileExtension)\"" }
+        var encoded: [UInt8] = []
+        for byte in (name + fileExtension).utf8 {
+            if ASCII.isUnreserved(byte) { encoded.append(byte) } else { ASCII.appendEscape(byte, to: &encoded) }
+        }
+        return "\(kind); filename=\"\(fallback)\(fileExtension)\"; filename*=UTF-8''"
+            + String(decoding: encoded, as: UTF8.self)
+    }
+
+    /// The source URL's last path segment without its extension, made safe for a header, or
+    /// `image` when it has none.
+    private static func sourceName(_ source: String) -> String {
+        let segment = URL(string: source)?.deletingPathExtension().lastPathComponent ?? ""
+        let safe = String(decoding: segment.utf8.map { ASCII.isUnreserved($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
+        return safe.isEmpty || safe == "/" || safe == "_" ? "image" : String(safe.prefix(128))
     }
 
     /// What the result is made from: the options' plan.
-    public var plan: ThumbnailPlan { ThumbnailPlan(options) }
+    public var plan: ThumbnailPlan { ThumbnailPlan(options, watermark: watermark) }
 
-    /// `comet:v1:` and the SHA-256 of the three lines in lowercase hex, written straight into
-    /// the string's storage.
-    private static func storeKey(options: String, choice: String, source: String) -> String {
+    /// `comet:v1:` and the SHA-256 of the three lines (four with a watermark's name) in
+    /// lowercase hex, written straight into the string's storage.
+    private static func storeKey(options: String, choice: String, source: String, watermark: String?) -> String {
         var hash = SHA256State()
         hash.update(options)
         hash.update("\n")
         hash.update(choice)
         hash.update("\n")
         hash.update(source)
+        if let watermark {
+            hash.update("\n")
+            hash.update(watermark)
+        }
         let prefix = storePrefix.utf8
         return hash.finalize { digest in
             String(unsafeUninitializedCapacity: prefix.count + 2 * digest.count) { key in

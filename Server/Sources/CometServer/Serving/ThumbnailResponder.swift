@@ -127,9 +127,16 @@ public final class ThumbnailResponder: Sendable {
     private func answer(
         _ result: StoredResult, for request: ThumbnailRequest, isStored: Bool, ifNoneMatch: String?
     ) -> ThumbnailAnswer {
+        var cacheControl = cacheControl
+        if let expires = request.options.expires {
+            // A cache must not keep serving the URL past its end (expires is after now: checked).
+            let remaining = max(0, expires - Int(Date().timeIntervalSince1970))
+            if remaining < configuration.cacheMaxAge { cacheControl = "public, max-age=\(remaining)" }
+        }
         let headers = ThumbnailAnswer.CachingHeaders(
             cacheControl: cacheControl, variesOnAccept: request.variesOnAccept, isStored: isStored,
-            keepsColorProfile: request.keepsColorProfile)
+            keepsColorProfile: request.keepsColorProfile,
+            contentDisposition: request.contentDisposition(contentType: result.contentType))
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
             return .notModified(etag: result.etag, headers: headers)
         }

@@ -205,6 +205,9 @@ public final class ThumbnailServer: Sendable {
         if caching.variesOnAccept { fields.append(HTTPField(name: .vary, value: "Accept")) }
         fields.append(HTTPField(name: .xCache, value: caching.isStored ? "HIT" : "MISS"))
         fields.append(HTTPField(name: .cometColor, value: caching.keepsColorProfile ? "source" : "srgb"))
+        if let disposition = caching.contentDisposition {
+            fields.append(HTTPField(name: .contentDisposition, value: disposition))
+        }
         return fields
     }
 }

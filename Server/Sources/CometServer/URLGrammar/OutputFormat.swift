@@ -57,16 +57,27 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// Whether the format keeps transparency (all but JPEG).
     public var keepsAlpha: Bool { self != .jpeg }
 
-    /// Encodes `image` at `quality` (1...100; `nil` for the format's default: JPEG 85, WebP 80,
-    /// AVIF 60). PNG ignores the quality.
+    /// The quality used when none is asked for: JPEG 85, WebP 80, AVIF 60; `nil` for PNG,
+    /// which has none.
+    public var defaultQuality: Int? {
+        switch self {
+        case .jpeg: 85
+        case .png: nil
+        case .webp: 80
+        case .avif: 60
+        }
+    }
+
+    /// Encodes `image` at `quality` (1...100; `nil` for ``defaultQuality``). PNG ignores the
+    /// quality.
     public func encode(_ image: Image, quality: Int?) throws -> [UInt8] {
-        let fraction = quality.map { Double($0) / 100 }
+        let fraction = Double(quality ?? defaultQuality ?? 100) / 100
         let data =
             switch self {
-            case .jpeg: try ImageEncoders.jpeg(image, quality: fraction ?? 0.85)
+            case .jpeg: try ImageEncoders.jpeg(image, quality: fraction)
             case .png: try ImageEncoders.png(image)
-            case .webp: try ImageEncoders.webp(image, quality: fraction ?? 0.8, lossless: quality == 100)
-            case .avif: try ImageEncoders.avif(image, quality: fraction ?? 0.6)
+            case .webp: try ImageEncoders.webp(image, quality: fraction, lossless: quality == 100)
+            case .avif: try ImageEncoders.avif(image, quality: fraction)
             }
         return [UInt8](data)
     }

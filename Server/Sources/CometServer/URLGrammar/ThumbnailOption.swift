@@ -17,6 +17,9 @@ public final class ThumbnailOption: Sendable {
     public let syntax: String
     /// What the option does, in one sentence (README and `--help`).
     public let summary: String
+    /// The name and its arguments as the grammar writes them (`rs:{fit|fill|force}:…`; the name
+    /// alone for an option without arguments).
+    public var form: String { syntax.isEmpty ? name : "\(name):\(syntax)" }
     /// A valid use of the option, in its canonical spelling (`rs:fill:256:256`).
     public let example: String
 

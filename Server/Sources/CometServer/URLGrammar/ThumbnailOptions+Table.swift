@@ -2,8 +2,20 @@ import Comet
 
 extension ThumbnailOptions {
     /// Every option of the `{options}` segment, in canonical order: the order of the canonical
-    /// spelling, and the order in which their processors run (a crop before the resize).
-    public static let table: [ThumbnailOption] = [crop, resize, quality, format, background, stripColorProfile]
+    /// spelling, and the order in which their processors run (the source trimmed, turned and mirrored,
+    /// then cropped, then resized, then the effects on the small result, then its padding, then
+    /// the watermark). The delivery options come last: they change the key, the checks or the
+    /// headers, not the pixels.
+    /// `g` and `dpr` come before `rs`, whose step they shape.
+    public static let table: [ThumbnailOption] = [
+        trim, rotate, flip, crop, gravity, cropArea, pixelRatio, zoom, enlarge, resize, extend, extendAspectRatio, blur,
+        sharpen, pixelate, grayscale,
+        brightness,
+        contrast,
+        padding, watermark, quality, formatQuality, maximumBytes, format, background, stripColorProfile, cacheBuster,
+        expires, filename,
+        returnAttachment,
+    ]
 
     static let crop = ThumbnailOption(
         name: "cr", longName: "crop", syntax: "{x}:{y}:{w}:{h}",
@@ -102,7 +114,7 @@ extension ThumbnailOptions {
     )
 
     /// The value of an option's one argument, read by `read`; `usage` is the error otherwise.
-    private static func single<Value>(
+    static func single<Value>(
         _ arguments: OptionArguments, usage: String,
         _ read: (String) -> Value?
     ) throws(ServiceError) -> Value {
@@ -135,7 +147,7 @@ extension ThumbnailOptions {
         return Resize(mode: mode, width: width, height: height, upscale: upscale)
     }
 
-    private static func parseColor(_ text: String) -> RGBA8? {
+    static func parseColor(_ text: String) -> RGBA8? {
         guard text.utf8.count == 6, text.utf8.allSatisfy({ ASCII.hexValue($0) != ASCII.notHex }),
             let value = UInt32(text, radix: 16)
         else {

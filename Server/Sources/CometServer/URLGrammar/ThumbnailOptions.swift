@@ -22,6 +22,143 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// `true` (`scp:0`): the source's colour numbers and profile are kept and the profile is
     /// embedded; `false` or `nil` (the default): converted to sRGB, no profile written.
     public var keepsColorProfile: Bool?
+    /// Where a fill's cut is placed (`g`), or `nil` for the centre. Compass offsets are kept as
+    /// given: below 1 in magnitude a fraction of the result's side, else pixels.
+    public var gravity: ImageProcessors.Gravity?
+    /// The device pixel ratio (`dpr`) that multiplies the resize, the padding and gravity
+    /// offsets in pixels, or `nil` for 1.
+    public var pixelRatio: Double?
+    /// The area of the source cut out before the resize (`c`), or `nil`.
+    public var cropArea: CropArea?
+    /// Where the result is placed when it is extended to `rs`'s size (`ex:1`), or `nil`.
+    public var extend: ImageProcessors.Gravity?
+    /// Where the result is placed when it is extended to `rs`'s aspect ratio (`exar:1`), or
+    /// `nil`.
+    public var extendAspectRatio: ImageProcessors.Gravity?
+    /// The border trimmed off the source (`t`), or `nil`.
+    public var trim: Trim?
+    /// `true` when `rs` may enlarge (`el:1`, folded into ``resize`` when there is one), else
+    /// `nil`.
+    public var enlarges: Bool?
+    /// The zoom factors (`z`) that multiply the resize's width and height, or `nil`.
+    public var zoom: Zoom?
+    /// The clockwise turn of the source in degrees (90, 180 or 270; `rot`), or `nil`.
+    public var rotation: Int?
+    /// The mirroring of the source (`flip`), or `nil`.
+    public var flip: Flip?
+    /// Space added around the result (`pd`), or `nil`.
+    public var padding: Padding?
+    /// The Gaussian blur's σ in pixels of the result (`bl`), or `nil`.
+    public var blur: Double?
+    /// The unsharp mask's σ in pixels of the result (`sh`), or `nil`.
+    public var sharpen: Double?
+    /// The pixelation's block side in pixels of the result (`pix`), or `nil`.
+    public var pixelate: Int?
+    /// `true` when the result is turned grey (`grayscale`), else `nil`.
+    public var grayscale: Bool?
+    /// The brightness change in percent, -100…100 (`brightness`), or `nil`.
+    public var brightness: Double?
+    /// The contrast change in percent, -100…100 (`contrast`), or `nil`.
+    public var contrast: Double?
+    /// How the server's watermark is drawn over the result (`wm`), or `nil`.
+    public var watermark: Watermark?
+    /// Qualities for single formats (`fq`), over ``quality``, or `nil`.
+    public var formatQualities: [OutputFormat: Int]?
+    /// The most bytes a JPEG, WebP or AVIF result should have (`mb`), or `nil`.
+    public var maximumBytes: Int?
+    /// A string that only changes the result key (`cb`), or `nil`.
+    public var cacheBuster: String?
+    /// The Unix time from which the URL is answered with 404 (`exp`), or `nil`.
+    public var expires: Int?
+    /// The file name of `Content-Disposition`, without the extension (`fn`), or `nil`.
+    public var filename: String?
+    /// `true` when the result is sent as an attachment (`att:1`), else `nil` (inline).
+    public var returnsAttachment: Bool?
+
+    /// An area of the source cut out before the resize (`c`): imgproxy's `crop`.
+    public struct CropArea: Sendable, Hashable {
+        /// The width: pixels from 1, a fraction of the source's below 1, 0 for all of it.
+        public var width: Double
+        /// The height, as ``width``.
+        public var height: Double
+        /// What places it, or `nil` for `g`'s gravity (offsets of at least 1 in source pixels,
+        /// below 1 fractions of the source's sides).
+        public var gravity: ImageProcessors.Gravity?
+
+        /// Creates an area.
+        public init(width: Double, height: Double, gravity: ImageProcessors.Gravity? = nil) {
+            (self.width, self.height, self.gravity) = (width, height, gravity)
+        }
+    }
+
+    /// A trim: the border within `threshold` of `color` (default: the top left pixel) is cut
+    /// off, the cuts made equal on either axis when asked.
+    public struct Trim: Sendable, Hashable {
+        /// How far (0…255) a channel may be from the background's.
+        public var threshold: Double
+        /// The background colour, or `nil` for the source's top left pixel.
+        public var color: RGBA8?
+        /// Whether the left and right cuts are equal.
+        public var equalHorizontal: Bool
+        /// Whether the top and bottom cuts are equal.
+        public var equalVertical: Bool
+
+        /// Creates a trim.
+        public init(threshold: Double, color: RGBA8? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false)
+        {
+            (self.threshold, self.color) = (threshold, color)
+            (self.equalHorizontal, self.equalVertical) = (equalHorizontal, equalVertical)
+        }
+    }
+
+    /// Zoom factors: the resize's width and height are multiplied by them (not offsets or
+    /// padding, unlike `dpr`).
+    public struct Zoom: Sendable, Hashable {
+        /// Multiplies the width.
+        public var x: Double
+        /// Multiplies the height.
+        public var y: Double
+
+        /// Creates zoom factors.
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// A mirroring: which axes are flipped.
+    public struct Flip: Sendable, Hashable {
+        /// Whether left and right are swapped.
+        public var horizontal: Bool
+        /// Whether top and bottom are swapped.
+        public var vertical: Bool
+
+        /// Creates a mirroring.
+        public init(horizontal: Bool, vertical: Bool) {
+            self.horizontal = horizontal
+            self.vertical = vertical
+        }
+    }
+
+    /// Space around the result, in pixels before the device pixel ratio.
+    public struct Padding: Sendable, Hashable {
+        /// Above.
+        public var top: Int
+        /// Right.
+        public var right: Int
+        /// Below.
+        public var bottom: Int
+        /// Left.
+        public var left: Int
+
+        /// Creates a padding.
+        public init(top: Int, right: Int, bottom: Int, left: Int) {
+            self.top = top
+            self.right = right
+            self.bottom = bottom
+            self.left = left
+        }
+    }
 
     /// A resize option.
     public struct Resize: Sendable, Hashable {
@@ -87,24 +224,51 @@ public struct ThumbnailOptions: Sendable, Hashable {
     }
 
     /// Parses an `{options}` segment, checking each value against `maximumDimension` (the
-    /// largest output width or height allowed). Throws ``ServiceError`` (400) naming the first
-    /// problem. Read over the segment's UTF-8 bytes.
-    public static func parse(_ segment: String, maximumDimension: Int) throws(ServiceError) -> ThumbnailOptions {
-        guard segment != "-" else { return ThumbnailOptions() }
+    /// largest output width or height allowed), with `presets`: their `default` first, then the
+    /// segment's options in order, each `pr:NAME…` putting its presets' options there (a later
+    /// option overrides an earlier one of a preset; the segment may give each option once).
+    /// Throws ``ServiceError`` (400) naming the first problem. Read over the segment's UTF-8
+    /// bytes.
+    public static func parse(
+        _ segment: String, maximumDimension: Int, presets: ThumbnailPresets = .none
+    ) throws(ServiceError) -> ThumbnailOptions {
+        var options = ThumbnailOptions()
+        if let base = presets.defaultSegment {
+            try read(base, maximumDimension: maximumDimension, presets: .none, into: &options)
+        }
+        if segment != "-" {
+            try read(segment, maximumDimension: maximumDimension, presets: presets, into: &options)
+        }
+        if options.enlarges == true, options.resize != nil {
+            // One spelling, and so one key, for rs:…:1 and rs:…,el:1.
+            options.resize?.upscale = true
+            options.enlarges = nil
+        }
+        try options.checkCombinedSides(maximumDimension: maximumDimension)
+        return options
+    }
+
+    /// Reads `segment`'s options into `options`.
+    static func read(
+        _ segment: String, maximumDimension: Int, presets: ThumbnailPresets, into options: inout ThumbnailOptions
+    ) throws(ServiceError) {
         var text = segment
-        return try text.withUTF8 { bytes in
+        try text.withUTF8 { bytes in
             Result { () throws(ServiceError) in
-                try parse(bytes: bytes, segment: segment, maximumDimension: maximumDimension)
+                try read(
+                    bytes: bytes, segment: segment, maximumDimension: maximumDimension, presets: presets,
+                    into: &options)
             }
         }.get()
     }
 
-    /// Parses the segment's bytes: `,`-separated options, each `name:arg:arg…`.
-    private static func parse(
-        bytes: UnsafeBufferPointer<UInt8>, segment: String, maximumDimension: Int
-    ) throws(ServiceError) -> ThumbnailOptions {
-        var options = ThumbnailOptions()
+    /// Reads the segment's bytes: `,`-separated options, each `name:arg:arg…`.
+    private static func read(
+        bytes: UnsafeBufferPointer<UInt8>, segment: String, maximumDimension: Int, presets: ThumbnailPresets,
+        into options: inout ThumbnailOptions
+    ) throws(ServiceError) {
         var seen: UInt64 = 0  // bit i: table[i] was given
+        var namedPresets = false
         var itemStart = 0
         while true {
             let itemEnd = bytes[itemStart...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
@@ -112,15 +276,41 @@ public struct ThumbnailOptions: Sendable, Hashable {
             // Names of up to 15 bytes are small strings: compared by their bits, not byte by byte.
             let name = string(bytes, itemStart..<colon)
             guard !name.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
-            guard let index = table.firstIndex(where: { $0.name == name || $0.longName == name }) else {
-                throw .badOptions("unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
-            }
-            guard seen & (1 << index) == 0 else { throw .badOptions("\"\(name)\" is given twice") }
-            seen |= 1 << index
             let arguments = OptionArguments(bytes, after: colon, upTo: itemEnd)
-            try table[index].read(arguments, maximumDimension: maximumDimension, into: &options)
-            guard itemEnd < bytes.endIndex else { return options }
+            if name == "pr" || name == "preset" {
+                guard !namedPresets else { throw .badOptions("\"\(name)\" is given twice") }
+                namedPresets = true
+                try presets.apply(arguments, maximumDimension: maximumDimension, to: &options)
+            } else {
+                guard !presets.onlyPresets else {
+                    throw .badOptions(
+                        "\(name): this server takes presets only (pr:NAME), not options (comet-server --only-presets)")
+                }
+                guard let index = table.firstIndex(where: { $0.name == name || $0.longName == name }) else {
+                    throw .badOptions(
+                        "unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
+                }
+                guard seen & (1 << index) == 0 else { throw .badOptions("\"\(name)\" is given twice") }
+                seen |= 1 << index
+                try table[index].read(arguments, maximumDimension: maximumDimension, into: &options)
+            }
+            guard itemEnd < bytes.endIndex else { return }
             itemStart = itemEnd + 1
+        }
+    }
+
+    /// Throws when the device pixel ratio takes the resize, or the resize and the padding, past
+    /// `maximumDimension` (each option alone is checked as it is read).
+    private func checkCombinedSides(maximumDimension: Int) throws(ServiceError) {
+        guard let resize else { return }
+        let ratio = pixelRatio ?? 1
+        let zoom = zoom ?? Zoom(x: 1, y: 1)
+        let padding = padding ?? Padding(top: 0, right: 0, bottom: 0, left: 0)
+        let width = (Double(resize.width) * zoom.x + Double(padding.left + padding.right)) * ratio
+        let height = (Double(resize.height) * zoom.y + Double(padding.top + padding.bottom)) * ratio
+        guard width.rounded() <= Double(maximumDimension), height.rounded() <= Double(maximumDimension) else {
+            throw .badOptions(
+                "rs, z, pd and dpr together ask for a side over the largest allowed, \(maximumDimension) pixels")
         }
     }
 
@@ -131,7 +321,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// The options as a Markdown table (the Serving guide's), one row per option of ``table``.
     public static var markdownTable: String {
         let rows = table.map { option in
-            let form = "\(option.name):\(option.syntax)".replacingOccurrences(of: "|", with: "\\|")
+            let form = option.form.replacingOccurrences(of: "|", with: "\\|")
             return "| `\(form)` | `\(option.longName)` | \(option.summary) |"
         }
         return (["| Option | Long name | Meaning |", "| --- | --- | --- |"] + rows).joined(separator: "\n")
@@ -140,7 +330,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// The options as `comet-server --help` lists them, one per line.
     public static var helpText: String {
         table.map { option in
-            "  \(option.name):\(option.syntax) (or \(option.longName)): \(option.summary.replacingOccurrences(of: "`", with: ""))"
+            "  \(option.form) (or \(option.longName)): \(option.summary.replacingOccurrences(of: "`", with: ""))"
         }.joined(separator: "\n")
     }
 }

@@ -13,6 +13,10 @@ import Synchronization
 ///   colour fixtures, ``ColorFixture``; 404 when they are not made), `/img/p3.heic` (a HEIC with
 ///   a Display P3 profile) and `/img/photo.jxl` (a lossless JPEG XL) of the HEIC and JPEG XL
 ///   fixtures (404 when not made)
+/// - `/img/subject.png`: 400×200, flat grey but for a small many-coloured square near the right
+///   edge (``subjectBox``), for content-aware crops
+/// - `/copy/{name}/photo.jpg`: the 640×480 JPEG under a path of the test's own, so that its
+///   request count is the test's alone on a shared origin
 /// - `/slow/{ms}/photo.jpg`: the JPEG after a delay
 /// - `/missing`: 404; `/error`: 500; `/garbage`: 200 with bytes that are no image
 /// - `/big`: 200 with 2 MiB; `/huge.png`: a small PNG that declares 4000×4000 pixels
@@ -43,6 +47,28 @@ final class OriginServer: Sendable {
                     pixels[offset + 1] = 60
                     pixels[offset + 2] = 30
                     pixels[offset + 3] = inside ? 255 : 0
+                }
+            }
+        }
+        return [UInt8](try! ImageEncoders.png(image))
+    }()
+
+    /// Where ``subject`` has its detail: x 320..<384, y 68..<132.
+    static let subjectBox = (x: 320, y: 68, width: 64, height: 64)
+
+    /// Grey (128) everywhere but ``subjectBox``, a square of 8×8 cells in saturated colours.
+    static let subject: [UInt8] = {
+        let box = subjectBox
+        let image = Image(width: 400, height: 200, isOpaque: true) { pixels, bytesPerRow in
+            for y in 0..<200 {
+                for x in 0..<400 {
+                    let offset = y * bytesPerRow + x * 4
+                    let inside = (box.x..<box.x + box.width).contains(x) && (box.y..<box.y + box.height).contains(y)
+                    let cell = ((x - box.x) / 8 + (y - box.y) / 8) % 3
+                    pixels[offset] = inside ? (cell == 0 ? 255 : 0) : 128
+                    pixels[offset + 1] = inside ? (cell == 1 ? 255 : 0) : 128
+                    pixels[offset + 2] = inside ? (cell == 2 ? 255 : 0) : 128
+                    pixels[offset + 3] = 255
                 }
             }
         }
@@ -100,6 +126,8 @@ final class OriginServer: Sendable {
             response.headers[.eTag] = "\"v1\""
             return response
         }
+        router.get("/img/subject.png") { _, _ in image(subject, "image/png") }
+        router.get("/copy/:name/photo.jpg") { _, _ in image(photo, "image/jpeg") }
         router.get("/slow/:ms/photo.jpg") { _, context in
             try await Task.sleep(for: .milliseconds(context.parameters.get("ms", as: Int.self) ?? 1000))
             return image(photo, "image/jpeg")

@@ -48,7 +48,9 @@ struct ThumbnailOptionsTests {
     }
 
     @Test func rejectionsAreBadRequests() {
-        #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: cr, rs, q, f, bg, scp)")) {
+        let known =
+            "t, rot, flip, cr, g, c, dpr, z, el, rs, ex, exar, bl, sh, pix, grayscale, brightness, contrast, pd, wm, q, fq, mb, f, bg, scp, cb, exp, fn, att"
+        #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: \(known))")) {
             try ThumbnailOptions.parse("zz:1", maximumDimension: 4096)
         }
     }

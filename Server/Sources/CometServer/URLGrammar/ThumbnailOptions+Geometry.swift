@@ -1,0 +1,354 @@
+import Comet
+
+extension ThumbnailOptions {
+    static let trim = ThumbnailOption(
+        name: "t", longName: "trim", syntax: "{threshold}[:{RRGGBB}[:{h}[:{v}]]]",
+        summary: "cut off the source's border of pixels within `threshold` (0…255 per channel) of the colour "
+            + "(default: the top left pixel; may be left empty), first of all; `h`/`v` = `1` make the left and right "
+            + "(top and bottom) cuts equal. It needs the whole decode",
+        example: "t:10:ffffff:1:0",
+        get: { $0.trim }, set: { $0.trim = $1 },
+        parse: { arguments, _ throws(ServiceError) in try parseTrim(arguments) },
+        spell: { trim, output in
+            output.appendArgument(trim.threshold)
+            guard trim.color != nil || trim.equalHorizontal || trim.equalVertical else { return }
+            output.append(UInt8(ascii: ":"))
+            if let color = trim.color {
+                for channel in [color.red, color.green, color.blue] { ASCII.appendLowerHex(channel, to: &output) }
+            }
+            output.appendArgument(trim.equalHorizontal ? "1" : "0")
+            output.appendArgument(trim.equalVertical ? "1" : "0")
+        },
+        effect: { trim, plan in
+            plan.add(
+                ImageProcessors.Trim(
+                    threshold: trim.threshold, color: trim.color, equalHorizontal: trim.equalHorizontal,
+                    equalVertical: trim.equalVertical))
+        }
+    )
+
+    static let enlarge = ThumbnailOption(
+        name: "el", longName: "enlarge", syntax: "{1|0}",
+        summary: "`1`: `rs` may enlarge, as its fourth value `1` says (and spelled so)",
+        example: "el:1",
+        get: { $0.enlarges }, set: { $0.enlarges = $1 ? true : nil },
+        parse: { arguments, _ throws(ServiceError) in
+            try single(arguments, usage: "el takes 1 or 0, as in el:1") { flag($0) }
+        },
+        spell: { _, output in output.appendArgument("1") },
+        effect: { _, _ in }
+    )
+
+    static let rotate = ThumbnailOption(
+        name: "rot", longName: "rotate", syntax: "{angle}",
+        summary: "turn the source clockwise by a multiple of 90° (`-90` is `270`), before `cr` and `rs`, whose "
+            + "rectangles and sizes are then of the turned image",
+        example: "rot:90",
+        get: { $0.rotation }, set: { $0.rotation = $1 == 0 ? nil : $1 },
+        parse: { arguments, _ throws(ServiceError) in
+            let degrees = try single(arguments, usage: "rot takes one angle in degrees, as in rot:90") {
+                OptionNumber.integer($0)
+            }
+            let rotate = ImageProcessors.Rotate(degrees: degrees)
+            try validating("rot") { () throws(ImageProcessingError) in try rotate.validate() }
+            return rotate.degrees
+        },
+        spell: { degrees, output in output.appendArgument(degrees) },
+        effect: { degrees, plan in plan.add(ImageProcessors.Rotate(degrees: degrees)) }
+    )
+
+    static let flip = ThumbnailOption(
+        name: "flip", longName: "flip", syntax: "{h}:{v}",
+        summary: "mirror the source: `h` = `1` swaps left and right, `v` = `1` top and bottom (thumbor's flips; "
+            + "after `rot`, before `cr`)",
+        example: "flip:1:0",
+        get: { $0.flip }, set: { $0.flip = $1.horizontal || $1.vertical ? $1 : nil },
+        parse: { arguments, _ throws(ServiceError) in
+            guard arguments.count == 2, let horizontal = flag(arguments[0]), let vertical = flag(arguments[1]) else {
+                throw .badOptions("flip takes two flags (horizontal, vertical), each 1 or 0, as in flip:1:0")
+            }
+            return Flip(horizontal: horizontal, vertical: vertical)
+        },
+        spell: { flip, output in
+            output.appendArgument(flip.horizontal ? "1" : "0")
+            output.appendArgument(flip.vertical ? "1" : "0")
+        },
+        effect: { flip, plan in
+            plan.add(ImageProcessors.Flip(horizontal: flip.horizontal, vertical: flip.vertical))
+        }
+    )
+
+    static let gravity = ThumbnailOption(
+        name: "g", longName: "gravity", syntax: "{no|so|ea|we|noea|nowe|soea|sowe|ce}[:{x}:{y}] or fp:{x}:{y} or sm",
+        summary: "which part `rs:fill` keeps: a compass point, offsets inward from its edges (below 1: a fraction "
+            + "of the result's side; else pixels, times `dpr`); a focus point at fractions of the width and height; "
+            + "or `sm`, the part with the most detail, saturated colour and skin tones. Default `ce`",
+        example: "g:soea:10:0.25",
+        get: { $0.gravity }, set: { $0.gravity = $1 == .center ? nil : $1 },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            try parseGravity((0..<arguments.count).map { arguments[$0] }, maximumDimension: maximumDimension)
+        },
+        spell: { gravity, output in spellGravity(gravity, to: &output) },
+        effect: { gravity, plan in plan.gravity = gravity }
+    )
+
+    static let cropArea = ThumbnailOption(
+        name: "c", longName: "crop_area", syntax: "{w}:{h}[:{gravity}]",
+        summary: "imgproxy's `crop` (its long name is `cr`'s here): cut a `w` × `h` area of the source before the "
+            + "resize, a side below 1 a fraction of the source's, 0 the whole side, placed by a gravity as `g` takes "
+            + "(offsets in source pixels, or fractions below 1), default `g`'s",
+        example: "c:0.5:0:sm",
+        get: { $0.cropArea }, set: { $0.cropArea = $1 },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            let usage =
+                "c takes a width and a height (pixels, fractions below 1, or 0 for the whole side) and an "
+                + "optional gravity, as in c:0.5:300:soea"
+            guard arguments.count >= 2, let width = OptionNumber.decimal(arguments[0]),
+                let height = OptionNumber.decimal(arguments[1]), width >= 0, height >= 0,
+                width <= Double(maxSourceSide), height <= Double(maxSourceSide)
+            else { throw .badOptions(usage) }
+            guard arguments.count > 2 else { return CropArea(width: width, height: height, gravity: nil) }
+            let gravity = try parseGravity(
+                (2..<arguments.count).map { arguments[$0] }, maximumDimension: maxSourceSide, name: "c")
+            return CropArea(width: width, height: height, gravity: gravity)
+        },
+        spell: { area, output in
+            output.appendArgument(area.width)
+            output.appendArgument(area.height)
+            if let gravity = area.gravity { spellGravity(gravity, to: &output) }
+        },
+        effect: { area, plan in
+            plan.add(SourceAreaCrop(area: area, defaultGravity: plan.gravity))
+        }
+    )
+
+    static let extend = ThumbnailOption(
+        name: "ex", longName: "extend", syntax: "{1|0}[:{gravity}]",
+        summary: "`1`: a result smaller than `rs`'s size is laid on a canvas of that size, in `bg` (default "
+            + "transparent), placed by a gravity as `g` takes but `sm` (default `ce`); after the effects",
+        example: "ex:1:so",
+        get: { $0.extend.map { Optional($0) } }, set: { $0.extend = $1 },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            try parseExtension(arguments, maximumDimension: maximumDimension, name: "ex")
+        },
+        spell: { gravity, output in
+            output.appendArgument("1")
+            if let gravity, gravity != .center { spellGravity(gravity, to: &output) }
+        },
+        effect: { gravity, plan in
+            if let gravity { plan.addExtension(toAspectRatio: false, gravity: gravity) }
+        }
+    )
+
+    static let extendAspectRatio = ThumbnailOption(
+        name: "exar", longName: "extend_aspect_ratio", syntax: "{1|0}[:{gravity}]",
+        summary: "`1`: the result's short side is extended to `rs`'s aspect ratio, as `ex` extends",
+        example: "exar:1:we",
+        get: { $0.extendAspectRatio.map { Optional($0) } }, set: { $0.extendAspectRatio = $1 },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            try parseExtension(arguments, maximumDimension: maximumDimension, name: "exar")
+        },
+        spell: { gravity, output in
+            output.appendArgument("1")
+            if let gravity, gravity != .center { spellGravity(gravity, to: &output) }
+        },
+        effect: { gravity, plan in
+            if let gravity { plan.addExtension(toAspectRatio: true, gravity: gravity) }
+        }
+    )
+
+    /// `ex`'s or `exar`'s gravity, or `nil` for `0` (no extension).
+    private static func parseExtension(_ arguments: OptionArguments, maximumDimension: Int, name: String)
+        throws(ServiceError) -> ImageProcessors.Gravity?
+    {
+        guard arguments.count >= 1, let extends = flag(arguments[0]) else {
+            throw .badOptions("\(name) takes 1 or 0 and an optional gravity, as in \(name):1:so")
+        }
+        guard arguments.count > 1 else { return extends ? .center : nil }
+        let gravity = try parseGravity(
+            (1..<arguments.count).map { arguments[$0] }, maximumDimension: maximumDimension, name: name)
+        guard gravity != .smart else { throw .badOptions("\(name): sm cannot place an extended image") }
+        return extends ? gravity : nil
+    }
+
+    /// The largest side or offset `c` takes, in source pixels.
+    static let maxSourceSide = 100_000
+
+    private static func spellGravity(_ gravity: ImageProcessors.Gravity, to output: inout [UInt8]) {
+        switch gravity {
+        case .compass(let point, let x, let y):
+            output.appendArgument(point.rawValue)
+            if x != 0 || y != 0 {
+                output.appendArgument(x)
+                output.appendArgument(y)
+            }
+        case .focusPoint(let x, let y):
+            output.appendArgument("fp")
+            output.appendArgument(x)
+            output.appendArgument(y)
+        case .smart:
+            output.appendArgument("sm")
+        }
+    }
+
+    static let pixelRatio = ThumbnailOption(
+        name: "dpr", longName: "dpr", syntax: "{ratio}",
+        summary: "the device pixel ratio, above 0 and at most 8: multiplies the sizes of `rs`, the sides of `pd` "
+            + "and the offsets of `g` given in pixels",
+        example: "dpr:2",
+        get: { $0.pixelRatio }, set: { $0.pixelRatio = $1 == 1 ? nil : $1 },
+        parse: { arguments, _ throws(ServiceError) in
+            try single(arguments, usage: "dpr takes one ratio above 0 and at most 8, as in dpr:2") {
+                OptionNumber.decimal($0).flatMap { $0 > 0 && $0 <= maximumPixelRatio ? $0 : nil }
+            }
+        },
+        spell: { ratio, output in output.appendArgument(ratio) },
+        effect: { ratio, plan in plan.pixelRatio = ratio }
+    )
+
+    static let zoom = ThumbnailOption(
+        name: "z", longName: "zoom", syntax: "{x}[:{y}]",
+        summary: "factors above 0 and at most 8 that multiply `rs`'s width and height (one for both), as `dpr` does "
+            + "but without its offsets and padding",
+        example: "z:1.5:2",
+        get: { $0.zoom }, set: { $0.zoom = $1.x == 1 && $1.y == 1 ? nil : $1 },
+        parse: { arguments, _ throws(ServiceError) in
+            let usage = "z takes one or two factors above 0 and at most 8, as in z:1.5 or z:1.5:2"
+            guard arguments.count == 1 || arguments.count == 2 else { throw .badOptions(usage) }
+            var factors: [Double] = []
+            for index in 0..<arguments.count {
+                guard let factor = OptionNumber.decimal(arguments[index]), factor > 0, factor <= maximumPixelRatio
+                else { throw .badOptions(usage) }
+                factors.append(factor)
+            }
+            return Zoom(x: factors[0], y: factors.last!)
+        },
+        spell: { zoom, output in
+            output.appendArgument(zoom.x)
+            if zoom.y != zoom.x { output.appendArgument(zoom.y) }
+        },
+        effect: { zoom, plan in plan.zoom = zoom }
+    )
+
+    static let padding = ThumbnailOption(
+        name: "pd", longName: "padding", syntax: "{top}[:{right}[:{bottom}[:{left}]]]",
+        summary: "space added around the result, in pixels times `dpr`, as CSS gives sides (a missing right is the "
+            + "top, a missing bottom the top, a missing left the right), in the `bg` colour (default transparent)",
+        example: "pd:10:20:10:20",
+        get: { $0.padding }, set: { $0.padding = $1 },
+        parse: { arguments, maximumDimension throws(ServiceError) in
+            try parsePadding(arguments, maximumDimension: maximumDimension)
+        },
+        spell: { padding, output in
+            for side in [padding.top, padding.right, padding.bottom, padding.left] { output.appendArgument(side) }
+        },
+        effect: { padding, plan in
+            func scaled(_ side: Int) -> Int { Int((Double(side) * plan.pixelRatio).rounded()) }
+            plan.padding = Padding(
+                top: scaled(padding.top), right: scaled(padding.right), bottom: scaled(padding.bottom),
+                left: scaled(padding.left))
+        }
+    )
+
+    /// The largest `dpr`: beyond it a ratio is a mistake, not a screen.
+    static let maximumPixelRatio = 8.0
+
+    private static func parseGravity(_ arguments: [String], maximumDimension: Int, name: String = "g")
+        throws(ServiceError) -> ImageProcessors.Gravity
+    {
+        let usage =
+            "\(name): a gravity is a compass point (no, so, ea, we, noea, nowe, soea, sowe, ce) and optional x and "
+            + "y offsets, fp:x:y, or sm, as in g:soea:10:10"
+        guard arguments.count >= 1 else { throw .badOptions(usage) }
+        switch arguments[0] {
+        case "sm":
+            guard arguments.count == 1 else { throw .badOptions("\(name): sm takes no offsets") }
+            return .smart
+        case "fp":
+            guard arguments.count == 3, let x = OptionNumber.decimal(arguments[1]),
+                let y = OptionNumber.decimal(arguments[2]), (0...1).contains(x), (0...1).contains(y)
+            else {
+                throw .badOptions(
+                    "\(name): fp takes x and y as fractions from 0 to 1 of the width and height, as in g:fp:0.5:0.3")
+            }
+            return .focusPoint(x: x, y: y)
+        case let type:
+            guard let point = ImageProcessors.Gravity.Compass(rawValue: type),
+                arguments.count == 1 || arguments.count == 3
+            else {
+                throw .badOptions(usage)
+            }
+            guard arguments.count == 3 else { return .compass(point) }
+            let limit = Double(maximumDimension)
+            guard let x = OptionNumber.decimal(arguments[1]), let y = OptionNumber.decimal(arguments[2]),
+                abs(x) <= limit, abs(y) <= limit
+            else {
+                throw .badOptions("\(name): a gravity's offsets are numbers of at most \(maximumDimension) pixels")
+            }
+            return .compass(point, offsetX: x, offsetY: y)
+        }
+    }
+
+    private static func parsePadding(_ arguments: OptionArguments, maximumDimension: Int) throws(ServiceError)
+        -> Padding
+    {
+        let usage = "pd takes one to four sides in pixels (top, right, bottom, left), as in pd:10:20"
+        guard (1...4).contains(arguments.count) else { throw .badOptions(usage) }
+        var sides: [Int] = []
+        for index in 0..<arguments.count {
+            guard let side = OptionNumber.integer(arguments[index]) else { throw .badOptions(usage) }
+            sides.append(side)
+        }
+        let top = sides[0]
+        let right = sides.count > 1 ? sides[1] : top
+        let bottom = sides.count > 2 ? sides[2] : top
+        let left = sides.count > 3 ? sides[3] : right
+        let check = ImageProcessors.Padding(
+            top: Double(top), right: Double(right), bottom: Double(bottom), left: Double(left),
+            maximumSide: maximumDimension)
+        try validating("pd") { () throws(ImageProcessingError) in try check.validate() }
+        return Padding(top: top, right: right, bottom: bottom, left: left)
+    }
+
+    private static func parseTrim(_ arguments: OptionArguments) throws(ServiceError) -> Trim {
+        let usage =
+            "t takes a threshold, then optionally a RRGGBB colour (or nothing) and two flags, as in t:10:ffffff:1:0"
+        guard (1...4).contains(arguments.count), let threshold = OptionNumber.decimal(arguments[0]) else {
+            throw .badOptions(usage)
+        }
+        var trim = Trim(threshold: threshold)
+        if arguments.count >= 2, !arguments[1].isEmpty {
+            guard let color = parseColor(arguments[1]) else { throw .badOptions(usage) }
+            trim.color = color
+        }
+        if arguments.count >= 3 {
+            guard let horizontal = flag(arguments[2]) else { throw .badOptions(usage) }
+            trim.equalHorizontal = horizontal
+        }
+        if arguments.count == 4 {
+            guard let vertical = flag(arguments[3]) else { throw .badOptions(usage) }
+            trim.equalVertical = vertical
+        }
+        let check = ImageProcessors.Trim(threshold: threshold)
+        try validating("t") { () throws(ImageProcessingError) in try check.validate() }
+        return trim
+    }
+
+    /// `1`, `t` or `true`; `0`, `f` or `false` (imgproxy's booleans).
+    static func flag(_ text: String) -> Bool? {
+        switch text {
+        case "1", "t", "true": true
+        case "0", "f", "false": false
+        default: nil
+        }
+    }
+
+    /// Runs a processor's `validate()`, its complaint becoming a 400 that names the option.
+    static func validating(_ name: String, _ check: () throws(ImageProcessingError) -> Void) throws(ServiceError) {
+        do {
+            try check()
+        } catch {
+            throw .badOptions("\(name): \(error.reason)")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// Named lists of options that URLs may ask for with `pr:NAME[:NAME…]` (`--preset NAME=options`),
+/// a `default` one applied to every request, and whether URLs may name presets only
+/// (`--only-presets`).
+///
+/// A preset is its options: a URL naming it is parsed, spelled and keyed as if it gave them, so
+/// changing a preset's definition changes the results of the URLs that name it. Thread-safe (a
+/// value).
+public struct ThumbnailPresets: Sendable {
+    /// No presets: `pr` names none, and every option may be given.
+    public static let none = ThumbnailPresets()
+
+    /// The options of each preset, by name, as given.
+    public let definitions: [String: String]
+    /// Whether URLs may only name presets (`--only-presets`): any other option is a 400.
+    public let onlyPresets: Bool
+
+    /// The `default` preset's options, applied before every URL's.
+    var defaultSegment: String? { definitions["default"] }
+
+    private init() {
+        definitions = [:]
+        onlyPresets = false
+    }
+
+    /// Presets of `definitions` (name → options segment), each checked as a URL's options would
+    /// be against `maximumDimension`. Throws ``ServiceError`` naming the first bad one: a name
+    /// other than letters, digits, `_` and `-`, options that do not parse, or a preset that
+    /// names presets.
+    public init(_ definitions: [String: String], onlyPresets: Bool = false, maximumDimension: Int) throws(ServiceError)
+    {
+        for (name, segment) in definitions.sorted(by: { $0.key < $1.key }) {
+            guard !name.isEmpty, name.utf8.allSatisfy({ ASCII.isAlphanumeric($0) || $0 == 95 || $0 == 45 }) else {
+                throw .badOptions("preset \"\(name)\": a name is letters, digits, _ and -")
+            }
+            var options = ThumbnailOptions()
+            do {
+                try ThumbnailOptions.read(
+                    segment, maximumDimension: maximumDimension, presets: .none, into: &options)
+            } catch {
+                throw .badOptions("preset \"\(name)\": \(error.message)")
+            }
+        }
+        self.definitions = definitions
+        self.onlyPresets = onlyPresets
+    }
+
+    /// Reads the options of the presets `arguments` name, in order, into `options`.
+    func apply(_ arguments: OptionArguments, maximumDimension: Int, to options: inout ThumbnailOptions)
+        throws(ServiceError)
+    {
+        guard arguments.count >= 1, arguments.count <= OptionArguments.capacity else {
+            throw .badOptions("pr takes 1 to \(OptionArguments.capacity) preset names, as in pr:thumbnail")
+        }
+        for index in 0..<arguments.count {
+            let name = arguments[index]
+            guard let segment = definitions[name] else {
+                throw .badOptions(
+                    "pr: unknown preset \"\(name)\" (known: \(definitions.keys.sorted().joined(separator: ", ")))")
+            }
+            try ThumbnailOptions.read(segment, maximumDimension: maximumDimension, presets: .none, into: &options)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+@testable import CometServer
+import Foundation
+import Testing
+
+@Suite("Presets: named options, a default, and presets-only servers")
+struct PresetTests {
+    private let presets = try! ThumbnailPresets(
+        ["thumb": "rs:fill:100:100,q:80", "gray": "grayscale", "default": "f:webp"], maximumDimension: 4096)
+
+    private func parse(_ segment: String, _ presets: ThumbnailPresets) throws -> ThumbnailOptions {
+        try ThumbnailOptions.parse(segment, maximumDimension: 4096, presets: presets)
+    }
+
+    @Test func aURLNamingPresetsIsParsedAsTheirOptions() throws {
+        #expect(try parse("pr:thumb:gray", presets) == parse("rs:fill:100:100,q:80,grayscale,f:webp", .none))
+        #expect(try parse("preset:thumb", presets).canonical == "rs:fill:100:100,q:80,f:webp")
+    }
+
+    @Test func theDefaultPresetAppliesToEveryURL() throws {
+        #expect(try parse("-", presets).format == .webp)
+        #expect(try parse("rs:fit:10:10", presets).format == .webp)
+    }
+
+    @Test func anOptionAfterAPresetOverridesIt() throws {
+        #expect(try parse("pr:thumb,q:50", presets).quality == 50)
+        #expect(try parse("f:png", presets).format == .png)
+    }
+
+    @Test func anUnknownPresetIsRefusedNamingPr() {
+        let error = #expect(throws: ServiceError.self) { try parse("pr:nope", presets) }
+        #expect(error?.status == 400 && error?.message.hasPrefix("pr: unknown preset \"nope\"") == true)
+    }
+
+    @Test func prMayBeGivenOnce() {
+        #expect(throws: ServiceError.self) { try parse("pr:thumb,pr:gray", presets) }
+    }
+
+    @Test func aPresetsOnlyServerRefusesAnyOtherOption() throws {
+        let only = try ThumbnailPresets(["thumb": "rs:fill:100:100"], onlyPresets: true, maximumDimension: 4096)
+        #expect(try parse("pr:thumb", only).resize == .init(mode: .fill, width: 100, height: 100))
+        let error = #expect(throws: ServiceError.self) { try parse("pr:thumb,rs:fit:10:10", only) }
+        #expect(error?.message.hasPrefix("rs: this server takes presets only") == true)
+    }
+
+    @Test(arguments: [
+        ["bad name": "q:80"], ["thumb": "rs:grow:1:1"], ["thumb": "pr:other", "other": "q:80"],
+        ["thumb": "rs:fit:9000:0"],
+    ])
+    func aBadPresetIsRefusedWhenTheServerStarts(_ definitions: [String: String]) {
+        let error = #expect(throws: ServiceError.self) { try ThumbnailPresets(definitions, maximumDimension: 4096) }
+        #expect(error?.message.hasPrefix("preset \"") == true)
+    }
+}
