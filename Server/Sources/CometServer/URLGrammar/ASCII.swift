@@ -59,6 +59,13 @@ enum ASCII {
             || byte == UInt8(ascii: ".")
     }
 
+    /// Whether `bytes` are `other`'s bytes (compared in place: no string is made).
+    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ other: [UInt8]) -> Bool {
+        guard bytes.count == other.count else { return false }
+        for index in 0..<other.count where bytes[index] != other[index] { return false }
+        return true
+    }
+
     /// Appends `%` and the byte in two upper-case hex digits.
     static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "%"))

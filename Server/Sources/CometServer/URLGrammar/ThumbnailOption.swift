@@ -23,6 +23,10 @@ public final class ThumbnailOption: Sendable {
     /// A valid use of the option, in its canonical spelling (`rs:fill:256:256`).
     public let example: String
 
+    /// The short and long names' UTF-8 bytes, compared with a URL's bytes as they are.
+    private let nameBytes: [UInt8]
+    private let longNameBytes: [UInt8]
+
     private let readArguments: @Sendable (OptionArguments, Int, inout ThumbnailOptions) throws(ServiceError) -> Void
     /// Appends the value's arguments (each after a `:`); `false` when the options do not set it.
     private let spellArguments: @Sendable (ThumbnailOptions, inout [UInt8]) -> Bool
@@ -49,12 +53,18 @@ public final class ThumbnailOption: Sendable {
         self.syntax = syntax
         self.summary = summary
         self.example = example
+        let nameBytes = Array(name.utf8)
+        self.nameBytes = nameBytes
+        longNameBytes = Array(longName.utf8)
         readArguments = {
             (arguments: OptionArguments, maximumDimension: Int, options: inout ThumbnailOptions) throws(ServiceError) in
             set(&options, try parse(arguments, maximumDimension))
         }
         spellArguments = { options, output in
+            // Only what the options set is written: a canonical spelling visits every entry.
             guard let value = get(options) else { return false }
+            if !output.isEmpty { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: nameBytes)
             spell(value, &output)
             return true
         }
@@ -73,14 +83,12 @@ public final class ThumbnailOption: Sendable {
     /// Appends the option's canonical spelling to `output` (after a `,` when `output` is not
     /// empty); `false` when `options` do not set it.
     func appendSpelling(of options: ThumbnailOptions, to output: inout [UInt8]) -> Bool {
-        let start = output.count
-        if start > 0 { output.append(UInt8(ascii: ",")) }
-        ASCII.append(name, to: &output)
-        guard spellArguments(options, &output) else {
-            output.removeSubrange(start...)
-            return false
-        }
-        return true
+        spellArguments(options, &output)
+    }
+
+    /// Whether `bytes` (a URL's, as they are) spell this option's short or long name.
+    func isNamed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        ASCII.equal(bytes, nameBytes) || ASCII.equal(bytes, longNameBytes)
     }
 
     /// Adds what `options` set for this option to `plan`.

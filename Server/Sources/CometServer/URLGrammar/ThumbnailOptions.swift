@@ -273,11 +273,12 @@ public struct ThumbnailOptions: Sendable, Hashable {
         while true {
             let itemEnd = bytes[itemStart...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
             let colon = bytes[itemStart..<itemEnd].firstIndex(of: UInt8(ascii: ":")) ?? itemEnd
-            // Names of up to 15 bytes are small strings: compared by their bits, not byte by byte.
-            let name = string(bytes, itemStart..<colon)
-            guard !name.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
+            let nameBytes = UnsafeBufferPointer(rebasing: bytes[itemStart..<colon])
+            // Made only for the messages: the names are compared as bytes.
+            var name: String { string(bytes, itemStart..<colon) }
+            guard !nameBytes.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
             let arguments = OptionArguments(bytes, after: colon, upTo: itemEnd)
-            if name == "pr" || name == "preset" {
+            if ASCII.equal(nameBytes, Self.presetName) || ASCII.equal(nameBytes, Self.presetLongName) {
                 guard !namedPresets else { throw .badOptions("\"\(name)\" is given twice") }
                 namedPresets = true
                 try presets.apply(arguments, maximumDimension: maximumDimension, to: &options)
@@ -286,7 +287,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
                     throw .badOptions(
                         "\(name): this server takes presets only (pr:NAME), not options (comet-server --only-presets)")
                 }
-                guard let index = table.firstIndex(where: { $0.name == name || $0.longName == name }) else {
+                guard let index = table.firstIndex(where: { $0.isNamed(nameBytes) }) else {
                     throw .badOptions(
                         "unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
                 }
@@ -313,6 +314,10 @@ public struct ThumbnailOptions: Sendable, Hashable {
                 "rs, z, pd and dpr together ask for a side over the largest allowed, \(maximumDimension) pixels")
         }
     }
+
+    /// `pr` and `preset`, the option that names presets (not in ``table``: it stands for options).
+    private static let presetName = Array("pr".utf8)
+    private static let presetLongName = Array("preset".utf8)
 
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
