@@ -152,7 +152,8 @@ enum LoopbackBenchmarks {
                 var thumbnails: [Image] = []
                 thumbnails.reserveCapacity(photos.count / 2 + 1)
                 for index in stride(from: half, to: photos.count, by: 2) {
-                    if let thumbnail = try? resize.process(JPEGDecoder().decode(photos[index], options: covering).image) {
+                    if let thumbnail = try? resize.process(JPEGDecoder().decode(photos[index], options: covering).image)
+                    {
                         thumbnails.append(thumbnail)
                     }
                 }

@@ -22,7 +22,8 @@ struct ReportRow {
             figure.cometMetric.map { results.value($0.metric, of: $0.benchmark) } ?? results.time(figure.name)
         comet = cometTime.map { $0 / operations }
         let referenceTime =
-            figure.referenceMetric.map { results.value($0, of: figure.referenceName) } ?? results.time(figure.referenceName)
+            figure.referenceMetric.map { results.value($0, of: figure.referenceName) }
+            ?? results.time(figure.referenceName)
         reference = referenceTime.map { $0 / operations }
         peakMemory = results.value("Memory(residentpeak)", of: figure.name)
         referencePeakMemory = results.value("Memory(residentpeak)", of: figure.referenceName)

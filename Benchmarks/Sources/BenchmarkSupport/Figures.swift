@@ -114,7 +114,8 @@ public enum Figures {
     /// memory cache keeps them.
     public static let loopbackDefaultCPU = Figure(
         network, "CPU per thumbnail from nginx default configuration",
-        reference: "Comet decode with 1.5× headroom + resize called directly (2 threads), thumbnails kept", operations: 200,
+        reference: "Comet decode with 1.5× headroom + resize called directly (2 threads), thumbnails kept",
+        operations: 200,
         goals: [.ratio(atMost: 1.10)],
         cometMetric: (loopbackDefault.name, "cpuTime"), referenceMetric: "cpuTime")
     /// The same batch with `URLSessionDataLoader` (Foundation's URLSession over libcurl's easy
@@ -125,7 +126,8 @@ public enum Figures {
     /// That batch's CPU time per image against Comet's decode and resize called directly.
     public static let loopbackURLSessionCPU = Figure(
         network, "CPU per thumbnail from nginx with URLSessionDataLoader",
-        reference: "Comet decode with 1.5× headroom + resize called directly (2 threads), thumbnails kept, once more", operations: 200,
+        reference: "Comet decode with 1.5× headroom + resize called directly (2 threads), thumbnails kept, once more",
+        operations: 200,
         cometMetric: (loopbackURLSession.name, "cpuTime"), referenceMetric: "cpuTime")
     /// A default loader that has loaded and then has nothing to do: its poll thread's context
     /// switches during one idle second (from /proc). None: no timer wakes it.

@@ -19,7 +19,9 @@ struct URLSignerTests {
         let signer = try URLSigner(key: [UInt8](repeating: 0xAA, count: 131), salt: [])
         let expected = try #require(
             URLSigner.bytes(hex: "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"))
-        #expect(signer.signature(for: "Test Using Larger Than Block-Size Key - Hash Key First") == Base64URL.encode(expected))
+        #expect(
+            signer.signature(for: "Test Using Larger Than Block-Size Key - Hash Key First")
+                == Base64URL.encode(expected))
     }
 
     @Test func acceptsItsOwnSignature() {
