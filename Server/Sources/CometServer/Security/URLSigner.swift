@@ -2,9 +2,9 @@
 /// HMAC-SHA256(key, salt ‖ path), where path is everything after the signature segment
 /// (`/{options}/{source}[.{ext}]`), the scheme imgproxy uses.
 ///
-/// HMAC (RFC 2104) is computed here over ``SHA256State``, whose states are plain values: the
-/// key's two padded blocks (and the salt) are hashed once, when the signer is made, and each
-/// check copies those states and hashes the path alone. Thread-safe (immutable).
+/// HMAC (RFC 2104) is computed here over the system libcrypto's SHA-256, whose states are plain
+/// values: the key's two padded blocks (and the salt) are hashed once, when the signer is made,
+/// and each check copies those states and hashes the path alone. Thread-safe (immutable).
 public struct URLSigner: Sendable {
     /// SHA-256 after `key ⊕ ipad` and the salt.
     private let inner: SHA256State
