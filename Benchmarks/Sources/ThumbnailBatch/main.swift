@@ -39,7 +39,8 @@ func batch() async -> Int {
             let thumbnail = try? resize.process(JPEGDecoder().decode(photo, options: covering).image)
             if mode == "direct-keep", let thumbnail { kept.append(thumbnail) }
         }
-        return kept.isEmpty ? 0 : 0
+        withExtendedLifetime(kept) {}  // held to the batch's end, then freed together
+        return 0
     }
     if mode == "direct2" {
         let covering = ImageDecodingOptions(downsampling: resize.decodingDownsampling)
