@@ -166,7 +166,9 @@ bench: setup
 
 ## comet-server against thumbor 7.8 (PyPI, in a venv under .build-loadtest) under wrk on loopback,
 ## the same 200 generated JPEGs served by one nginx origin: cold (every URL new) and warm (a Zipf
-## mix at 256×256). Prints a Markdown table (also in .build-loadtest/results.md). Not in `make test`.
+## mix at 256×256); SCENARIOS=smart,focal adds the production mix (fill, smart or focal gravity,
+## sharpen, WebP by Accept; thumbor's smart crop with OpenCV). Prints a Markdown table (also in
+## .build-loadtest/results.md). Not in `make test`.
 ## COMET_SERVER=<command> skips building Server/; DURATION, CONNECTIONS, THREADS,
 ## THUMBOR_PROCESSES, SCENARIOS and SERVERS tune it (scripts/loadtest/run). Measure idle.
 loadtest: setup

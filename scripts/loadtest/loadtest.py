@@ -5,6 +5,11 @@ Scenarios (each on freshly started servers with empty caches):
         without repetition (100..611 × 100..611, fill/crop, JPEG q80).
   warm: 256×256 fill, JPEG q80, images drawn from a Zipf(1.0) mix over the 200 images, after a
         priming pass that requested each image once.
+  smart: a typical production mix, every URL new as in cold: fill, smart gravity, a light sharpen,
+        quality 80, the format chosen by the client's `Accept: image/webp,*/*` (so WebP). thumbor's
+        smart crop is its OpenCV face and feature detectors (opencv-python-headless from PyPI).
+  focal: the same with a focal point at (0.4, 0.4) of the source instead of smart gravity
+        (thumbor's `focal` filter, comet-server's `g:fp`): the placement without any detection.
 Per run: requests/s, p50, p99 (wrk), CPU time per request (utime+stime of the server's
 processes over the run, from /proc/<pid>/stat, divided by requests), peak RSS (VmHWM, summed
 over the server's processes). After comet-server's cold run, the C loop of cold_reference.c
@@ -141,10 +146,10 @@ class Server:
         self.port = free_port()
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> None:
+    def start(self, scenario: str) -> None:
         raise NotImplementedError
 
-    def path(self, image: str, width: int, height: int) -> str:
+    def path(self, image: str, width: int, height: int, scenario: str = "cold") -> str:
         raise NotImplementedError
 
     def pids(self) -> list[int]:
@@ -167,7 +172,7 @@ class Comet(Server):
         super().__init__(work, origin)
         self.command = command
 
-    def start(self) -> None:
+    def start(self, scenario: str) -> None:
         arguments = self.command + [
             "--host", "127.0.0.1", "--port", str(self.port), "--insecure-unsigned",
             "--allow-private-networks", "--log-level", "warning",
@@ -176,8 +181,12 @@ class Comet(Server):
         self.process = subprocess.Popen(arguments, stdout=log, stderr=log, start_new_session=True)
         wait_ok(f"http://127.0.0.1:{self.port}/health", 30, self.process)
 
-    def path(self, image: str, width: int, height: int) -> str:
+    def path(self, image: str, width: int, height: int, scenario: str = "cold") -> str:
         source = base64.urlsafe_b64encode(self.origin.url(image).encode()).decode().rstrip("=")
+        if scenario in PRODUCTION_SCENARIOS:
+            # No format: the client's Accept picks WebP, as a browser's does.
+            gravity = "sm" if scenario == "smart" else "fp:0.4:0.4"
+            return f"/unsigned/rs:fill:{width}:{height},g:{gravity},sh:0.5,q:80/{source}"
         return f"/unsigned/rs:fill:{width}:{height},q:80,f:jpeg/{source}"
 
 
@@ -189,14 +198,19 @@ class Thumbor(Server):
         self.executable = executable
         self.processes = processes
 
-    def start(self) -> None:
+    def start(self, scenario: str) -> None:
         storage = self.work / "thumbor-storage"
         results = self.work / "thumbor-results"
         for directory in (storage, results):
             shutil.rmtree(directory, ignore_errors=True)
         config = self.work / "thumbor.conf"
         # Thumbor's usual production setup: originals cached on disk, results cached on disk
-        # (so warm requests are served without processing), PIL engine, no smart detection.
+        # (so warm requests are served without processing), PIL engine. The production mixes turn
+        # on its OpenCV detectors (what `/smart/` uses) and WebP by Accept.
+        production = scenario in PRODUCTION_SCENARIOS
+        detectors = (
+            "['thumbor.detectors.face_detector', 'thumbor.detectors.feature_detector']" if production else "[]"
+        )
         config.write_text(f"""
 ALLOW_UNSAFE_URL = True
 LOADER = 'thumbor.loaders.http_loader'
@@ -206,9 +220,9 @@ RESULT_STORAGE = 'thumbor.result_storages.file_storage'
 RESULT_STORAGE_FILE_STORAGE_ROOT_PATH = '{results}'
 RESULT_STORAGE_STORES_UNSAFE = True
 ENGINE = 'thumbor.engines.pil'
-DETECTORS = []
+DETECTORS = {detectors}
 QUALITY = 80
-AUTO_WEBP = False
+AUTO_WEBP = {production}
 HTTP_LOADER_MAX_CLIENTS = 64
 """)
         log = open(self.work / "thumbor.log", "ab")
@@ -220,8 +234,19 @@ HTTP_LOADER_MAX_CLIENTS = 64
         wait_ok(f"http://127.0.0.1:{self.port}/healthcheck", 30, self.process)
         time.sleep(1)  # the forked workers start listening after the parent answers
 
-    def path(self, image: str, width: int, height: int) -> str:
-        return f"/unsafe/{width}x{height}/filters:quality(80)/{self.origin.url(image)[len('http://'):]}"
+    def path(self, image: str, width: int, height: int, scenario: str = "cold") -> str:
+        source = self.origin.url(image)[len('http://'):]
+        if scenario == "smart":
+            return f"/unsafe/{width}x{height}/smart/filters:sharpen(1,0.5,false):quality(80)/{source}"
+        if scenario == "focal":
+            # The source is 1024×768: a 2-pixel focal region at 40% of each side.
+            return (f"/unsafe/{width}x{height}/filters:focal(409x307:411x309):sharpen(1,0.5,false):quality(80)/"
+                    f"{source}")
+        return f"/unsafe/{width}x{height}/filters:quality(80)/{source}"
+
+
+PRODUCTION_SCENARIOS = ("smart", "focal")
+BROWSER_ACCEPT = "image/webp,*/*"
 
 
 def cold_requests(names: list[str], count: int, seed: int) -> list[tuple[str, int, int]]:
@@ -246,12 +271,17 @@ def warm_requests(names: list[str], count: int, seed: int) -> list[tuple[str, in
 
 def run(server: Server, scenario: str, requests: list[tuple[str, int, int]], names: list[str], args) -> dict:
     paths_file = server.work / f"paths-{scenario}-{server.name.split()[0]}.txt"
-    paths_file.write_text("\n".join(server.path(*request) for request in requests) + "\n")
-    server.start()
+    paths_file.write_text("\n".join(server.path(*request, scenario) for request in requests) + "\n")
+    production = scenario in PRODUCTION_SCENARIOS
+    headers = {"Accept": BROWSER_ACCEPT} if production else {}
+    server.start(scenario)
     try:
-        # Every response must be an image before anything is measured.
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{server.path(names[0], 64, 48)}", timeout=30) as response:
-            if not response.headers.get("Content-Type", "").startswith("image/"):
+        # Every response must be an image (WebP for the production mixes) before anything is measured.
+        check = urllib.request.Request(f"http://127.0.0.1:{server.port}{server.path(names[0], 64, 48, scenario)}",
+                                       headers=headers)
+        with urllib.request.urlopen(check, timeout=30) as response:
+            expected = "image/webp" if production else "image/"
+            if not response.headers.get("Content-Type", "").startswith(expected):
                 raise RuntimeError(f"{server.name}: {response.headers.get('Content-Type')} for a thumbnail")
         if scenario == "warm":
             for name in names:
@@ -260,9 +290,10 @@ def run(server: Server, scenario: str, requests: list[tuple[str, int, int]], nam
         pids = server.pids()
         cpu_before = cpu_seconds(pids)
         environment = dict(os.environ, LOADTEST_PATHS=str(paths_file), LOADTEST_THREADS=str(args.threads))
+        accept = ["-H", f"Accept: {BROWSER_ACCEPT}"] if production else []
         output = subprocess.run(
             ["wrk", "-t", str(args.threads), "-c", str(args.connections), "-d", f"{args.duration}s",
-             "--timeout", "10s", "-s", str(HERE / "paths.lua"), f"http://127.0.0.1:{server.port}"],
+             "--timeout", "10s", *accept, "-s", str(HERE / "paths.lua"), f"http://127.0.0.1:{server.port}"],
             env=environment, capture_output=True, text=True, timeout=args.duration + 60, check=True,
         ).stdout
         pids = server.pids()
@@ -287,7 +318,7 @@ def table(results: list[dict]) -> str:
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
-        note = " (list wrapped: not all cold)" if r["wrapped"] and r["scenario"] == "cold" else ""
+        note = " (list wrapped: not all cold)" if r["wrapped"] and r["scenario"] != "warm" else ""
         lines.append(
             f"| {r['scenario']}{note} | {r['server']} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
             f"{r['cpu_ms_per_request']:.2f} | {r['peak_rss_mib']:.0f} | {r['errors']} |"
@@ -301,7 +332,7 @@ def table(results: list[dict]) -> str:
                 f"covering DCT scale, area resample, JPEG q80 encode): "
                 f"{r['cpu_ms_per_request'] / r['reference_cpu_ms']:.2f}× (target ≤ 1.00×)."
             )
-    for scenario in ("cold", "warm"):
+    for scenario in ("cold", "warm", *PRODUCTION_SCENARIOS):
         pair = {r["server"]: r for r in results if r["scenario"] == scenario}
         if len(pair) == 2:
             comet = pair["comet-server"]
@@ -358,7 +389,10 @@ def main() -> None:
         }
         for scenario in args.scenarios.split(","):
             # Enough distinct cold URLs for 3000 requests/s over the run.
-            requests = cold_requests(names, 3000 * args.duration, 1) if scenario == "cold" else warm_requests(names, 400_000, 2)
+            if scenario == "warm":
+                requests = warm_requests(names, 400_000, 2)
+            else:
+                requests = cold_requests(names, 3000 * args.duration, 1 if scenario == "cold" else 3)
             for key in args.servers.split(","):
                 result = run(servers[key](), scenario, requests, names, args)
                 print(json.dumps(result), file=sys.stderr)
