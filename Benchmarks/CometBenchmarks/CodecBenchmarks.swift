@@ -95,6 +95,21 @@ enum CodecBenchmarks {
             ref_box_blur(&pixels, 1024, 768, 7, &scratch)
             blackHole(pixels)
         }
+
+        let sharpen = ImageProcessors.Sharpen(radius: 0.5)
+        Benchmark(Figures.sharpen.name, configuration: .suite(iterations: 100)) { benchmark in
+            let photo = decodedPhoto()
+            benchmark.startMeasurement()
+            blackHole(try? sharpen.process(photo))
+        }
+        var floats = [Float](repeating: 0, count: 1024 * 768 * 4)
+        var sharpened = [UInt8](repeating: 0, count: 1024 * 768 * 4)
+        Benchmark(Figures.sharpen.referenceName, configuration: .suite(iterations: 100)) { benchmark in
+            let pixels = decodedPhoto().packedBytes
+            benchmark.startMeasurement()
+            ref_unsharp_mask(pixels, 1024, 768, 0.5, 1, &floats, &sharpened)
+            blackHole(sharpened)
+        }
     }
 
     /// 8000×6000 → 256² through the pipeline (bytes from memory): decode-time downsampling to

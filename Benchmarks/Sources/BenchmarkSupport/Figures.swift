@@ -40,6 +40,8 @@ public enum Figures {
     public static let blur = Figure(
         codecs, "Gaussian blur σ8 1024×768", reference: "C loop: one box pass each way",
         goals: [.perOperation(atMostNanoseconds: 15_000_000)])
+    public static let sharpen = Figure(
+        codecs, "Sharpen σ0.5 1024×768", reference: "C loop: the same Gaussian unsharp mask in float")
     public static let largeThumbnail = Figure(
         codecs, "Thumbnail 8000×6000 → 256² (pipeline)",
         reference: "libjpeg-turbo loop scale 1/8 (no resize)")
@@ -254,7 +256,7 @@ public enum Figures {
     public static let all: [Figure] =
         [
             decodeJPEG, decodeLargeJPEG, decodePNG, resize, resizeAreaAverage, thumbnailOneCore, thumbnailTwoCores,
-            blur, largeThumbnail, largeThumbnailMemory,
+            blur, sharpen, largeThumbnail, largeThumbnailMemory,
             decodeWebP, webpThumbnail, decodeAVIF, encodeWebP, encodeAVIF,
             thumbnailDecodeScale, decodeP3JPEG, decodeSRGBTaggedJPEG, p3Thumbnail,
             loopbackDecode, loopbackThumbnail, loopbackDefault, loopbackDefaultCPU, loopbackAsyncHTTPClient,

@@ -279,6 +279,48 @@ void ref_box_blur(uint8_t *pixels, uint32_t width, uint32_t height, uint32_t rad
     box_pass(scratch, pixels, height, width, (size_t)width * 4, 4, radius);
 }
 
+void ref_unsharp_mask(const uint8_t *pixels, uint32_t width, uint32_t height, float sigma, float amount,
+                      float *scratch, uint8_t *output) {
+    int reach = (int)ceilf(3 * sigma), taps = 2 * reach + 1;
+    float kernel[2 * 48 + 1], total = 0;
+    for (int t = 0; t < taps; t++) {
+        float d = (float)(t - reach);
+        kernel[t] = expf(-d * d / (2 * sigma * sigma));
+        total += kernel[t];
+    }
+    for (int t = 0; t < taps; t++) kernel[t] /= total;
+    int w = (int)width, h = (int)height;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *row = pixels + (size_t)y * w * 4;
+        float *out = scratch + (size_t)y * w * 4;
+        for (int x = 0; x < w; x++) {
+            for (int c = 0; c < 4; c++) {
+                float sum = 0;
+                for (int t = 0; t < taps; t++) {
+                    int sx = x + t - reach;
+                    sx = sx < 0 ? 0 : sx >= w ? w - 1 : sx;
+                    sum += kernel[t] * row[sx * 4 + c];
+                }
+                out[x * 4 + c] = sum;
+            }
+        }
+    }
+    for (int y = 0; y < h; y++) {
+        const uint8_t *row = pixels + (size_t)y * w * 4;
+        uint8_t *out = output + (size_t)y * w * 4;
+        for (int i = 0; i < w * 4; i++) {
+            float blurred = 0;
+            for (int t = 0; t < taps; t++) {
+                int sy = y + t - reach;
+                sy = sy < 0 ? 0 : sy >= h ? h - 1 : sy;
+                blurred += kernel[t] * scratch[(size_t)sy * w * 4 + i];
+            }
+            float v = row[i], s = v + amount * (v - blurred) + 0.5f;
+            out[i] = (i & 3) == 3 ? row[i] : (uint8_t)(s < 0 ? 0 : s > 255 ? 255 : s);
+        }
+    }
+}
+
 int ref_write_file(const char *path, const uint8_t *data, size_t length) {
     FILE *file = fopen(path, "wb");
     if (!file) return -1;

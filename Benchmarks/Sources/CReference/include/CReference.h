@@ -55,6 +55,13 @@ void ref_area_average(const uint8_t *source, size_t source_stride, uint32_t x0, 
 /// with a sliding window sum: the plain C loop a blur is compared with.
 void ref_box_blur(uint8_t *pixels, uint32_t width, uint32_t height, uint32_t radius, uint8_t *scratch);
 
+/// An unsharp mask over opaque RGBA8: a separable Gaussian of standard deviation `sigma` (±⌈3σ⌉
+/// taps, edges clamped, in float), then `out = in + amount × (in − blur)` rounded and clamped,
+/// alpha copied. `scratch` holds width × height × 4 floats. The plain C loop a sharpen is
+/// compared with.
+void ref_unsharp_mask(const uint8_t *pixels, uint32_t width, uint32_t height, float sigma, float amount,
+                      float *scratch, uint8_t *output);
+
 /// Decodes a WebP in memory to RGBA8 with WebPDecodeRGBAInto (into a malloc'd buffer freed
 /// before returning). Returns width * height, or 0 on error.
 uint64_t ref_webp_decode(const uint8_t *data, size_t length);

@@ -59,6 +59,9 @@ extension ImageProcessors {
             return PixelRows.onPremultipliedColor(image) { sharpened($0, kernel: kernel) }
         }
 
+        /// 1.5 × 2²³: a float in 0…255 plus this holds its nearest integer in its low bits.
+        private static let roundingBias: Float = 12_582_912
+
         /// A normalised Gaussian of standard deviation `sigma`, ±⌈3σ⌉ taps (one tap below σ 1/3).
         static func kernel(sigma: Double) -> [Float] {
             let reach = Int((3 * sigma).rounded(.up))
@@ -87,9 +90,14 @@ extension ImageProcessors {
                     // The horizontal pass of source row `y`, into its slot of the ring.
                     func horizontal(_ y: Int) {
                         let input = row(y)
-                        for x in -reach..<(w + reach) {
-                            let p = input + min(max(x, 0), w - 1) * 4
-                            for c in 0..<4 { extended[(x + reach) * 4 + c] = Float(p[c]) }
+                        // The row as floats, its edge pixels repeated `reach` times on each side.
+                        let interior = extended + reach * 4
+                        for i in 0..<n { interior[i] = Float(input[i]) }
+                        for x in 0..<reach {
+                            for c in 0..<4 {
+                                extended[x * 4 + c] = interior[c]
+                                interior[n + x * 4 + c] = interior[n - 4 + c]
+                            }
                         }
                         let out = ring + (y % taps) * n
                         out.initialize(repeating: 0, count: n)
@@ -112,8 +120,11 @@ extension ImageProcessors {
                             let input = row(y), out = output + y * rowLength
                             for i in 0..<n {
                                 let v = Float(input[i])
-                                let s = v + gain * (v - blurred[i]) + 0.5
-                                out[i] = UInt8(min(max(s, 0), 255))
+                                let s = min(max(v + gain * (v - blurred[i]), 0), 255)
+                                // Adding 1.5 × 2²³ leaves s rounded to the nearest integer in the
+                                // low mantissa bits: a conversion without the checked path's
+                                // branches, so the loop vectorises.
+                                out[i] = UInt8(truncatingIfNeeded: (s + Self.roundingBias).bitPattern)
                             }
                             // Alpha is kept; premultiplied colour may not exceed it.
                             for x in 0..<w {
