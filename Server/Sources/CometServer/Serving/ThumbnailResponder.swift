@@ -232,7 +232,7 @@ public final class ThumbnailResponder: Sendable {
 
     /// Runs CPU-heavy work (encoding) on a Dispatch worker, so Swift concurrency's few threads
     /// stay free for requests.
-    private static func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    static func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
         }
