@@ -37,6 +37,10 @@ struct CometServerCommand: AsyncParsableCommand {
     var privateHosts: [String] = []
     @Option(help: "The largest source, in bytes.") var maxSourceBytes = 32 << 20
     @Option(help: "The most pixels a source may declare.") var maxSourcePixels = 100_000_000
+    @Option(help: "The most frames an animated source may have to stay animated (WebP, GIF); 1 keeps none.")
+    var maxAnimationFrames = 256
+    @Option(help: "The most pixels all frames of an animation may have together (frames x width x height).")
+    var maxAnimationPixels = 1 << 25
     @Option(help: "The largest output width or height.") var maxOutputDimension = 4096
     @Option(help: "The largest result, in bytes.") var maxOutputBytes = 16 << 20
     @Option(help: "The most redirects followed.") var maxRedirects = 5
@@ -115,6 +119,8 @@ struct CometServerCommand: AsyncParsableCommand {
             maximumBytes: maxSourceBytes, maximumRedirects: maxRedirects,
             timeout: sourceTimeout)
         configuration.maximumSourcePixels = maxSourcePixels
+        configuration.maximumAnimationFrames = max(1, maxAnimationFrames)
+        configuration.maximumAnimationPixels = max(1, maxAnimationPixels)
         configuration.maximumOutputDimension = maxOutputDimension
         configuration.maximumOutputBytes = maxOutputBytes
         configuration.processingTimeout = processingTimeout

@@ -19,6 +19,14 @@ public struct ServerConfiguration: Sendable {
     public var fetchLimits = SourceFetchLimits()
     /// The most pixels a source image may declare. Default 100 megapixels.
     public var maximumSourcePixels = 100_000_000
+    /// The most frames an animated GIF or WebP source may have for its result to stay animated
+    /// (WebP or GIF output); more is a `413`, found from the file's structure before any frame
+    /// is decoded. 1 keeps no animation: every result is the first frame. Default 256.
+    public var maximumAnimationFrames = 256
+    /// The most pixels all frames of an animation may have together (frames × canvas width ×
+    /// height), checked as ``maximumAnimationFrames`` is: every frame is held decoded at once.
+    /// Default 2^25 (33.5 megapixels, 128 MiB of frames).
+    public var maximumAnimationPixels = 1 << 25
     /// The largest output width or height a URL may ask for. Default 4096.
     public var maximumOutputDimension = 4096
     /// The largest encoded result, in bytes. Default 16 MiB.

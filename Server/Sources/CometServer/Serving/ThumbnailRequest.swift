@@ -26,6 +26,13 @@ public struct ThumbnailRequest: Sendable {
 
     private static let storePrefix = "comet:v1:"
 
+    /// Whether an animated source gives an animated result: the format keeps animations (WebP,
+    /// GIF), the server keeps them (``ServerConfiguration/maximumAnimationFrames`` above 1) and
+    /// the source's colour profile is not kept (`scp:0`; the animation encoders write none).
+    /// Part of the key, so an animated result and the still one of the same options and format
+    /// (on a server that keeps no animation) are stored apart.
+    public let keepsAnimation: Bool
+
     /// The server's watermark image when the options draw it (`wm`), else `nil`.
     public let watermark: WatermarkImage?
 
@@ -69,10 +76,13 @@ public struct ThumbnailRequest: Sendable {
         try configuration.sourcePolicy.checkCanonical(path.canonicalSource)
         self.path = path
         self.options = parsed
+        keepsAnimation =
+            configuration.maximumAnimationFrames > 1 && parsed.keepsColorProfile != true
+            && (choice == .exactly(.webp) || choice == .exactly(.gif))
         parsed.format = nil  // in the key through `choice`
         storeKey = Self.storeKey(
-            options: parsed.canonical, choice: choice.keyComponent, source: path.canonicalSource,
-            watermark: watermark?.id)
+            options: parsed.canonical, choice: choice.keyComponent + (keepsAnimation ? "+animation" : ""),
+            source: path.canonicalSource, watermark: watermark?.id)
     }
 
     /// The `Content-Disposition` of a result of `contentType`, or `nil` when neither `fn` nor

@@ -55,6 +55,8 @@ public final class ThumbnailResponder: Sendable {
         pipelineConfiguration.isResumableDataEnabled = false
         pipelineConfiguration.maximumResponseDataSize = configuration.fetchLimits.maximumBytes
         pipelineConfiguration.decodingOptions.limits.maxSourcePixelCount = configuration.maximumSourcePixels
+        pipelineConfiguration.decodingOptions.limits.maxFrameCount = configuration.maximumAnimationFrames
+        pipelineConfiguration.decodingOptions.limits.maxAnimationPixelCount = configuration.maximumAnimationPixels
         pipelineConfiguration.dataLoadingConcurrencyLimit = max(6, configuration.maximumConcurrentWork)
         pipelineConfiguration.logger = logger
         // Each download's `fetch` span is a child of the request that started it.
@@ -107,7 +109,9 @@ public final class ThumbnailResponder: Sendable {
     {
         let canonical = request.path.canonicalSource
         guard let source = URL(string: canonical) else { throw .badURL("the source URL \(canonical) cannot be parsed") }
-        let item = WorkItem(key: request.key, source: source, plan: request.plan, choice: request.choice)
+        let item = WorkItem(
+            key: request.key, source: source, plan: request.plan, choice: request.choice,
+            framePlan: request.framePlan)
         let result: StoredResult
         let made = Locked(false)
         do {
@@ -149,6 +153,8 @@ public final class ThumbnailResponder: Sendable {
         var source: URL
         var plan: ThumbnailPlan
         var choice: FormatChoice
+        /// What each frame of an animated source gets, when the result keeps the animation.
+        var framePlan: ThumbnailPlan?
     }
 
     /// Fetches, processes and encodes within the processing time limit.
@@ -170,6 +176,20 @@ public final class ThumbnailResponder: Sendable {
 
     private func makeWithoutDeadline(_ item: WorkItem) async throws -> StoredResult {
         var request = item.plan.imageRequest(source: item.source)
+        if let framePlan = item.framePlan, case .exactly(let format) = item.choice {
+            switch try await loadKeepingAnimation(source: item.source, plan: item.plan, framePlan: framePlan) {
+            case .still(let stillRequest):
+                request = stillRequest
+            case .frames(let animation):
+                let encoding = item.plan.encoding
+                let bytes = try await tracer.withAnySpan("encode") { span in
+                    span.attributes["comet.format"] = format.rawValue
+                    span.attributes["comet.frames"] = animation.frames.count
+                    return try await Self.offCooperativePool { try encoding.encode(animation, as: format) }
+                }
+                return try storedResult(bytes, format: format, for: item)
+            }
+        }
         let image: Image
         do {
             image = try await tracer.withAnySpan("image") { span in
@@ -198,6 +218,11 @@ public final class ThumbnailResponder: Sendable {
             span.attributes["comet.encoded.size"] = bytes.count
             return bytes
         }
+        return try storedResult(bytes, format: format, for: item)
+    }
+
+    /// The stored result of encoded `bytes`, within the output size limit, with its ETag.
+    private func storedResult(_ bytes: [UInt8], format: OutputFormat, for item: WorkItem) throws -> StoredResult {
         guard bytes.count <= configuration.maximumOutputBytes else {
             throw ServiceError.tooLarge("the result is larger than \(configuration.maximumOutputBytes) bytes")
         }
@@ -232,7 +257,7 @@ public final class ThumbnailResponder: Sendable {
 
     /// Runs CPU-heavy work (encoding) on a Dispatch worker, so Swift concurrency's few threads
     /// stay free for requests.
-    private static func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    static func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
         }

@@ -9,6 +9,8 @@ import Tracing
 ///
 /// Routes:
 /// - `GET` (and `HEAD`) `/{signature}/{options}/{base64url(source)}[.{ext}]`: the image (or 304, or a JSON error)
+/// - `GET` (and `HEAD`) `/info/{signature}/{options}/{base64url(source)}`: the source's
+///   ``SourceInfo`` as JSON (or 304, or a JSON error)
 /// - `GET /health`: `{"status":"ok"}`
 /// - `GET /metrics`: Prometheus text exposition
 /// - with a ``DemoGallery``: `GET /` (the demo page) and `GET /gallery/{name}` (its sources)
@@ -141,6 +143,7 @@ public final class ThumbnailServer: Sendable {
             }
             return request.method == .head ? Self.headResponse(response) : response
         }
+        addInfoRoutes(to: router)
         router.get("/:signature/:options/:source", use: thumbnail)
         router.head("/:signature/:options/:source", use: thumbnail)
         let configuration = responder.configuration

@@ -1,4 +1,5 @@
 import Comet
+import Foundation
 
 /// An encoding the service can answer with.
 ///
@@ -12,8 +13,11 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case webp
     /// AVIF (libavif), the smallest and the slowest to encode.
     case avif
+    /// GIF (giflib): 216 colours with ordered dithering, alpha below 128 transparent; what an
+    /// animation can be kept in besides WebP.
+    case gif
 
-    /// Parses a format name or file extension (`jpg`, `jpeg`, `png`, `webp`, `avif`),
+    /// Parses a format name or file extension (`jpg`, `jpeg`, `png`, `webp`, `avif`, `gif`),
     /// case-insensitively; `nil` for anything else.
     public init?(name: String) {
         // Lower-case names first: compared as small strings, by their bits.
@@ -29,6 +33,9 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
             return
         case "avif":
             self = .avif
+            return
+        case "gif":
+            self = .gif
             return
         default: break
         }
@@ -46,6 +53,8 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
             self = .webp
         } else if named("avif") {
             self = .avif
+        } else if named("gif") {
+            self = .gif
         } else {
             return nil
         }
@@ -57,19 +66,20 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// Whether the format keeps transparency (all but JPEG).
     public var keepsAlpha: Bool { self != .jpeg }
 
-    /// The quality used when none is asked for: JPEG 85, WebP 80, AVIF 60; `nil` for PNG,
-    /// which has none.
+    /// The quality used when none is asked for: JPEG 85, WebP 80, AVIF 60; `nil` for PNG and
+    /// GIF, which have none.
     public var defaultQuality: Int? {
         switch self {
         case .jpeg: 85
         case .png: nil
         case .webp: 80
         case .avif: 60
+        case .gif: nil
         }
     }
 
-    /// Encodes `image` at `quality` (1...100; `nil` for ``defaultQuality``). PNG ignores the
-    /// quality.
+    /// Encodes `image` at `quality` (1...100; `nil` for ``defaultQuality``). PNG and GIF ignore
+    /// the quality.
     public func encode(_ image: Image, quality: Int?) throws -> [UInt8] {
         let fraction = Double(quality ?? defaultQuality ?? 100) / 100
         let data =
@@ -78,6 +88,9 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
             case .png: try ImageEncoders.png(image)
             case .webp: try ImageEncoders.webp(image, quality: fraction, lossless: quality == 100)
             case .avif: try ImageEncoders.avif(image, quality: fraction)
+            case .gif:
+                try ImageEncoders.gif(
+                    AnimatedImage(type: .gif, frames: [.init(image: image, duration: 0)], loopCount: 1, data: Data()))
             }
         return [UInt8](data)
     }

@@ -75,7 +75,7 @@ extension ThumbnailOptions {
             guard arguments.count >= 2, arguments.count % 2 == 0 else { throw .badOptions(usage) }
             var qualities: [OutputFormat: Int] = [:]
             for pair in stride(from: 0, to: arguments.count, by: 2) {
-                guard let format = OutputFormat(name: arguments[pair]), format != .png,
+                guard let format = OutputFormat(name: arguments[pair]), format.defaultQuality != nil,
                     let quality = OptionNumber.integer(arguments[pair + 1]), (1...100).contains(quality),
                     qualities[format] == nil
                 else { throw .badOptions(usage + ", each format once") }

@@ -71,12 +71,13 @@ extension ThumbnailOptions {
     )
 
     static let format = ThumbnailOption(
-        name: "f", longName: "format", syntax: "{jpeg|png|webp|avif}",
-        summary: "output format (or put it as the extension: `….webp`)",
+        name: "f", longName: "format", syntax: "{jpeg|png|webp|avif|gif}",
+        summary: "output format (or put it as the extension: `….webp`); WebP and GIF keep an animated source's frames",
         example: "f:webp",
         get: { $0.format }, set: { $0.format = $1 },
         parse: { arguments, _ throws(ServiceError) in
-            try single(arguments, usage: "f takes one of jpeg, png, webp, avif, as in f:webp", OutputFormat.init(name:))
+            try single(
+                arguments, usage: "f takes one of jpeg, png, webp, avif, gif, as in f:webp", OutputFormat.init(name:))
         },
         spell: { format, output in output.appendArgument(format.rawValue) },
         effect: { format, plan in plan.encoding.format = format }

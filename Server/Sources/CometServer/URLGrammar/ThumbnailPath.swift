@@ -65,7 +65,7 @@ public struct ThumbnailPath: Sendable, Hashable {
             encoded = segment[..<dot]
             let name = String(decoding: segment[(dot + 1)...].lazy.map(ASCII.lowercased), as: UTF8.self)
             guard OutputFormat(name: name) != nil else {
-                throw .badURL("unknown extension \".\(name)\" (jpg, jpeg, png, webp, avif)")
+                throw .badURL("unknown extension \".\(name)\" (jpg, jpeg, png, webp, avif, gif)")
             }
             fileExtension = name
         }

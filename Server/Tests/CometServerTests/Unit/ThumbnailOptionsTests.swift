@@ -40,7 +40,7 @@ struct ThumbnailOptionsTests {
     }
 
     @Test(arguments: [
-        "rs:fill:0:100", "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:gif", "zz:1", "q:80,q:70", "",
+        "rs:fill:0:100", "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:bmp", "zz:1", "q:80,q:70", "",
         "rs:fit:5000:10", "bg:fff", "bg:xyzxyz", "bg:+12345", "bg:ff:00", "scp:2", "scp:", "scp:0:1",
     ])
     func rejects(_ segment: String) {

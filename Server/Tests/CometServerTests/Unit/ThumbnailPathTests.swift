@@ -20,7 +20,7 @@ struct ThumbnailPathTests {
 
     @Test func refusesUnknownExtensions() {
         #expect(throws: ServiceError.self) {
-            try ThumbnailPath(signature: "s", options: "-", source: "aHR0cDovL2V4YW1wbGUuY29tL2ltYWdlLmpwZw.gif")
+            try ThumbnailPath(signature: "s", options: "-", source: "aHR0cDovL2V4YW1wbGUuY29tL2ltYWdlLmpwZw.bmp")
         }
     }
 

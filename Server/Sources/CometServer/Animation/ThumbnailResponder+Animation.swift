@@ -1,0 +1,80 @@
+import Comet
+import Foundation
+import Tracing
+
+extension ThumbnailResponder {
+    /// What a result that may keep an animation is made from.
+    enum AnimationLoad: Sendable {
+        /// The source is still (or no GIF or WebP): the plan's request over its fetched bytes.
+        case still(ImageRequest)
+        /// The source's frames, each through the frame plan's processors.
+        case frames(AnimatedImage)
+    }
+
+    /// Fetches `source` and reads its container: a still source gives `plan`'s request over the
+    /// fetched bytes (the decode-time reduction kept); an animated GIF or WebP is checked
+    /// against ``ServerConfiguration/maximumAnimationFrames`` and
+    /// ``ServerConfiguration/maximumAnimationPixels`` from its header, before any frame is
+    /// decoded (`413` beyond them), then every frame is decoded and goes through `framePlan`'s
+    /// processors, its duration kept.
+    func loadKeepingAnimation(source: URL, plan: ThumbnailPlan, framePlan: ThumbnailPlan) async throws
+        -> AnimationLoad
+    {
+        do {
+            return try await tracer.withAnySpan("image") { span in
+                span.attributes["server.address"] = source.host
+                let context = tracer is NoOpTracer ? nil : span.context
+                var fetch = ImageRequest(url: source)
+                if let context { fetch.userInfo[.serviceContext] = context }
+                let data = try await pipeline.data(for: fetch).0
+                // Named apart from the URL, so that it never stands for a fetch of it.
+                let id = "fetched:" + source.absoluteString
+                guard let header = AnimationHeader(data), header.isAnimated else {
+                    return .still(plan.imageRequest(id: id, data: data))
+                }
+                span.attributes["comet.frames"] = header.frameCount
+                try checkAnimationLimits(header)
+                var decode = ImageRequest(id: id, data: { data }, options: [.decodeAnimation])
+                if let context { decode.userInfo[.serviceContext] = context }
+                let response = try await pipeline.imageTask(with: decode).response
+                guard let animation = response.animation, animation.frames.count > 1 else {
+                    return .still(plan.imageRequest(id: id, data: data))
+                }
+                let processors = framePlan.processors
+                let frames = try await Self.offCooperativePool {
+                    try animation.frames.map { frame in
+                        let image = try processors.reduce(frame.image) { try $1.process($0) }
+                        return AnimatedImage.Frame(image: image, duration: frame.duration)
+                    }
+                }
+                let size = (frames[0].image.width, frames[0].image.height)
+                guard frames.allSatisfy({ ($0.image.width, $0.image.height) == size }) else {
+                    throw ServiceError.internal("the frames of the animation came out in different sizes")
+                }
+                span.attributes["comet.image.width"] = size.0
+                span.attributes["comet.image.height"] = size.1
+                return .frames(
+                    AnimatedImage(type: animation.type, frames: frames, loopCount: animation.loopCount, data: Data()))
+            }
+        } catch let error as ImagePipeline.Error where error.isCancellation {
+            throw CancellationError()
+        }
+    }
+
+    /// Throws `413` when the animation `header` declares has more frames, or more pixels in all
+    /// its frames, than the configuration allows.
+    func checkAnimationLimits(_ header: AnimationHeader) throws(ServiceError) {
+        let frames = configuration.maximumAnimationFrames
+        guard header.frameCount <= frames else {
+            throw .tooLarge(
+                "the animation has \(header.frameCount) frames, more than the \(frames) allowed "
+                    + "(--max-animation-frames)")
+        }
+        let pixels = configuration.maximumAnimationPixels
+        guard header.totalPixels <= pixels else {
+            throw .tooLarge(
+                "the animation's \(header.frameCount) frames of \(header.width)×\(header.height) have more pixels "
+                    + "together than the \(pixels) allowed (--max-animation-pixels)")
+        }
+    }
+}

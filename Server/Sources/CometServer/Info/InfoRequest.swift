@@ -1,0 +1,52 @@
+import Foundation
+
+/// One `/info/{signature}/{options}/{source}` URL, checked and read: what its answer is made
+/// from, and the key it is stored under.
+///
+/// Signed as processing URLs are (``URLSigner``: HMAC-SHA256 of `/{options}/{source}`, the part
+/// after the signature, as imgproxy signs its info URLs), so a bad signature is the same `403`.
+/// The source takes no extension: the answer is JSON. Thread-safe (a value).
+public struct InfoRequest: Sendable {
+    /// The path after `/info`, split and decoded.
+    public let path: ThumbnailPath
+    /// The options.
+    public let options: InfoOptions
+    /// The key of the answer in a ``SharedResultStoring``: `comet:v1:` and ``key``.
+    public let storeKey: String
+
+    /// Lowercase hex SHA-256 of `info`, the canonical options and the canonical source, one per
+    /// line: never a thumbnail's key, whose first line is its options.
+    public var key: String { String(storeKey.dropFirst(Self.storePrefix.utf8.count)) }
+
+    private static let storePrefix = "comet:v1:"
+
+    /// Checks and reads `/info/{signature}/{options}/{source}` given as its three segments after
+    /// `/info` (the options may be percent-encoded; the signature covers them decoded), under
+    /// `configuration` (its signer and source policy). Throws the ``ServiceError`` to answer
+    /// with: 400 for the grammar, the options or the source's spelling, 403 for the signature or
+    /// the source policy; all before any fetch.
+    public init(signature: String, options: String, source: String, configuration: ServerConfiguration)
+        throws(ServiceError)
+    {
+        let path = try ThumbnailPath(signature: signature, options: PercentDecoding.decoded(options), source: source)
+        if let signer = configuration.signer, !signer.isValid(path.signature, hashPath: path.hashSignedPart) {
+            throw .badSignature
+        }
+        guard path.fileExtension == nil else {
+            throw .badURL("an /info URL takes no extension (the answer is JSON)")
+        }
+        let options = try InfoOptions.parse(path.optionsSegment)
+        try configuration.sourcePolicy.checkCanonical(path.canonicalSource)
+        self.path = path
+        self.options = options
+        var hash = SHA256State()
+        hash.update("info\n")
+        hash.update(options.canonical)
+        hash.update("\n")
+        hash.update(path.canonicalSource)
+        let hex = hash.finalize { digest in
+            digest.flatMap { [ASCII.lowerHexDigit($0 >> 4), ASCII.lowerHexDigit($0 & 0x0F)] }
+        }
+        storeKey = Self.storePrefix + String(decoding: hex, as: UTF8.self)
+    }
+}
