@@ -154,8 +154,10 @@ public final class ThumbnailResponder: Sendable {
     /// Fetches, processes and encodes within the processing time limit.
     private func make(_ item: WorkItem) async throws -> StoredResult {
         let timeout = configuration.processingTimeout
+        // The `mb` search stops before it: an encode cannot be cancelled once it has started.
+        let deadline = ContinuousClock.now + .seconds(timeout)
         return try await withThrowingTaskGroup(of: StoredResult?.self) { group in
-            group.addTask { try await self.makeWithoutDeadline(item) }
+            group.addTask { try await self.makeWithoutDeadline(item, deadline: deadline) }
             group.addTask {
                 try await Task.sleep(for: .seconds(timeout))
                 return nil
@@ -168,8 +170,26 @@ public final class ThumbnailResponder: Sendable {
         }
     }
 
-    private func makeWithoutDeadline(_ item: WorkItem) async throws -> StoredResult {
+    private func makeWithoutDeadline(_ item: WorkItem, deadline: ContinuousClock.Instant) async throws -> StoredResult {
         var request = item.plan.imageRequest(source: item.source)
+        if !item.plan.skippedSourceFormats.isEmpty || item.plan.enforcesThumbnail {
+            // The bytes are fetched first, to tell their format or find their thumbnail; the
+            // image is then decoded from them rather than fetched again.
+            var (data, _) = try await pipeline.data(for: ImageRequest(url: item.source))
+            if let type = AssetType(data), item.plan.skippedSourceFormats.contains(type) {
+                return try finish(
+                    [UInt8](data), contentType: Self.contentType(of: type), formatName: type.rawValue, item: item)
+            }
+            var id = item.source.absoluteString
+            if item.plan.enforcesThumbnail, let thumbnail = Self.embeddedThumbnail(in: data, covering: item.plan) {
+                data = thumbnail
+                // Not the same image as the full decode's, for the pipeline's caches.
+                id += "#exif-thumbnail"
+            }
+            request = ImageRequest(
+                id: id, data: { [data] in data }, processors: request.processors,
+                options: request.options, thumbnail: request.thumbnail)
+        }
         let image: Image
         do {
             image = try await tracer.withAnySpan("image") { span in
@@ -193,18 +213,42 @@ public final class ThumbnailResponder: Sendable {
         let bytes = try await tracer.withAnySpan("encode") { span in
             span.attributes["comet.format"] = format.rawValue
             let bytes = try await Self.offCooperativePool {
-                try encoding.encode(image, as: format)
+                try encoding.encode(image, as: format, deadline: deadline)
             }
             span.attributes["comet.encoded.size"] = bytes.count
             return bytes
         }
+        return try finish(bytes, contentType: format.contentType, formatName: format.rawValue, item: item)
+    }
+
+    /// The stored result of `bytes`, checked against the output limit, with its ETag.
+    private func finish(_ bytes: [UInt8], contentType: String, formatName: String, item: WorkItem) throws
+        -> StoredResult
+    {
         guard bytes.count <= configuration.maximumOutputBytes else {
             throw ServiceError.tooLarge("the result is larger than \(configuration.maximumOutputBytes) bytes")
         }
         metrics.recordResultMade()
         let validator = fetcher.validators.validator(for: item.source.absoluteString) ?? "sha256:" + Self.digest(bytes)
-        let etag = "\"" + Self.digest("\(item.key)\n\(format.rawValue)\n\(validator)").prefix(32) + "\""
-        return StoredResult(bytes: bytes, contentType: format.contentType, etag: etag)
+        let etag = "\"" + Self.digest("\(item.key)\n\(formatName)\n\(validator)").prefix(32) + "\""
+        return StoredResult(bytes: bytes, contentType: contentType, etag: etag)
+    }
+
+    /// The EXIF thumbnail of a JPEG `data` when it is at least the plan's resize on each side
+    /// given (`eth`).
+    private static func embeddedThumbnail(in data: Data, covering plan: ThumbnailPlan) -> Data? {
+        guard let target = plan.requestedSize, let thumbnail = EXIFThumbnail.jpeg(in: [UInt8](data)),
+            thumbnail.width >= target.width, thumbnail.height >= target.height
+        else { return nil }
+        return Data(thumbnail.bytes)
+    }
+
+    /// The media type of a source format sent as it is (`skp`).
+    private static func contentType(of type: AssetType) -> String {
+        switch type {
+        case .jpegXL: "image/jxl"
+        default: "image/\(type.rawValue)"
+        }
     }
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison, as RFC 9110 asks for it).
