@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// imgproxy's size options through the server, on the origin's 640×480 photo: `s`, `w`, `h`,
-/// `rt` and `rs`'s types and extension, `mw`/`mh`, imgproxy's `crop`, and `skp`/`raw`.
-@Suite("Size options, crop and skipped processing through the server", .timeLimit(.minutes(1)))
+/// `rt` and `rs`'s types and extension, `mw`/`mh`, imgproxy's `crop`, and `skp`/`raw`. One case
+/// at a time: the shared server's queue (64) is the parallel suites' to share.
+@Suite("Size options, crop and skipped processing through the server", .serialized, .timeLimit(.minutes(1)))
 struct SizeOptionTests {
     let client = HTTPClient()
 
@@ -75,7 +76,7 @@ struct SizeOptionTests {
 
 /// `eth` on a corpus photo whose EXIF carries a thumbnail: Landscape_9.jpg, 480×369, upright,
 /// with a 256×197 JPEG thumbnail.
-@Suite("The embedded EXIF thumbnail through the server", .enabled(if: ServerTestCorpus.isAvailable))
+@Suite("The embedded EXIF thumbnail through the server", .serialized, .enabled(if: ServerTestCorpus.isAvailable))
 struct EmbeddedThumbnailTests {
     let client = HTTPClient()
     let path = "/corpus/sharp-photos/Landscape_9.jpg"
