@@ -96,6 +96,11 @@ struct CometServerCommand: AsyncParsableCommand {
             "A preset URLs may name with pr:NAME, as NAME=options (repeatable); a preset named default applies to every request."
     )
     var presets: [String] = []
+    @Option(
+        help:
+            "A file of presets, one NAME=options a line as --preset takes them (# starts a comment line); with --preset, no name may be defined twice."
+    )
+    var presetsFile: String?
     @Flag(help: "URLs may name presets only (pr:NAME); any other option is a 400.") var onlyPresets = false
     @Flag(help: "Serve a demo gallery and a page of service URLs at /.") var demo = false
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
@@ -132,18 +137,20 @@ struct CometServerCommand: AsyncParsableCommand {
         configuration.negotiatesAVIF = !noAvifNegotiation
         configuration.demo = demo
         var definitions: [String: String] = [:]
-        for preset in presets {
-            guard let equals = preset.firstIndex(of: "="), equals > preset.startIndex else {
-                throw ValidationError("--preset wants NAME=options, got \(preset)")
-            }
-            let name = String(preset[..<equals])
-            guard definitions[name] == nil else { throw ValidationError("--preset \(name) is given twice") }
-            definitions[name] = String(preset[preset.index(after: equals)...])
-        }
         do {
+            for preset in presets { try ThumbnailPresets.addDefinition(preset, to: &definitions, origin: "--preset") }
+            if let presetsFile {
+                let text: String
+                do {
+                    text = try String(contentsOfFile: presetsFile, encoding: .utf8)
+                } catch {
+                    throw ValidationError("--presets-file \(presetsFile): \(error.localizedDescription)")
+                }
+                try ThumbnailPresets.addDefinitions(file: text, path: presetsFile, to: &definitions)
+            }
             configuration.presets = try ThumbnailPresets(
                 definitions, onlyPresets: onlyPresets, maximumDimension: maxOutputDimension)
-        } catch {
+        } catch let error as ServiceError {
             throw ValidationError("--preset: \(error.message)")
         }
         if let watermark {

@@ -11,24 +11,28 @@ extension ThumbnailResponder {
         case frames(AnimatedImage)
     }
 
-    /// Fetches `source` and reads its container: a still source gives `plan`'s request over the
+    /// Fetches `source` (unless its bytes were `fetched` already, under the pipeline name given
+    /// with them) and reads its container: a still source gives `plan`'s request over the
     /// fetched bytes (the decode-time reduction kept); an animated GIF or WebP is checked
     /// against ``ServerConfiguration/maximumAnimationFrames`` and
     /// ``ServerConfiguration/maximumAnimationPixels`` from its header, before any frame is
     /// decoded (`413` beyond them), then every frame is decoded and goes through `framePlan`'s
     /// processors, its duration kept.
-    func loadKeepingAnimation(source: URL, plan: ThumbnailPlan, framePlan: ThumbnailPlan) async throws
-        -> AnimationLoad
-    {
+    func loadKeepingAnimation(
+        source: URL, fetched: (data: Data, id: String)? = nil, plan: ThumbnailPlan, framePlan: ThumbnailPlan
+    ) async throws -> AnimationLoad {
         do {
             return try await tracer.withAnySpan("image") { span in
                 span.attributes["server.address"] = source.host
                 let context = tracer is NoOpTracer ? nil : span.context
-                var fetch = ImageRequest(url: source)
-                if let context { fetch.userInfo[.serviceContext] = context }
-                let data = try await pipeline.data(for: fetch).0
-                // Named apart from the URL, so that it never stands for a fetch of it.
-                let id = "fetched:" + source.absoluteString
+                let data: Data, id: String
+                if let fetched {
+                    (data, id) = fetched
+                } else {
+                    var fetch = ImageRequest(url: source)
+                    if let context { fetch.userInfo[.serviceContext] = context }
+                    (data, id) = (try await pipeline.data(for: fetch).0, Self.fetchedID(of: source))
+                }
                 guard let header = AnimationHeader(data), header.isAnimated else {
                     return .still(plan.imageRequest(id: id, data: data))
                 }

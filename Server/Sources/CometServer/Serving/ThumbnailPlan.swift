@@ -36,8 +36,14 @@ public struct ThumbnailPlan: Sendable {
         /// Encodes `image` as `format` (the one asked for, or the one negotiated) with these
         /// settings. With ``maximumBytes`` and a lossy format, a result over it is encoded again
         /// at lower qualities (a bisection of at most ``maximumBytesSearchSteps`` encodes): the
-        /// highest quality found that fits, else the smallest result made.
-        public func encode(_ image: Image, as format: OutputFormat) throws -> [UInt8] {
+        /// highest quality found that fits, else the smallest result made. The search stops
+        /// early when the next encode, taking as long as the last one did, would end past
+        /// `deadline`.
+        public func encode(_ image: Image, as format: OutputFormat, deadline: ContinuousClock.Instant? = nil) throws
+            -> [UInt8]
+        {
+            let clock = ContinuousClock()
+            var started = clock.now
             let background = background ?? RGBA8(red: 255, green: 255, blue: 255)
             let input = format.keepsAlpha ? image : image.flattened(onto: background)
             let quality = formatQualities[format] ?? quality
@@ -49,6 +55,9 @@ public struct ThumbnailPlan: Sendable {
             var fitting: [UInt8]?
             var smallest = first
             for _ in 0..<Self.maximumBytesSearchSteps where low <= high {
+                let now = clock.now
+                if let deadline, now + (now - started) > deadline { break }
+                started = now
                 let middle = (low + high) / 2
                 let candidate = try format.encode(input, quality: middle)
                 if candidate.count <= maximumBytes {
@@ -70,11 +79,21 @@ public struct ThumbnailPlan: Sendable {
     /// Whether the source's colour numbers and profile are kept (`scp:0`); by default they are
     /// converted to sRGB and the result carries no profile.
     public var keepsColorProfile = false
+    /// The source formats whose bytes are the result, unprocessed (`skp`, `raw`).
+    public var skippedSourceFormats: [AssetType] = []
+    /// Whether a JPEG's embedded EXIF thumbnail is used when it covers the resize (`eth`).
+    public var enforcesThumbnail = false
+    /// The resize's target in pixels (`rs`, `dpr` and `z` applied; a side of 0 follows the
+    /// other), or `nil` without a resize.
+    var requestedSize: Size? { resizeTarget }
     /// Where a fill's cut is placed (`g`), offsets as the URL gives them; read by the resize,
     /// which comes after it in the table.
     var gravity = ImageProcessors.Gravity.center
     /// The device pixel ratio (`dpr`); read by the resize and the padding, which come after it.
     var pixelRatio = 1.0
+    /// The least sides of the resize's result (`mw`, `mh`), before `dpr`; read by the resize,
+    /// which comes after them.
+    var minimumSize: (width: Int?, height: Int?) = (nil, nil)
     /// The zoom factors (`z`); read by the resize, which comes after it.
     var zoom = ThumbnailOptions.Zoom(x: 1, y: 1)
     /// The padding's sides in pixels (`pd`, the ratio applied). Laid last, on the background
@@ -158,6 +177,15 @@ public struct ThumbnailPlan: Sendable {
         resize.height = Int((Double(resize.height) * zoom.y * pixelRatio).rounded())
         let size = Size(width: resize.width, height: resize.height)
         resizeTarget = size
+        if resize.mode == .auto || minimumSize.width != nil || minimumSize.height != nil {
+            // Decided once the source's size is known.
+            func scaled(_ side: Int?) -> Int { Int((Double(side ?? 0) * pixelRatio).rounded()) }
+            let processor = SourceAwareResize(
+                resize: resize, minimumWidth: scaled(minimumSize.width), minimumHeight: scaled(minimumSize.height),
+                gravity: gravity(inPixelsOf: size))
+            steps.append(Step(processor: processor, decodeTimeReduction: nil))
+            return
+        }
         let processor: ImageProcessors.Resize
         var reduction: ImageRequest.ThumbnailOptions?
         switch resize.mode {
@@ -171,7 +199,8 @@ public struct ThumbnailPlan: Sendable {
                 reduction = ImageRequest.ThumbnailOptions(
                     width: resize.width, height: resize.height, contentMode: .aspectFit)
             }
-        case .fill:
+        case .fill, .fillDown, .auto:
+            // `fill-down` is spelled `fill` once parsed, and `auto` is a `SourceAwareResize`.
             processor = ImageProcessors.Resize(
                 size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale,
                 gravity: gravity(inPixelsOf: size))

@@ -160,8 +160,10 @@ public final class ThumbnailResponder: Sendable {
     /// Fetches, processes and encodes within the processing time limit.
     private func make(_ item: WorkItem) async throws -> StoredResult {
         let timeout = configuration.processingTimeout
+        // The `mb` search stops before it: an encode cannot be cancelled once it has started.
+        let deadline = ContinuousClock.now + .seconds(timeout)
         return try await withThrowingTaskGroup(of: StoredResult?.self) { group in
-            group.addTask { try await self.makeWithoutDeadline(item) }
+            group.addTask { try await self.makeWithoutDeadline(item, deadline: deadline) }
             group.addTask {
                 try await Task.sleep(for: .seconds(timeout))
                 return nil
@@ -174,10 +176,30 @@ public final class ThumbnailResponder: Sendable {
         }
     }
 
-    private func makeWithoutDeadline(_ item: WorkItem) async throws -> StoredResult {
+    private func makeWithoutDeadline(_ item: WorkItem, deadline: ContinuousClock.Instant) async throws -> StoredResult {
         var request = item.plan.imageRequest(source: item.source)
+        var fetched: (data: Data, id: String)?
+        if !item.plan.skippedSourceFormats.isEmpty || item.plan.enforcesThumbnail {
+            // The bytes are fetched first, to tell their format or find their thumbnail; the
+            // image is then decoded from them rather than fetched again.
+            var (data, _) = try await pipeline.data(for: ImageRequest(url: item.source))
+            if let type = AssetType(data), item.plan.skippedSourceFormats.contains(type) {
+                return try finish(
+                    [UInt8](data), contentType: Self.contentType(of: type), formatName: type.rawValue, item: item)
+            }
+            var id = Self.fetchedID(of: item.source)
+            if item.plan.enforcesThumbnail, let thumbnail = Self.embeddedThumbnail(in: data, covering: item.plan) {
+                data = thumbnail
+                // Not the same image as the full decode's, for the pipeline's caches.
+                id += "#exif-thumbnail"
+            }
+            request = item.plan.imageRequest(id: id, data: data)
+            fetched = (data, id)
+        }
         if let framePlan = item.framePlan, case .exactly(let format) = item.choice {
-            switch try await loadKeepingAnimation(source: item.source, plan: item.plan, framePlan: framePlan) {
+            switch try await loadKeepingAnimation(
+                source: item.source, fetched: fetched, plan: item.plan, framePlan: framePlan)
+            {
             case .still(let stillRequest):
                 request = stillRequest
             case .frames(let animation):
@@ -187,7 +209,7 @@ public final class ThumbnailResponder: Sendable {
                     span.attributes["comet.frames"] = animation.frames.count
                     return try await Self.offCooperativePool { try encoding.encode(animation, as: format) }
                 }
-                return try storedResult(bytes, format: format, for: item)
+                return try finish(bytes, contentType: format.contentType, formatName: format.rawValue, item: item)
             }
         }
         let image: Image
@@ -213,23 +235,42 @@ public final class ThumbnailResponder: Sendable {
         let bytes = try await tracer.withAnySpan("encode") { span in
             span.attributes["comet.format"] = format.rawValue
             let bytes = try await Self.offCooperativePool {
-                try encoding.encode(image, as: format)
+                try encoding.encode(image, as: format, deadline: deadline)
             }
             span.attributes["comet.encoded.size"] = bytes.count
             return bytes
         }
-        return try storedResult(bytes, format: format, for: item)
+        return try finish(bytes, contentType: format.contentType, formatName: format.rawValue, item: item)
     }
 
-    /// The stored result of encoded `bytes`, within the output size limit, with its ETag.
-    private func storedResult(_ bytes: [UInt8], format: OutputFormat, for item: WorkItem) throws -> StoredResult {
+    /// The stored result of `bytes`, checked against the output limit, with its ETag.
+    private func finish(_ bytes: [UInt8], contentType: String, formatName: String, item: WorkItem) throws
+        -> StoredResult
+    {
         guard bytes.count <= configuration.maximumOutputBytes else {
             throw ServiceError.tooLarge("the result is larger than \(configuration.maximumOutputBytes) bytes")
         }
         metrics.recordResultMade()
         let validator = fetcher.validators.validator(for: item.source.absoluteString) ?? "sha256:" + Self.digest(bytes)
-        let etag = "\"" + Self.digest("\(item.key)\n\(format.rawValue)\n\(validator)").prefix(32) + "\""
-        return StoredResult(bytes: bytes, contentType: format.contentType, etag: etag)
+        let etag = "\"" + Self.digest("\(item.key)\n\(formatName)\n\(validator)").prefix(32) + "\""
+        return StoredResult(bytes: bytes, contentType: contentType, etag: etag)
+    }
+
+    /// The EXIF thumbnail of a JPEG `data` when it is at least the plan's resize on each side
+    /// given (`eth`).
+    private static func embeddedThumbnail(in data: Data, covering plan: ThumbnailPlan) -> Data? {
+        guard let target = plan.requestedSize, let thumbnail = EXIFThumbnail.jpeg(in: [UInt8](data)),
+            thumbnail.width >= target.width, thumbnail.height >= target.height
+        else { return nil }
+        return Data(thumbnail.bytes)
+    }
+
+    /// The media type of a source format sent as it is (`skp`).
+    private static func contentType(of type: AssetType) -> String {
+        switch type {
+        case .jpegXL: "image/jxl"
+        default: "image/\(type.rawValue)"
+        }
     }
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison, as RFC 9110 asks for it).
@@ -254,6 +295,10 @@ public final class ThumbnailResponder: Sendable {
         }
         return String(decoding: hex, as: UTF8.self)
     }
+
+    /// The pipeline's name for the bytes fetched from `source` ahead of their decode: apart from
+    /// the URL's own, so that it never stands for a fetch of it.
+    static func fetchedID(of source: URL) -> String { "fetched:" + source.absoluteString }
 
     /// Runs CPU-heavy work (encoding) on a Dispatch worker, so Swift concurrency's few threads
     /// stay free for requests.

@@ -1,18 +1,20 @@
 /// The arguments of one option in an `{options}` segment (`fill`, `256`, `256` in
 /// `rs:fill:256:256`), as byte ranges of the segment: read on demand, no array per option.
 ///
-/// Holds up to six ranges, as many as any option takes; ``count`` still counts every argument,
+/// Holds up to eight ranges, as many as any option takes; ``count`` still counts every argument,
 /// so an option given more is refused by its count. Valid only while the segment's bytes are.
 struct OptionArguments {
-    /// The most arguments an option takes (`fq`: three formats and their qualities).
-    static let capacity = 6
+    /// The most arguments an option takes (`rs`: type, sides, enlarge, extend, a compass
+    /// point and its two offsets).
+    static let capacity = 8
 
     /// How many arguments the option was given.
     private(set) var count = 0
     private let bytes: UnsafeBufferPointer<UInt8>
-    private var ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (
-        0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0
-    )
+    private var ranges:
+        (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (
+            0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0
+        )
 
     /// The `:`-separated arguments in `bytes[range]` (the option after its name, each argument
     /// after its `:`).
@@ -29,6 +31,8 @@ struct OptionArguments {
             case 3: ranges.3 = (separator + 1)..<next
             case 4: ranges.4 = (separator + 1)..<next
             case 5: ranges.5 = (separator + 1)..<next
+            case 6: ranges.6 = (separator + 1)..<next
+            case 7: ranges.7 = (separator + 1)..<next
             default: break
             }
             count += 1
@@ -46,7 +50,9 @@ struct OptionArguments {
             case 2: ranges.2
             case 3: ranges.3
             case 4: ranges.4
-            default: ranges.5
+            case 5: ranges.5
+            case 6: ranges.6
+            default: ranges.7
             }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }

@@ -93,8 +93,8 @@ extension ThumbnailOptions {
     )
 
     static let cropArea = ThumbnailOption(
-        name: "c", longName: "crop_area", syntax: "{w}:{h}[:{gravity}]",
-        summary: "imgproxy's `crop` (its long name is `cr`'s here): cut a `w` × `h` area of the source before the "
+        name: "c", longName: "crop", syntax: "{w}:{h}[:{gravity}]",
+        summary: "imgproxy's `crop`: cut a `w` × `h` area of the source before the "
             + "resize, a side below 1 a fraction of the source's, 0 the whole side, placed by a gravity as `g` takes "
             + "(offsets in source pixels, or fractions below 1), default `g`'s",
         example: "c:0.5:0:sm",
@@ -157,16 +157,16 @@ extension ThumbnailOptions {
         }
     )
 
-    /// `ex`'s or `exar`'s gravity, or `nil` for `0` (no extension).
-    private static func parseExtension(_ arguments: OptionArguments, maximumDimension: Int, name: String)
-        throws(ServiceError) -> ImageProcessors.Gravity?
-    {
-        guard arguments.count >= 1, let extends = flag(arguments[0]) else {
+    /// `ex`'s or `exar`'s gravity (its arguments from `first` on), or `nil` for `0` (no extension).
+    static func parseExtension(
+        _ arguments: OptionArguments, from first: Int = 0, maximumDimension: Int, name: String
+    ) throws(ServiceError) -> ImageProcessors.Gravity? {
+        guard arguments.count > first, let extends = flag(arguments[first]) else {
             throw .badOptions("\(name) takes 1 or 0 and an optional gravity, as in \(name):1:so")
         }
-        guard arguments.count > 1 else { return extends ? .center : nil }
+        guard arguments.count > first + 1 else { return extends ? .center : nil }
         let gravity = try parseGravity(
-            (1..<arguments.count).map { arguments[$0] }, maximumDimension: maximumDimension, name: name)
+            (first + 1..<arguments.count).map { arguments[$0] }, maximumDimension: maximumDimension, name: name)
         guard gravity != .smart else { throw .badOptions("\(name): sm cannot place an extended image") }
         return extends ? gravity : nil
     }

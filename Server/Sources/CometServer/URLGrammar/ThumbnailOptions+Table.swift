@@ -6,20 +6,24 @@ extension ThumbnailOptions {
     /// then cropped, then resized, then the effects on the small result, then its padding, then
     /// the watermark). The delivery options come last: they change the key, the checks or the
     /// headers, not the pixels.
-    /// `g` and `dpr` come before `rs`, whose step they shape.
+    /// `g`, `dpr`, `z`, `mw` and `mh` come before `rs`, whose step they shape; `s`, `w`, `h` and
+    /// `rt` set parts of `rs` and are spelled inside it.
     public static let table: [ThumbnailOption] = [
-        trim, rotate, flip, crop, gravity, cropArea, pixelRatio, zoom, enlarge, resize, extend, extendAspectRatio, blur,
+        trim, rotate, flip, crop, gravity, cropArea, pixelRatio, zoom, enlarge, minimumWidth, minimumHeight, resize,
+        size,
+        width, height, resizingType, extend, extendAspectRatio, blur,
         sharpen, pixelate, grayscale,
         brightness,
         contrast,
-        padding, watermark, quality, formatQuality, maximumBytes, format, background, stripColorProfile, cacheBuster,
+        padding, watermark, quality, formatQuality, maximumBytes, format, background, stripColorProfile, stripMetadata,
+        keepCopyright, skipProcessing, raw, enforceThumbnail, cacheBuster,
         expires, filename,
         returnAttachment,
     ]
 
     static let crop = ThumbnailOption(
-        name: "cr", longName: "crop", syntax: "{x}:{y}:{w}:{h}",
-        summary: "crop this rectangle (source pixels) before resizing",
+        name: "cr", longName: "crop_rect", syntax: "{x}:{y}:{w}:{h}",
+        summary: "cut this rectangle (source pixels) out before resizing (not imgproxy's: its `crop` is `c`)",
         example: "cr:0:0:800:600",
         get: { $0.crop }, set: { $0.crop = $1 },
         parse: { arguments, _ throws(ServiceError) in
@@ -36,24 +40,6 @@ extension ThumbnailOptions {
         effect: { crop, plan in
             plan.add(ImageProcessors.Crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
         }
-    )
-
-    static let resize = ThumbnailOption(
-        name: "rs", longName: "resize", syntax: "{fit|fill|force}:{w}:{h}[:{up}]",
-        summary: "`fit`: inside w×h, aspect kept (`0` for one side: follow the other); `fill`: cover w×h and cut the "
-            + "centre to exactly w×h; `force`: stretch to w×h. `up` = `1` allows enlarging (default `0`)",
-        example: "rs:fill:256:256",
-        get: { $0.resize }, set: { $0.resize = $1 },
-        parse: { arguments, maximumDimension throws(ServiceError) in
-            try parseResize(arguments, maximumDimension: maximumDimension)
-        },
-        spell: { resize, output in
-            output.appendArgument(resize.mode.rawValue)
-            output.appendArgument(resize.width)
-            output.appendArgument(resize.height)
-            if resize.upscale { output.appendArgument("1") }
-        },
-        effect: { resize, plan in plan.add(resize) }
     )
 
     static let quality = ThumbnailOption(
@@ -121,31 +107,6 @@ extension ThumbnailOptions {
     ) throws(ServiceError) -> Value {
         guard arguments.count == 1, let value = read(arguments[0]) else { throw .badOptions(usage) }
         return value
-    }
-
-    private static func parseResize(_ arguments: OptionArguments, maximumDimension: Int) throws(ServiceError) -> Resize
-    {
-        let usage = "rs takes a mode (fit, fill, force), a width and a height, as in rs:fill:256:256"
-        guard arguments.count == 3 || arguments.count == 4, let mode = ResizeMode(rawValue: arguments[0]),
-            let width = Int(arguments[1]), let height = Int(arguments[2]), width >= 0, height >= 0
-        else {
-            throw .badOptions(usage)
-        }
-        var upscale = false
-        if arguments.count == 4 {
-            guard arguments[3] == "0" || arguments[3] == "1" else {
-                throw .badOptions("rs's fourth value (upscale) is 0 or 1")
-            }
-            upscale = arguments[3] == "1"
-        }
-        guard width > 0 || height > 0 else { throw .badOptions("rs needs a width or a height above 0") }
-        guard mode == .fit || (width > 0 && height > 0) else {
-            throw .badOptions("rs:\(mode.rawValue) needs both a width and a height (0 is for rs:fit)")
-        }
-        guard width <= maximumDimension, height <= maximumDimension else {
-            throw .badOptions("the largest output side allowed is \(maximumDimension) pixels")
-        }
-        return Resize(mode: mode, width: width, height: height, upscale: upscale)
     }
 
     static func parseColor(_ text: String) -> RGBA8? {

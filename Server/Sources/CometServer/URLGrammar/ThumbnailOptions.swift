@@ -40,6 +40,10 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// `true` when `rs` may enlarge (`el:1`, folded into ``resize`` when there is one), else
     /// `nil`.
     public var enlarges: Bool?
+    /// The least width of the resize's result (`mw`), or `nil`.
+    public var minimumWidth: Int?
+    /// The least height of the resize's result (`mh`), or `nil`.
+    public var minimumHeight: Int?
     /// The zoom factors (`z`) that multiply the resize's width and height, or `nil`.
     public var zoom: Zoom?
     /// The clockwise turn of the source in degrees (90, 180 or 270; `rot`), or `nil`.
@@ -66,6 +70,11 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var formatQualities: [OutputFormat: Int]?
     /// The most bytes a JPEG, WebP or AVIF result should have (`mb`), or `nil`.
     public var maximumBytes: Int?
+    /// The source formats sent as they are (`skp`, `raw`), in canonical order, or `nil`.
+    public var skippedSourceFormats: [AssetType]?
+    /// `true` when a JPEG's embedded EXIF thumbnail is used when it is large enough (`eth:1`),
+    /// else `nil`.
+    public var enforcesThumbnail: Bool?
     /// A string that only changes the result key (`cb`), or `nil`.
     public var cacheBuster: String?
     /// The Unix time from which the URL is answered with 404 (`exp`), or `nil`.
@@ -239,11 +248,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
         if segment != "-" {
             try read(segment, maximumDimension: maximumDimension, presets: presets, into: &options)
         }
-        if options.enlarges == true, options.resize != nil {
-            // One spelling, and so one key, for rs:…:1 and rs:…,el:1.
-            options.resize?.upscale = true
-            options.enlarges = nil
-        }
+        options.foldResize()
         try options.checkCombinedSides(maximumDimension: maximumDimension)
         return options
     }
@@ -307,11 +312,19 @@ public struct ThumbnailOptions: Sendable, Hashable {
         let ratio = pixelRatio ?? 1
         let zoom = zoom ?? Zoom(x: 1, y: 1)
         let padding = padding ?? Padding(top: 0, right: 0, bottom: 0, left: 0)
-        let width = (Double(resize.width) * zoom.x + Double(padding.left + padding.right)) * ratio
-        let height = (Double(resize.height) * zoom.y + Double(padding.top + padding.bottom)) * ratio
+        var (width, height) = (Double(resize.width) * zoom.x, Double(resize.height) * zoom.y)
+        let hasLeastSides = minimumWidth != nil || minimumHeight != nil
+        if hasLeastSides {
+            // With a least side, each of the result's sides is at most the largest of all four.
+            width = max(width, height, Double(minimumWidth ?? 0), Double(minimumHeight ?? 0))
+            height = width
+        }
+        width = (width + Double(padding.left + padding.right)) * ratio
+        height = (height + Double(padding.top + padding.bottom)) * ratio
         guard width.rounded() <= Double(maximumDimension), height.rounded() <= Double(maximumDimension) else {
             throw .badOptions(
-                "rs, z, pd and dpr together ask for a side over the largest allowed, \(maximumDimension) pixels")
+                "\(hasLeastSides ? "rs, mw, mh, z, pd" : "rs, z, pd") and dpr together ask for a side over the "
+                    + "largest allowed, \(maximumDimension) pixels")
         }
     }
 
@@ -323,13 +336,15 @@ public struct ThumbnailOptions: Sendable, Hashable {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
-    /// The options as a Markdown table (the Serving guide's), one row per option of ``table``.
+    /// The options as a Markdown table (the Serving guide's), one row per option of ``table``,
+    /// each with its example.
     public static var markdownTable: String {
         let rows = table.map { option in
             let form = option.form.replacingOccurrences(of: "|", with: "\\|")
-            return "| `\(form)` | `\(option.longName)` | \(option.summary) |"
+            return "| `\(form)` | `\(option.longName)` | \(option.summary) | `\(option.example)` |"
         }
-        return (["| Option | Long name | Meaning |", "| --- | --- | --- |"] + rows).joined(separator: "\n")
+        return (["| Option | Long name | Meaning | Example |", "| --- | --- | --- | --- |"] + rows).joined(
+            separator: "\n")
     }
 
     /// The options as `comet-server --help` lists them, one per line.

@@ -21,6 +21,8 @@ import Synchronization
 /// - `/missing`: 404; `/error`: 500; `/garbage`: 200 with bytes that are no image
 /// - `/big`: 200 with 2 MiB; `/huge.png`: a small PNG that declares 4000×4000 pixels
 /// - `/redirect?to=URL`: 302 to URL; `/loop`: 302 to itself
+/// - `/corpus/{folder}/{name}`: a file of the shared test corpus (``ServerTestCorpus``), 404 when
+///   it is not there
 final class OriginServer: Sendable {
     static let photo: [UInt8] = {
         let image = Image(width: 640, height: 480, isOpaque: true) { pixels, bytesPerRow in
@@ -127,6 +129,13 @@ final class OriginServer: Sendable {
             return response
         }
         router.get("/img/subject.png") { _, _ in image(subject, "image/png") }
+        router.get("/corpus/:folder/:name") { _, context in
+            let path = "\(context.parameters.get("folder") ?? "")/\(context.parameters.get("name") ?? "")"
+            guard !path.contains(".."), let bytes = ServerTestCorpus.bytes(path) else {
+                return Response(status: .notFound)
+            }
+            return image(bytes, "image/jpeg")
+        }
         router.get("/copy/:name/photo.jpg") { _, _ in image(photo, "image/jpeg") }
         router.get("/slow/:ms/photo.jpg") { _, context in
             try await Task.sleep(for: .milliseconds(context.parameters.get("ms", as: Int.self) ?? 1000))

@@ -50,4 +50,27 @@ struct PresetTests {
         let error = #expect(throws: ServiceError.self) { try ThumbnailPresets(definitions, maximumDimension: 4096) }
         #expect(error?.message.hasPrefix("preset \"") == true)
     }
+
+    @Test func aPresetsFileHasOneDefinitionALineAndComments() throws {
+        var definitions: [String: String] = [:]
+        try ThumbnailPresets.addDefinition("gray=grayscale", to: &definitions, origin: "--preset")
+        let file = "# thumbnails\n\n  thumb=rs:fill:100:100,q:80  \r\n   # indented comment\nwide=s:800:0\n"
+        try ThumbnailPresets.addDefinitions(file: file, path: "presets.txt", to: &definitions)
+        #expect(definitions == ["gray": "grayscale", "thumb": "rs:fill:100:100,q:80", "wide": "s:800:0"])
+        let presets = try ThumbnailPresets(definitions, maximumDimension: 4096)
+        #expect(try parse("pr:wide", presets).canonical == "rs:fit:800:0")
+    }
+
+    @Test(arguments: [
+        ("a=q:80\na=q:70\n", "presets.txt:2: preset a is defined twice"),
+        ("a=q:80\n=q:70\n", "presets.txt:2: a preset is NAME=options"), ("q:80\n", "presets.txt:1: a preset is NAME"),
+        ("gray=q:80\n", "presets.txt:1: preset gray is defined twice"),
+    ])
+    func aBadPresetsFileIsRefusedNamingTheLine(_ file: String, _ message: String) throws {
+        var definitions = ["gray": "grayscale"]
+        let error = #expect(throws: ServiceError.self) {
+            try ThumbnailPresets.addDefinitions(file: file, path: "presets.txt", to: &definitions)
+        }
+        #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
+    }
 }

@@ -83,7 +83,7 @@ struct ProcessingOptionsGrammarTests {
     }
 
     @Test(arguments: [
-        ("c:0.5:0", "c:0.5:0"), ("crop_area:100:200:nowe:0.1:5", "c:100:200:nowe:0.1:5"), ("c:10:10:ce", "c:10:10:ce"),
+        ("c:0.5:0", "c:0.5:0"), ("crop:100:200:nowe:0.1:5", "c:100:200:nowe:0.1:5"), ("c:10:10:ce", "c:10:10:ce"),
     ])
     func cropAreaIsSpelledWithItsGravity(_ segment: String, _ canonical: String) throws {
         #expect(try parse(segment).canonical == canonical)

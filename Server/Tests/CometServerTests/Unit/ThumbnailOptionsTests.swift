@@ -13,7 +13,8 @@ struct ThumbnailOptionsTests {
     }
 
     @Test func acceptsLongNamesAndSpellsThemCanonically() throws {
-        let options = try ThumbnailOptions.parse("format:png,resize:fit:300:0:1,crop:0:0:10:20", maximumDimension: 4096)
+        let options = try ThumbnailOptions.parse(
+            "format:png,resize:fit:300:0:1,crop_rect:0:0:10:20", maximumDimension: 4096)
         #expect(options.canonical == "cr:0:0:10:20,rs:fit:300:0:1,f:png")
     }
 
@@ -40,7 +41,7 @@ struct ThumbnailOptionsTests {
     }
 
     @Test(arguments: [
-        "rs:fill:0:100", "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:bmp", "zz:1", "q:80,q:70", "",
+        "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:bmp", "zz:1", "q:80,q:70", "",
         "rs:fit:5000:10", "bg:fff", "bg:xyzxyz", "bg:+12345", "bg:ff:00", "scp:2", "scp:", "scp:0:1",
     ])
     func rejects(_ segment: String) {
@@ -49,7 +50,8 @@ struct ThumbnailOptionsTests {
 
     @Test func rejectionsAreBadRequests() {
         let known =
-            "t, rot, flip, cr, g, c, dpr, z, el, rs, ex, exar, bl, sh, pix, grayscale, brightness, contrast, pd, wm, q, fq, mb, f, bg, scp, cb, exp, fn, att"
+            "t, rot, flip, cr, g, c, dpr, z, el, mw, mh, rs, s, w, h, rt, ex, exar, bl, sh, pix, grayscale, brightness, "
+            + "contrast, pd, wm, q, fq, mb, f, bg, scp, sm, kcr, skp, raw, eth, cb, exp, fn, att"
         #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: \(known))")) {
             try ThumbnailOptions.parse("zz:1", maximumDimension: 4096)
         }
