@@ -6,12 +6,13 @@ extension ImageProcessors {
     ///
     /// `radius` is the Gaussian's standard deviation σ in pixels, as for ``GaussianBlur`` (and
     /// imgproxy's `sharpen:%sigma`, whose guideline is 0.5 for screens, 1 to 1.5 for print).
-    /// The blur here is a true Gaussian (a separable kernel of ±3σ, edges extended), not
-    /// ``GaussianBlur``'s box approximation, which cannot represent the small σ sharpening uses.
+    /// Up to σ ``exactRadiusLimit`` the blur is a true Gaussian (a separable kernel of ±3σ,
+    /// edges extended): ``GaussianBlur``'s box approximation cannot represent the small σ
+    /// sharpening mostly uses. Such a kernel costs `6σ + 1` multiply-adds per byte and pass, so
+    /// above that σ the blur is ``GaussianBlur``'s three box passes instead (within a level or
+    /// two of the true Gaussian there, at a cost that does not grow with σ).
     /// Alpha is kept; colour is sharpened premultiplied (so transparent neighbours do not bleed
-    /// in) and stays within its alpha. The work is two passes of `6σ + 1` multiply-adds per
-    /// byte in single precision over a few rows of buffers (no per-pixel allocation), so keep
-    /// it for thumbnails: run it after the resize.
+    /// in) and stays within its alpha. Run it after the resize, on the small image.
     ///
     /// Limits: `radius` ≤ ``maximumRadius``, `amount` in ``amountRange``; other values make
     /// ``validate()`` and ``process(_:)`` throw.
@@ -51,12 +52,54 @@ extension ImageProcessors {
             }
         }
 
+        /// The largest σ blurred by a true Gaussian kernel; above it, by three box passes.
+        static let exactRadiusLimit: Double = 2
+
         /// The sharpened image (the image itself when σ or the amount is 0).
         public func process(_ image: Image) throws -> Image {
             try validate()
+            guard amount > 0 else { return image }
+            if radius > Self.exactRadiusLimit {
+                let widths = BoxBlur.boxWidths(sigma: min(radius, Double(max(image.width, image.height)) / 2))
+                guard widths.contains(where: { $0 > 1 }) else { return image }
+                return PixelRows.onPremultipliedColor(image) { masked($0, by: BoxBlur.blur($0, boxWidths: widths)) }
+            }
             let kernel = Self.kernel(sigma: radius)
-            guard kernel.count > 1, amount > 0 else { return image }
+            guard kernel.count > 1 else { return image }
             return PixelRows.onPremultipliedColor(image) { sharpened($0, kernel: kernel) }
+        }
+
+        /// `image` moved away from `blurred` (the same size and format): the mask of the box path.
+        private func masked(_ image: Image, by blurred: Image) -> Image {
+            let premultiplied = image.pixelFormat == .rgba8Premultiplied && !image.isOpaque
+            let gain = Float(amount)
+            return blurred.withUnsafeBytes { blurredBytes in
+                let base = blurredBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                var y = 0
+                return PixelRows.map(image, isOpaque: image.isOpaque) { input, out, width in
+                    let soft = base + y * blurred.bytesPerRow
+                    y += 1
+                    for i in 0..<(width * 4) {
+                        let v = Float(input[i])
+                        let s = min(max(v + gain * (v - Float(soft[i])), 0), 255)
+                        out[i] = UInt8(truncatingIfNeeded: (s + Self.roundingBias).bitPattern)
+                    }
+                    Self.keepAlpha(input, out, width: width, premultiplied: premultiplied)
+                }
+            }
+        }
+
+        /// Copies `input`'s alpha to `out`, and keeps premultiplied colour within it.
+        private static func keepAlpha(
+            _ input: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>, width: Int, premultiplied: Bool
+        ) {
+            for x in 0..<width {
+                let a = input[x * 4 + 3]
+                out[x * 4 + 3] = a
+                if premultiplied {
+                    for c in 0..<3 { out[x * 4 + c] = min(out[x * 4 + c], a) }
+                }
+            }
         }
 
         /// 1.5 × 2²³: a float in 0…255 plus this holds its nearest integer in its low bits.
@@ -126,14 +169,7 @@ extension ImageProcessors {
                                 // branches, so the loop vectorises.
                                 out[i] = UInt8(truncatingIfNeeded: (s + Self.roundingBias).bitPattern)
                             }
-                            // Alpha is kept; premultiplied colour may not exceed it.
-                            for x in 0..<w {
-                                let a = input[x * 4 + 3]
-                                out[x * 4 + 3] = a
-                                if premultiplied {
-                                    for c in 0..<3 { out[x * 4 + c] = min(out[x * 4 + c], a) }
-                                }
-                            }
+                            Self.keepAlpha(input, out, width: w, premultiplied: premultiplied)
                         }
                     }
                 }
