@@ -55,7 +55,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     private struct State {
         var downstream: Downstream?
         var task: URLSessionDataTask?
-        var started = false
+        var hasStarted = false
         /// The demand requested so far (shown in the mirror, as Combine's).
         var demand = Subscribers.Demand.none
     }
@@ -100,8 +100,8 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
         let (start, running) = state.withLock { state -> (Bool, URLSessionDataTask?) in
             guard state.downstream != nil else { return (false, nil) }
             state.demand += demand
-            guard !state.started else { return (false, state.task) }
-            state.started = true
+            guard !state.hasStarted else { return (false, state.task) }
+            state.hasStarted = true
             return (true, nil)
         }
         guard start else {
@@ -128,7 +128,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
     private func finish(data: Data?, response: URLResponse?, error: Error?) {
         let downstream = state.withLock { state -> Downstream? in
-            defer { state = State(started: true) }
+            defer { state = State(hasStarted: true) }
             return state.downstream
         }
         guard let downstream else { return }
@@ -154,7 +154,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
     func cancel() {
         let task = state.withLock { state -> URLSessionDataTask? in
-            defer { state = State(started: true) }
+            defer { state = State(hasStarted: true) }
             return state.task
         }
         task?.cancel()

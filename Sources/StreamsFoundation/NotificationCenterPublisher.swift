@@ -53,7 +53,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         var downstream: Downstream?
         var demand = Subscribers.Demand.none
         var observer: NSObjectProtocol?
-        var delivering = false
+        var isDelivering = false
     }
 
     private let state: Locked<State>
@@ -81,15 +81,15 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
 
     private func deliver(_ note: Notification) {
         let downstream = state.withLock { state -> Downstream? in
-            guard let downstream = state.downstream, state.demand > 0, !state.delivering else { return nil }
+            guard let downstream = state.downstream, state.demand > 0, !state.isDelivering else { return nil }
             state.demand -= 1
-            state.delivering = true
+            state.isDelivering = true
             return downstream
         }
         guard let downstream else { return }
         let extra = downstream.receive(note)
         state.withLock { state in
-            state.delivering = false
+            state.isDelivering = false
             if state.downstream != nil { state.demand += extra }
         }
     }

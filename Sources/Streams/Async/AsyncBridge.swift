@@ -26,7 +26,7 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
         var waiting: [Continuation] = []
         var buffered: [Output] = []
         var terminal: Element?
-        var cancelled = false
+        var isCancelled = false
     }
 
     private enum Step {
@@ -40,7 +40,7 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
 
     func receive(subscription: Subscription) {
         let pending = state.withLock { state -> Int? in
-            guard !state.cancelled, state.terminal == nil, state.subscription == nil else { return nil }
+            guard !state.isCancelled, state.terminal == nil, state.subscription == nil else { return nil }
             state.subscription = subscription
             defer { state.pendingRequests = 0 }
             return state.pendingRequests
@@ -55,7 +55,7 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
     func receive(_ input: Output) -> Subscribers.Demand {
         var unwanted = false
         let (waiting, early) = state.withLock { state -> ([Continuation], Bool) in
-            guard !state.cancelled else { return ([], false) }
+            guard !state.isCancelled else { return ([], false) }
             if state.subscription == nil, state.terminal == nil {
                 // A value before the subscription breaks the contract. As Combine does, it is
                 // dropped and every caller waiting on `next()` gets `nil` (none is left waiting
@@ -106,7 +106,7 @@ final class AsyncBridge<Output, Failure: Error>: Subscriber, Cancellable, Custom
 
     func cancel() {
         let (subscription, waiting) = state.withLock { state -> (Subscription?, [Continuation]) in
-            state.cancelled = true
+            state.isCancelled = true
             if state.terminal == nil { state.terminal = .success(nil) }
             state.buffered = []
             defer {

@@ -59,7 +59,7 @@ where Downstream.Input: Sendable {
     private struct State {
         var downstream: Downstream?
         var task: Task<Void, Never>?
-        var started = false
+        var hasStarted = false
     }
 
     private let state: Locked<State>
@@ -81,8 +81,8 @@ where Downstream.Input: Sendable {
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         let shouldStart = state.withLock { state -> Bool in
-            guard state.downstream != nil, !state.started else { return false }
-            state.started = true
+            guard state.downstream != nil, !state.hasStarted else { return false }
+            state.hasStarted = true
             return true
         }
         guard shouldStart else { return }

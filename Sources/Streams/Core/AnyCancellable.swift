@@ -9,8 +9,8 @@ import Synchronization
 /// lock. (Dynamic exclusivity checks are off on the two stored actions because the flag, not a
 /// Swift access, guarantees exclusivity.)
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-    private let cancelled = Atomic<Bool>(false)
-    @exclusivity(unchecked) private var action: (() -> Void)?  // owned by whoever sets `cancelled`
+    private let isCancelled = Atomic<Bool>(false)
+    @exclusivity(unchecked) private var action: (() -> Void)?  // owned by whoever sets `isCancelled`
     /// A wrapped cancellable is kept as is (no closure allocated around it).
     @exclusivity(unchecked) private var canceller: (any Cancellable)?  // same
 
@@ -30,7 +30,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Cancels the activity. Runs the closure the first time; later calls do nothing.
     public func cancel() {
-        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let body = action
         let canceller = self.canceller
         action = nil

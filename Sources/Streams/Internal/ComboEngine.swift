@@ -26,7 +26,7 @@ final class ComboEngine<Downstream: Subscriber>: SpecializedSubscription, Custom
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var stores: [ComboSlot] = []
     @exclusivity(unchecked) @usableFromInline var demandSoFar = Subscribers.Demand.none
-    @exclusivity(unchecked) @usableFromInline var terminated = false
+    @exclusivity(unchecked) @usableFromInline var isTerminated = false
     /// For zip, the upstream whose value completed the tuple being delivered, and the demand the
     /// downstream asked for (or returned) meanwhile: as in Combine, that upstream gets it
     /// through its `receive(_:)`'s return instead of a request (the others are asked as usual).
@@ -35,15 +35,15 @@ final class ComboEngine<Downstream: Subscriber>: SpecializedSubscription, Custom
     /// Dropped when the stream ends, with the stores it captured.
     @exclusivity(unchecked) @usableFromInline var combine: (() -> Downstream.Input)?
     @exclusivity(unchecked) @usableFromInline var outbox: Outbox<Downstream>!  // set once in init
-    @usableFromInline let zip: Bool
+    @usableFromInline let isZip: Bool
     @usableFromInline let description: String
     /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
     @usableFromInline let specialized: SpecializedEntries<ComboEngine>
 
     @inlinable
     init(downstream: Downstream, zip: Bool) {
-        self.zip = zip
-        self.description = zip ? "Zip" : "CombineLatest"
+        self.isZip = zip
+        self.description = isZip ? "Zip" : "CombineLatest"
         self.specialized = SpecializedEntries()
         self.outbox = Outbox(downstream) { [unowned self] extra in self.forwardDemand(extra) }
     }
@@ -89,7 +89,7 @@ final class ComboEngine<Downstream: Subscriber>: SpecializedSubscription, Custom
     func forwardDemand(_ demand: Subscribers.Demand) {
         var subscriptions: [Subscription] = []
         mutex.lock()
-        if !terminated {
+        if !isTerminated {
             demandSoFar += demand
             for store in stores {
                 if store === processing {
@@ -109,8 +109,8 @@ final class ComboEngine<Downstream: Subscriber>: SpecializedSubscription, Custom
     func cancelUpstreams() {
         var subscriptions: [Subscription] = []
         mutex.lock()
-        let first = !terminated
-        terminated = true
+        let first = !isTerminated
+        isTerminated = true
         for store in stores {
             if let subscription = store.subscription { subscriptions.append(subscription) }
             store.subscription = nil
@@ -133,7 +133,7 @@ final class ComboEngine<Downstream: Subscriber>: SpecializedSubscription, Custom
     @inlinable
     func subscribed(_ subscription: Subscription, to store: ComboSlot) {
         mutex.lock()
-        let accepted = !terminated && store.subscription == nil && !store.finished
+        let accepted = !isTerminated && store.subscription == nil && !store.isFinished
         if accepted { store.subscription = subscription }
         let demand = demandSoFar
         mutex.unlock()
@@ -149,27 +149,27 @@ final class ComboEngine<Downstream: Subscriber>: SpecializedSubscription, Custom
     @inlinable
     func received<Value>(_ value: Value, in store: ComboStore<Value>) -> Subscribers.Demand {
         mutex.lock()
-        guard !terminated, let combine else {
+        guard !isTerminated, let combine else {
             mutex.unlock()
             return .none
         }
-        store.everProduced = true
-        store.push(value, keepingAll: zip)
+        store.hasProduced = true
+        store.push(value, keepingAll: isZip)
         for other in stores where other.count == 0 {
             mutex.unlock()
             return .none
         }
         let combination = combine()
         var finish = false
-        if zip {
-            for other in stores where other.finished && other.count == 0 {
+        if isZip {
+            for other in stores where other.isFinished && other.count == 0 {
                 finish = true
             }
         }
-        let processes = zip && processing == nil
+        let processes = isZip && processing == nil
         if processes { processing = store }
         mutex.unlock()
-        if zip {
+        if isZip {
             outbox.enqueue(combination)
         } else {
             outbox.offer(combination)
@@ -177,7 +177,7 @@ final class ComboEngine<Downstream: Subscriber>: SpecializedSubscription, Custom
         var extra = Subscribers.Demand.none
         if processes {
             mutex.lock()
-            if !terminated { extra = demandWhileProcessing }
+            if !isTerminated { extra = demandWhileProcessing }
             processing = nil
             demandWhileProcessing = .none
             mutex.unlock()
@@ -191,27 +191,27 @@ final class ComboEngine<Downstream: Subscriber>: SpecializedSubscription, Custom
         switch completion {
         case .failure(let error):
             mutex.lock()
-            let live = !terminated
+            let live = !isTerminated
             mutex.unlock()
             guard live else { return }
             cancelUpstreams()
             outbox.complete(.failure(error), dropPending: true)
         case .finished:
             mutex.lock()
-            guard !terminated, !store.finished else {
+            guard !isTerminated, !store.isFinished else {
                 mutex.unlock()
                 return
             }
-            store.finished = true
+            store.isFinished = true
             store.subscription = nil
             var done: Bool
-            if zip {
+            if isZip {
                 done = store.count == 0
             } else {
-                done = !store.everProduced
+                done = !store.hasProduced
                 if !done {
                     done = true
-                    for other in stores where !other.finished { done = false }
+                    for other in stores where !other.isFinished { done = false }
                 }
             }
             mutex.unlock()
@@ -231,8 +231,8 @@ final class ComboEngine<Downstream: Subscriber>: SpecializedSubscription, Custom
 @usableFromInline
 class ComboSlot: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var subscription: Subscription?
-    @exclusivity(unchecked) @usableFromInline var finished = false
-    @exclusivity(unchecked) @usableFromInline var everProduced = false
+    @exclusivity(unchecked) @usableFromInline var isFinished = false
+    @exclusivity(unchecked) @usableFromInline var hasProduced = false
     /// The number of values waiting.
     @exclusivity(unchecked) @usableFromInline var count = 0
 

@@ -15,7 +15,7 @@ struct EngineChildList<Engine: ChildPublisherEngine> {
     /// Lists `child` (first) and marks it active.
     @inlinable
     mutating func push(_ child: EngineChildSide<Engine>) {
-        child.active = true
+        child.isActive = true
         child.next = first
         first?.previous = child
         first = child
@@ -28,7 +28,7 @@ struct EngineChildList<Engine: ChildPublisherEngine> {
     mutating func unlink(_ child: EngineChildSide<Engine>) -> Subscription? {
         let subscription = child.subscription
         child.subscription = nil
-        child.active = false
+        child.isActive = false
         let next = child.next
         if let previous = child.previous {
             previous.next = next

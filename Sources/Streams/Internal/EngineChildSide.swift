@@ -11,7 +11,7 @@ final class EngineChildSide<Engine: ChildPublisherEngine>: Subscriber, CustomStr
     @usableFromInline let engine: Engine
     @exclusivity(unchecked) @usableFromInline var subscription: Subscription?
     /// Listed: not yet finished, superseded or cancelled.
-    @exclusivity(unchecked) @usableFromInline var active = false
+    @exclusivity(unchecked) @usableFromInline var isActive = false
     @exclusivity(unchecked) @usableFromInline var next: EngineChildSide?
     /// The node whose `next` is this one (which keeps it alive while both are listed).
     @exclusivity(unchecked) @usableFromInline unowned(unsafe) var previous: EngineChildSide?

@@ -44,9 +44,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var upstream: Subscription?
-    @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
-    /// Completed, failed or cancelled: nothing more is accepted.
-    @exclusivity(unchecked) @usableFromInline var ended = false
+    @exclusivity(unchecked) @usableFromInline var status = FlatMapStatus.running
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     /// Values waiting for demand (or for the owner of delivery), oldest first.
     @exclusivity(unchecked) @usableFromInline var queue = FIFO<(child: ChildSide, value: Output)>()
@@ -54,7 +52,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @exclusivity(unchecked) @usableFromInline var owner: pthread_t?
     @exclusivity(unchecked) @usableFromInline var depth = 0
     /// A drain is asking a child for one more value: values that arrive meanwhile wait.
-    @exclusivity(unchecked) @usableFromInline var askingChild = false
+    @exclusivity(unchecked) @usableFromInline var isAskingChild = false
     /// A failure that arrived while another thread was delivering, for the owner to deliver.
     @exclusivity(unchecked) @usableFromInline var pendingFailure: Failure?
     /// The children subscribed or about to be.
@@ -78,7 +76,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         self.specialized = SpecializedEntries()
     }
 
-    @inlinable var hasEnded: Bool { ended }
+    @inlinable var hasEnded: Bool { status == .ended }
 
     deinit {
         cell.destroy()
@@ -118,12 +116,12 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     func release() -> Bool {
         depth -= 1
         guard depth == 0 else {
-            let ended = self.ended
+            let ended = status == .ended
             mutex.unlock()
             return ended
         }
         while true {
-            if ended {
+            if status == .ended {
                 owner = nil
                 let failure = pendingFailure
                 pendingFailure = nil
@@ -142,17 +140,17 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 mutex.lock()
                 depth = 0
                 demand += extra
-                if !unlimited, !ended, let subscription = child.subscription {
-                    askingChild = true
+                if !unlimited, status != .ended, let subscription = child.subscription {
+                    isAskingChild = true
                     mutex.unlock()
                     subscription.request(.max(1))
                     mutex.lock()
-                    askingChild = false
+                    isAskingChild = false
                 }
                 continue
             }
-            if upstreamFinished, children.count == 0, queue.isEmpty {
-                ended = true
+            if status == .upstreamFinished, children.count == 0, queue.isEmpty {
+                status = .ended
                 owner = nil
                 let downstream = takeDownstream()
                 let dropped = upstream
@@ -183,7 +181,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         mutex.lock()
-        guard !ended else {
+        guard status != .ended else {
             mutex.unlock()
             return
         }
@@ -205,7 +203,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func cancelNow() {
         mutex.lock()
-        guard !ended else {
+        guard status != .ended else {
             mutex.unlock()
             return
         }
@@ -222,7 +220,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// `keeping`'s, and the upstream's when `cancelUpstream`). Call with the mutex held.
     @inlinable
     func endLocked(keeping: ChildSide?, cancelUpstream: Bool) -> [Subscription] {
-        ended = true
+        status = .ended
         var subscriptions = children.unlinkAll(keeping: keeping)
         if cancelUpstream, let upstream { subscriptions.append(upstream) }
         upstream = nil
@@ -233,7 +231,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func fail(_ error: Failure, from child: ChildSide?) {
         mutex.lock()
-        guard !ended else {
+        guard status != .ended else {
             mutex.unlock()
             return
         }
@@ -265,7 +263,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func upstreamSubscribed(_ subscription: Subscription) {
         mutex.lock()
-        let accepted = !ended && upstream == nil && !upstreamFinished
+        let accepted = status == .running && upstream == nil
         if accepted { upstream = subscription }
         mutex.unlock()
         if accepted {
@@ -282,11 +280,11 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             fail(error, from: nil)
         case .finished:
             mutex.lock()
-            guard !ended, !upstreamFinished else {
+            guard status == .running else {
                 mutex.unlock()
                 return
             }
-            upstreamFinished = true
+            status = .upstreamFinished
             let dropped = (upstream, transform)
             upstream = nil
             transform = nil
@@ -304,7 +302,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func childSubscribed(_ child: ChildSide, _ subscription: Subscription) {
         mutex.lock()
-        let accepted = !ended && child.active && child.subscription == nil
+        let accepted = status != .ended && child.isActive && child.subscription == nil
         if accepted { child.subscription = subscription }
         let unlimited = demand == .unlimited
         mutex.unlock()
@@ -320,12 +318,12 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         mutex.lock()
         // As in Combine, a child's value counts until the stream ends, even one it sends after
         // its own completion.
-        guard !ended else {
+        guard status != .ended else {
             mutex.unlock()
             return .none
         }
         let unlimited = demand == .unlimited
-        guard unlimited || (demand > 0 && !askingChild), claim() else {
+        guard unlimited || (demand > 0 && !isAskingChild), claim() else {
             queue.append((child, value))
             mutex.unlock()
             return .none
@@ -344,22 +342,22 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         switch completion {
         case .failure(let error):
             mutex.lock()
-            let current = child.active
+            let current = child.isActive
             mutex.unlock()
             if current { fail(error, from: child) }
         case .finished:
             mutex.lock()
-            guard !ended else {
+            guard status != .ended else {
                 mutex.unlock()
                 return
             }
-            let finished = child.active ? children.unlink(child) : nil
+            let finished = child.isActive ? children.unlink(child) : nil
             let upstream = maxPublishers == .unlimited ? nil : self.upstream
             let endedNow: Bool
             if claim() {
                 endedNow = release()
             } else {
-                endedNow = ended
+                endedNow = status == .ended
                 mutex.unlock()
             }
             _ = finished  // released outside the lock
@@ -367,4 +365,16 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             if !endedNow { upstream?.request(.max(1)) }
         }
     }
+}
+
+/// Where a ``FlatMapEngine`` stands. Payload-free, so it is stored in one byte and compared as
+/// cheaply as a `Bool`.
+@usableFromInline
+enum FlatMapStatus: UInt8 {
+    /// The upstream may still hand over values, each one a new child.
+    case running
+    /// The upstream finished: the stream finishes once every child has and the queue is empty.
+    case upstreamFinished
+    /// Finished, failed or cancelled: nothing more is accepted.
+    case ended
 }

@@ -23,7 +23,7 @@ struct Link<Downstream>: @unchecked Sendable {
         @usableFromInline var upstream: SubscriptionSlot
         @usableFromInline var downstream: Downstream?
         /// The link ended after an upstream had attached: a later subscription is cancelled.
-        @usableFromInline var endedAttached = false
+        @usableFromInline var hasEndedAttached = false
 
         @inlinable init(downstream: Downstream? = nil) {
             self.upstream = SubscriptionSlot()
@@ -33,7 +33,7 @@ struct Link<Downstream>: @unchecked Sendable {
         /// The state once the link ended.
         @inlinable static func ended(from state: State) -> State {
             var ended = State()
-            ended.endedAttached = state.upstream.isSet || state.endedAttached
+            ended.hasEndedAttached = state.upstream.isSet || state.hasEndedAttached
             return ended
         }
     }
@@ -71,7 +71,7 @@ struct Link<Downstream>: @unchecked Sendable {
     func adopt(_ upstream: Subscription) -> Downstream? {
         let (downstream, duplicate) = state.withLock { state -> (Downstream?, Bool) in
             guard let downstream = state.downstream else {
-                return (nil, state.endedAttached || early.contains(.cancelLateSubscription))
+                return (nil, state.hasEndedAttached || early.contains(.cancelLateSubscription))
             }
             guard !state.upstream.isSet else { return (nil, true) }
             state.upstream = SubscriptionSlot(upstream)

@@ -32,11 +32,11 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var upstream: Subscription?
-    @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
-    @exclusivity(unchecked) @usableFromInline var unlimited = false
+    @exclusivity(unchecked) @usableFromInline var isUpstreamFinished = false
+    @exclusivity(unchecked) @usableFromInline var isUnlimited = false
     /// `unlimited`, readable without the mutex (it only ever turns on).
-    @usableFromInline let unlimitedNow = Atomic<Bool>(false)
-    @exclusivity(unchecked) @usableFromInline var terminated = false
+    @usableFromInline let isUnlimitedNow = Atomic<Bool>(false)
+    @exclusivity(unchecked) @usableFromInline var isTerminated = false
     @exclusivity(unchecked) @usableFromInline var children = EngineChildList<MergeEngine>()
     /// Dropped when the stream ends, with whatever the closure captured.
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> Child)?
@@ -63,7 +63,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         self.specialized = SpecializedEntries()
     }
 
-    @inlinable var hasEnded: Bool { terminated }
+    @inlinable var hasEnded: Bool { isTerminated }
 
     deinit {
         mutex.destroy()
@@ -89,9 +89,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         guard becameUnlimited else { return }
         var children: [Subscription] = []
         mutex.lock()
-        if !terminated {
-            unlimited = true
-            unlimitedNow.store(true, ordering: .releasing)
+        if !isTerminated {
+            isUnlimited = true
+            isUnlimitedNow.store(true, ordering: .releasing)
             children = self.children.subscriptions
         }
         mutex.unlock()
@@ -109,7 +109,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func cancelAll() {
         mutex.lock()
-        terminated = true
+        isTerminated = true
         var subscriptions = children.unlinkAll()
         if let upstream { subscriptions.append(upstream) }
         upstream = nil
@@ -133,7 +133,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func upstreamSubscribed(_ subscription: Subscription) {
         mutex.lock()
-        let accepted = !terminated && upstream == nil
+        let accepted = !isTerminated && upstream == nil
         if accepted { upstream = subscription }
         mutex.unlock()
         if !accepted {
@@ -150,11 +150,11 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             fail(error)
         case .finished:
             mutex.lock()
-            guard !terminated else {
+            guard !isTerminated else {
                 mutex.unlock()
                 return
             }
-            upstreamFinished = true
+            isUpstreamFinished = true
             upstream = nil
             let droppedTransform = transform
             transform = nil
@@ -170,9 +170,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func childSubscribed(_ child: ChildSide, _ subscription: Subscription) {
         mutex.lock()
-        let accepted = !terminated && child.active && child.subscription == nil
+        let accepted = !isTerminated && child.isActive && child.subscription == nil
         if accepted { child.subscription = subscription }
-        let unlimited = self.unlimited
+        let unlimited = self.isUnlimited
         mutex.unlock()
         if accepted {
             subscription.request(unlimited ? .unlimited : .max(1))
@@ -186,13 +186,13 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         // Without a demand limit no bookkeeping is needed per value: a value from a finished or
         // cancelled child cannot arrive, one racing a failure or a cancel is dropped by the
         // outbox.
-        if unlimitedNow.load(ordering: .acquiring) {
+        if isUnlimitedNow.load(ordering: .acquiring) {
             outbox.enqueue(value)
             return .none
         }
         mutex.lock()
-        let live = child.active && !terminated
-        let unlimited = self.unlimited
+        let live = child.isActive && !isTerminated
+        let unlimited = self.isUnlimited
         let subscription = unlimited ? nil : child.subscription
         mutex.unlock()
         guard live else { return .none }
@@ -209,17 +209,17 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         switch completion {
         case .failure(let error):
             mutex.lock()
-            let current = child.active
+            let current = child.isActive
             mutex.unlock()
             if current { fail(error) }
         case .finished:
             mutex.lock()
-            guard child.active else {
+            guard child.isActive else {
                 mutex.unlock()
                 return
             }
             let finished = children.unlink(child)
-            let done = upstreamFinished && children.count == 0
+            let done = isUpstreamFinished && children.count == 0
             let upstream = self.upstream
             mutex.unlock()
             _ = finished  // released outside the lock

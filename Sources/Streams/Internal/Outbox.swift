@@ -54,8 +54,8 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @usableFromInline let mutex = RawMutex()
     /// The downstream, held until the first of a completion or a cancel.
     @exclusivity(unchecked) @usableFromInline var cell: DownstreamCell<Downstream>
-    /// The downstream completed or cancelled: nothing more is accepted or delivered.
-    @exclusivity(unchecked) @usableFromInline var terminated = false
+    /// Whether the outbox is open yet, and whether the downstream completed or cancelled.
+    @exclusivity(unchecked) @usableFromInline var status = OutboxStatus.unopened
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var queue = FIFO<Pending>()
     /// In its own allocation once scheduled (`nil` before): the unspecialised `deinit` would
@@ -68,24 +68,24 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     /// only under the mutex, except that the holder gives the claim up with a compare-and-swap
     /// when nothing changed: after a fast-path delivery that takes no second lock round trip.
     @usableFromInline let flags = Atomic<Int>(OutboxFlags.claimed)
-    @exclusivity(unchecked) @usableFromInline var opened = false
-    @exclusivity(unchecked) @usableFromInline var missedValue: Bool
-    @exclusivity(unchecked) @usableFromInline var everRequested = false
+    /// ``offer(_:)`` dropped a value since the last request.
+    @exclusivity(unchecked) @usableFromInline var hasMissedValue: Bool
+    @exclusivity(unchecked) @usableFromInline var hasRequested = false
     @usableFromInline let onReturnedDemand: ((Subscribers.Demand) -> Void)?
 
-    /// - Parameter missedValue: start with the "missed" flag set, so the first request reports
-    ///   a missed value (used by current-value subjects to deliver the current value).
+    /// - Parameter hasMissedValue: start with the "missed" flag set, so the first request
+    ///   reports a missed value (used by current-value subjects to deliver the current value).
     /// - Parameter onReturnedDemand: called (outside the lock) with each non-zero demand the
     ///   downstream returns from `receive(_:)`, after it was added to the outbox's demand; for
     ///   owners that pass demand on to their upstreams.
     @inlinable
     init(
         _ downstream: Downstream,
-        missedValue: Bool = false,
+        hasMissedValue: Bool = false,
         onReturnedDemand: ((Subscribers.Demand) -> Void)? = nil
     ) {
         cell = DownstreamCell(downstream)
-        self.missedValue = missedValue
+        self.hasMissedValue = hasMissedValue
         self.onReturnedDemand = onReturnedDemand
     }
 
@@ -112,7 +112,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     var isTerminated: Bool {
         mutex.lock()
         defer { mutex.unlock() }
-        return terminated
+        return status.isTerminated
     }
 
     /// The downstream while the outbox is live (for handing it its subscription).
@@ -120,7 +120,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     var downstreamIfLive: Downstream? {
         mutex.lock()
         defer { mutex.unlock() }
-        return terminated ? nil : cell.value
+        return status.isTerminated ? nil : cell.value
     }
 
     /// The demand not yet used up, for views such as mirrors.
@@ -135,14 +135,20 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func open() {
         mutex.lock()
-        guard !opened else {
+        let dropped: Downstream?
+        switch status {
+        case .unopened:
+            status = .open
+            dropped = nil
+        case .cancelledUnopened:
+            status = .terminated
+            // The cancel left the release to whoever opens.
+            dropped = takeDownstream()
+        case .open, .terminated:
             mutex.unlock()
             return
         }
-        opened = true
         flags.store(0, ordering: .releasing)
-        // Cancelled before opening: the release was left to whoever opens.
-        let dropped = terminated ? takeDownstream() : nil
         mutex.unlock()
         _ = dropped
         drain()
@@ -153,7 +159,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable @discardableResult
     func enqueue(_ value: Input, afterDelivery: (() -> Void)? = nil) -> Bool {
         mutex.lock()
-        guard !terminated, scheduledCompletion == nil else {
+        guard !status.isTerminated, scheduledCompletion == nil else {
             mutex.unlock()
             return false
         }
@@ -174,12 +180,12 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable @discardableResult
     func offer(_ value: Input) -> Bool {
         mutex.lock()
-        guard !terminated, scheduledCompletion == nil else {
+        guard !status.isTerminated, scheduledCompletion == nil else {
             mutex.unlock()
             return false
         }
         guard demand > queuedCount else {
-            missedValue = true
+            hasMissedValue = true
             mutex.unlock()
             return false
         }
@@ -235,7 +241,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func complete(_ completion: Completion, dropPending: Bool = false) {
         mutex.lock()
-        guard !terminated, scheduledCompletion == nil else {
+        guard !status.isTerminated, scheduledCompletion == nil else {
             mutex.unlock()
             return
         }
@@ -260,16 +266,16 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     func request(_ demand: Subscribers.Demand) -> (firstRequest: Bool, becameUnlimited: Bool, missed: Bool) {
         guard demand > 0 else { return (false, false, false) }
         mutex.lock()
-        guard !terminated else {
+        guard !status.isTerminated else {
             mutex.unlock()
             return (false, false, false)
         }
         let wasUnlimited = self.demand == .unlimited
         self.demand += demand
-        let first = !everRequested
-        everRequested = true
-        let missed = missedValue
-        missedValue = false
+        let first = !hasRequested
+        hasRequested = true
+        let missed = hasMissedValue
+        hasMissedValue = false
         let becameUnlimited = !wasUnlimited && self.demand == .unlimited
         mutex.unlock()
         drain()
@@ -282,11 +288,13 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func cancel() {
         mutex.lock()
-        guard !terminated else {
+        switch status {
+        case .unopened: status = .cancelledUnopened
+        case .open: status = .terminated
+        case .cancelledUnopened, .terminated:
             mutex.unlock()
             return
         }
-        terminated = true
         let droppedQueue = queue.takeAll()
         let old = flags.bitwiseOr(OutboxFlags.dirty, ordering: .acquiringAndReleasing).oldValue
         let droppedDownstream = old & OutboxFlags.claimed != 0 ? nil : takeDownstream()
@@ -300,7 +308,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func drain() {
         mutex.lock()
-        guard !terminated else {
+        guard !status.isTerminated else {
             mutex.unlock()
             return
         }
@@ -316,7 +324,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
             // Everything is looked at now: clear `dirty` (only the holder changes `flags`
             // outside the mutex, and that is this thread).
             flags.store(OutboxFlags.claimed, ordering: .relaxed)
-            if terminated {
+            if status.isTerminated {
                 flags.store(0, ordering: .releasing)
                 let dropped = takeDownstream()
                 mutex.unlock()
@@ -333,7 +341,7 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
             }
             if queue.isEmpty, let scheduled = scheduledCompletion {
                 let completion = scheduled.pointee
-                terminated = true
+                status = .terminated
                 flags.store(0, ordering: .releasing)
                 let downstream = takeDownstream()
                 mutex.unlock()
@@ -359,6 +367,24 @@ final class Outbox<Downstream: Subscriber>: @unchecked Sendable {
         }
     }
 
+}
+
+/// Where an ``Outbox`` stands: opened by its owner once, terminated by a completion or a cancel.
+/// Payload-free, so it is stored in one byte and compared as cheaply as a `Bool`.
+@usableFromInline
+enum OutboxStatus: UInt8 {
+    /// Created: nothing is delivered until ``Outbox/open()``, and the `claimed` bit of the flags
+    /// stands for the opening.
+    case unopened
+    /// Delivering values while demand lasts.
+    case open
+    /// Cancelled before opening: nobody delivered, so ``Outbox/open()`` releases the downstream.
+    case cancelledUnopened
+    /// The downstream completed or cancelled: nothing more is accepted or delivered.
+    case terminated
+
+    /// Nothing more is accepted or delivered.
+    @inlinable var isTerminated: Bool { self == .cancelledUnopened || self == .terminated }
 }
 
 /// The bits of ``Outbox``'s `flags` word (not generic, so no metadata is needed to read them).

@@ -22,20 +22,31 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     private struct State {
         var upstream: Subscription?
         var result: Output?
-        var resultReady = false
-        var demanded = false
-        /// Set once the upstream's subscription has arrived (it stays set after the end).
-        var subscribed = false
+        /// The reduction ended: `result` is final.
+        var hasResult = false
+        /// The downstream requested a value.
+        var hasDemand = false
+        var status = ReducerStatus.awaitingSubscription
         /// Dropped when the stream ends (result delivered, failure, or cancel).
         var downstream: Downstream?
-        var terminated: Bool { downstream == nil }
+
+        /// Ends the stream: drops both ends and the result, and hands back the downstream.
+        mutating func end() -> Downstream? {
+            defer {
+                downstream = nil
+                upstream = nil
+                result = nil
+                status = .terminal
+            }
+            return downstream
+        }
     }
 
     private let state: Locked<State>
     private let reduce: (inout Output?, UpstreamOutput) throws(Downstream.Failure) -> Bool
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
     private var accumulator: Output?  // upstream's serialised calls only
-    private var reducing = true  // upstream's serialised calls only
+    private var isReducing = true  // upstream's serialised calls only
     private let initial: Output?
     /// The mirror's children for operators whose debugger view Combine shapes differently
     /// (collect shows only a count); `nil` gives the reduce-like view.
@@ -61,9 +72,9 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     func receive(subscription: Subscription) {
         let downstream = state.withLock { state -> Downstream? in
-            guard !state.terminated, !state.subscribed else { return nil }
+            guard state.status == .awaitingSubscription else { return nil }
             state.upstream = subscription
-            state.subscribed = true
+            state.status = .subscribed
             return state.downstream
         }
         guard let downstream else {
@@ -80,35 +91,34 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     /// once the reduction has ended: the accumulator belongs to the upstream's calls), the
     /// initial value and where the subscription stands.
     var customMirror: Mirror {
-        let (downstream, result, status) = state.withLock { state -> (Downstream?, Output?, String) in
-            let status = state.terminated ? "terminal" : state.subscribed ? "subscribed" : "awaitingSubscription"
-            return (state.downstream, state.result, status)
+        let (downstream, result, status) = state.withLock { state in
+            (state.downstream, state.result, state.status)
         }
         if let reflect { return Mirror(self, children: reflect(result)) }
         let children: [Mirror.Child] = [
             ("downstream", downstream.map { $0 as Any } ?? "nil"),
             ("result", result as Any),
             ("initial", initial as Any),
-            ("status", status),
+            ("status", "\(status)"),
         ]
         return Mirror(self, children: children)
     }
 
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         // Values before the subscription break the contract; Combine ignores them here.
-        guard reducing, state.withLock({ $0.subscribed }) else { return .none }
+        guard isReducing, state.withLock({ $0.status != .awaitingSubscription }) else { return .none }
         let done: Bool
         do {
             done = try reduce(&accumulator, input)
         } catch {
-            reducing = false
+            isReducing = false
             accumulator = nil
             takeUpstream()?.cancel()
             fail(error)
             return .none
         }
         if done {
-            reducing = false
+            isReducing = false
             takeUpstream()?.cancel()
             finish()
         }
@@ -123,19 +133,13 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     private func fail(_ error: Downstream.Failure) {
-        let downstream = state.withLock { state -> Downstream? in
-            defer {
-                state.downstream = nil
-                state.upstream = nil
-            }
-            return state.downstream
-        }
+        let downstream = state.withLock { $0.end() }
         downstream?.receive(completion: .failure(error))
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard reducing else { return }
-        reducing = false
+        guard isReducing else { return }
+        isReducing = false
         switch completion {
         case .finished:
             finish()
@@ -150,7 +154,7 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         accumulator = nil
         state.withLock { state in
             state.result = result
-            state.resultReady = true
+            state.hasResult = true
             state.upstream = nil
         }
         deliverIfReady()
@@ -158,12 +162,10 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     private func deliverIfReady() {
         let ready = state.withLock { state -> (Downstream, Output?)? in
-            guard state.resultReady, state.demanded, let downstream = state.downstream else { return nil }
-            defer {
-                state.downstream = nil
-                state.result = nil
-            }
-            return (downstream, state.result)
+            guard state.hasResult, state.hasDemand, state.status != .terminal else { return nil }
+            let result = state.result
+            guard let downstream = state.end() else { return nil }
+            return (downstream, result)
         }
         guard let (downstream, result) = ready else { return }
         if let result { _ = downstream.receive(result) }
@@ -172,7 +174,7 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
 
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
-        state.withLock { $0.demanded = true }
+        state.withLock { $0.hasDemand = true }
         deliverIfReady()
     }
 
@@ -180,17 +182,23 @@ final class Reducer<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscrib
         let ended = state.withLock { state -> (Subscription?, Downstream?) in
             // A cancel before the upstream's subscription has nothing to cancel yet: Combine
             // ignores it, and the upstream is then subscribed as usual.
-            if !state.subscribed { return (nil, nil) }
-            defer {
-                state.downstream = nil
-                state.upstream = nil
-                state.result = nil
-            }
-            return (state.upstream, state.downstream)
+            guard state.status == .subscribed else { return (nil, nil) }
+            let upstream = state.upstream
+            return (upstream, state.end())
         }
         // The downstream is released when `ended` goes, outside the lock.
         ended.0?.cancel()
     }
+}
+
+/// Where a ``Reducer`` stands, as Combine's reducing subscriptions show it in their mirror.
+private enum ReducerStatus: UInt8 {
+    /// The upstream's subscription has not arrived: a cancel now is ignored, as Combine does.
+    case awaitingSubscription
+    /// The upstream's subscription arrived and the stream is live.
+    case subscribed
+    /// The result was delivered, or the stream failed or was cancelled.
+    case terminal
 }
 
 extension Publisher {

@@ -24,8 +24,8 @@ final class Relay<Downstream: Subscriber>: SpecializedSubscription, CombineRefle
     @usableFromInline let mutex = RawMutex()
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     @exclusivity(unchecked) @usableFromInline var current = SubscriptionSlot()
-    @exclusivity(unchecked) @usableFromInline var sentSubscription = false
-    @exclusivity(unchecked) @usableFromInline var forwardedAny = false
+    @exclusivity(unchecked) @usableFromInline var hasSentSubscription = false
+    @exclusivity(unchecked) @usableFromInline var hasForwardedAny = false
     /// Which upstream is current: each ``RelaySide`` is made for one generation, and events
     /// from an earlier one (a second completion, a value after its completion) are ignored.
     @exclusivity(unchecked) @usableFromInline var generation = 0
@@ -109,14 +109,14 @@ final class Relay<Downstream: Subscriber>: SpecializedSubscription, CombineRefle
             // One that arrives after a cancel that came before any subscription is cancelled
             // only where the operator's Combine counterpart does; a second or stale one, or
             // one after an attached relay ended, always is.
-            let leaveAlone = !cell.isLive && !sentSubscription && !early.contains(.cancelLateSubscription)
+            let leaveAlone = !cell.isLive && !hasSentSubscription && !early.contains(.cancelLateSubscription)
             mutex.unlock()
             if !leaveAlone { subscription.cancel() }
             return
         }
         current = SubscriptionSlot(subscription)
-        if !sentSubscription {
-            sentSubscription = true
+        if !hasSentSubscription {
+            hasSentSubscription = true
             mutex.unlock()
             downstream.receive(subscription: self)
             return
@@ -136,7 +136,7 @@ final class Relay<Downstream: Subscriber>: SpecializedSubscription, CombineRefle
         }
         if !current.isSet {
             // A value before this upstream's subscription breaks the contract.
-            let first = !sentSubscription
+            let first = !hasSentSubscription
             let forwards = early.contains(first ? .forwardValues : .forwardLaterUpstreamsValues)
             if !forwards {
                 mutex.unlock()
@@ -158,7 +158,7 @@ final class Relay<Downstream: Subscriber>: SpecializedSubscription, CombineRefle
             }
             demand -= 1
         }
-        forwardedAny = true
+        hasForwardedAny = true
         mutex.unlock()
         let extra = downstream.receive(value)
         guard extra > 0 else { return .none }
@@ -179,7 +179,7 @@ final class Relay<Downstream: Subscriber>: SpecializedSubscription, CombineRefle
     var hasForwarded: Bool {
         mutex.lock()
         defer { mutex.unlock() }
-        return forwardedAny
+        return hasForwardedAny
     }
 
     /// The current upstream completed; another one will attach. Returns the generation of the

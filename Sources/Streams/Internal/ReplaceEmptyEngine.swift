@@ -17,10 +17,10 @@ final class ReplaceEmptyEngine<Downstream: Subscriber>: Subscriber, Subscription
     private struct State: UpstreamHolding {
         var upstream: Subscription?
         var downstream: Downstream?
-        var receivedValue = false
-        var requested = false
+        var hasReceivedValue = false
+        var hasRequested = false
         /// The upstream finished empty before any request: the element waits for one.
-        var finishedEmpty = false
+        var hasFinishedEmpty = false
     }
 
     private enum CompletionOutcome { case none, forward(Downstream), replace(Downstream) }
@@ -46,8 +46,8 @@ final class ReplaceEmptyEngine<Downstream: Subscriber>: Subscriber, Subscription
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let downstream = state.withLock { state -> Downstream? in
-            guard state.upstream != nil, !state.finishedEmpty, let downstream = state.downstream else { return nil }
-            state.receivedValue = true
+            guard state.upstream != nil, !state.hasFinishedEmpty, let downstream = state.downstream else { return nil }
+            state.hasReceivedValue = true
             return downstream
         }
         return downstream?.receive(input) ?? .none
@@ -55,10 +55,12 @@ final class ReplaceEmptyEngine<Downstream: Subscriber>: Subscriber, Subscription
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let outcome = state.withLock { state -> CompletionOutcome in
-            guard state.upstream != nil, !state.finishedEmpty, let downstream = state.downstream else { return .none }
-            if case .finished = completion, !state.receivedValue {
-                guard state.requested else {
-                    state.finishedEmpty = true
+            guard state.upstream != nil, !state.hasFinishedEmpty, let downstream = state.downstream else {
+                return .none
+            }
+            if case .finished = completion, !state.hasReceivedValue {
+                guard state.hasRequested else {
+                    state.hasFinishedEmpty = true
                     return .none
                 }
                 state = State()
@@ -82,8 +84,8 @@ final class ReplaceEmptyEngine<Downstream: Subscriber>: Subscriber, Subscription
         demand.assertNonZero()
         let outcome = state.withLock { state -> RequestOutcome in
             guard let downstream = state.downstream else { return .none }
-            state.requested = true
-            if state.finishedEmpty {
+            state.hasRequested = true
+            if state.hasFinishedEmpty {
                 state = State()
                 return .replace(downstream)
             }
@@ -103,7 +105,7 @@ final class ReplaceEmptyEngine<Downstream: Subscriber>: Subscriber, Subscription
     func cancel() {
         let ended = state.withLock { state -> (Subscription?, Downstream?) in
             defer { state = State() }
-            return (state.finishedEmpty ? nil : state.upstream, state.downstream)
+            return (state.hasFinishedEmpty ? nil : state.upstream, state.downstream)
         }
         ended.0?.cancel()
     }

@@ -16,12 +16,12 @@ struct ScheduledLink<Downstream>: @unchecked Sendable {
     struct State {
         @usableFromInline var upstream: SubscriptionSlot
         @usableFromInline var downstream: Downstream?
-        @usableFromInline var completing: Bool
+        @usableFromInline var isCompleting: Bool
 
         @inlinable init(downstream: Downstream? = nil) {
             self.upstream = SubscriptionSlot()
             self.downstream = downstream
-            self.completing = false
+            self.isCompleting = false
         }
     }
 
@@ -50,15 +50,15 @@ struct ScheduledLink<Downstream>: @unchecked Sendable {
     /// upstream has not completed.
     @inlinable
     var isAccepting: Bool {
-        state.withLock { $0.upstream.isSet && $0.downstream != nil && !$0.completing }
+        state.withLock { $0.upstream.isSet && $0.downstream != nil && !$0.isCompleting }
     }
 
     /// Marks the upstream's completion; `true` when it is the first, to be scheduled.
     @inlinable
     func beginCompletion() -> Bool {
         state.withLock { state -> Bool in
-            guard state.upstream.isSet, state.downstream != nil, !state.completing else { return false }
-            state.completing = true
+            guard state.upstream.isSet, state.downstream != nil, !state.isCompleting else { return false }
+            state.isCompleting = true
             return true
         }
     }
@@ -76,7 +76,7 @@ struct ScheduledLink<Downstream>: @unchecked Sendable {
     @inlinable
     var upstream: Subscription? {
         state.withLock { state in
-            state.downstream == nil || state.completing ? nil : state.upstream.subscription
+            state.downstream == nil || state.isCompleting ? nil : state.upstream.subscription
         }
     }
 

@@ -39,7 +39,7 @@ class ScheduledSubscription<Downstream, Policy: ScheduledPolicyState>: @unchecke
         /// The downstream's outstanding demand (for the operators that count it).
         var demand = Subscribers.Demand.none
         /// The upstream completed and its completion waits to be delivered.
-        var completing = false
+        var isCompleting = false
         /// The running timer, and the number it was started under.
         var timer: Cancellable?
         var timerGeneration: UInt64 = 0
@@ -51,12 +51,12 @@ class ScheduledSubscription<Downstream, Policy: ScheduledPolicyState>: @unchecke
         }
 
         /// Attached to both ends, and the upstream has not completed: upstream events are taken.
-        var isAccepting: Bool { upstream != nil && downstream != nil && !completing }
+        var isAccepting: Bool { upstream != nil && downstream != nil && !isCompleting }
 
         /// Whether the timer numbered `generation` is the running one of a stream still taking
         /// events (a stale or late timer ends nothing).
         func isCurrentTimer(_ generation: UInt64) -> Bool {
-            downstream != nil && !completing && timerGeneration == generation
+            downstream != nil && !isCompleting && timerGeneration == generation
         }
 
         /// Ends the stream: the state starts afresh and the old one is returned, for the caller
@@ -104,7 +104,7 @@ class ScheduledSubscription<Downstream, Policy: ScheduledPolicyState>: @unchecke
     final func beginCompletion<Result>(_ body: (inout State) -> Result) -> Result? {
         state.withLock { state -> Result? in
             guard state.isAccepting else { return nil }
-            state.completing = true
+            state.isCompleting = true
             return body(&state)
         }
     }
@@ -113,7 +113,7 @@ class ScheduledSubscription<Downstream, Policy: ScheduledPolicyState>: @unchecke
     final func addDemand(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         state.withLock { state in
-            if state.downstream != nil, !state.completing { state.demand += demand }
+            if state.downstream != nil, !state.isCompleting { state.demand += demand }
         }
     }
 
@@ -141,7 +141,7 @@ class ScheduledSubscription<Downstream, Policy: ScheduledPolicyState>: @unchecke
         fire: @escaping (UInt64) -> Void
     ) {
         let generation = state.withLock { state -> UInt64? in
-            guard state.downstream != nil, !state.completing, start(&state) else { return nil }
+            guard state.downstream != nil, !state.isCompleting, start(&state) else { return nil }
             state.timerGeneration &+= 1
             return state.timerGeneration
         }

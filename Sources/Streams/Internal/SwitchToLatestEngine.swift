@@ -25,10 +25,9 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @exclusivity(unchecked) @usableFromInline var inner = SubscriptionSlot()
     @exclusivity(unchecked) @usableFromInline var currentIndex: UInt64 = 0
     @exclusivity(unchecked) @usableFromInline var nextIndex: UInt64 = 1
-    @exclusivity(unchecked) @usableFromInline var cancelled = false
-    @exclusivity(unchecked) @usableFromInline var outerFinished = false
-    @exclusivity(unchecked) @usableFromInline var sentCompletion = false
-    @exclusivity(unchecked) @usableFromInline var awaitingInnerSubscription = false
+    @exclusivity(unchecked) @usableFromInline var status = SwitchToLatestStatus.running
+    /// The latest inner publisher was subscribed to and has not handed over its subscription.
+    @exclusivity(unchecked) @usableFromInline var isAwaitingInnerSubscription = false
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     /// The forwarding closures of `request` and `cancel` (see ``SpecializedSubscription``).
     @usableFromInline let specialized: SpecializedEntries<SwitchToLatestEngine>
@@ -49,10 +48,11 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     /// The downstream while live; call with the mutex held.
     @inlinable var downstream: Downstream? { cell.value }
 
-    /// Marks the end and hands back the downstream to tell, once; call with the mutex held.
+    /// Marks the completion as sent and hands back the downstream to tell, once; call with the
+    /// mutex held, while the status is live.
     @inlinable
     func end() -> Downstream? {
-        sentCompletion = true
+        status = .completed
         return cell.take()
     }
 
@@ -61,7 +61,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receive(subscription: Subscription) {
         mutex.lock()
-        let accepted = !outer.isSet && !cancelled && !sentCompletion
+        let accepted = !outer.isSet && status.isLive
         if accepted { outer = SubscriptionSlot(subscription) }
         mutex.unlock()
         guard accepted else {
@@ -74,7 +74,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receive(_ input: Inner) -> Subscribers.Demand {
         mutex.lock()
-        guard !cancelled, !outerFinished, !sentCompletion else {
+        guard status == .running else {
             mutex.unlock()
             return .none
         }
@@ -82,7 +82,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
         let index = nextIndex
         currentIndex = index
         nextIndex += 1
-        awaitingInnerSubscription = true
+        isAwaitingInnerSubscription = true
         mutex.unlock()
         previous.cancel()
         input.subscribe(SwitchToLatestSide(outer: self, index: index))
@@ -93,12 +93,12 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     func receive(completion: Subscribers.Completion<Failure>) {
         mutex.lock()
         outer = SubscriptionSlot()
-        outerFinished = true
-        guard !cancelled, !sentCompletion else {
+        guard status.isLive else {
             mutex.unlock()
             return
         }
-        if case .finished = completion, awaitingInnerSubscription || inner.isSet {
+        if case .finished = completion, isAwaitingInnerSubscription || inner.isSet {
+            status = .upstreamFinished
             mutex.unlock()
             return
         }
@@ -115,7 +115,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         mutex.lock()
-        guard !cancelled, !sentCompletion else {
+        guard status.isLive else {
             mutex.unlock()
             return
         }
@@ -128,7 +128,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func cancelNow() {
         mutex.lock()
-        cancelled = true
+        status = .cancelled
         let ended = (inner.take(), outer.take(), cell.take())
         mutex.unlock()
         ended.0.cancel()
@@ -141,15 +141,15 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receiveInner(subscription: Subscription, _ index: UInt64) {
         mutex.lock()
-        guard currentIndex == index, !cancelled, !inner.isSet else {
+        guard currentIndex == index, status != .cancelled, !inner.isSet else {
             mutex.unlock()
             subscription.cancel()
             return
         }
-        awaitingInnerSubscription = false
+        isAwaitingInnerSubscription = false
         // After the upstream failed, Combine still asks the late subscription for the
         // outstanding demand; nothing it sends reaches anyone, and it is not kept.
-        if !sentCompletion { inner = SubscriptionSlot(subscription) }
+        if status.isLive { inner = SubscriptionSlot(subscription) }
         let outstanding = demand
         mutex.unlock()
         if outstanding > 0 { subscription.request(outstanding) }
@@ -158,7 +158,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receiveInner(_ input: Downstream.Input, _ index: UInt64) -> Subscribers.Demand {
         mutex.lock()
-        guard currentIndex == index, !cancelled, cell.isLive else {
+        guard currentIndex == index, status.isLive else {
             mutex.unlock()
             return .none
         }
@@ -173,7 +173,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
         let extra = downstream.receive(input)
         if extra > 0 {
             mutex.lock()
-            if !sentCompletion, !cancelled { demand += extra }
+            if status.isLive { demand += extra }
             mutex.unlock()
         }
         return extra
@@ -182,23 +182,23 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receiveInner(completion: Subscribers.Completion<Failure>, _ index: UInt64) {
         mutex.lock()
-        guard currentIndex == index, !cancelled else {
+        guard currentIndex == index, status != .cancelled else {
             mutex.unlock()
             return
         }
-        let early = awaitingInnerSubscription
-        awaitingInnerSubscription = false
+        let early = isAwaitingInnerSubscription
+        isAwaitingInnerSubscription = false
         let finished = inner.take()
         var downstream: Downstream?
         var upstream = SubscriptionSlot()
-        if !sentCompletion {
+        if status.isLive {
             switch completion {
             case .finished:
-                if outerFinished { downstream = end() }
+                if status == .upstreamFinished { downstream = end() }
             case .failure:
-                cancelled = true
                 upstream = outer.take()
                 downstream = end()
+                status = .cancelled
             }
         }
         mutex.unlock()
@@ -209,6 +209,25 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
         upstream.cancel()
         downstream?.receive(completion: completion)
     }
+}
+
+/// Where a ``SwitchToLatestEngine`` stands. Payload-free, so it is stored in one byte and compared
+/// as cheaply as a `Bool`.
+@usableFromInline
+enum SwitchToLatestStatus: UInt8 {
+    /// The upstream of inner publishers is live: each new one replaces the current one.
+    case running
+    /// The upstream finished: the stream finishes when the current inner publisher does.
+    case upstreamFinished
+    /// The completion went downstream (the upstream failed or finished after the last inner
+    /// publisher). A late inner subscription is still asked for the outstanding demand, as
+    /// Combine does, and an inner completion still checks the contract.
+    case completed
+    /// Cancelled by the downstream, or failed by an inner publisher: every event is ignored.
+    case cancelled
+
+    /// The downstream is still held: demand counts and the stream may still complete.
+    @inlinable var isLive: Bool { self == .running || self == .upstreamFinished }
 }
 
 /// The subscriber to one inner publisher of `switchToLatest()`: passes its events to the outer

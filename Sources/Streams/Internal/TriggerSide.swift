@@ -14,13 +14,13 @@ protocol TriggeredEngine: AnyObject, CustomCombineIdentifierConvertible {
 /// The state of a ``TriggeredEngine`` as far as its trigger is concerned.
 protocol TriggerHolding {
     var trigger: Subscription? { get set }
-    var ended: Bool { get }
+    var isEnded: Bool { get }
 }
 
 extension TriggerHolding {
     /// ``TriggeredEngine/adoptTrigger(_:)``, under the engine's lock.
     mutating func adoptTrigger(_ subscription: Subscription) -> Bool {
-        guard !ended, trigger == nil else { return false }
+        guard !isEnded, trigger == nil else { return false }
         trigger = subscription
         return true
     }

@@ -27,10 +27,14 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         var upstream: Subscription?
         var trigger: Subscription?
         var pendingDemand = Subscribers.Demand.none
-        var triggered = false
-        var ended = false
-        /// The upstream handed over a subscription (kept or not).
-        var gotSubscription = false
+        var phase = DropUntilOutputPhase.dropping
+        /// The upstream handed over a subscription (kept or not); kept after the end.
+        var hasReceivedSubscription = false
+
+        var isEnded: Bool { phase == .ended }
+
+        /// The state after the end: both ends and the trigger dropped.
+        func ended() -> State { State(phase: .ended, hasReceivedSubscription: hasReceivedSubscription) }
     }
 
     private let state: Locked<State>
@@ -56,8 +60,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func receive(subscription: Subscription) {
         let demand = state.withLock { state -> Subscribers.Demand? in
-            state.gotSubscription = true
-            guard !state.ended, state.upstream == nil else { return nil }
+            state.hasReceivedSubscription = true
+            guard !state.isEnded, state.upstream == nil else { return nil }
             state.upstream = subscription
             defer { state.pendingDemand = .none }
             return state.pendingDemand
@@ -71,9 +75,9 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let (downstream, early) = state.withLock { state -> (Downstream?, Bool) in
-            guard state.gotSubscription else { return (nil, true) }
-            guard !state.ended, state.upstream != nil else { return (nil, false) }
-            return (state.triggered ? state.downstream : nil, false)
+            guard state.hasReceivedSubscription else { return (nil, true) }
+            guard state.phase == .passing, state.upstream != nil else { return (nil, false) }
+            return (state.downstream, false)
         }
         if early {
             assertionFailure("A value arrived before the subscription, which breaks the contract")
@@ -84,9 +88,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     func receive(completion: Subscribers.Completion<Failure>) {
         // Before the upstream's subscription too, as Combine passes it on.
         let ends = state.withLock { state -> (Downstream?, Subscription?) in
-            guard !state.ended else { return (nil, nil) }
-            state.ended = true
-            defer { state = State(ended: true, gotSubscription: state.gotSubscription) }
+            guard !state.isEnded else { return (nil, nil) }
+            defer { state = state.ended() }
             return (state.downstream, state.trigger)
         }
         ends.1?.cancel()
@@ -97,7 +100,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func request(_ demand: Subscribers.Demand) {
         let upstream = state.withLock { state -> Subscription? in
-            guard !state.ended else { return nil }
+            guard !state.isEnded else { return nil }
             if state.upstream == nil { state.pendingDemand += demand }
             return state.upstream
         }
@@ -106,8 +109,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func cancel() {
         let ends = state.withLock { state -> (Subscription?, Subscription?, Downstream?) in
-            guard !state.ended else { return (nil, nil, nil) }
-            defer { state = State(ended: true, gotSubscription: state.gotSubscription) }
+            guard !state.isEnded else { return (nil, nil, nil) }
+            defer { state = state.ended() }
             return (state.upstream, state.trigger, state.downstream)
         }
         ends.0?.cancel()
@@ -122,8 +125,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func triggerFired() {
         let released = state.withLock { state -> Subscription? in
-            guard !state.ended, let trigger = state.trigger else { return nil }
-            state.triggered = true
+            guard !state.isEnded, let trigger = state.trigger else { return nil }
+            state.phase = .passing
             state.trigger = nil
             return trigger
         }
@@ -132,8 +135,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
         let ends = state.withLock { state -> (Downstream?, Subscription?, Subscription?) in
-            guard !state.ended, !state.triggered else { return (nil, nil, nil) }
-            defer { state = State(ended: true, gotSubscription: state.gotSubscription) }
+            guard state.phase == .dropping else { return (nil, nil, nil) }
+            defer { state = state.ended() }
             return (state.downstream, state.upstream, state.trigger)
         }
         ends.1?.cancel()
@@ -165,9 +168,9 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         var downstream: Downstream?
         var upstream: Subscription?
         var trigger: Subscription?
-        var delivering = false
-        var finishPending = false
-        var ended = false
+        var phase = PrefixUntilOutputPhase.running
+
+        var isEnded: Bool { phase == .ended }
     }
 
     private let state: Locked<State>
@@ -187,7 +190,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func receive(subscription: Subscription) {
         let downstream = state.withLock { state -> Downstream? in
-            guard !state.ended, state.upstream == nil else { return nil }
+            guard !state.isEnded, state.upstream == nil else { return nil }
             state.upstream = subscription
             return state.downstream
         }
@@ -200,16 +203,23 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let downstream = state.withLock { state -> Downstream? in
-            guard !state.ended, state.upstream != nil else { return nil }
-            state.delivering = true
+            guard !state.isEnded, state.upstream != nil else { return nil }
+            if state.phase == .running { state.phase = .delivering }
             return state.downstream
         }
         guard let downstream else { return .none }
         let demand = downstream.receive(input)
         let finish = state.withLock { state -> (Subscription?, Downstream?)? in
-            state.delivering = false
-            guard state.finishPending, !state.ended else { return nil }
-            defer { state = State(ended: true) }
+            switch state.phase {
+            case .delivering:
+                state.phase = .running
+                return nil
+            case .running, .ended:
+                return nil
+            case .finishingAfterDelivery:
+                break
+            }
+            defer { state = State(phase: .ended) }
             return (state.upstream, state.downstream)
         }
         if let finish {
@@ -221,9 +231,9 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let ends = state.withLock { state -> (Downstream?, Subscription?) in
-            guard !state.ended else { return (nil, nil) }
+            guard !state.isEnded else { return (nil, nil) }
             let attached = state.upstream != nil
-            defer { state = State(ended: true) }
+            defer { state = State(phase: .ended) }
             // Before the upstream's subscription the completion reaches no one.
             return (attached ? state.downstream : nil, state.trigger)
         }
@@ -234,13 +244,13 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     // MARK: Subscription
 
     func request(_ demand: Subscribers.Demand) {
-        state.withLock { $0.ended ? nil : $0.upstream }?.request(demand)
+        state.withLock { $0.isEnded ? nil : $0.upstream }?.request(demand)
     }
 
     func cancel() {
         let ends = state.withLock { state -> (Subscription?, Subscription?, Downstream?) in
-            guard !state.ended else { return (nil, nil, nil) }
-            defer { state = State(ended: true) }
+            guard !state.isEnded else { return (nil, nil, nil) }
+            defer { state = State(phase: .ended) }
             return (state.upstream, state.trigger, state.downstream)
         }
         ends.0?.cancel()
@@ -255,13 +265,13 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
     func triggerFired() {
         let ends = state.withLock { state -> (Subscription?, Downstream?, Subscription?)? in
-            guard !state.ended, let trigger = state.trigger else { return nil }
+            guard !state.isEnded, let trigger = state.trigger else { return nil }
             state.trigger = nil
-            if state.delivering {
-                state.finishPending = true
+            if state.phase == .delivering {
+                state.phase = .finishingAfterDelivery
                 return (nil, nil, trigger)
             }
-            defer { state = State(ended: true) }
+            defer { state = State(phase: .ended) }
             return (state.upstream, state.downstream, trigger)
         }
         guard let ends else { return }
@@ -279,4 +289,26 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         }
         _ = released
     }
+}
+
+/// Where a ``DropUntilOutputEngine`` stands.
+private enum DropUntilOutputPhase: UInt8 {
+    /// The trigger has not fired: values are dropped, and its completion ends the stream.
+    case dropping
+    /// The trigger fired: values pass, and its completion is ignored.
+    case passing
+    /// Completed or cancelled.
+    case ended
+}
+
+/// Where a ``PrefixUntilOutputEngine`` stands.
+private enum PrefixUntilOutputPhase: UInt8 {
+    /// Values pass; the trigger firing now finishes the stream at once.
+    case running
+    /// A value is being delivered downstream.
+    case delivering
+    /// The trigger fired during a delivery: the stream finishes once the delivery returns.
+    case finishingAfterDelivery
+    /// Finished, completed or cancelled.
+    case ended
 }

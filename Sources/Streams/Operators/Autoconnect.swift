@@ -15,7 +15,7 @@ extension Publishers {
 
         private struct State {
             var connection: Cancellable?
-            var connecting = false
+            var isConnecting = false
             var subscribers = 0
         }
 
@@ -32,15 +32,15 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let shouldConnect = state.withLock { state -> Bool in
                 state.subscribers += 1
-                guard state.connection == nil, !state.connecting else { return false }
-                state.connecting = true
+                guard state.connection == nil, !state.isConnecting else { return false }
+                state.isConnecting = true
                 return true
             }
             upstream.subscribe(Inner(downstream: subscriber, parent: self))
             guard shouldConnect else { return }
             let connection = upstream.connect()
             let stale = state.withLock { state -> Cancellable? in
-                state.connecting = false
+                state.isConnecting = false
                 if state.subscribers == 0 { return connection }
                 state.connection = connection
                 return nil

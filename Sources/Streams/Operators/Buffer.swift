@@ -66,8 +66,8 @@ extension Publishers {
             var values = FIFO<Output>()
             var terminal: Subscribers.Completion<Failure>?
             /// The terminal failure is the `customError` one: it waits for the next request.
-            var overflowed = false
-            var draining = false
+            var hasOverflowed = false
+            var isDraining = false
         }
 
         private final class Inner<Downstream: Subscriber>: ScheduledSubscription<Downstream, Buffered>, Subscriber,
@@ -145,7 +145,7 @@ extension Publishers {
                     let toCancel = state.withLock { state -> Subscription? in
                         guard state.downstream != nil, state.policy.terminal == nil else { return nil }
                         state.policy.terminal = .failure(failure)
-                        state.policy.overflowed = true
+                        state.policy.hasOverflowed = true
                         return state.upstream
                     }
                     toCancel?.cancel()
@@ -194,8 +194,8 @@ extension Publishers {
             @discardableResult
             private func drain(fromRequest: Bool) -> Int {
                 let claimed = state.withLock { state -> Bool in
-                    guard !state.policy.draining, state.downstream != nil else { return false }
-                    state.policy.draining = true
+                    guard !state.policy.isDraining, state.downstream != nil else { return false }
+                    state.policy.isDraining = true
                     return true
                 }
                 guard claimed else { return 0 }
@@ -211,11 +211,11 @@ extension Publishers {
                             var failed = false
                             if case .failure = terminal { failed = true }
                             let due =
-                                state.policy.overflowed
+                                state.policy.hasOverflowed
                                 ? fromRequest : state.policy.values.count == 0 || (failed && state.demand == 0)
                             if due { return .complete(downstream, terminal, state.end()) }
                         }
-                        state.policy.draining = false
+                        state.policy.isDraining = false
                         return .stop
                     }
                     switch step {

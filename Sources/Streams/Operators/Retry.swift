@@ -39,14 +39,14 @@ extension Publishers {
             func attempt(remaining: Int?, generation: Int) {
                 let loops = attempts.withLock { state -> Bool in
                     state.next = (remaining, generation)
-                    guard !state.subscribing else { return false }
-                    state.subscribing = true
+                    guard !state.isSubscribing else { return false }
+                    state.isSubscribing = true
                     return true
                 }
                 guard loops else { return }
                 while let (remaining, generation) = attempts.withLock({ state -> (Int?, Int)? in
                     defer { state.next = nil }
-                    if state.next == nil { state.subscribing = false }
+                    if state.next == nil { state.isSubscribing = false }
                     return state.next
                 }) {
                     upstream.subscribe(
@@ -78,6 +78,6 @@ extension Publisher {
 /// Where a ``Publishers/Retry`` stands between attempts: whether a subscribe call is under way,
 /// and the attempt to make when it returns.
 private struct RetryAttempts {
-    var subscribing = false
+    var isSubscribing = false
     var next: (remaining: Int?, generation: Int)?
 }

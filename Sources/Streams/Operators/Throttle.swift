@@ -81,7 +81,7 @@ extension Publishers {
                 guard state.withLock({ $0.isAccepting }) else { return .none }
                 let now = self.scheduler.now
                 let emitAt = state.withLock { state -> Context.SchedulerTimeType?? in
-                    guard state.downstream != nil, !state.completing, state.demand > 0 else { return nil }
+                    guard state.downstream != nil, !state.isCompleting, state.demand > 0 else { return nil }
                     if state.policy.isScheduled {
                         if self.latest { state.policy.value = input }
                         return nil

@@ -49,7 +49,7 @@ extension Publishers {
 
         /// Whether the downstream has made its first request (which starts the wait again).
         private struct Requests: ScheduledPolicyState {
-            var made = false
+            var hasRequested = false
         }
 
         private final class Inner<Downstream: Subscriber>: ScheduledSubscription<Downstream, Requests>, Subscriber,
@@ -127,8 +127,8 @@ extension Publishers {
             func request(_ demand: Subscribers.Demand) {
                 let taken = state.withLock { state -> (Subscription, Bool)? in
                     guard state.downstream != nil, let upstream = state.upstream else { return nil }
-                    defer { state.policy.made = true }
-                    return (upstream, !state.policy.made)
+                    defer { state.policy.hasRequested = true }
+                    return (upstream, !state.policy.hasRequested)
                 }
                 guard let (upstream, first) = taken else { return }
                 if first { restartTimer() }

@@ -114,8 +114,8 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
     private struct State {
         var downstream: Downstream?
         var result: Result<Output, Failure>?
-        var demanded = false
-        var opened = false
+        var hasDemand = false
+        var isOpen = false
         /// Subscribed while the future was pending, and not cancelled: the mirror shows the
         /// future as its parent (as Combine's conduit keeps it).
         var showsParent = false
@@ -137,7 +137,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
     /// subscriber that came after the future was fulfilled, or once cancelled), the downstream
     /// while the stream is live, and whether any demand arrived.
     var customMirror: Mirror {
-        let (downstream, demanded, showsParent) = state.withLock { ($0.downstream, $0.demanded, $0.showsParent) }
+        let (downstream, demanded, showsParent) = state.withLock { ($0.downstream, $0.hasDemand, $0.showsParent) }
         let parent: Future<Output, Failure>? = showsParent ? self.parent : nil
         return Mirror(
             self,
@@ -149,7 +149,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
 
     func open(with result: Result<Output, Failure>?) {
         state.withLock { state in
-            state.opened = true
+            state.isOpen = true
             state.showsParent = result == nil && state.downstream != nil
             if state.result == nil { state.result = result }
         }
@@ -164,7 +164,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         guard demand > 0 else { return }
-        state.withLock { $0.demanded = true }
+        state.withLock { $0.hasDemand = true }
         deliverIfReady()
     }
 
@@ -181,8 +181,8 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
 
     private func deliverIfReady() {
         let ready = state.withLock { state -> (Downstream, Result<Output, Failure>)? in
-            guard state.opened, let downstream = state.downstream, let result = state.result else { return nil }
-            if case .success = result, !state.demanded { return nil }
+            guard state.isOpen, let downstream = state.downstream, let result = state.result else { return nil }
+            if case .success = result, !state.hasDemand { return nil }
             state.downstream = nil
             return (downstream, result)
         }

@@ -45,14 +45,14 @@ final class FutureWaiter<Input, Failure: Error>: Subscriber, @unchecked Sendable
     private struct State {
         var continuation: CheckedContinuation<UnsafeTransfer<Input>, Error>?
         var subscription: Subscription?
-        var cancelled = false
+        var isCancelled = false
     }
 
     private let state = Locked(State())
 
     func start(_ continuation: CheckedContinuation<UnsafeTransfer<Input>, Error>) {
         let cancelled = state.withLock { state -> Bool in
-            if state.cancelled { return true }
+            if state.isCancelled { return true }
             state.continuation = continuation
             return false
         }
@@ -84,8 +84,8 @@ final class FutureWaiter<Input, Failure: Error>: Subscriber, @unchecked Sendable
     func cancel() {
         let (continuation, subscription) = state.withLock {
             state -> (CheckedContinuation<UnsafeTransfer<Input>, Error>?, Subscription?) in
-            state.cancelled = true
-            defer { state = State(cancelled: true) }
+            state.isCancelled = true
+            defer { state = State(isCancelled: true) }
             return (state.continuation, state.subscription)
         }
         subscription?.cancel()
@@ -94,7 +94,7 @@ final class FutureWaiter<Input, Failure: Error>: Subscriber, @unchecked Sendable
 
     private func resume(with result: Result<Input, Error>) {
         let continuation = state.withLock { state -> CheckedContinuation<UnsafeTransfer<Input>, Error>? in
-            defer { state = State(cancelled: state.cancelled) }
+            defer { state = State(isCancelled: state.isCancelled) }
             return state.continuation
         }
         continuation?.resume(with: result.map { UnsafeTransfer(value: $0) })

@@ -42,8 +42,8 @@ extension Just: Sendable where Output: Sendable {}
 /// unspecialised) needs no generic metadata.
 @usableFromInline
 final class JustSubscription: Subscription, CombineReflectable, @unchecked Sendable {
-    @usableFromInline let done = Atomic<Bool>(false)
-    @exclusivity(unchecked) @usableFromInline var delivery: (() -> Void)?  // owned by whoever sets `done`
+    @usableFromInline let isDone = Atomic<Bool>(false)
+    @exclusivity(unchecked) @usableFromInline var delivery: (() -> Void)?  // owned by whoever sets `isDone`
     @usableFromInline let name: Name
     /// The value, for the mirror only.
     @usableFromInline let output: Any
@@ -77,7 +77,7 @@ final class JustSubscription: Subscription, CombineReflectable, @unchecked Senda
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        guard demand > 0, !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard demand > 0, !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let delivery = self.delivery
         self.delivery = nil
         delivery?()
@@ -85,7 +85,7 @@ final class JustSubscription: Subscription, CombineReflectable, @unchecked Senda
 
     @inlinable
     func cancel() {
-        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
         delivery = nil
     }
 }

@@ -52,33 +52,33 @@ public struct Record<Output, Failure: Error>: Publisher {
         public private(set) var output: [Output]
         /// The completion (`.finished` until one is recorded).
         public private(set) var completion: Subscribers.Completion<Failure>
-        private var completed: Bool
+        private var isCompleted: Bool
 
         /// Creates an empty recording (its completion defaults to `.finished`).
         public init() {
             output = []
             completion = .finished
-            completed = false
+            isCompleted = false
         }
 
         /// Creates a finished recording of `output` then `completion`.
         public init(output: [Output], completion: Subscribers.Completion<Failure> = .finished) {
             self.output = output
             self.completion = completion
-            self.completed = true
+            self.isCompleted = true
         }
 
         /// Records an output. Recording after the completion is a programming error (traps).
         public mutating func receive(_ input: Output) {
-            precondition(!completed, "Record: a value cannot be recorded after the completion")
+            precondition(!isCompleted, "Record: a value cannot be recorded after the completion")
             output.append(input)
         }
 
         /// Records the completion. Recording it twice is a programming error (traps).
         public mutating func receive(completion: Subscribers.Completion<Failure>) {
-            precondition(!completed, "Record: the completion was already recorded")
+            precondition(!isCompleted, "Record: the completion was already recorded")
             self.completion = completion
-            completed = true
+            isCompleted = true
         }
     }
 }

@@ -71,13 +71,13 @@ where Downstream.Input == Elements.Element {
     @usableFromInline
     struct State {
         @usableFromInline var demand = Subscribers.Demand.none
-        @usableFromInline var emitting = false
-        @usableFromInline var done = false
+        @usableFromInline var isEmitting = false
+        @usableFromInline var isDone = false
         @inlinable init() {}
     }
 
     @usableFromInline let state = Locked(State())
-    @usableFromInline let cancelled = Atomic<Bool>(false)
+    @usableFromInline let isCancelled = Atomic<Bool>(false)
     @exclusivity(unchecked) @usableFromInline var iterator: Elements.Iterator
     @exclusivity(unchecked) @usableFromInline var upcoming: Elements.Element?
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
@@ -113,14 +113,14 @@ where Downstream.Input == Elements.Element {
     /// As Combine names this subscription: after the sequence's own description while the
     /// stream is live; once it has ended, `"Sequence"` (`"Cancelled Events"` for a record).
     @usableFromInline var description: String {
-        guard state.withLock({ $0.done }) else { return String(describing: sequence) }
+        guard state.withLock({ $0.isDone }) else { return String(describing: sequence) }
         return isRecording ? "Cancelled Events" : "Sequence"
     }
 
     /// The sequence while the stream is live; nothing left (an empty array) once it has ended,
     /// as Combine's sequence and record subscriptions show.
     @usableFromInline var customMirror: Mirror {
-        let shown: Any = state.withLock({ $0.done }) ? [Elements.Element]() : sequence
+        let shown: Any = state.withLock({ $0.isDone }) ? [Elements.Element]() : sequence
         let children: [Mirror.Child] =
             isRecording
             ? [("sequence", shown), ("completion", completion)]
@@ -132,10 +132,10 @@ where Downstream.Input == Elements.Element {
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         let shouldEmit = state.withLock { state -> Bool in
-            guard !state.done else { return false }
+            guard !state.isDone else { return false }
             state.demand += demand
-            guard !state.emitting else { return false }
-            state.emitting = true
+            guard !state.isEmitting else { return false }
+            state.isEmitting = true
             return true
         }
         if shouldEmit { specializedEmit(self) }
@@ -143,11 +143,11 @@ where Downstream.Input == Elements.Element {
 
     @inlinable
     func cancel() {
-        cancelled.store(true, ordering: .releasing)
+        isCancelled.store(true, ordering: .releasing)
         let owner = state.withLock { state -> Bool in
-            guard !state.done else { return false }
-            state.done = true
-            return !state.emitting
+            guard !state.isDone else { return false }
+            state.isDone = true
+            return !state.isEmitting
         }
         if owner { release() }
     }
@@ -171,7 +171,7 @@ where Downstream.Input == Elements.Element {
         var upcoming = self.upcoming
         while true {
             while demand > 0 {
-                if cancelled.load(ordering: .acquiring) {
+                if isCancelled.load(ordering: .acquiring) {
                     self.upcoming = nil
                     stopEmitting()
                     return
@@ -193,12 +193,12 @@ where Downstream.Input == Elements.Element {
             self.iterator = iterator
             self.upcoming = upcoming
             let more = state.withLock { state -> (demand: Subscribers.Demand, done: Bool) in
-                if !state.done && state.demand > 0 {
+                if !state.isDone && state.demand > 0 {
                     defer { state.demand = .none }
                     return (state.demand, false)
                 }
-                state.emitting = false
-                return (.none, state.done)
+                state.isEmitting = false
+                return (.none, state.isDone)
             }
             if more.demand == .none {
                 // Cancelled while we were emitting: cancel() left the clean-up to us.
@@ -212,8 +212,8 @@ where Downstream.Input == Elements.Element {
     @inlinable
     func stopEmitting() {
         state.withLock { state in
-            state.done = true
-            state.emitting = false
+            state.isDone = true
+            state.isEmitting = false
         }
         release()
     }
@@ -222,13 +222,13 @@ where Downstream.Input == Elements.Element {
     func finish(_ downstream: Downstream) {
         let shouldComplete = state.withLock { state -> Bool in
             defer {
-                state.done = true
-                state.emitting = false
+                state.isDone = true
+                state.isEmitting = false
             }
-            return !state.done
+            return !state.isDone
         }
         release()
-        if shouldComplete && !cancelled.load(ordering: .acquiring) {
+        if shouldComplete && !isCancelled.load(ordering: .acquiring) {
             downstream.receive(completion: completion)
         }
     }

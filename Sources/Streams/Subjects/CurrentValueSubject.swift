@@ -41,7 +41,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
         set {
             // As Combine's: after the completion the value still changes (nobody is told).
             core.mutex.lock()
-            guard core.completed else {
+            guard core.isCompleted else {
                 core.mutex.unlock()
                 send(newValue)
                 return
@@ -78,14 +78,14 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Upstrea
     func valueIfLive() -> Output? {
         core.mutex.lock()
         defer { core.mutex.unlock() }
-        return core.completed ? nil : current
+        return core.isCompleted ? nil : current
     }
 
     /// Stores the value and sends it to every subscriber (as far as each has demand).
     @inlinable
     public func send(_ input: Output) {
         core.mutex.lock()
-        guard !core.completed else {
+        guard !core.isCompleted else {
             core.mutex.unlock()
             return
         }

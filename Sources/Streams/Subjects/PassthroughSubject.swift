@@ -65,7 +65,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Upstream
     @inlinable
     public func send(_ input: Output) {
         core.mutex.lock()
-        let conduits = core.completed ? [] : core.conduits
+        let conduits = core.isCompleted ? [] : core.conduits
         core.mutex.unlock()
         // The snapshot keeps every conduit alive for the loop: each is used without a retain.
         conduits.withUnsafeBufferPointer { conduits in

@@ -61,7 +61,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     ///   the current value (read through ``SubjectConduitBase/currentValue``).
     @inlinable
     init(downstream: Downstream, name: String, replaysCurrentValue: Bool = false) {
-        let outbox = Outbox(downstream, missedValue: replaysCurrentValue)
+        let outbox = Outbox(downstream, hasMissedValue: replaysCurrentValue)
         self.outbox = outbox
         self.description = name
         self.specialized = SpecializedEntries()

@@ -16,7 +16,7 @@ final class SubjectCore: @unchecked Sendable {
     @usableFromInline let mutex = RawMutex()
     /// In subscription order; each is a `SubjectConduitBase` of the subject's types.
     @exclusivity(unchecked) @usableFromInline var conduits: [SubjectConduitRoot] = []
-    @exclusivity(unchecked) @usableFromInline var completed = false
+    @exclusivity(unchecked) @usableFromInline var isCompleted = false
     @exclusivity(unchecked) var upstreams = SubjectUpstreams()
 
     @inlinable init() {}
@@ -28,7 +28,7 @@ final class SubjectCore: @unchecked Sendable {
     /// Adds `conduit` unless the subject has completed; returns whether it was added. Call with
     /// the mutex held.
     func append(_ conduit: SubjectConduitRoot) -> Bool {
-        guard !completed else { return false }
+        guard !isCompleted else { return false }
         conduit.core = self
         conduits.append(conduit)
         return true
@@ -37,8 +37,8 @@ final class SubjectCore: @unchecked Sendable {
     /// The subject completes: returns the conduits to finish (`nil` if it had already
     /// completed). Call with the mutex held; release what `dropped` holds outside it.
     func complete(dropped: inout SubjectUpstreams) -> [SubjectConduitRoot]? {
-        guard !completed else { return nil }
-        completed = true
+        guard !isCompleted else { return nil }
+        isCompleted = true
         swap(&dropped, &upstreams)
         defer { conduits = [] }
         return conduits
@@ -114,7 +114,7 @@ final class SubjectCore: @unchecked Sendable {
     /// `false` if the subject has completed, in which case the caller cancels it.
     func acceptUpstream(_ subscription: Subscription) -> Bool {
         mutex.lock()
-        guard !completed else {
+        guard !isCompleted else {
             mutex.unlock()
             return false
         }

@@ -9,27 +9,27 @@
 @usableFromInline
 struct SubjectUpstreams {
     private var subscriptions: [Subscription] = []
-    private var demanded = false
+    private var hasDemand = false
 
     @usableFromInline init() {}
 
     /// Keeps `subscription`; returns whether it should be asked for `.unlimited` now.
     mutating func add(_ subscription: Subscription) -> Bool {
         subscriptions.append(subscription)
-        return demanded
+        return hasDemand
     }
 
     /// Records the first downstream demand; returns the upstreams to ask for `.unlimited`
     /// (empty after the first call).
     mutating func downstreamDemanded() -> [Subscription] {
-        guard !demanded else { return [] }
-        demanded = true
+        guard !hasDemand else { return [] }
+        hasDemand = true
         return subscriptions
     }
 
     /// From now on every upstream is asked for `.unlimited` as soon as it is added.
     mutating func startAtOnce() {
-        demanded = true
+        hasDemand = true
     }
 
     /// Forgets every upstream and returns them (the subject is gone: the caller cancels them).

@@ -14,7 +14,7 @@ extension Subscribers {
         private struct State {
             var object: Root?
             var subscription: Subscription?
-            var terminated = false
+            var isTerminated = false
         }
 
         private let state: Locked<State>
@@ -37,7 +37,7 @@ extension Subscribers {
         /// Stores the subscription and requests `.unlimited`; cancels any second subscription.
         public func receive(subscription: Subscription) {
             let accepted = state.withLock { state -> Bool in
-                guard state.subscription == nil, !state.terminated else { return false }
+                guard state.subscription == nil, !state.isTerminated else { return false }
                 state.subscription = subscription
                 return true
             }
@@ -62,7 +62,7 @@ extension Subscribers {
         public func receive(completion: Subscribers.Completion<Never>) {
             let dropped = state.withLock { state -> Root? in
                 defer {
-                    state.terminated = true
+                    state.isTerminated = true
                     state.object = nil
                     state.subscription = nil
                 }
@@ -75,7 +75,7 @@ extension Subscribers {
         public func cancel() {
             let taken = state.withLock { state -> (Subscription?, Root?) in
                 defer {
-                    state.terminated = true
+                    state.isTerminated = true
                     state.object = nil
                     state.subscription = nil
                 }
