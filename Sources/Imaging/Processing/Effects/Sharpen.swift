@@ -6,7 +6,7 @@ extension ImageProcessors {
     ///
     /// `radius` is the Gaussian's standard deviation σ in pixels, as for ``GaussianBlur`` (and
     /// imgproxy's `sharpen:%sigma`, whose guideline is 0.5 for screens, 1 to 1.5 for print).
-    /// Up to σ ``exactRadiusLimit`` the blur is a true Gaussian (a separable kernel of ±3σ,
+    /// Up to σ 2 the blur is a true Gaussian (a separable kernel of ±3σ,
     /// edges extended): ``GaussianBlur``'s box approximation cannot represent the small σ
     /// sharpening mostly uses. Such a kernel costs `6σ + 1` multiply-adds per byte and pass, so
     /// above that σ the blur is ``GaussianBlur``'s three box passes instead (within a level or
