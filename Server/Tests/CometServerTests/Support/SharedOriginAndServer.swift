@@ -59,6 +59,10 @@ enum SharedOriginAndServer {
         Task {
             let origin = try await OriginServer.start()
             var configuration = RunningServer.configuration()
+            // Every suite that shares the server sends its cases at once, and a slow machine
+            // (or a sanitizer) keeps them queued longer: load shedding is not what these tests
+            // check (LoadSheddingTests does, on a server of its own), so it must not answer 503.
+            configuration.maximumQueuedWork = 4096
             configure(&configuration)
             return (origin, try await RunningServer.start(configuration))
         }
