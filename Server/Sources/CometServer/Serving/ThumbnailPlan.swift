@@ -42,12 +42,23 @@ public struct ThumbnailPlan: Sendable {
         public func encode(_ image: Image, as format: OutputFormat, deadline: ContinuousClock.Instant? = nil) throws
             -> [UInt8]
         {
-            let clock = ContinuousClock()
-            var started = clock.now
             let background = background ?? RGBA8(red: 255, green: 255, blue: 255)
             let input = format.keepsAlpha ? image : image.flattened(onto: background)
+            return try fitting(format: format, deadline: deadline) { quality in
+                try format.encode(input, quality: quality)
+            }
+        }
+
+        /// The result of `encode` at this format's quality (`nil`: the format's default) and,
+        /// with ``maximumBytes``, when that is over it, the bisection ``encode(_:as:deadline:)``
+        /// describes over lower qualities, stopped early before `deadline`.
+        func fitting(
+            format: OutputFormat, deadline: ContinuousClock.Instant?, _ encode: (Int?) throws -> [UInt8]
+        ) throws -> [UInt8] {
+            let clock = ContinuousClock()
+            var started = clock.now
             let quality = formatQualities[format] ?? quality
-            let first = try format.encode(input, quality: quality)
+            let first = try encode(quality)
             guard let maximumBytes, first.count > maximumBytes, let start = quality ?? format.defaultQuality else {
                 return first
             }
@@ -59,7 +70,7 @@ public struct ThumbnailPlan: Sendable {
                 if let deadline, now + (now - started) > deadline { break }
                 started = now
                 let middle = (low + high) / 2
-                let candidate = try format.encode(input, quality: middle)
+                let candidate = try encode(middle)
                 if candidate.count <= maximumBytes {
                     fitting = candidate
                     low = middle + 1

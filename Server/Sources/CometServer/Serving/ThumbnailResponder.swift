@@ -207,7 +207,9 @@ public final class ThumbnailResponder: Sendable {
                 let bytes = try await tracer.withAnySpan("encode") { span in
                     span.attributes["comet.format"] = format.rawValue
                     span.attributes["comet.frames"] = animation.frames.count
-                    return try await Self.offCooperativePool { try encoding.encode(animation, as: format) }
+                    return try await Self.offCooperativePool {
+                        try encoding.encode(animation, as: format, deadline: deadline)
+                    }
                 }
                 return try finish(bytes, contentType: format.contentType, formatName: format.rawValue, item: item)
             }
