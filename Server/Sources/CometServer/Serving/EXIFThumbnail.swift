@@ -6,9 +6,25 @@
 enum EXIFThumbnail {
     /// The embedded thumbnail's bytes and its size, or `nil`.
     static func jpeg(in bytes: [UInt8]) -> (bytes: ArraySlice<UInt8>, width: Int, height: Int)? {
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-        var offset = 2
-        while offset + 4 <= bytes.count {
+        firstSegment(in: bytes[...]) { marker, body in
+            guard marker == 0xE1, let found = thumbnail(inEXIF: body), let size = size(ofJPEG: found) else {
+                return nil
+            }
+            return (found, size.width, size.height)
+        }
+    }
+
+    /// The first non-`nil` `visit(marker, body)` over the marker segments of the JPEG `bytes`
+    /// before its first scan (`body`: the segment after its length field); `nil` when none gives
+    /// one, or at the first segment that is malformed or runs past the bytes.
+    private static func firstSegment<T>(
+        in bytes: ArraySlice<UInt8>, _ visit: (UInt8, ArraySlice<UInt8>) -> T?
+    ) -> T? {
+        guard bytes.count > 4, bytes[bytes.startIndex] == 0xFF, bytes[bytes.startIndex + 1] == 0xD8 else {
+            return nil
+        }
+        var offset = bytes.startIndex + 2
+        while offset + 4 <= bytes.endIndex {
             guard bytes[offset] == 0xFF else { return nil }
             let marker = bytes[offset + 1]
             if marker == 0xFF {
@@ -17,11 +33,8 @@ enum EXIFThumbnail {
             }
             if marker == 0xDA || marker == 0xD9 { return nil }
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
-            if marker == 0xE1, let found = thumbnail(inEXIF: bytes[(offset + 4)..<(offset + 2 + length)]) {
-                guard let size = size(ofJPEG: found) else { return nil }
-                return (found, size.width, size.height)
-            }
+            guard length >= 2, offset + 2 + length <= bytes.endIndex else { return nil }
+            if let found = visit(marker, bytes[(offset + 4)..<(offset + 2 + length)]) { return found }
             offset += 2 + length
         }
         return nil
@@ -72,26 +85,13 @@ enum EXIFThumbnail {
 
     /// The width and height in a JPEG's first frame header (SOF0 to SOF15 but DHT, JPG, DAC).
     static func size(ofJPEG bytes: ArraySlice<UInt8>) -> (width: Int, height: Int)? {
-        let start = bytes.startIndex
-        guard bytes.count > 4, bytes[start] == 0xFF, bytes[start + 1] == 0xD8 else { return nil }
-        var offset = start + 2
-        while offset + 9 <= bytes.endIndex {
-            guard bytes[offset] == 0xFF else { return nil }
-            let marker = bytes[offset + 1]
-            if marker == 0xFF {
-                offset += 1
-                continue
-            }
-            if marker == 0xDA || marker == 0xD9 { return nil }
-            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            guard length >= 2, offset + 2 + length <= bytes.endIndex else { return nil }
-            if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
-                let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
-                let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
-                return width > 0 && height > 0 ? (width, height) : nil
-            }
-            offset += 2 + length
+        firstSegment(in: bytes) { marker, body in
+            guard (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC, body.count >= 5
+            else { return nil }
+            let start = body.startIndex
+            let height = Int(body[start + 1]) << 8 | Int(body[start + 2])
+            let width = Int(body[start + 3]) << 8 | Int(body[start + 4])
+            return width > 0 && height > 0 ? (width, height) : nil
         }
-        return nil
     }
 }
