@@ -28,7 +28,7 @@ FUZZ_SEEDS_colour := .build/fuzz-seeds/colour
 FUZZ_SEEDS_heic := .build/fuzz-seeds/heic
 FUZZ_SEEDS_jxl := .build/fuzz-seeds/jxl
 
-.PHONY: setup colour-fixtures heic-jxl-fixtures demo test lint docs loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot
+.PHONY: setup colour-fixtures heic-jxl-fixtures demo test lint docs loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot imgproxy-clients
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -173,6 +173,15 @@ bench: setup
 ## THUMBOR_PROCESSES, SCENARIOS and SERVERS tune it (scripts/loadtest/run). Measure idle.
 loadtest: setup
 	SWIFT="$(SWIFT)" scripts/loadtest/run
+
+## URLs built by imgproxy's URL-builder libraries from PyPI, as their READMEs use them (imgproxy
+## 1.0.0, imgproxykit 0.4.0 and imgproxy-python 0.0.2, pinned in venvs under .build-clients;
+## imgproxykit needs a Python >= 3.12, PYTHON312=<python> names one), against a release build of
+## comet-server on loopback: each must get imgproxy's status, format and size. Prints a Markdown
+## table (also in .build-clients/results.md). COMET_SERVER=<binary> skips building Server/.
+## Not in `make test`.
+imgproxy-clients: setup
+	SWIFT="$(SWIFT)" scripts/imgproxy-clients/run
 
 ## comet-server under ten minutes of mixed load (cold, warm and bad requests, overload bursts,
 ## Redis restarted twice, an origin that resets connections), passing only if its resident memory
