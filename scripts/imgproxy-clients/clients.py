@@ -133,6 +133,7 @@ def case(library: str, name: str, url: str, source: str, size: tuple[int, int] |
         "size": list(size) if size else None,
         "format": expected_format if status == 200 else None,
         "note": note,
+        "python": sys.version.split()[0],
     }
 
 
@@ -512,6 +513,10 @@ def run_check(args: argparse.Namespace) -> int:
                    f"{expected_text(r)}, got {r['got']}" + (f"\n  body: {r['body']}" if r["body"] else "")
                    + (f"\n  note: {r['note']}" if r["note"] else ""))
     out += problems
+    interpreters = {}
+    for r in results:
+        interpreters.setdefault(f"{r['library']} {r['version']}", r["python"])
+    out.append("Python: " + "; ".join(f"{name} on {python}" for name, python in interpreters.items()))
     out.append(summary)
     text = "\n".join(out)
     print(text)
