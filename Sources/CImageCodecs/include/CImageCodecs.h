@@ -172,6 +172,10 @@ int cic_png_completed_passes(const cic_png_decoder *decoder);
 uint32_t cic_png_completed_rows(const cic_png_decoder *decoder);
 /// 1 once the image end (IEND) was read.
 int cic_png_finished(const cic_png_decoder *decoder);
+/// The data of the first eXIf chunk read so far (an EXIF block: a TIFF header and its IFDs,
+/// unchecked), or NULL when none has arrived, it was damaged (a CRC error), or it was empty.
+/// An eXIf chunk may come before or after the image data. Valid until the decoder is destroyed.
+const uint8_t *cic_png_exif(const cic_png_decoder *decoder, size_t *length);
 
 // MARK: Encoding
 
