@@ -87,6 +87,17 @@ static void resolve_colour(cic_png_decoder *d, png_structp png, png_infop info, 
     }
 }
 
+// A palette whose every entry is a grey (red = green = blue): the image is grey.
+static int is_gray_palette(png_structp png, png_infop info) {
+    png_colorp palette = NULL;
+    int count = 0;
+    if (!png_get_PLTE(png, info, &palette, &count) || palette == NULL || count <= 0) return 0;
+    for (int i = 0; i < count; i++) {
+        if (palette[i].red != palette[i].green || palette[i].green != palette[i].blue) return 0;
+    }
+    return 1;
+}
+
 static void on_error(png_structp png, png_const_charp message) {
     cic_png_decoder *d = png_get_error_ptr(png);
     if (d->message[0] == 0) snprintf(d->message, sizeof d->message, "%s", message);
@@ -177,6 +188,7 @@ static void on_info(png_structp png, png_infop info) {
     d->header.has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
 
     int gray = (color_type & PNG_COLOR_MASK_COLOR) == 0;
+    d->header.is_gray = gray || is_gray_palette(png, info);
     // 16-bit colour converts from its 16 bits (non-interlaced files: interlaced rows are put
     // together pass by pass, so they are converted at the end, from 8 bits).
     int sixteen = bit_depth == 16 && !gray && interlace == PNG_INTERLACE_NONE;

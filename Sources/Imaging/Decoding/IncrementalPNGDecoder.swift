@@ -46,6 +46,7 @@ final class IncrementalPNGDecoder: IncrementalImageDecoding {
             transform?.convert(pixels, bytesPerRow: bytesPerRow, width: width, height: height)
         }
         preview.colorProfile = session.color.keptProfile
+        preview.isGray = session.isGray
         return session.appliesOrientation ? preview.applying(session.orientation) : preview
     }
 

@@ -11,6 +11,9 @@ import Foundation
 /// ``ImageDecodingOptions/appliesOrientation`` is `false`. A damaged chunk (a CRC error, a
 /// truncated or malformed EXIF block) counts as no orientation; only the first chunk is read.
 ///
+/// **Grey.** A grey source (colour type 0 or 4, or a palette of greys only) decodes to RGBA like any other, with
+/// ``Image/isGray`` set, so that ``ImageEncoders/png(_:compressionLevel:)`` writes it grey again.
+///
 /// Stateless and thread-safe: one instance can decode on many threads at once.
 public struct PNGDecoder: ImageDecoding {
     /// Creates a decoder.
@@ -118,6 +121,7 @@ final class PNGDecodingSession {
         var image = Image(
             width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
             isOpaque: info.has_alpha == 0, storage: storage, byteOffset: 0)
+        image.isGray = isGray
         image.colorProfile = color.keptProfile
         readOrientation()
         if appliesOrientation { image = image.applying(orientation) }
@@ -129,4 +133,9 @@ final class PNGDecodingSession {
             image: image, type: .png, sourceWidth: width, sourceHeight: height, orientation: orientation,
             warnings: warnings, colorHandling: color.handling, colorWarning: colorWarning)
     }
+
+    /// Whether the file is grey (colour type 0 or 4, or a palette of greys): its decoded pixels
+    /// then have R = G = B, unless a colour conversion moved them (the encoder checks; see
+    /// ``Image/isGray``).
+    var isGray: Bool { (info?.is_gray ?? 0) != 0 }
 }
