@@ -16,7 +16,7 @@ enum ServerBenchmarks {
         let source = URL(string: "https://images.example.com/catalogue/2024/spring/look-42.jpg")!
         precondition(source.absoluteString.utf8.count == 60)
         let path = ThumbnailPath.make(
-            options: "rs:fill:256:256,q:80,f:webp,bg:ffffff", source: source, signer: signer)
+            options: "rs:fill:256:256/q:80/f:webp/bg:ffffff", source: source, signer: signer)
         let segments = path.split(separator: "/").map(String.init)
         let signedPart = String(path.dropFirst(segments[0].count + 1))
         Benchmark(figure.name, configuration: .suite()) { benchmark in

@@ -1,6 +1,7 @@
 // PNG decoding over libpng's progressive reader, used for both one-shot and incremental
 // decoding: a one-shot decode is one feed of the whole file. Output is always RGBA8 with
-// straight alpha, no gamma correction (the sample values the file stores).
+// straight alpha, no gamma correction (the sample values the file stores). The first eXIf
+// chunk's bytes are kept for the Swift side, which reads the orientation from them.
 #include "CImageCodecs.h"
 
 #include <png.h>
@@ -35,6 +36,13 @@ struct cic_png_decoder {
     cic_colour_resolution colour;
     int converts;                  // rows go through colour.transform
     int converts_16;               // ... from 16-bit rows (non-interlaced RGB only)
+
+    // The first eXIf chunk (before or after the image data): an EXIF block, a TIFF header and
+    // its IFDs. Copied as libpng hands it over, unparsed; NULL when there was none.
+    uint8_t *exif;
+    size_t exif_length;
+    int saw_exif;       // an eXIf chunk was read: any later one is ignored, as PNG allows one
+    int exif_damaged;   // libpng warned while reading the eXIf chunk (a CRC error): drop it
 };
 
 // PNG's gAMA of 1/2.2 (45455) without cHRM, or with sRGB's chromaticities, is what writers put
@@ -79,6 +87,17 @@ static void resolve_colour(cic_png_decoder *d, png_structp png, png_infop info, 
     }
 }
 
+// A palette whose every entry is a grey (red = green = blue): the image is grey.
+static int is_gray_palette(png_structp png, png_infop info) {
+    png_colorp palette = NULL;
+    int count = 0;
+    if (!png_get_PLTE(png, info, &palette, &count) || palette == NULL || count <= 0) return 0;
+    for (int i = 0; i < count; i++) {
+        if (palette[i].red != palette[i].green || palette[i].green != palette[i].blue) return 0;
+    }
+    return 1;
+}
+
 static void on_error(png_structp png, png_const_charp message) {
     cic_png_decoder *d = png_get_error_ptr(png);
     if (d->message[0] == 0) snprintf(d->message, sizeof d->message, "%s", message);
@@ -97,6 +116,9 @@ static int is_colour_chunk_warning(png_const_charp message) {
 
 static void on_warning(png_structp png, png_const_charp message) {
     cic_png_decoder *d = png_get_error_ptr(png);
+    // libpng names the chunk it warns about: a damaged eXIf chunk reaches on_unknown_chunk
+    // right after this, which then drops it. The warning still counts (the file is damaged).
+    if (strncmp(message, "eXIf:", 5) == 0) d->exif_damaged = 1;
     if (is_colour_chunk_warning(message)) {
         if (d->colour_warning[0] == 0) snprintf(d->colour_warning, sizeof d->colour_warning, "%s", message);
         return;
@@ -109,6 +131,29 @@ static void fail(cic_png_decoder *d, cic_status status, const char *message) {
     d->failure = status;
     snprintf(d->message, sizeof d->message, "%s", message);
     longjmp(d->jump, 1);
+}
+
+// Every chunk libpng does not handle itself, and eXIf, which it is told to pass here (libpng
+// 1.6's progressive reader does not read eXIf at all; later ones might, and would then keep it
+// from us). Returning 1 discards a chunk, as libpng does with unknown ancillary chunks when no
+// callback is set; an unknown critical chunk fails as it would then.
+static int on_unknown_chunk(png_structp png, png_unknown_chunkp chunk) {
+    cic_png_decoder *d = png_get_user_chunk_ptr(png);
+    if (memcmp(chunk->name, "eXIf", 4) == 0) {
+        int damaged = d->exif_damaged;
+        d->exif_damaged = 0;
+        if (d->saw_exif) return 1;
+        d->saw_exif = 1;
+        // At most libpng's chunk limit (png_set_chunk_malloc_max): a larger chunk never gets here.
+        if (damaged || chunk->data == NULL || chunk->size == 0) return 1;
+        d->exif = malloc(chunk->size);
+        if (d->exif == NULL) return 1; // no memory for it: as if there were no orientation
+        memcpy(d->exif, chunk->data, chunk->size);
+        d->exif_length = chunk->size;
+        return 1;
+    }
+    if ((chunk->name[0] & 0x20) == 0) png_chunk_error(png, "unhandled critical chunk");
+    return 1;
 }
 
 static void on_info(png_structp png, png_infop info) {
@@ -143,6 +188,7 @@ static void on_info(png_structp png, png_infop info) {
     d->header.has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
 
     int gray = (color_type & PNG_COLOR_MASK_COLOR) == 0;
+    d->header.is_gray = gray || is_gray_palette(png, info);
     // 16-bit colour converts from its 16 bits (non-interlaced files: interlaced rows are put
     // together pass by pass, so they are converted at the end, from 8 bits).
     int sixteen = bit_depth == 16 && !gray && interlace == PNG_INTERLACE_NONE;
@@ -226,6 +272,9 @@ cic_png_decoder *cic_png_create(cic_limits limits, int keeps_rgb_numbers) {
     png_set_chunk_malloc_max(d->png, 8 << 20);
     png_set_chunk_cache_max(d->png, 1000);
     png_set_progressive_read_fn(d->png, d, on_info, on_row, on_end);
+    static const png_byte exif_chunk[] = { 'e', 'X', 'I', 'f', 0 };
+    png_set_keep_unknown_chunks(d->png, PNG_HANDLE_CHUNK_ALWAYS, exif_chunk, 1);
+    png_set_read_user_chunk_fn(d->png, d, on_unknown_chunk);
     return d;
 }
 
@@ -234,7 +283,13 @@ void cic_png_destroy(cic_png_decoder *d) {
     png_destroy_read_struct(&d->png, &d->info, NULL);
     cic_colour_transform_release(d->colour.transform);
     free(d->pixels);
+    free(d->exif);
     free(d);
+}
+
+const uint8_t *cic_png_exif(const cic_png_decoder *d, size_t *length) {
+    *length = d->exif_length;
+    return d->exif;
 }
 
 const char *cic_png_colour_warning(const cic_png_decoder *d) { return d->colour_warning; }

@@ -186,8 +186,8 @@ class Comet(Server):
         if scenario in PRODUCTION_SCENARIOS:
             # No format: the client's Accept picks WebP, as a browser's does.
             gravity = "sm" if scenario == "smart" else "fp:0.4:0.4"
-            return f"/unsigned/rs:fill:{width}:{height},g:{gravity},sh:0.5,q:80/{source}"
-        return f"/unsigned/rs:fill:{width}:{height},q:80,f:jpeg/{source}"
+            return f"/unsigned/rs:fill:{width}:{height}/g:{gravity}/sh:0.5/q:80/{source}"
+        return f"/unsigned/rs:fill:{width}:{height}/q:80/f:jpeg/{source}"
 
 
 class Thumbor(Server):

@@ -121,7 +121,7 @@ class Load:
         if roll < 0.35:
             size = (self.random.randrange(48, 641), self.random.randrange(48, 641))
             name = self.random.choice(self.names)
-            return "cold", path(f"rs:fill:{size[0]}:{size[1]},q:{self.random.randrange(50, 96)}", origin + name)
+            return "cold", path(f"rs:fill:{size[0]}:{size[1]}/q:{self.random.randrange(50, 96)}", origin + name)
         if roll < 0.75:
             name = self.random.choices(self.names, self.weights)[0]
             return "warm", path("rs:fill:256:256", origin + name)

@@ -14,10 +14,11 @@ import Tracing
 struct CometServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "comet-server",
-        abstract: "Serves resized images over HTTP: /{signature}/{options}/{base64url(source)}[.{ext}].",
+        abstract:
+            "Serves resized images over HTTP in imgproxy's URL grammar: /{signature}/{option}/{option}.../plain/{source URL}[@{ext}] or .../{base64url(source)}[.{ext}].",
         discussion: """
-            Signing: COMET_KEY and COMET_SALT (hex) in the environment; signature = base64url(HMAC-SHA256(key, salt + "/{options}/{source}[.{ext}]")).
-            Options, comma-separated ("-" for none):
+            Signing: COMET_KEY and COMET_SALT (hex; IMGPROXY_KEY and IMGPROXY_SALT are read too; several, comma-separated, are all accepted) in the environment; signature = base64url(HMAC-SHA256(key, salt + "/{option}/.../{source}")), truncated to --signature-size bytes.
+            Options, one path segment each (name:arg:arg):
             """ + "\n" + ThumbnailOptions.helpText
                 + "\n  pr:{name}[:{name}…] (or preset): the options of presets given with --preset, in order"
     )
@@ -27,6 +28,11 @@ struct CometServerCommand: AsyncParsableCommand {
     @Flag(
         help: "Serve unsigned URLs (local development only: anyone may then make the server fetch any allowed source).")
     var insecureUnsigned = false
+    @Option(
+        help:
+            "How many bytes of the HMAC-SHA256 digest a signature holds, 1 to 32 (imgproxy's IMGPROXY_SIGNATURE_SIZE; default: that variable, else 32)."
+    )
+    var signatureSize: Int?
     @Option(
         name: .customLong("allow-source"),
         help: "A URL prefix, host or *.domain sources must match (repeatable; none: any public host).")
@@ -93,7 +99,7 @@ struct CometServerCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("preset"),
         help:
-            "A preset URLs may name with pr:NAME, as NAME=options (repeatable); a preset named default applies to every request."
+            "A preset URLs may name with pr:NAME, as NAME=opt:arg/opt:arg as imgproxy's IMGPROXY_PRESETS writes one (repeatable); a preset may name presets; one named default applies to every request."
     )
     var presets: [String] = []
     @Option(
@@ -101,7 +107,8 @@ struct CometServerCommand: AsyncParsableCommand {
             "A file of presets, one NAME=options a line as --preset takes them (# starts a comment line); with --preset, no name may be defined twice."
     )
     var presetsFile: String?
-    @Flag(help: "URLs may name presets only (pr:NAME); any other option is a 400.") var onlyPresets = false
+    @Flag(help: "URLs name presets only, as /{signature}/{name}:{name}/{source} (imgproxy's IMGPROXY_ONLY_PRESETS).")
+    var onlyPresets = false
     @Flag(help: "Serve a demo gallery and a page of service URLs at /.") var demo = false
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
@@ -230,7 +237,8 @@ struct CometServerCommand: AsyncParsableCommand {
         return RedisClient(configuration: RedisConfiguration(host: host, port: port), logger: logger)
     }
 
-    /// The signer from COMET_KEY/COMET_SALT; `nil` with --insecure-unsigned (logged loudly); a
+    /// The signer from COMET_KEY/COMET_SALT (else IMGPROXY_KEY/IMGPROXY_SALT), its signatures of
+    /// --signature-size bytes (else IMGPROXY_SIGNATURE_SIZE); `nil` with --insecure-unsigned (logged loudly); a
     /// random key for --demo when none is set.
     private func signer(logger: Logger) throws -> URLSigner? {
         let environment = ProcessInfo.processInfo.environment
@@ -242,8 +250,18 @@ struct CometServerCommand: AsyncParsableCommand {
             }
             return nil
         }
-        if let key = environment["COMET_KEY"], !key.isEmpty {
-            return try URLSigner(hexKey: key, hexSalt: environment["COMET_SALT"] ?? "")
+        let size =
+            try signatureSize ?? environment["IMGPROXY_SIGNATURE_SIZE"].map { text in
+                guard let size = Int(text) else {
+                    throw ValidationError("IMGPROXY_SIGNATURE_SIZE is a number of bytes")
+                }
+                return size
+            } ?? 32
+        // imgproxy's variables are read too, so that its deployment's environment serves as it is.
+        for (keyName, saltName) in [("COMET_KEY", "COMET_SALT"), ("IMGPROXY_KEY", "IMGPROXY_SALT")] {
+            if let key = environment[keyName], !key.isEmpty {
+                return try URLSigner(hexKey: key, hexSalt: environment[saltName] ?? "", signatureSize: size)
+            }
         }
         if demo {
             logger.notice("--demo without COMET_KEY: signing the demo page's URLs with a random key")

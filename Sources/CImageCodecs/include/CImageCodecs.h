@@ -138,6 +138,7 @@ typedef struct {
     int color_type;     // PNG_COLOR_TYPE_*
     int is_interlaced;
     int has_alpha;      // alpha channel or tRNS
+    int is_gray;        // grey samples: colour type 0 or 4, or a palette of greys only
 } cic_png_info;
 
 /// Creates a decoder (libpng's progressive reader, used for one-shot and incremental decoding).
@@ -172,14 +173,20 @@ int cic_png_completed_passes(const cic_png_decoder *decoder);
 uint32_t cic_png_completed_rows(const cic_png_decoder *decoder);
 /// 1 once the image end (IEND) was read.
 int cic_png_finished(const cic_png_decoder *decoder);
+/// The data of the first eXIf chunk read so far (an EXIF block: a TIFF header and its IFDs,
+/// unchecked), or NULL when none has arrived, it was damaged (a CRC error), or it was empty.
+/// An eXIf chunk may come before or after the image data. Valid until the decoder is destroyed.
+const uint8_t *cic_png_exif(const cic_png_decoder *decoder, size_t *length);
 
 // MARK: Encoding
 
 
 /// Encodes straight-alpha RGBA8 pixels as PNG (RGBA, or RGB when `opaque`), with an iCCP
-/// chunk when `icc` is not NULL.
+/// chunk when `icc` is not NULL. With `gray`, the pixels are checked first (stopping after the
+/// first row with a pixel whose red, green and blue differ) and, when they are all grey,
+/// written as grey (grey + alpha, or grey when `opaque`); `icc` must then be a grey profile.
 cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t bytes_per_row,
-                          int opaque, int compression_level, const uint8_t *icc, size_t icc_length,
+                          int opaque, int gray, int compression_level, const uint8_t *icc, size_t icc_length,
                           cic_buffer *out, char message[CIC_MESSAGE_CAPACITY]);
 /// Encodes RGBA8 pixels as a baseline JPEG (alpha ignored); quality 1...100; with APP2 ICC
 /// chunks when `icc` is not NULL.

@@ -3,14 +3,17 @@ extension Image {
     ///
     /// Premultiplying rounds to nearest; unpremultiplying cannot restore colour lost where
     /// alpha was 0 or small. Opaque images convert without touching pixels (the formats agree
-    /// where alpha is 255), so the copy is skipped and only the format tag changes.
+    /// where alpha is 255), so the copy is skipped and only the format tag changes. Either way
+    /// grey stays grey (every channel converts alike), so ``isGray`` carries over.
     public func converted(to format: PixelFormat) -> Image {
         guard format != pixelFormat else { return self }
         if isOpaque {
-            return Image(
+            var retagged = Image(
                 width: width, height: height, pixelFormat: format, bytesPerRow: bytesPerRow,
                 isOpaque: true, storage: storage, byteOffset: byteOffset
             ).withColorProfile(colorProfile)
+            retagged.isGray = isGray
+            return retagged
         }
         let premultiply = format == .rgba8Premultiplied
         let converted: Image = withUnsafeBytes { source in
@@ -42,6 +45,8 @@ extension Image {
                 }
             }
         }
-        return converted.withColorProfile(colorProfile)
+        var result = converted.withColorProfile(colorProfile)
+        result.isGray = isGray
+        return result
     }
 }

@@ -23,6 +23,14 @@ public struct Image: Sendable {
     /// ``ImageDecodingOptions/keepsOriginalColors``. Encoders embed it; processors work on the
     /// numbers and the pipeline carries the profile over to their results.
     public var colorProfile: ColorProfile?
+    /// `true` when every pixel is known to be grey (red = green = blue), e.g. an image decoded
+    /// from a grey PNG. A hint for the encoders that can write grey (PNG, with a third of the
+    /// samples of RGB): ``ImageEncoders/png(_:compressionLevel:)`` checks the pixels before it
+    /// trusts it, stopping at the first that is not grey, so a wrong `true` costs that scan, never
+    /// a colour. `false` (the default) means "may have colour", not "has". Crops, resizes,
+    /// rotations, flips, ``applying(_:)`` and format conversions carry it over,
+    /// ``ImageProcessors/Grayscale`` sets it; other processors' results have it `false`.
+    public var isGray = false
     /// Set by the JPEG decoder on a DCT-scaled decode (see ``DecodeReduction``); `nil` on every
     /// other image, and dropped by crops and by every processor (their results are new images).
     var decodeReduction: DecodeReduction?
@@ -129,6 +137,7 @@ public struct Image: Sendable {
             width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: bytesPerRow, isOpaque: isOpaque,
             storage: storage, byteOffset: byteOffset + y * bytesPerRow + x * pixelFormat.bytesPerPixel)
         view.colorProfile = colorProfile
+        view.isGray = isGray
         return view
     }
 
@@ -142,7 +151,8 @@ public struct Image: Sendable {
 
 extension Image: Equatable {
     /// Two images are equal when they have the same size, format, colour profile and pixel bytes
-    /// (an O(pixels) comparison; views and copies of the same pixels compare equal).
+    /// (an O(pixels) comparison; views and copies of the same pixels compare equal). The
+    /// ``isGray`` hint is not compared: it says nothing the pixels do not.
     public static func == (lhs: Image, rhs: Image) -> Bool {
         guard lhs.width == rhs.width, lhs.height == rhs.height, lhs.pixelFormat == rhs.pixelFormat,
             lhs.colorProfile == rhs.colorProfile

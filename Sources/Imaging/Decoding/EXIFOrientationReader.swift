@@ -1,5 +1,6 @@
 /// Finds the EXIF orientation tag in a JPEG's APP1 segment by walking the marker segments
-/// before the first scan. Bounds-checked throughout: malformed input yields `.up`.
+/// before the first scan, or in a PNG's eXIf chunk (the same TIFF-structured block).
+/// Bounds-checked throughout: malformed input yields `.up`.
 enum EXIFOrientationReader {
     static func orientation(inJPEG bytes: UnsafeRawBufferPointer) -> ImageOrientation {
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return .up }
@@ -20,11 +21,27 @@ enum EXIFOrientationReader {
         return .up
     }
 
+    /// JPEG's EXIF identifier, "Exif\0\0", which starts an APP1 segment's EXIF block.
+    private static let identifier: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
+
     /// Parses "Exif\0\0" + a TIFF header + IFD0, looking for tag 0x0112.
     static func orientation(inEXIF segment: UnsafeRawBufferPointer) -> ImageOrientation? {
-        let header: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
-        guard segment.count >= 14, Array(segment[0..<6]) == header else { return nil }
-        let tiff = UnsafeRawBufferPointer(rebasing: segment[6...])
+        guard segment.count >= 14, segment.starts(with: identifier) else { return nil }
+        return orientation(inTIFF: UnsafeRawBufferPointer(rebasing: segment[6...]))
+    }
+
+    /// The orientation in a PNG eXIf chunk's data: a TIFF header and IFD0, as the chunk's
+    /// definition says, or the same after JPEG's "Exif\0\0" identifier, which
+    /// some writers leave in. Bounds-checked throughout: anything malformed yields `.up`.
+    static func orientation(inPNGEXIF data: UnsafeRawBufferPointer) -> ImageOrientation {
+        let orientation = data.starts(with: identifier) ? orientation(inEXIF: data) : orientation(inTIFF: data)
+        return orientation ?? .up
+    }
+
+    /// Parses a TIFF header ("II" or "MM", 42, the offset of IFD0) and IFD0, looking for tag
+    /// 0x0112; `nil` when it is absent, out of range or anything on the way is malformed.
+    static func orientation(inTIFF tiff: UnsafeRawBufferPointer) -> ImageOrientation? {
+        guard tiff.count >= 8 else { return nil }
         let littleEndian: Bool
         switch (tiff[0], tiff[1]) {
         case (0x49, 0x49): littleEndian = true

@@ -18,8 +18,8 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     /// exact size. Sizes are in the upright (orientation-applied) frame.
     public var downsampling: Downsampling?
 
-    /// Whether to apply the EXIF orientation of JPEGs (AVIF's `irot`/`imir`, JPEG XL's codestream
-    /// orientation) so the image comes out upright. Default `true`; when `false` the orientation
+    /// Whether to apply the EXIF orientation of JPEGs and PNGs (their `eXIf` chunk; AVIF's
+    /// `irot`/`imir`, JPEG XL's codestream orientation) so the image comes out upright. Default `true`; when `false` the orientation
     /// is still reported in ``DecodedImage``. HEIC images always come out upright (libheif applies
     /// their transformations; see ``HEICDecoder``).
     public var appliesOrientation: Bool

@@ -3,7 +3,9 @@ import Foundation
 
 /// libpng's progressive reader fed chunk by chunk. Previews exist for interlaced files: after
 /// each Adam7 pass, every pixel takes the value of the nearest pixel decoded so far above and
-/// to its left (the pass grids nest, so that pixel is always known).
+/// to its left (the pass grids nest, so that pixel is always known). Previews are turned by the
+/// eXIf orientation like the final image, once the chunk has arrived (an eXIf chunk after the
+/// image data is known only at the end, so the previews before it come out as stored).
 final class IncrementalPNGDecoder: IncrementalImageDecoding {
     private let session: PNGDecodingSession
     private var previewedPasses = 0
@@ -44,7 +46,8 @@ final class IncrementalPNGDecoder: IncrementalImageDecoding {
             transform?.convert(pixels, bytesPerRow: bytesPerRow, width: width, height: height)
         }
         preview.colorProfile = session.color.keptProfile
-        return preview
+        preview.isGray = session.isGray
+        return session.appliesOrientation ? preview.applying(session.orientation) : preview
     }
 
     func finish() throws(ImageDecodingError) -> DecodedImage {

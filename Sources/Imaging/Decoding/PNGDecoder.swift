@@ -6,6 +6,14 @@ import Foundation
 /// 16-bit samples are rounded to 8 bits; gamma chunks are not applied (samples come out as
 /// stored). PNG has no reduced-size decode, so ``ImageDecodingOptions/downsampling`` is ignored.
 ///
+/// **Orientation.** The EXIF orientation in an `eXIf` chunk (before or after the image data) is
+/// reported in ``DecodedImage/orientation`` and applied as a JPEG's is, unless
+/// ``ImageDecodingOptions/appliesOrientation`` is `false`. A damaged chunk (a CRC error, a
+/// truncated or malformed EXIF block) counts as no orientation; only the first chunk is read.
+///
+/// **Grey.** A grey source (colour type 0 or 4, or a palette of greys only) decodes to RGBA like any other, with
+/// ``Image/isGray`` set, so that ``ImageEncoders/png(_:compressionLevel:)`` writes it grey again.
+///
 /// Stateless and thread-safe: one instance can decode on many threads at once.
 public struct PNGDecoder: ImageDecoding {
     /// Creates a decoder.
@@ -36,7 +44,12 @@ final class PNGDecodingSession {
     private(set) var color = ColorResolution.untagged
     /// Whether the decoder converts the rows (interlaced files: only once the last pass is in).
     private(set) var convertsRows = false
+    /// The eXIf chunk's orientation: `.up` until that chunk arrives, and for files without one.
+    private(set) var orientation = ImageOrientation.up
+    /// Whether the eXIf chunk was read (and ``orientation`` is final).
+    private var readEXIF = false
     private let keepsOriginalColors: Bool
+    let appliesOrientation: Bool
 
     init(options: ImageDecodingOptions) throws(ImageDecodingError) {
         guard let decoder = cic_png_create(options.limits.cLimits, options.keepsOriginalColors ? 1 : 0) else {
@@ -44,6 +57,7 @@ final class PNGDecodingSession {
         }
         self.decoder = decoder
         self.keepsOriginalColors = options.keepsOriginalColors
+        self.appliesOrientation = options.appliesOrientation
     }
 
     deinit { cic_png_destroy(decoder) }
@@ -59,11 +73,21 @@ final class PNGDecodingSession {
                 readColor()
             }
         }
+        readOrientation()
         guard status == CIC_OK else {
             var width: UInt32 = 0, height: UInt32 = 0
             cic_png_declared_size(decoder, &width, &height)
             throw decodingError(status, type: .png, message: message, width: Int(width), height: Int(height))
         }
+    }
+
+    /// Reads the orientation once the eXIf chunk has arrived (one call into C until then).
+    private func readOrientation() {
+        guard !readEXIF else { return }
+        var length = 0
+        guard let exif = cic_png_exif(decoder, &length) else { return }
+        readEXIF = true
+        orientation = EXIFOrientationReader.orientation(inPNGEXIF: UnsafeRawBufferPointer(start: exif, count: length))
     }
 
     private func readColor() {
@@ -97,13 +121,21 @@ final class PNGDecodingSession {
         var image = Image(
             width: width, height: height, pixelFormat: .rgba8, bytesPerRow: width * 4,
             isOpaque: info.has_alpha == 0, storage: storage, byteOffset: 0)
+        image.isGray = isGray
         image.colorProfile = color.keptProfile
+        readOrientation()
+        if appliesOrientation { image = image.applying(orientation) }
         let warningCount = Int(cic_png_warning_count(decoder))
         var warnings: [String] = []
         if warningCount > 0 { warnings.append(message) }
         if warningCount > 1 { warnings.append("\(warningCount - 1) more warning\(warningCount == 2 ? "" : "s")") }
         return DecodedImage(
-            image: image, type: .png, sourceWidth: width, sourceHeight: height, warnings: warnings,
-            colorHandling: color.handling, colorWarning: colorWarning)
+            image: image, type: .png, sourceWidth: width, sourceHeight: height, orientation: orientation,
+            warnings: warnings, colorHandling: color.handling, colorWarning: colorWarning)
     }
+
+    /// Whether the file is grey (colour type 0 or 4, or a palette of greys): its decoded pixels
+    /// then have R = G = B, unless a colour conversion moved them (the encoder checks; see
+    /// ``Image/isGray``).
+    var isGray: Bool { (info?.is_gray ?? 0) != 0 }
 }

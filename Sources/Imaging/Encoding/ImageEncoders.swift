@@ -14,14 +14,25 @@ public enum ImageEncoders {
     /// Encodes `image` as PNG. Premultiplied images are unpremultiplied first; images known to be
     /// opaque are written as RGB (smaller), others as RGBA. `compressionLevel`: zlib's 0...9,
     /// default 6.
+    ///
+    /// Grey: an image marked ``Image/isGray`` (one decoded from a grey PNG, or made grey by
+    /// ``ImageProcessors/Grayscale``) and without a colour profile is written as 8-bit grey, or
+    /// grey + alpha, when its pixels bear the mark out: they are checked first, and the check
+    /// stops after the first row with a pixel whose red, green and blue differ (the image is then
+    /// written as RGB or RGBA, as usual). The pixels are the same either way; a grey file has a
+    /// third (half, with alpha) of the samples to compress. Unmarked images are not checked, so
+    /// colour images pay nothing.
     public static func png(_ image: Image, compressionLevel: Int = 6) throws(ImageEncodingError) -> Data {
         let straight = image.converted(to: .rgba8)
+        // An embedded profile is an RGB one (grey sources convert to sRGB), which a grey PNG
+        // cannot carry.
+        let gray = straight.isGray && straight.colorProfile == nil
         return try encode(.png) { out, message in
             straight.withUnsafeBytes { pixels in
                 withProfile(of: straight) { icc, iccLength in
                     cic_png_encode(
                         pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width),
-                        UInt32(straight.height), straight.bytesPerRow, straight.isOpaque ? 1 : 0,
+                        UInt32(straight.height), straight.bytesPerRow, straight.isOpaque ? 1 : 0, gray ? 1 : 0,
                         Int32(min(max(compressionLevel, 0), 9)), icc, iccLength, out, message)
                 }
             }

@@ -1,6 +1,7 @@
 extension Image {
     /// This image turned upright according to `orientation`: the same image for `.up`, else a
-    /// new image (width and height swap for the 90° cases).
+    /// new image (width and height swap for the 90° cases), with this one's ``colorProfile`` and
+    /// ``isGray``.
     public func applying(_ orientation: ImageOrientation) -> Image {
         guard orientation != .up else { return self }
         let outWidth = orientation.swapsDimensions ? height : width
@@ -32,6 +33,8 @@ extension Image {
                 }
             }
         }
-        return oriented.withColorProfile(profile)
+        var result = oriented.withColorProfile(profile)
+        result.isGray = isGray
+        return result
     }
 }

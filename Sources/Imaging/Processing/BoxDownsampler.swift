@@ -23,7 +23,7 @@ enum BoxDownsampler {
         let factorX = Int(spanX), factorY = Int(spanY), x0 = Int(rect.x), y0 = Int(rect.y)
         guard x0 + width * factorX <= image.width, y0 + height * factorY <= image.height else { return nil }
         let source = image.cropped(x: x0, y: y0, width: width * factorX, height: height * factorY)
-        return Image(width: width, height: height, pixelFormat: image.pixelFormat, isOpaque: image.isOpaque) {
+        var output = Image(width: width, height: height, pixelFormat: image.pixelFormat, isOpaque: image.isOpaque) {
             pixels, rowLength in
             source.withUnsafeBytes { src in
                 run(
@@ -33,6 +33,8 @@ enum BoxDownsampler {
                     width: width, height: height)
             }
         }
+        output.isGray = image.isGray  // every channel is averaged alike
+        return output
     }
 
     private static func run(

@@ -5,12 +5,14 @@ extension Image {
     /// one, else a copy (so a small view no longer keeps a large parent's pixels alive).
     func compacted() -> Image {
         if bytesPerRow == width * 4 && cost == bytesPerRow * height { return self }
-        return withUnsafeBytes { source in
+        var copy: Image = withUnsafeBytes { source in
             Image(width: width, height: height, pixelFormat: pixelFormat, isOpaque: isOpaque) { pixels, rowLength in
                 for y in 0..<height {
                     memcpy(pixels.baseAddress! + y * rowLength, source.baseAddress! + y * bytesPerRow, rowLength)
                 }
             }
         }
+        copy.isGray = isGray
+        return copy
     }
 }

@@ -58,7 +58,10 @@ enum Resampler {
                     outputWidth: width, outputHeight: height, simd: simd)
             }
         }
-        return straight ? AlphaConversion.unpremultiplied(output) : output
+        // Every channel goes through the same weights: grey stays grey.
+        var result = straight ? AlphaConversion.unpremultiplied(output) : output
+        result.isGray = image.isGray
+        return result
     }
 
     private static func run(

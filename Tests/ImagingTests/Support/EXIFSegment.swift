@@ -1,10 +1,12 @@
 import Foundation
 
 /// An EXIF APP1 segment that holds one tag, the orientation, written by the tests: "Exif\0\0",
-/// a TIFF header in either byte order, and IFD0 with tag 0x0112 (SHORT).
+/// a TIFF header in either byte order, and IFD0 with tag 0x0112 (SHORT). Its TIFF part alone is
+/// what a PNG's eXIf chunk holds (``PNGChunks``).
 enum EXIFSegment {
-    /// The APP1 segment (marker included) for EXIF orientation `orientation` (1–8).
-    static func orientation(_ orientation: Int, bigEndian: Bool) -> [UInt8] {
+    /// The EXIF block for EXIF orientation `orientation` (1–8) without JPEG's "Exif\0\0"
+    /// identifier: a TIFF header and IFD0, what a PNG eXIf chunk holds.
+    static func tiff(orientation: Int, bigEndian: Bool) -> [UInt8] {
         func u16(_ value: Int) -> [UInt8] {
             bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
         }
@@ -16,7 +18,12 @@ enum EXIFSegment {
         tiff += u16(1)  // one entry
         tiff += u16(0x0112) + u16(3) + u32(1) + u16(orientation) + [0, 0]  // orientation, SHORT, 1 value
         tiff += u32(0)  // no next IFD
-        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        return tiff
+    }
+
+    /// The APP1 segment (marker included) for EXIF orientation `orientation` (1–8).
+    static func orientation(_ orientation: Int, bigEndian: Bool) -> [UInt8] {
+        let payload = Array("Exif".utf8) + [0, 0] + tiff(orientation: orientation, bigEndian: bigEndian)
         let length = payload.count + 2
         return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
     }

@@ -54,10 +54,10 @@ public struct DemoGallery: Sendable {
     public func page(origin: String, signer: URLSigner?) -> String {
         let variants: [(options: String, label: String)] = [
             ("rs:fill:200:200", "200² fill, format from Accept"),
-            ("rs:fill:200:200,f:webp", "200² WebP"),
-            ("rs:fill:200:200,f:avif", "200² AVIF"),
-            ("rs:fit:320:200,q:70,f:jpeg", "fit 320×200 JPEG q70"),
-            ("rs:fit:120:0,f:png", "120 wide PNG"),
+            ("rs:fill:200:200/f:webp", "200² WebP"),
+            ("rs:fill:200:200/f:avif", "200² AVIF"),
+            ("rs:fit:320:200/q:70/f:jpeg", "fit 320×200 JPEG q70"),
+            ("rs:fit:120:0/f:png", "120 wide PNG"),
         ]
         var html = """
             <!doctype html>

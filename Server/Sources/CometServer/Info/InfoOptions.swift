@@ -1,6 +1,6 @@
-/// The options of an `/info/…` URL: the `{options}` segment, parsed.
+/// The options of an `/info/…` URL, parsed.
 ///
-/// `-` for none; otherwise a comma-separated list of `name:arg:arg…`, each option once. The only
+/// Path segments, each `name:arg:arg…`, as in processing URLs (none: the default). The only
 /// option is `bh` (long name `blurhash`), imgproxy's name for it: `bh:{x}:{y}` asks for a
 /// BlurHash of x × y components (each 1…9; default 4 × 3), `bh:0` for none. Processing options
 /// are refused: `/info` describes the source, not a result. Thread-safe (a value).
@@ -24,21 +24,18 @@ public struct InfoOptions: Sendable, Hashable {
         return isDefault ? "-" : "bh:\(components.x):\(components.y)"
     }
 
-    /// Parses an `/info` options segment. Throws ``ServiceError`` (400, `bad_options`) naming
-    /// the option for an unknown option, a repeated one or a bad value.
-    public static func parse(_ segment: String) throws(ServiceError) -> InfoOptions {
+    /// Parses an `/info` URL's option segments (``ThumbnailPath/options``); a later `bh`
+    /// overrides an earlier one, as in imgproxy. Throws ``ServiceError`` (400, `bad_options`)
+    /// naming the option for an unknown option or a bad value.
+    public static func parse(_ segments: [String]) throws(ServiceError) -> InfoOptions {
         var options = InfoOptions()
-        guard segment != "-" else { return options }
-        var seen = false
-        for item in segment.split(separator: ",", omittingEmptySubsequences: false) {
+        for item in segments {
             let parts = item.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             let name = parts[0]
             guard name == "bh" || name == "blurhash" else {
-                guard !name.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
+                guard !name.isEmpty else { throw .badOptions("an empty option in \"\(item)\"") }
                 throw .badOptions("unknown /info option \"\(name)\" (known: bh)")
             }
-            guard !seen else { throw .badOptions("\"\(name)\" is given twice") }
-            seen = true
             options.blurHashComponents = try blurHash(Array(parts.dropFirst()), name: name)
         }
         return options

@@ -20,22 +20,19 @@ public struct InfoRequest: Sendable {
 
     private static let storePrefix = "comet:v1:"
 
-    /// Checks and reads `/info/{signature}/{options}/{source}` given as its three segments after
-    /// `/info` (the options may be percent-encoded; the signature covers them decoded), under
-    /// `configuration` (its signer and source policy). Throws the ``ServiceError`` to answer
-    /// with: 400 for the grammar, the options or the source's spelling, 403 for the signature or
-    /// the source policy; all before any fetch.
-    public init(signature: String, options: String, source: String, configuration: ServerConfiguration)
-        throws(ServiceError)
-    {
-        let path = try ThumbnailPath(signature: signature, options: PercentDecoding.decoded(options), source: source)
-        if let signer = configuration.signer, !signer.isValid(path.signature, hashPath: path.hashSignedPart) {
-            throw .badSignature
-        }
+    /// Checks and reads the path after `/info` of an `/info` URL (`/{signature}/{options…}/{source}`
+    /// in imgproxy's grammar, ``ThumbnailPath``) under `configuration` (its signer and source
+    /// policy). Throws the ``ServiceError`` to answer with: 404 for a path with no signature
+    /// segment, 403 for the signature, 400 for the grammar, the options or the source's spelling,
+    /// 403 for the source policy; all before any fetch.
+    public init(path text: String, configuration: ServerConfiguration) throws(ServiceError) {
+        let (signature, signedPart) = try ThumbnailPath.split(text)
+        if let signer = configuration.signer, !signer.isValid(signature, for: signedPart) { throw .badSignature }
+        let path = try ThumbnailPath(signature: signature, signedPart: signedPart)
         guard path.fileExtension == nil else {
             throw .badURL("an /info URL takes no extension (the answer is JSON)")
         }
-        let options = try InfoOptions.parse(path.optionsSegment)
+        let options = try InfoOptions.parse(path.options)
         try configuration.sourcePolicy.checkCanonical(path.canonicalSource)
         self.path = path
         self.options = options

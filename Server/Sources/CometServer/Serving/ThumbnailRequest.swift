@@ -39,21 +39,19 @@ public struct ThumbnailRequest: Sendable {
     /// Whether the result keeps the source's colour profile (`scp:0`).
     public var keepsColorProfile: Bool { options.keepsColorProfile ?? false }
 
-    /// Checks and reads `/{signature}/{options}/{source}` given as its three segments (the
-    /// options may be percent-encoded; the signature covers them decoded), with the request's
-    /// `Accept` header, under `configuration` (its signer, output limits, AVIF negotiation and
-    /// source policy). Throws the ``ServiceError`` to answer with: 400 for the grammar, the
-    /// options or the source's spelling, 403 for the signature or the source policy.
-    public init(
-        signature: String, options: String, source: String, accept: String?, configuration: ServerConfiguration
-    ) throws(ServiceError) {
+    /// Checks and reads a service URL's `path` (without its query; imgproxy's grammar,
+    /// ``ThumbnailPath``), with the request's `Accept` header, under `configuration` (its signer,
+    /// output limits, AVIF negotiation, presets and source policy). Throws the ``ServiceError``
+    /// to answer with: 404 for a path with no signature segment, 403 for the signature, 400 for
+    /// the grammar, the options or the source's spelling, 403 for the source policy.
+    public init(path text: String, accept: String?, configuration: ServerConfiguration) throws(ServiceError) {
+        let (signature, signedPart) = try ThumbnailPath.split(text)
+        if let signer = configuration.signer, !signer.isValid(signature, for: signedPart) { throw .badSignature }
         let path = try ThumbnailPath(
-            signature: signature, options: PercentDecoding.decoded(options), source: source)
-        if let signer = configuration.signer, !signer.isValid(path.signature, hashPath: path.hashSignedPart) {
-            throw .badSignature
-        }
+            signature: signature, signedPart: signedPart,
+            mode: configuration.presets.onlyPresets ? .onlyPresets : .options)
         var parsed = try ThumbnailOptions.parse(
-            path.optionsSegment, maximumDimension: configuration.maximumOutputDimension,
+            path.options, maximumDimension: configuration.maximumOutputDimension,
             presets: configuration.presets)
         if let expires = parsed.expires, Double(expires) <= Date().timeIntervalSince1970 {
             throw .notFound("the URL expired at \(expires) (exp)")
@@ -142,20 +140,6 @@ public struct ThumbnailRequest: Sendable {
                 }
                 return index
             }
-        }
-    }
-}
-
-extension ThumbnailPath {
-    /// Feeds ``signedPart`` to `hash` piece by piece, without joining it into a string.
-    func hashSignedPart(into hash: inout SHA256State) {
-        hash.update("/")
-        hash.update(optionsSegment)
-        hash.update("/")
-        hash.update(sourceSegment)
-        if let fileExtension {
-            hash.update(".")
-            hash.update(fileExtension)
         }
     }
 }

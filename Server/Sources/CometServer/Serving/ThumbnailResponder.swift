@@ -77,15 +77,12 @@ public final class ThumbnailResponder: Sendable {
             onChange: { [metrics] active, queued in metrics.recordLoad(active: active, queued: queued) })
     }
 
-    /// Answers `/{signature}/{options}/{source}` given as its three segments (the options may be
-    /// percent-encoded), with the request's
-    /// `Accept` and `If-None-Match` headers. Throws the ``ServiceError`` to answer with.
-    public func answer(
-        signature: String, options: String, source: String, accept: String?,
-        ifNoneMatch: String?
-    ) async throws(ServiceError) -> ThumbnailAnswer {
-        let request = try ThumbnailRequest(
-            signature: signature, options: options, source: source, accept: accept, configuration: configuration)
+    /// Answers a service URL's `path` (imgproxy's grammar, ``ThumbnailPath``), with the
+    /// request's `Accept` and `If-None-Match` headers. Throws the ``ServiceError`` to answer with.
+    public func answer(path: String, accept: String?, ifNoneMatch: String?) async throws(ServiceError)
+        -> ThumbnailAnswer
+    {
+        let request = try ThumbnailRequest(path: path, accept: accept, configuration: configuration)
         if let answer = storedAnswer(for: request, ifNoneMatch: ifNoneMatch) { return answer }
         return try await answer(request, ifNoneMatch: ifNoneMatch)
     }

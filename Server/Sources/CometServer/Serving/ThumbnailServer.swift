@@ -8,9 +8,11 @@ import Tracing
 /// The HTTP face of ``ThumbnailResponder`` on Hummingbird 2.
 ///
 /// Routes:
-/// - `GET` (and `HEAD`) `/{signature}/{options}/{base64url(source)}[.{ext}]`: the image (or 304, or a JSON error)
-/// - `GET` (and `HEAD`) `/info/{signature}/{options}/{base64url(source)}`: the source's
-///   ``SourceInfo`` as JSON (or 304, or a JSON error)
+/// - `GET` (and `HEAD`) `/{signature}/{options…}/plain/{source}[@{ext}]` and
+///   `/{signature}/{options…}/{base64url(source)}[.{ext}]` (imgproxy's grammar,
+///   ``ThumbnailPath``): the image (or 304, or a JSON error)
+/// - `GET` (and `HEAD`) `/info/{signature}/{options…}/{source}`: the source's ``SourceInfo`` as
+///   JSON (or 304, or a JSON error)
 /// - `GET /health`: `{"status":"ok"}`
 /// - `GET /metrics`: Prometheus text exposition
 /// - with a ``DemoGallery``: `GET /` (the demo page) and `GET /gallery/{name}` (its sources)
@@ -105,21 +107,11 @@ public final class ThumbnailServer: Sendable {
         }
         let thumbnail: @Sendable (Request, ThumbnailRequestContext) async -> Response = {
             [responder, logger, connections] request, context in
-            let (signature, options, source) =
-                Self.segments(of: request.uri.path)
-                ?? {
-                    let parameters = context.parameters
-                    return (
-                        parameters.get("signature") ?? "", parameters.get("options") ?? "",
-                        parameters.get("source") ?? ""
-                    )
-                }()
             let (accept, ifNoneMatch) = (request.headers[.accept], request.headers[.ifNoneMatch])
             let response: Response
             do {
                 let thumbnail = try ThumbnailRequest(
-                    signature: signature, options: options, source: source, accept: accept,
-                    configuration: responder.configuration)
+                    path: request.uri.path, accept: accept, configuration: responder.configuration)
                 // A stored result is answered at once, in the request's own task.
                 if let answer = responder.storedAnswer(for: thumbnail, ifNoneMatch: ifNoneMatch) {
                     response = Self.response(for: answer)
@@ -144,8 +136,9 @@ public final class ThumbnailServer: Sendable {
             return request.method == .head ? Self.headResponse(response) : response
         }
         addInfoRoutes(to: router)
-        router.get("/:signature/:options/:source", use: thumbnail)
-        router.head("/:signature/:options/:source", use: thumbnail)
+        // imgproxy's grammar has any number of segments; the path is read whole, as written.
+        router.get("**", use: thumbnail)
+        router.head("**", use: thumbnail)
         let configuration = responder.configuration
         return Application(
             router: router,
@@ -159,15 +152,6 @@ public final class ThumbnailServer: Sendable {
             },
             logger: logger
         )
-    }
-
-    /// The three segments of `/{signature}/{options}/{source}`, split over the path's bytes as
-    /// the router splits it into the route's parameters (runs of `/` between them); `nil` when
-    /// the bytes do not split into exactly three (then the router's parameters are read).
-    static func segments(of path: String) -> (String, String, String)? {
-        let parts = path.utf8.split(separator: UInt8(ascii: "/"))
-        guard parts.count == 3 else { return nil }
-        return (String(Substring(parts[0])), String(Substring(parts[1])), String(Substring(parts[2])))
     }
 
     static func response(for answer: ThumbnailAnswer) -> Response {

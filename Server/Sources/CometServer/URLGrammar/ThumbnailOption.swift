@@ -63,7 +63,7 @@ public final class ThumbnailOption: Sendable {
         spellArguments = { options, output in
             // Only what the options set is written: a canonical spelling visits every entry.
             guard let value = get(options) else { return false }
-            if !output.isEmpty { output.append(UInt8(ascii: ",")) }
+            if !output.isEmpty { output.append(UInt8(ascii: "/")) }
             output.append(contentsOf: nameBytes)
             spell(value, &output)
             return true

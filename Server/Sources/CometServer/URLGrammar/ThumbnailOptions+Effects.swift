@@ -57,15 +57,14 @@ extension ThumbnailOptions {
     )
 
     static let grayscale = ThumbnailOption(
-        name: "grayscale", longName: "grayscale", syntax: "",
-        summary: "grey by BT.601 luma (thumbor's `grayscale()`; imgproxy has no such option in open source)",
-        example: "grayscale",
-        get: { $0.grayscale }, set: { $0.grayscale = $1 },
+        name: "grayscale", longName: "grayscale", syntax: "{1|0}",
+        summary: "`1`: grey by BT.601 luma (thumbor's `grayscale()`; imgproxy has no such option in open source)",
+        example: "grayscale:1",
+        get: { $0.grayscale }, set: { $0.grayscale = $1 ? true : nil },
         parse: { arguments, _ throws(ServiceError) in
-            guard arguments.count == 0 else { throw .badOptions("grayscale takes no arguments") }
-            return true
+            try single(arguments, usage: "grayscale takes 1 or 0, as in grayscale:1", flag)
         },
-        spell: { _, _ in },
+        spell: { _, output in output.appendArgument("1") },
         effect: { _, plan in plan.add(ImageProcessors.Grayscale()) }
     )
 

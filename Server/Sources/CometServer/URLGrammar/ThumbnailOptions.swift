@@ -1,12 +1,12 @@
 import Comet
 import Foundation
 
-/// The processing options of one service URL: the `{options}` segment, parsed.
+/// The processing options of one service URL, parsed.
 ///
-/// The segment is a comma-separated list; each option is `name:arg:arg…`; a lone `-` means no
-/// options (the source re-encoded at its own size). The options, their long names and their
-/// arguments are declared once, in ``table``; ``markdownTable`` and ``helpText`` list them. Each
-/// option may appear once. Thread-safe (a value).
+/// A URL's options are path segments, each `name:arg:arg…` (imgproxy's grammar; none: the
+/// source re-encoded at its own size). The options, their long names and their arguments are
+/// declared once, in ``table``; ``markdownTable`` and ``helpText`` list them. An option given
+/// again overrides the earlier one, as in imgproxy. Thread-safe (a value).
 public struct ThumbnailOptions: Sendable, Hashable {
     /// The resize, when asked for.
     public var resize: Resize?
@@ -222,87 +222,95 @@ public struct ThumbnailOptions: Sendable, Hashable {
         self.background = background
     }
 
-    /// The options in their canonical spelling (short names, in ``table``'s order), e.g.
-    /// `rs:fill:256:256,q:80,f:webp`; `-` for none. Equal options always spell the same, so
-    /// it is the options' part of cache keys and ETags.
+    /// The options in their canonical spelling (short names, in ``table``'s order, `/` between
+    /// them as in a URL's path), e.g. `rs:fill:256:256/q:80/f:webp`; `""` for none. Equal options
+    /// always spell the same, so it is the options' part of cache keys and ETags.
     public var canonical: String {
         var spelling: [UInt8] = []
         spelling.reserveCapacity(64)
         for option in Self.table { _ = option.appendSpelling(of: self, to: &spelling) }
-        return spelling.isEmpty ? "-" : String(decoding: spelling, as: UTF8.self)
+        return String(decoding: spelling, as: UTF8.self)
     }
 
-    /// Parses an `{options}` segment, checking each value against `maximumDimension` (the
-    /// largest output width or height allowed), with `presets`: their `default` first, then the
-    /// segment's options in order, each `pr:NAME…` putting its presets' options there (a later
-    /// option overrides an earlier one of a preset; the segment may give each option once).
-    /// Throws ``ServiceError`` (400) naming the first problem. Read over the segment's UTF-8
-    /// bytes.
+    /// Parses a URL's option segments (``ThumbnailPath/options``), checking each value against
+    /// `maximumDimension` (the largest output width or height allowed), with `presets`: their
+    /// `default` first, then the options in order, each `pr:NAME…` putting its presets' options
+    /// there. As in imgproxy, an option given again overrides what came before it. Throws
+    /// ``ServiceError`` (400) naming the first problem. Read over each segment's UTF-8 bytes.
     public static func parse(
-        _ segment: String, maximumDimension: Int, presets: ThumbnailPresets = .none
+        _ segments: [String], maximumDimension: Int, presets: ThumbnailPresets = .none
     ) throws(ServiceError) -> ThumbnailOptions {
         var options = ThumbnailOptions()
-        if let base = presets.defaultSegment {
-            try read(base, maximumDimension: maximumDimension, presets: .none, into: &options)
+        if let base = presets.defaultOptions {
+            try read(base, maximumDimension: maximumDimension, presets: presets, depth: 1, into: &options)
         }
-        if segment != "-" {
-            try read(segment, maximumDimension: maximumDimension, presets: presets, into: &options)
-        }
+        try read(segments, maximumDimension: maximumDimension, presets: presets, depth: 0, into: &options)
         options.foldResize()
         try options.checkCombinedSides(maximumDimension: maximumDimension)
         return options
     }
 
-    /// Reads `segment`'s options into `options`.
-    static func read(
-        _ segment: String, maximumDimension: Int, presets: ThumbnailPresets, into options: inout ThumbnailOptions
-    ) throws(ServiceError) {
-        var text = segment
-        try text.withUTF8 { bytes in
-            Result { () throws(ServiceError) in
-                try read(
-                    bytes: bytes, segment: segment, maximumDimension: maximumDimension, presets: presets,
-                    into: &options)
-            }
-        }.get()
+    /// Parses options written as one text, `/` between them (`rs:fill:256:256/q:80`; `""` or
+    /// `-` for none), as ``parse(_:maximumDimension:presets:)-([String],_,_)`` parses a URL's segments.
+    public static func parse(
+        _ text: String, maximumDimension: Int, presets: ThumbnailPresets = .none
+    ) throws(ServiceError) -> ThumbnailOptions {
+        try parse(segments(of: text), maximumDimension: maximumDimension, presets: presets)
     }
 
-    /// Reads the segment's bytes: `,`-separated options, each `name:arg:arg…`.
-    private static func read(
-        bytes: UnsafeBufferPointer<UInt8>, segment: String, maximumDimension: Int, presets: ThumbnailPresets,
+    /// The option segments of `text` (`/` between them); none for `""` (or `-`, which earlier
+    /// versions wrote for none).
+    static func segments(of text: String) -> [String] {
+        text.isEmpty || text == "-" ? [] : text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The deepest a preset may name presets that name presets (a cycle stops here).
+    static let presetDepthLimit = 8
+
+    /// Reads `segments`' options into `options`; `depth` counts the presets being expanded.
+    static func read(
+        _ segments: [String], maximumDimension: Int, presets: ThumbnailPresets, depth: Int,
         into options: inout ThumbnailOptions
     ) throws(ServiceError) {
-        var seen: UInt64 = 0  // bit i: table[i] was given
-        var namedPresets = false
-        var itemStart = 0
-        while true {
-            let itemEnd = bytes[itemStart...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
-            let colon = bytes[itemStart..<itemEnd].firstIndex(of: UInt8(ascii: ":")) ?? itemEnd
-            let nameBytes = UnsafeBufferPointer(rebasing: bytes[itemStart..<colon])
-            // Made only for the messages: the names are compared as bytes.
-            var name: String { string(bytes, itemStart..<colon) }
-            guard !nameBytes.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
-            let arguments = OptionArguments(bytes, after: colon, upTo: itemEnd)
-            if ASCII.equal(nameBytes, Self.presetName) || ASCII.equal(nameBytes, Self.presetLongName) {
-                guard !namedPresets else { throw .badOptions("\"\(name)\" is given twice") }
-                namedPresets = true
-                try presets.apply(arguments, maximumDimension: maximumDimension, to: &options)
-            } else {
-                guard !presets.onlyPresets else {
-                    throw .badOptions(
-                        "\(name): this server takes presets only (pr:NAME), not options (comet-server --only-presets)")
+        for segment in segments {
+            var text = segment
+            try text.withUTF8 { bytes in
+                Result { () throws(ServiceError) in
+                    try read(
+                        option: bytes, segment: segment, maximumDimension: maximumDimension, presets: presets,
+                        depth: depth, into: &options)
                 }
-                guard let index = table.firstIndex(where: { $0.isNamed(nameBytes) }) else {
-                    throw .badOptions(
-                        "unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
-                }
-                guard seen & (1 << index) == 0 else { throw .badOptions("\"\(name)\" is given twice") }
-                seen |= 1 << index
-                try table[index].read(arguments, maximumDimension: maximumDimension, into: &options)
-            }
-            guard itemEnd < bytes.endIndex else { return }
-            itemStart = itemEnd + 1
+            }.get()
         }
+    }
+
+    /// Reads one option, `name:arg:arg…`.
+    private static func read(
+        option bytes: UnsafeBufferPointer<UInt8>, segment: String, maximumDimension: Int, presets: ThumbnailPresets,
+        depth: Int, into options: inout ThumbnailOptions
+    ) throws(ServiceError) {
+        let colon = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+        let nameBytes = UnsafeBufferPointer(rebasing: bytes[..<colon])
+        // Made only for the messages: the names are compared as bytes.
+        var name: String { string(bytes, 0..<colon) }
+        guard !nameBytes.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
+        let arguments = OptionArguments(bytes, after: colon, upTo: bytes.endIndex)
+        if ASCII.equal(nameBytes, Self.presetName) || ASCII.equal(nameBytes, Self.presetLongName) {
+            guard depth < presetDepthLimit else {
+                throw .badOptions("pr: presets name presets more than \(presetDepthLimit) deep (a cycle?)")
+            }
+            try presets.apply(arguments, maximumDimension: maximumDimension, depth: depth + 1, to: &options)
+            return
+        }
+        guard !presets.onlyPresets || depth > 0 else {
+            throw .badOptions(
+                "\(name): this server takes presets only (/{signature}/{name}:{name}/{source}), not options "
+                    + "(comet-server --only-presets)")
+        }
+        guard let option = table.first(where: { $0.isNamed(nameBytes) }) else {
+            throw .badOptions("unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
+        }
+        try option.read(arguments, maximumDimension: maximumDimension, into: &options)
     }
 
     /// Throws when the device pixel ratio takes the resize, or the resize and the padding, past

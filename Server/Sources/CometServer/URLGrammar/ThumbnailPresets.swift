@@ -1,6 +1,7 @@
-/// Named lists of options that URLs may ask for with `pr:NAME[:NAME…]` (`--preset NAME=options`),
-/// a `default` one applied to every request, and whether URLs may name presets only
-/// (`--only-presets`).
+/// Named lists of options that URLs may ask for with `pr:NAME[:NAME…]` (`--preset NAME=options`,
+/// options as imgproxy's `IMGPROXY_PRESETS` writes them, `/` between them), a `default` one
+/// applied to every request before the URL's options, and whether URLs may name presets only
+/// (`--only-presets`: `/{signature}/{name}:{name}/{source}`).
 ///
 /// A preset is its options: a URL naming it is parsed, spelled and keyed as if it gave them, so
 /// changing a preset's definition changes the results of the URLs that name it. Thread-safe (a
@@ -15,37 +16,40 @@ public struct ThumbnailPresets: Sendable {
     public let onlyPresets: Bool
 
     /// The `default` preset's options, applied before every URL's.
-    var defaultSegment: String? { definitions["default"] }
+    var defaultOptions: [String]? { definitions["default"].map(ThumbnailOptions.segments(of:)) }
 
     private init() {
         definitions = [:]
         onlyPresets = false
     }
 
-    /// Presets of `definitions` (name → options segment), each checked as a URL's options would
-    /// be against `maximumDimension`. Throws ``ServiceError`` naming the first bad one: a name
-    /// other than letters, digits, `_` and `-`, options that do not parse, or a preset that
-    /// names presets.
+    /// Presets of `definitions` (name → options, `/` between them as imgproxy's
+    /// `IMGPROXY_PRESETS` writes them: `rs:fill:300:200/q:80`), each checked as a URL's options
+    /// would be against `maximumDimension`. A preset may name other presets (`pr:NAME`).
+    /// Throws ``ServiceError`` naming the first bad one: a name other than letters, digits, `_`
+    /// and `-`, options that do not parse, or presets that name each other in a cycle.
     public init(_ definitions: [String: String], onlyPresets: Bool = false, maximumDimension: Int) throws(ServiceError)
     {
-        for (name, segment) in definitions.sorted(by: { $0.key < $1.key }) {
+        self.definitions = definitions
+        self.onlyPresets = onlyPresets
+        for (name, text) in definitions.sorted(by: { $0.key < $1.key }) {
             guard !name.isEmpty, name.utf8.allSatisfy({ ASCII.isAlphanumeric($0) || $0 == 95 || $0 == 45 }) else {
                 throw .badOptions("preset \"\(name)\": a name is letters, digits, _ and -")
             }
             var options = ThumbnailOptions()
             do {
                 try ThumbnailOptions.read(
-                    segment, maximumDimension: maximumDimension, presets: .none, into: &options)
+                    ThumbnailOptions.segments(of: text), maximumDimension: maximumDimension, presets: self, depth: 1,
+                    into: &options)
             } catch {
                 throw .badOptions("preset \"\(name)\": \(error.message)")
             }
         }
-        self.definitions = definitions
-        self.onlyPresets = onlyPresets
     }
 
-    /// Reads the options of the presets `arguments` name, in order, into `options`.
-    func apply(_ arguments: OptionArguments, maximumDimension: Int, to options: inout ThumbnailOptions)
+    /// Reads the options of the presets `arguments` name, in order, into `options`; `depth`
+    /// counts the presets being expanded, this one included.
+    func apply(_ arguments: OptionArguments, maximumDimension: Int, depth: Int, to options: inout ThumbnailOptions)
         throws(ServiceError)
     {
         guard arguments.count >= 1, arguments.count <= OptionArguments.capacity else {
@@ -53,11 +57,13 @@ public struct ThumbnailPresets: Sendable {
         }
         for index in 0..<arguments.count {
             let name = arguments[index]
-            guard let segment = definitions[name] else {
+            guard let text = definitions[name] else {
                 throw .badOptions(
                     "pr: unknown preset \"\(name)\" (known: \(definitions.keys.sorted().joined(separator: ", ")))")
             }
-            try ThumbnailOptions.read(segment, maximumDimension: maximumDimension, presets: .none, into: &options)
+            try ThumbnailOptions.read(
+                ThumbnailOptions.segments(of: text), maximumDimension: maximumDimension, presets: self, depth: depth,
+                into: &options)
         }
     }
 }

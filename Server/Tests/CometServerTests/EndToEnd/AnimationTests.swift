@@ -56,7 +56,7 @@ struct AnimationTests {
     }
 
     @Test func anAnimatedGIFStaysAnimatedInWebP() async throws {
-        let answer = try await get("rs:fit:58:50,q:100,f:webp", "/gif/moon_impact.gif")
+        let answer = try await get("rs:fit:58:50/q:100/f:webp", "/gif/moon_impact.gif")
         #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
         #expect(answer.header("Content-Type") == "image/webp")
         let result = try frames(answer.body)
@@ -69,7 +69,7 @@ struct AnimationTests {
     }
 
     @Test func anAnimatedGIFStaysAnimatedInGIFFrameForFrame() async throws {
-        let answer = try await get("rs:fit:58:50,f:gif", "/gif/moon_impact.gif")
+        let answer = try await get("rs:fit:58:50/f:gif", "/gif/moon_impact.gif")
         #expect(answer.header("Content-Type") == "image/gif")
         let result = try frames(answer.body)
         #expect(result.frames.count == 14)
@@ -98,9 +98,9 @@ struct AnimationTests {
     }
 
     @Test func everyFrameGetsTheStillsGeometryAndEffects() async throws {
-        let options = "rs:fill:48:48,grayscale,pd:2,q:100"
-        let animated = try frames(try await get(options + ",f:webp", "/gif/moon_impact.gif").body)
-        let still = try ImageDecoders.decode(Data(try await get(options + ",f:png", "/gif/moon_impact.gif").body)).image
+        let options = "rs:fill:48:48/grayscale:1/pd:2/q:100"
+        let animated = try frames(try await get(options + "/f:webp", "/gif/moon_impact.gif").body)
+        let still = try ImageDecoders.decode(Data(try await get(options + "/f:png", "/gif/moon_impact.gif").body)).image
         #expect(animated.frames.count == Self.folded(Self.moon).count)
         for (index, frame) in animated.frames.enumerated() {
             let image = frame.image
@@ -126,7 +126,7 @@ struct AnimationTests {
     }
 
     @Test func trimAndSmartGravityGiveEveryFrameOneGeometry() async throws {
-        let answer = try await get("t:10,rs:fill:30:60,g:sm,f:webp", "/gif/moon_impact.gif")
+        let answer = try await get("t:10/rs:fill:30:60/g:sm/f:webp", "/gif/moon_impact.gif")
         #expect(answer.status == 200)
         let result = try frames(answer.body)
         #expect(result.frames.count > 1)
@@ -156,8 +156,8 @@ struct AnimationTests {
     }
 
     @Test func animatedAndStillResultsAreStoredApart() async throws {
-        let animated = try await get("rs:fit:58:50,f:webp", "/copy/keys/anim-gr.gif")
-        let still = try await get("rs:fit:58:50,f:webp,scp:0", "/copy/keys/anim-gr.gif")
+        let animated = try await get("rs:fit:58:50/f:webp", "/copy/keys/anim-gr.gif")
+        let still = try await get("rs:fit:58:50/f:webp/scp:0", "/copy/keys/anim-gr.gif")
         #expect(animated.status == 200 && still.status == 200)
         #expect(try frames(animated.body).frames.count == 2)
         #expect(try ImageDecoders.decode(Data(still.body), options: .init(decodesAnimation: true)).animation == nil)
@@ -180,14 +180,14 @@ struct AnimationTests {
     /// result shows), so the 413 of the animated result was decided from the header alone.
     @Test(arguments: ["huge-canvas.gif", "huge-canvas.webp"])
     func tooManyFramePixelsIs413FromTheHeaderAlone(_ name: String) async throws {
-        let refused = try await get("rs:fit:100:100,f:webp", "/crafted/\(name)")
+        let refused = try await get("rs:fit:100:100/f:webp", "/crafted/\(name)")
         #expect(refused.status == 413)
         #expect(refused.errorCode == "too_large")
         let message = String(decoding: refused.body, as: UTF8.self)
         #expect(message.contains("9 frames of 2000×2000"), "\(message)")
-        let gif = try await get("rs:fit:100:100,f:gif", "/crafted/\(name)")
+        let gif = try await get("rs:fit:100:100/f:gif", "/crafted/\(name)")
         #expect(gif.status == 413)
-        let still = try await get("rs:fit:100:100,f:png", "/crafted/\(name)")
+        let still = try await get("rs:fit:100:100/f:png", "/crafted/\(name)")
         #expect(still.status == 422, "\(String(decoding: still.body, as: UTF8.self))")
         #expect(still.errorCode == "undecodable")
     }

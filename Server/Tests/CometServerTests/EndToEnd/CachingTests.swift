@@ -9,7 +9,7 @@ struct CachingTests {
 
     @Test func resultsCarryAnETagAndMaxAge() async throws {
         try await withOriginAndServer({ configuration, _ in configuration.cacheMaxAge = 600 }) { origin, server in
-            let answer = try await client.get(server.url("rs:fit:32:32,f:jpeg", origin.url("/img/photo.jpg")))
+            let answer = try await client.get(server.url("rs:fit:32:32/f:jpeg", origin.url("/img/photo.jpg")))
             #expect(answer.header("Cache-Control") == "public, max-age=600")
             let etag = try #require(answer.header("ETag"))
             #expect(etag.hasPrefix("\"") && etag.hasSuffix("\"") && etag.count > 10)
@@ -18,7 +18,7 @@ struct CachingTests {
 
     @Test func aMatchingIfNoneMatchGets304WithoutABody() async throws {
         try await withOriginAndServer { origin, server in
-            let url = server.url("rs:fit:32:32,f:jpeg", origin.url("/img/photo.jpg"))
+            let url = server.url("rs:fit:32:32/f:jpeg", origin.url("/img/photo.jpg"))
             let first = try await client.get(url)
             let etag = try #require(first.header("ETag"))
             let second = try await client.get(url, headers: ["If-None-Match": etag])
@@ -32,8 +32,8 @@ struct CachingTests {
 
     @Test func theETagFollowsTheSourcesValidator() async throws {
         try await withOriginAndServer { origin, server in
-            let plain = try await client.get(server.url("rs:fit:32:32,f:jpeg", origin.url("/img/photo.jpg")))
-            let tagged = try await client.get(server.url("rs:fit:32:32,f:jpeg", origin.url("/img/tagged.jpg")))
+            let plain = try await client.get(server.url("rs:fit:32:32/f:jpeg", origin.url("/img/photo.jpg")))
+            let tagged = try await client.get(server.url("rs:fit:32:32/f:jpeg", origin.url("/img/tagged.jpg")))
             #expect(plain.body == tagged.body)
             #expect(plain.header("ETag") != tagged.header("ETag"))
         }
@@ -41,7 +41,7 @@ struct CachingTests {
 
     @Test func aRepeatedRequestIsServedWithoutFetchingAgain() async throws {
         try await withOriginAndServer { origin, server in
-            let url = server.url("rs:fill:40:40,f:webp", origin.url("/img/photo.jpg"))
+            let url = server.url("rs:fill:40:40/f:webp", origin.url("/img/photo.jpg"))
             let first = try await client.get(url)
             let second = try await client.get(url)
             #expect(first.body == second.body)
@@ -51,7 +51,7 @@ struct CachingTests {
 
     @Test func concurrentRequestsForOneResultFetchOnce() async throws {
         try await withOriginAndServer { origin, server in
-            let url = server.url("rs:fill:40:40,f:png", origin.url("/slow/300/photo.jpg"))
+            let url = server.url("rs:fill:40:40/f:png", origin.url("/slow/300/photo.jpg"))
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<10 { group.addTask { try await client.get(url).status } }
                 return try await group.reduce(into: []) { $0.append($1) }

@@ -40,7 +40,7 @@ struct ColorTests {
     }
 
     @Test func scp0KeepsTheSourcesNumbersAndProfile() async throws {
-        let (header, decoded) = try await fetch("f:png,scp:0")
+        let (header, decoded) = try await fetch("f:png/scp:0")
         #expect(header == "source")
         #expect(decoded.image.colorProfile?.name == "Display P3 (test)")
         #expect(difference(decoded.image, try ColorFixture.pixels("p3.jpg.raw.ppm")) <= 1)
@@ -50,7 +50,7 @@ struct ColorTests {
     }
 
     @Test func aThumbnailIsConvertedToo() async throws {
-        let (header, decoded) = try await fetch("rs:fit:128:128,f:png")
+        let (header, decoded) = try await fetch("rs:fit:128:128/f:png")
         #expect(header == "srgb" && decoded.colorHandling == .untagged)
         let reference = try ColorFixture.pixels("p3.jpg.ref.ppm")
         let referenceImage = Image(

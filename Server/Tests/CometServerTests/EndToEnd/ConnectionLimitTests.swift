@@ -62,7 +62,7 @@ struct ConnectionLimitTests {
         print(
             "slowloris: 3000 half-sent requests (limit 1000, header timeout 2 s) connected in \(connectedAt - started), "
                 + "all closed \(closed - connectedAt) after the last one connected; \(statuses.count) normal requests meanwhile, "
-                + "statuses \(Set(statuses)), slowest \(slowest)")
+                + "statuses \(Set(statuses))/ slowest \(slowest)")
         #expect(closed - connectedAt < .seconds(3), "the last ones are closed at the header timeout")
         #expect(statuses.allSatisfy { $0 == 200 } && statuses.count >= 20)
         #expect(

@@ -15,8 +15,8 @@ struct DeliveryTests {
     }
 
     @Test func aCacheBusterChangesTheETagButNotTheImage() async throws {
-        let plain = try await get("rs:fit:100:100,f:png")
-        let busted = try await get("rs:fit:100:100,f:png,cb:v2")
+        let plain = try await get("rs:fit:100:100/f:png")
+        let busted = try await get("rs:fit:100:100/f:png/cb:v2")
         #expect(plain.status == 200 && busted.status == 200)
         #expect(plain.body == busted.body)
         #expect(plain.header("ETag") != busted.header("ETag"))
@@ -25,7 +25,7 @@ struct DeliveryTests {
     @Test func anExpiredURLIsA404BeforeAnyFetch() async throws {
         let (origin, server) = try await SharedOriginAndServer.get()
         let expired = Int(Date().timeIntervalSince1970) - 1
-        let answer = try await client.get(server.url("rs:fit:100:100,exp:\(expired)", origin.url("/never/expired.jpg")))
+        let answer = try await client.get(server.url("rs:fit:100:100/exp:\(expired)", origin.url("/never/expired.jpg")))
         #expect(answer.status == 404 && answer.errorCode == "not_found")
         #expect(origin.requests("/never/expired.jpg") == 0)
     }
@@ -38,36 +38,36 @@ struct DeliveryTests {
 
     @Test func anExpiryBoundsHowLongTheAnswerMayBeCached() async throws {
         let end = Int(Date().timeIntervalSince1970) + 100
-        let answer = try await get("rs:fit:100:100,exp:\(end)")
+        let answer = try await get("rs:fit:100:100/exp:\(end)")
         // The seconds left when the answer was made: between now's and the request's start.
         let leftNow = end - Int(Date().timeIntervalSince1970.rounded(.up))
         #expect(answer.status == 200)
         let maxAge = try #require(answer.header("Cache-Control")?.split(separator: "=").last.flatMap { Int($0) })
         #expect((leftNow...100).contains(maxAge))
-        let later = try await get("rs:fit:100:100,exp:4102444800")
+        let later = try await get("rs:fit:100:100/exp:4102444800")
         #expect(later.header("Cache-Control") == "public, max-age=86400")
     }
 
     @Test func aFilenameNamesTheResultWithItsFormatsExtension() async throws {
-        let answer = try await get("rs:fit:100:100,fn:cat-portrait,f:webp")
+        let answer = try await get("rs:fit:100:100/fn:cat-portrait/f:webp")
         #expect(answer.header("Content-Disposition") == "inline; filename=\"cat-portrait.webp\"")
     }
 
     @Test func anAttachmentWithoutAFilenameIsNamedAfterTheSource() async throws {
-        let answer = try await get("rs:fit:100:100,att:1,f:jpeg")
+        let answer = try await get("rs:fit:100:100/att:1/f:jpeg")
         #expect(answer.header("Content-Disposition") == "attachment; filename=\"photo.jpg\"")
     }
 
     @Test func aUTF8FilenameIsGivenInRFC8187sFormBesideAnASCIIFallback() async throws {
         let name = Base64URL.encode(Array("кот".utf8))
-        let answer = try await get("rs:fit:100:100,fn:\(name):1,f:png")
+        let answer = try await get("rs:fit:100:100/fn:\(name):1/f:png")
         #expect(
             answer.header("Content-Disposition")
                 == "inline; filename=\"______.png\"; filename*=UTF-8''%D0%BA%D0%BE%D1%82.png")
     }
 
     @Test func withoutFnOrAttThereIsNoContentDisposition() async throws {
-        let answer = try await get("rs:fit:100:100,f:png")
+        let answer = try await get("rs:fit:100:100/f:png")
         #expect(answer.status == 200 && answer.header("Content-Disposition") == nil)
     }
 
@@ -78,10 +78,10 @@ struct DeliveryTests {
     }
 
     @Test func aFormatQualityAppliesToItsFormatOnly() async throws {
-        let atThirty = try await get("rs:fit:320:240,q:30,f:webp")
-        let formatQuality = try await get("rs:fit:320:240,fq:webp:30:jpeg:90,f:webp")
-        let otherFormat = try await get("rs:fit:320:240,fq:jpeg:30,f:webp")
-        let plain = try await get("rs:fit:320:240,f:webp")
+        let atThirty = try await get("rs:fit:320:240/q:30/f:webp")
+        let formatQuality = try await get("rs:fit:320:240/fq:webp:30:jpeg:90/f:webp")
+        let otherFormat = try await get("rs:fit:320:240/fq:jpeg:30/f:webp")
+        let plain = try await get("rs:fit:320:240/f:webp")
         #expect(formatQuality.body == atThirty.body)
         #expect(otherFormat.body == plain.body)
         #expect(atThirty.body.count < plain.body.count)
@@ -89,9 +89,9 @@ struct DeliveryTests {
 
     @Test(arguments: ["jpeg", "webp"])
     func maxBytesLowersTheQualityUntilTheResultFits(_ format: String) async throws {
-        let plain = try await get("rs:fit:320:240,f:\(format)")
+        let plain = try await get("rs:fit:320:240/f:\(format)")
         let limit = plain.body.count / 2
-        let bounded = try await get("rs:fit:320:240,mb:\(limit),f:\(format)")
+        let bounded = try await get("rs:fit:320:240/mb:\(limit)/f:\(format)")
         #expect(bounded.status == 200)
         #expect(bounded.body.count <= limit, "\(bounded.body.count) > \(limit)")
         let image = try ImageDecoders.decode(Data(bounded.body)).image
@@ -99,8 +99,8 @@ struct DeliveryTests {
     }
 
     @Test func maxBytesLeavesPNGAlone() async throws {
-        let plain = try await get("rs:fit:100:100,f:png")
-        let bounded = try await get("rs:fit:100:100,mb:100,f:png")
+        let plain = try await get("rs:fit:100:100/f:png")
+        let bounded = try await get("rs:fit:100:100/mb:100/f:png")
         #expect(bounded.status == 200 && bounded.body == plain.body)
     }
 }

@@ -16,7 +16,7 @@ struct EffectTests {
     /// The result of `options` after the resize, as PNG, in RGBA channels (row by row).
     private func channels(_ options: String) async throws -> (width: Int, height: Int, values: [Double]) {
         let (origin, server) = try await SharedOriginAndServer.get()
-        let segment = [Self.resize, options, "f:png"].filter { !$0.isEmpty }.joined(separator: ",")
+        let segment = [Self.resize, options, "f:png"].filter { !$0.isEmpty }.joined(separator: "/")
         let answer = try await client.get(server.url(segment, origin.url("/img/photo.jpg")))
         #expect(answer.status == 200, "\(segment): \(String(decoding: answer.body, as: UTF8.self))")
         let image = try ImageDecoders.decode(Data(answer.body)).image
@@ -78,7 +78,7 @@ struct EffectTests {
     }
 
     @Test func grayscaleIsTheBT601Luma() async throws {
-        let difference = try await largestDifference("grayscale") { _, _, plain in
+        let difference = try await largestDifference("grayscale:1") { _, _, plain in
             var expected = plain
             for pixel in stride(from: 0, to: plain.count, by: 4) {
                 let luma = Self.clamped(0.299 * plain[pixel] + 0.587 * plain[pixel + 1] + 0.114 * plain[pixel + 2])
@@ -148,7 +148,7 @@ struct EffectTests {
 
     @Test func anEffectDoesNotChangeTheResultsSize() async throws {
         let plain = try await channels("")
-        let blurred = try await channels("bl:3,sh:0.5,pix:4,grayscale,brightness:-10,contrast:20")
+        let blurred = try await channels("bl:3/sh:0.5/pix:4/grayscale:1/brightness:-10/contrast:20")
         #expect(blurred.width == 160 && blurred.height == 120 && plain.width == 160)
     }
 }

@@ -13,7 +13,7 @@ struct GracefulShutdownTests {
         let server = try await ServerProcess.start([
             "--insecure-unsigned", "--private-host", "127.0.0.1", "--log-level", "warning",
         ])
-        let slow = Task { try await client.get(server.url("rs:fit:32:32,f:png", origin.url("/slow/1500/photo.jpg"))) }
+        let slow = Task { try await client.get(server.url("rs:fit:32:32/f:png", origin.url("/slow/1500/photo.jpg"))) }
         while origin.requests("/slow/1500/photo.jpg") == 0 { try await Task.sleep(for: .milliseconds(10)) }
 
         server.terminate()

@@ -107,7 +107,7 @@ struct InfoTests {
         }
         let extended = URL(
             string: server.base + "/info"
-                + ThumbnailPath.make(options: "-", source: source, fileExtension: "png", signer: RunningServer.signer))!
+                + ThumbnailPath.make(options: "", source: source, fileExtension: "png", signer: RunningServer.signer))!
         let withExtension = try await client.get(extended)
         #expect(withExtension.status == 400 && withExtension.errorCode == "bad_url")
         #expect(origin.requests("/copy/info-refusals/moon_impact.gif") == 0)
@@ -131,7 +131,7 @@ struct InfoTests {
         #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == String(first.body.count))
         #expect(origin.requests(path) == 1)
         // The thumbnail of the same source is another result, with another ETag.
-        let thumbnail = try await client.get(server.url("-", origin.url(path), fileExtension: "png"))
+        let thumbnail = try await client.get(server.url("", origin.url(path), fileExtension: "png"))
         #expect(thumbnail.status == 200 && thumbnail.header("ETag") != etag)
     }
 

@@ -44,7 +44,7 @@ struct NegotiationTests {
     @Test func aFormatInTheURLWinsAndDoesNotVary() async throws {
         try await withOriginAndServer { origin, server in
             let byOption = try await client.get(
-                server.url("rs:fit:64:64,f:png", origin.url("/img/photo.jpg")),
+                server.url("rs:fit:64:64/f:png", origin.url("/img/photo.jpg")),
                 headers: ["Accept": "image/webp"])
             #expect(Magic.isPNG(byOption.body))
             #expect(byOption.header("Vary") == nil)

@@ -30,8 +30,18 @@ struct PresetServingTests {
         #expect(image.width == 100 && pixel.red == pixel.green && pixel.green == pixel.blue)
     }
 
-    @Test func theDefaultPresetAppliesToAURLWithoutOptions() async throws {
-        let answer = try await get("-")
+    @Test func theBareFormNamesPresetsAsImgproxysOnlyPresetsModeDoes() async throws {
+        let answer = try await get("thumb:gray")
+        #expect(answer.status == 200 && answer.header("Content-Type") == "image/png")
+        let image = try ImageDecoders.decode(Data(answer.body)).image
+        let pixel = image.pixel(x: 60, y: 40)
+        #expect(image.width == 100 && pixel.red == pixel.green && pixel.green == pixel.blue)
+    }
+
+    @Test func theDefaultPresetAppliesBeforeTheNamedOnes() async throws {
+        // Under only-presets the first segment always names presets: `default` alone is the
+        // URL that asks for nothing else.
+        let answer = try await get("default")
         #expect(answer.status == 200 && answer.header("Content-Type") == "image/png")
         let image = try ImageDecoders.decode(Data(answer.body)).image
         #expect(image.width == 640 && image.height == 480)

@@ -12,8 +12,8 @@ struct ProcessingOptionKeyTests {
 
     @Test(arguments: [
         ("g:up", "g"), ("g:fp:2:0", "g: fp"), ("rot:45", "rot"), ("flip:1", "flip"), ("dpr:0", "dpr"),
-        ("pd:-1", "pd"), ("bl:300", "bl"), ("sh:20", "sh"), ("pix:2000", "pix"), ("grayscale:1", "grayscale"),
-        ("brightness:101", "brightness"), ("contrast:x", "contrast"), ("rs:fit:3000:0,dpr:2", "rs, z, pd and dpr"),
+        ("pd:-1", "pd"), ("bl:300", "bl"), ("sh:20", "sh"), ("pix:2000", "pix"), ("grayscale:x", "grayscale"),
+        ("brightness:101", "brightness"), ("contrast:x", "contrast"), ("rs:fit:3000:0/dpr:2", "rs, z, pd and dpr"),
     ])
     func aBadValueIsA400NamingTheOptionBeforeAnyFetch(_ options: String, _ name: String) async throws {
         let (origin, server) = try await SharedOriginAndServer.get()
@@ -29,9 +29,9 @@ struct ProcessingOptionKeyTests {
     @Test func theSameOptionsSpelledAnotherWayShareOneResult() async throws {
         let (origin, server) = try await SharedOriginAndServer.get()
         let source = origin.url("/copy/spellings/photo.jpg")
-        let short = try await client.get(server.url("rs:fill:100:100,g:we:0.25:0,sh:0.5,pd:4,f:png", source))
+        let short = try await client.get(server.url("rs:fill:100:100/g:we:0.25:0/sh:0.5/pd:4/f:png", source))
         let long = try await client.get(
-            server.url("padding:4:4,sharpen:0.50,gravity:we:0.250:0,resize:fill:100:100,format:png", source))
+            server.url("padding:4:4/sharpen:0.50/gravity:we:0.250:0/resize:fill:100:100/format:png", source))
         #expect(short.status == 200 && long.status == 200)
         #expect(short.header("ETag") != nil && short.header("ETag") == long.header("ETag"))
         #expect(short.body == long.body)
@@ -46,8 +46,8 @@ struct ProcessingOptionKeyTests {
     func differentValuesAreDifferentResults(_ one: String, _ other: String) async throws {
         let (origin, server) = try await SharedOriginAndServer.get()
         let source = origin.url("/img/photo.jpg")
-        let first = try await client.get(server.url("rs:fill:100:100," + one + ",f:png", source))
-        let second = try await client.get(server.url("rs:fill:100:100," + other + ",f:png", source))
+        let first = try await client.get(server.url("rs:fill:100:100/" + one + "/f:png", source))
+        let second = try await client.get(server.url("rs:fill:100:100/" + other + "/f:png", source))
         #expect(first.status == 200 && second.status == 200)
         #expect(first.header("ETag") != second.header("ETag"))
     }

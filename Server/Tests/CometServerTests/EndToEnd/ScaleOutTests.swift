@@ -32,7 +32,7 @@ struct ScaleOutTests {
         let answers = try await withThrowingTaskGroup(of: HTTPClient.Answer.self) { group in
             for index in 0..<20 {
                 let server = index.isMultiple(of: 2) ? first : second
-                group.addTask { try await client.get(server.url("rs:fill:64:64,f:png", source)) }
+                group.addTask { try await client.get(server.url("rs:fill:64:64/f:png", source)) }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }

@@ -11,29 +11,29 @@ struct SizeOptionTests {
     let client = HTTPClient()
 
     @Test(arguments: [
-        ("s:100:100", 100, 75), ("w:100", 100, 75), ("h:60", 80, 60), ("rt:fill,s:100:100", 100, 100),
-        ("rt:force,w:50,h:120", 50, 120), ("rs:fill-down:1000:500", 640, 320), ("rs:fill-down:100:100", 100, 100),
-        ("rs:auto:100:50", 100, 50), ("rs:auto:50:100", 50, 38), ("rs:fit:0:100,mw:300", 300, 225),
-        ("w:200,mh:200", 267, 200), ("rs:fill:100:100,mw:200", 100, 100), ("rs:fit:100:100:0:1", 100, 100),
+        ("s:100:100", 100, 75), ("w:100", 100, 75), ("h:60", 80, 60), ("rt:fill/s:100:100", 100, 100),
+        ("rt:force/w:50/h:120", 50, 120), ("rs:fill-down:1000:500", 640, 320), ("rs:fill-down:100:100", 100, 100),
+        ("rs:auto:100:50", 100, 50), ("rs:auto:50:100", 50, 38), ("rs:fit:0:100/mw:300", 300, 225),
+        ("w:200/mh:200", 267, 200), ("rs:fill:100:100/mw:200", 100, 100), ("rs:fit:100:100:0:1", 100, 100),
         ("s:100:100:0:1:no", 100, 100), ("crop:0.5:0:we", 320, 480), ("crop_rect:0:0:320:480", 320, 480),
     ])
     func outputSize(_ options: String, _ width: Int, _ height: Int) async throws {
         let (origin, server) = try await SharedOriginAndServer.get()
-        let answer = try await client.get(server.url(options + ",f:png", origin.url("/img/photo.jpg")))
+        let answer = try await client.get(server.url(options + "/f:png", origin.url("/img/photo.jpg")))
         #expect(answer.status == 200, "\(options): \(String(decoding: answer.body, as: UTF8.self))")
         let image = try ImageDecoders.decode(Data(answer.body)).image
         #expect(image.width == width && image.height == height, "\(options) made \(image.width)×\(image.height)")
     }
 
     @Test(arguments: [
-        ("s:100:100,rt:fill,el:1", "rs:fill:100:100:1"), ("rs:fill-down:1000:500", "rs:fill:1000:500"),
-        ("size:300:0", "width:300"), ("rs:fit:100:100:0:1:so", "rs:fit:100:100,ex:1:so"),
+        ("s:100:100/rt:fill/el:1", "rs:fill:100:100:1"), ("rs:fill-down:1000:500", "rs:fill:1000:500"),
+        ("size:300:0", "width:300"), ("rs:fit:100:100:0:1:so", "rs:fit:100:100/ex:1:so"),
         ("crop:0.5:0:we", "c:0.5:0:we"),
     ])
     func spellingsOfOneRequestShareOneResult(_ one: String, _ other: String) async throws {
         let (origin, server) = try await SharedOriginAndServer.get()
-        let first = try await client.get(server.url(one + ",f:png", origin.url("/img/photo.jpg")))
-        let second = try await client.get(server.url(other + ",f:png", origin.url("/img/photo.jpg")))
+        let first = try await client.get(server.url(one + "/f:png", origin.url("/img/photo.jpg")))
+        let second = try await client.get(server.url(other + "/f:png", origin.url("/img/photo.jpg")))
         #expect(first.status == 200 && second.status == 200)
         #expect(first.header("ETag") != nil && first.header("ETag") == second.header("ETag"), "\(one) / \(other)")
     }
@@ -41,7 +41,7 @@ struct SizeOptionTests {
     @Test(arguments: ["skp:jpg", "skip_processing:png:jpeg", "raw:1"])
     func aSkippedFormatIsSentAsItIs(_ options: String) async throws {
         let (origin, server) = try await SharedOriginAndServer.get()
-        let answer = try await client.get(server.url(options + ",rs:fit:100:100,f:png", origin.url("/img/photo.jpg")))
+        let answer = try await client.get(server.url(options + "/rs:fit:100:100/f:png", origin.url("/img/photo.jpg")))
         #expect(answer.status == 200)
         #expect(answer.body == OriginServer.photo)
         #expect(answer.header("Content-Type") == "image/jpeg")
@@ -50,7 +50,7 @@ struct SizeOptionTests {
     @Test func aFormatNotSkippedIsProcessedFromTheBytesFetchedOnce() async throws {
         let (origin, server) = try await SharedOriginAndServer.get()
         let path = "/copy/skip-other/photo.jpg"
-        let answer = try await client.get(server.url("skp:png:webp,rs:fit:100:100,f:png", origin.url(path)))
+        let answer = try await client.get(server.url("skp:png:webp/rs:fit:100:100/f:png", origin.url(path)))
         #expect(answer.status == 200 && answer.header("Content-Type") == "image/png")
         let image = try ImageDecoders.decode(Data(answer.body)).image
         #expect(image.width == 100 && image.height == 75)
@@ -91,7 +91,7 @@ struct EmbeddedThumbnailTests {
 
     private func result(_ options: String) async throws -> Image {
         let (origin, server) = try await SharedOriginAndServer.get()
-        let answer = try await client.get(server.url(options + ",f:png", origin.url(path)))
+        let answer = try await client.get(server.url(options + "/f:png", origin.url(path)))
         #expect(answer.status == 200, "\(options): \(String(decoding: answer.body, as: UTF8.self))")
         return try ImageDecoders.decode(Data(answer.body)).image
     }
@@ -99,7 +99,7 @@ struct EmbeddedThumbnailTests {
     @Test func aThumbnailAsLargeAsTheResizeIsUsedInsteadOfTheDecode() async throws {
         let thumbnail = try embeddedThumbnail()
         #expect(thumbnail.width == 256 && thumbnail.height == 197)
-        let enforced = try await result("eth:1,rs:fit:256:197")
+        let enforced = try await result("eth:1/rs:fit:256:197")
         let decoded = try await result("rs:fit:256:197")
         #expect(enforced.width == 256 && enforced.height == 197 && decoded.width == 256 && decoded.height == 197)
         #expect(enforced.pixel(x: 100, y: 100) == thumbnail.pixel(x: 100, y: 100))
@@ -108,7 +108,7 @@ struct EmbeddedThumbnailTests {
     }
 
     @Test func aThumbnailSmallerThanTheResizeIsNotUsed() async throws {
-        let enforced = try await result("eth:1,rs:fit:300:0")
+        let enforced = try await result("eth:1/rs:fit:300:0")
         let decoded = try await result("rs:fit:300:0")
         #expect(enforced.width == 300 && enforced.height == 231)
         #expect(enforced.packedBytes == decoded.packedBytes)

@@ -10,7 +10,7 @@ struct StatusTests {
 
     @Test func aSignedURLGetsTheResizedImage() async throws {
         try await withOriginAndServer { origin, server in
-            let answer = try await client.get(server.url("rs:fill:64:48,f:png", origin.url("/img/photo.jpg")))
+            let answer = try await client.get(server.url("rs:fill:64:48/f:png", origin.url("/img/photo.jpg")))
             #expect(answer.status == 200)
             #expect(answer.header("Content-Type") == "image/png")
             let decoded = try ImageDecoders.decode(Data(answer.body))
@@ -19,18 +19,21 @@ struct StatusTests {
         }
     }
 
-    @Test func percentEncodedOptionsAreDecodedBeforeTheSignatureIsChecked() async throws {
+    @Test func theSignatureCoversThePathAsWrittenAsImgproxysDoes() async throws {
         try await withOriginAndServer { origin, server in
-            let signed = server.url("rs:fit:40:40,f:png", origin.url("/img/photo.jpg")).absoluteString
-            let encoded = signed.replacingOccurrences(of: "rs:fit:40:40,f:png", with: "rs%3Afit%3A40%3A40%2Cf%3Apng")
-            let answer = try await client.get(URL(string: encoded)!)
+            let signed = server.url("rs:fit:40:40/f:png", origin.url("/img/photo.jpg")).absoluteString
+            let reencoded = signed.replacingOccurrences(of: "rs:fit:40:40/f:png", with: "rs:fit:40:4%30/f:png")
+            #expect(try await client.get(URL(string: reencoded)!).status == 403)
+            let encodedAndSigned = server.url("rs:fit:40:4%30/f:png", origin.url("/img/photo.jpg"))
+            let answer = try await client.get(encodedAndSigned)
             #expect(answer.status == 200)
+            #expect(answer.header("Content-Type") == "image/png")
         }
     }
 
     @Test func headAnswersGETsHeadersWithoutTheBody() async throws {
         try await withOriginAndServer { origin, server in
-            let url = server.url("rs:fit:40:40,f:png", origin.url("/img/photo.jpg"))
+            let url = server.url("rs:fit:40:40/f:png", origin.url("/img/photo.jpg"))
             let get = try await client.get(url)
             let head = try await client.get(url, method: "HEAD")
             #expect(head.status == 200)
@@ -140,11 +143,19 @@ struct StatusTests {
         }
     }
 
-    @Test func anUnknownRouteIsAJSON404() async throws {
+    @Test func aPathWithoutASignatureSegmentIsAJSON404() async throws {
         try await withOriginAndServer { _, server in
-            let answer = try await client.get(URL(string: server.base + "/nothing/here")!)
+            let answer = try await client.get(URL(string: server.base + "/nothing")!)
             #expect(answer.status == 404)
             #expect(answer.errorCode == "not_found")
+        }
+    }
+
+    @Test func anyOtherPathIsCheckedAsASignedURLFirst() async throws {
+        try await withOriginAndServer { _, server in
+            let answer = try await client.get(URL(string: server.base + "/nothing/here")!)
+            #expect(answer.status == 403)
+            #expect(answer.errorCode == "bad_signature")
         }
     }
 

@@ -27,7 +27,7 @@ struct TransparencyTests {
     }
 
     @Test func bgChoosesTheColourItIsLaidOn() async throws {
-        let pixel = try await corner(of: "f:jpeg,bg:0000ff")
+        let pixel = try await corner(of: "f:jpeg/bg:0000ff")
         #expect(pixel.red < 10 && pixel.green < 10 && pixel.blue > 245, "\(pixel)")
     }
 }

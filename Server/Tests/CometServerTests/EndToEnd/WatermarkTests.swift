@@ -16,14 +16,14 @@ struct WatermarkTests {
     /// The result of `options` (as PNG) from the watermarked server.
     private func result(_ options: String) async throws -> Image {
         let (origin, server) = try await SharedOriginAndServer.getWatermarked()
-        let answer = try await client.get(server.url(options + ",f:png", origin.url("/img/photo.jpg")))
+        let answer = try await client.get(server.url(options + "/f:png", origin.url("/img/photo.jpg")))
         #expect(answer.status == 200, "\(options): \(String(decoding: answer.body, as: UTF8.self))")
         return try ImageDecoders.decode(Data(answer.body)).image
     }
 
     /// The 160×120 fit with `watermark`, and without it.
     private func marked(_ watermark: String) async throws -> (marked: Image, plain: Image) {
-        (try await result("rs:fit:160:120," + watermark), try await result("rs:fit:160:120"))
+        (try await result("rs:fit:160:120/" + watermark), try await result("rs:fit:160:120"))
     }
 
     @Test func anOpaqueMarkCoversThePixelsAtItsCompassPoint() async throws {
@@ -82,21 +82,21 @@ struct WatermarkTests {
         // Inside the blue half, away from the red half that the enlarging filter reaches.
         for (x, y) in [(41, 41), (60, 60), (41, 78)] {
             let pixel = marked.pixel(x: x, y: y)
-            #expect(pixel.red <= 2 && pixel.green <= 2 && pixel.blue >= 253, "\(x), \(y): \(pixel)")
+            #expect(pixel.red <= 2 && pixel.green <= 2 && pixel.blue >= 253, "\(x)/ \(y): \(pixel)")
         }
         #expect(marked.pixel(x: 41, y: 38) == plain.pixel(x: 41, y: 38))
         #expect(marked.pixel(x: 38, y: 41) == plain.pixel(x: 38, y: 41))
     }
 
     @Test func theDevicePixelRatioMultipliesPixelOffsets() async throws {
-        let marked = try await result("rs:fit:80:60,dpr:2,wm:1:nowe:5:5")
+        let marked = try await result("rs:fit:80:60/dpr:2/wm:1:nowe:5:5")
         #expect(marked.width == 160 && marked.height == 120)
         #expect(marked.pixel(x: 10, y: 10) == Self.blue)
         #expect(marked.pixel(x: 9, y: 10) != Self.blue && marked.pixel(x: 10, y: 9) != Self.blue)
     }
 
     @Test func theMarkIsDrawnAfterThePadding() async throws {
-        let marked = try await result("rs:fit:160:120,pd:10,wm:1:nowe")
+        let marked = try await result("rs:fit:160:120/pd:10/wm:1:nowe")
         #expect(marked.width == 180 && marked.height == 140)
         #expect(marked.pixel(x: 0, y: 0) == Self.blue)
     }
@@ -104,8 +104,8 @@ struct WatermarkTests {
     @Test func aMarkedResultHasItsOwnETag() async throws {
         let (origin, server) = try await SharedOriginAndServer.getWatermarked()
         let source = origin.url("/img/photo.jpg")
-        let plain = try await client.get(server.url("rs:fit:160:120,f:png", source))
-        let marked = try await client.get(server.url("rs:fit:160:120,wm:1,f:png", source))
+        let plain = try await client.get(server.url("rs:fit:160:120/f:png", source))
+        let marked = try await client.get(server.url("rs:fit:160:120/wm:1/f:png", source))
         #expect(plain.header("ETag") != nil && plain.header("ETag") != marked.header("ETag"))
     }
 

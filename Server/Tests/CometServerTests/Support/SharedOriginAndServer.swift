@@ -18,7 +18,7 @@ enum SharedOriginAndServer {
     /// The presets-only server's presets: `default` (PNG), `thumb` (a 100×100 fill, west
     /// gravity) and `gray`.
     static let presets = try! ThumbnailPresets(
-        ["default": "f:png", "thumb": "rs:fill:100:100,g:we", "gray": "grayscale"], onlyPresets: true,
+        ["default": "f:png", "thumb": "rs:fill:100:100/g:we", "gray": "grayscale:1"], onlyPresets: true,
         maximumDimension: 4096)
 
     /// The watermarked server's overlay: 20×10, its left half opaque blue, its right half red

@@ -46,9 +46,9 @@ struct ThumbnailOptionTableTests {
     /// The options spelled as others (`rs`, `skp`) or not at all (a value that is the server's
     /// only behaviour), with the canonical spelling of their example.
     private static let foldedOptions = [
-        "s": "rs:fit:300:200", "w": "rs:fit:300:0", "h": "rs:fit:0:200", "rt": "-",
+        "s": "rs:fit:300:200", "w": "rs:fit:300:0", "h": "rs:fit:0:200", "rt": "",
         "raw": "skp:jpg:png:webp:avif:gif:heic:jxl",
-        "sm": "-", "kcr": "-",
+        "sm": "", "kcr": "",
     ]
 
     /// The options that only say what the server does anyway.
@@ -65,7 +65,7 @@ struct ThumbnailOptionTableTests {
     func anOptionChangesWhatIsMadeOnEveryPath(_ name: String) throws {
         let option = try #require(ThumbnailOptions.table.first { $0.name == name })
         for base in Self.shapers[name] ?? Self.bases where !base.hasPrefix(option.name + ":") {
-            let combined = base == "-" ? option.example : base + "," + option.example
+            let combined = base == "-" ? option.example : base + "/" + option.example
             #expect(try outcome(combined) != outcome(base), "\(option.example) is dropped when added to \(base)")
         }
     }
@@ -74,7 +74,7 @@ struct ThumbnailOptionTableTests {
     func aDeliveryOptionChangesTheSpellingButNotWhatIsMade(_ name: String) throws {
         let option = try #require(ThumbnailOptions.table.first { $0.name == name })
         for base in Self.bases {
-            let combined = base == "-" ? option.example : base + "," + option.example
+            let combined = base == "-" ? option.example : base + "/" + option.example
             #expect(try outcome(combined) == outcome(base))
             #expect(try ThumbnailOptions.parse(combined, maximumDimension: 4096).canonical != base)
         }
@@ -108,9 +108,9 @@ struct ThumbnailOptionTableTests {
         // options spelled as others are.
         let examples = ThumbnailOptions.table.filter { $0.name != "el" && Self.foldedOptions[$0.name] == nil }.map(
             \.example)
-        let spelled = try ThumbnailOptions.parse(examples.reversed().joined(separator: ","), maximumDimension: 4096)
+        let spelled = try ThumbnailOptions.parse(examples.reversed().joined(separator: "/"), maximumDimension: 4096)
             .canonical
-        #expect(spelled == examples.joined(separator: ","))
+        #expect(spelled == examples.joined(separator: "/"))
     }
 
     @Test func theUnknownOptionErrorNamesEveryOption() {

@@ -13,15 +13,12 @@ struct ThumbnailRequestTests {
         var configuration = configuration
         if signed { configuration.signer = signer }
         let path = ThumbnailPath.make(options: options, source: URL(string: source)!, signer: configuration.signer)
-        let segments = path.split(separator: "/").map(String.init)
-        return try ThumbnailRequest(
-            signature: segments[0], options: segments[1], source: segments[2], accept: accept,
-            configuration: configuration)
+        return try ThumbnailRequest(path: path, accept: accept, configuration: configuration)
     }
 
     @Test func theKeyIsTheDigestOfTheCanonicalOptionsTheFormatAndTheCanonicalSource() throws {
-        let request = try request(options: "q:80,resize:fill:256:256,f:jpeg", source: "HTTP://Example.com:80/a.jpg")
-        #expect(request.key == ThumbnailResponder.digest("rs:fill:256:256,q:80\njpeg\nhttp://example.com/a.jpg"))
+        let request = try request(options: "q:80/resize:fill:256:256/f:jpeg", source: "HTTP://Example.com:80/a.jpg")
+        #expect(request.key == ThumbnailResponder.digest("rs:fill:256:256/q:80\njpeg\nhttp://example.com/a.jpg"))
         #expect(request.storeKey == "comet:v1:" + request.key)
     }
 
@@ -29,20 +26,19 @@ struct ThumbnailRequestTests {
         let source = Base64URL.encode(Array("http://example.com/a.jpg".utf8))
         let configuration = ServerConfiguration()
         let encoded = try ThumbnailRequest(
-            signature: "unsigned", options: "rs%3Afill%3A10%3A10%2Cq%3A80", source: source, accept: nil,
-            configuration: configuration)
+            path: "/unsigned/rs:fill:1%30:10/q:%380/\(source)", accept: nil, configuration: configuration)
         let plain = try ThumbnailRequest(
-            signature: "unsigned", options: "rs:fill:10:10,q:80", source: source, accept: nil,
-            configuration: configuration)
+            path: "/unsigned/rs:fill:10:10/q:80/\(source)", accept: nil, configuration: configuration)
         #expect(encoded.key == plain.key)
-        #expect(encoded.path.optionsSegment == "rs:fill:10:10,q:80")
+        #expect(encoded.path.options == ["rs:fill:10:10", "q:80"])
     }
 
     @Test func aSignedURLIsAcceptedAndAnAlteredOneRefused() throws {
         let good = try request(options: "rs:fit:100:100", source: "http://example.com/a.jpg", signed: true)
         #expect(throws: ServiceError.badSignature) {
             try ThumbnailRequest(
-                signature: good.path.signature, options: "rs:fit:101:100", source: good.path.sourceSegment,
+                path: "/\(good.path.signature)"
+                    + good.path.signedPart.replacingOccurrences(of: "100:100", with: "101:100"),
                 accept: nil,
                 configuration: {
                     var configuration = ServerConfiguration()
@@ -64,10 +60,10 @@ struct ThumbnailRequestTests {
         var configuration = ServerConfiguration()
         configuration.sourcePolicy = SourcePolicy(allowedSources: ["images.example.com"])
         #expect(throws: Never.self) {
-            try request(options: "-", source: "http://images.example.com/a.jpg", configuration: configuration)
+            try request(options: "", source: "http://images.example.com/a.jpg", configuration: configuration)
         }
         #expect(throws: ServiceError.sourceRefused("http://other.example.com/a.jpg is not on the source allow-list")) {
-            try request(options: "-", source: "http://other.example.com/a.jpg", configuration: configuration)
+            try request(options: "", source: "http://other.example.com/a.jpg", configuration: configuration)
         }
     }
 }

@@ -9,8 +9,9 @@ struct WatermarkOptionTests {
         var configuration = ServerConfiguration()
         configuration.watermark = watermark
         let source = Base64URL.encode(Array("http://example.com/a.jpg".utf8))
+        let optionsPart = options.isEmpty ? "" : "/\(options)"
         return try ThumbnailRequest(
-            signature: "unsigned", options: options, source: source, accept: nil, configuration: configuration)
+            path: "/unsigned\(optionsPart)/\(source)", accept: nil, configuration: configuration)
     }
 
     private static func mark(_ id: String) -> WatermarkImage {
@@ -20,7 +21,7 @@ struct WatermarkOptionTests {
     @Test(arguments: [
         ("wm:0.5", "wm:0.5:ce:0:0:0"), ("watermark:1:re:5:5", "wm:1:re:5:5:0"),
         ("wm:1:soea:0.1:10:0.25", "wm:1:soea:0.1:10:0.25"),
-        ("wm:0", "-"),
+        ("wm:0", ""),
     ])
     func aWatermarkIsSpelledWithEveryArgument(_ segment: String, _ canonical: String) throws {
         #expect(try ThumbnailOptions.parse(segment, maximumDimension: 4096).canonical == canonical)
@@ -40,7 +41,7 @@ struct WatermarkOptionTests {
     }
 
     @Test func theWatermarkIsDrawnLastAfterThePadding() throws {
-        let plan = try request("pd:2,wm:1,sh:1", watermark: Self.mark("one")).plan
+        let plan = try request("pd:2/wm:1/sh:1", watermark: Self.mark("one")).plan
         #expect(plan.processors.map(\.identifier).last?.hasPrefix("com.comet.server.watermark?overlay=one") == true)
     }
 

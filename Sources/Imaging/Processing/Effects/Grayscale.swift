@@ -12,9 +12,9 @@ extension ImageProcessors {
         /// `com.comet.grayscale`.
         public var identifier: String { "com.comet.grayscale" }
 
-        /// The grey image.
+        /// The grey image, with ``Image/isGray`` set (so a PNG of it is written grey).
         public func process(_ image: Image) throws -> Image {
-            PixelRows.map(image, isOpaque: image.isOpaque) { source, output, width in
+            var gray = PixelRows.map(image, isOpaque: image.isOpaque) { source, output, width in
                 // 0.299, 0.587 and 0.114 in 16-bit fixed point (they sum to 65536).
                 for i in 0..<width {
                     let o = i * 4
@@ -26,6 +26,8 @@ extension ImageProcessors {
                     output[o + 3] = source[o + 3]
                 }
             }
+            gray.isGray = true
+            return gray
         }
     }
 }

@@ -2,11 +2,11 @@
 /// ``ImageProcessors/Rotate`` and ``ImageProcessors/Flip``.
 enum PixelMover {
     /// A `width` × `height` image (in `image`'s format) whose pixel (x, y) is `image`'s pixel
-    /// `source(x, y)`. Pixels move as 32-bit words.
+    /// `source(x, y)`. Pixels move as 32-bit words, so ``Image/isGray`` carries over.
     static func move(
         _ image: Image, width: Int, height: Int, from source: (_ x: Int, _ y: Int) -> (x: Int, y: Int)
     ) -> Image {
-        image.withUnsafeBytes { input in
+        var moved: Image = image.withUnsafeBytes { input in
             Image(width: width, height: height, pixelFormat: image.pixelFormat, isOpaque: image.isOpaque) {
                 pixels, rowLength in
                 let base = input.baseAddress!
@@ -21,5 +21,7 @@ enum PixelMover {
                 }
             }
         }
+        moved.isGray = image.isGray
+        return moved
     }
 }
