@@ -16,15 +16,13 @@ enum ServerBenchmarks {
         let source = URL(string: "https://images.example.com/catalogue/2024/spring/look-42.jpg")!
         precondition(source.absoluteString.utf8.count == 60)
         let path = ThumbnailPath.make(
-            options: "rs:fill:256:256/q:80/f:webp/bg:ffffff", source: source, signer: signer)
-        let segments = path.split(separator: "/").map(String.init)
-        let signedPart = String(path.dropFirst(segments[0].count + 1))
+            options: "rs:fill:256:256/q:80/f:webp/bg:ffffff", source: source, plain: true, signer: signer)
+        let signature = String(path.split(separator: "/")[0])
+        let signedPart = String(path.dropFirst(signature.utf8.count + 1))
         Benchmark(figure.name, configuration: .suite()) { benchmark in
             for _ in 0..<operations {
                 do {
-                    let request = try ThumbnailRequest(
-                        signature: segments[0], options: segments[1], source: segments[2], accept: nil,
-                        configuration: configuration)
+                    let request = try ThumbnailRequest(path: path, accept: nil, configuration: configuration)
                     blackHole(request.storeKey)
                 } catch {
                     benchmark.error("\(error)")
@@ -32,7 +30,7 @@ enum ServerBenchmarks {
             }
         }
         Benchmark(figure.referenceName, configuration: .suite()) { benchmark in
-            for _ in 0..<operations where !signer.isValid(segments[0], for: signedPart) {
+            for _ in 0..<operations where !signer.isValid(signature, for: signedPart) {
                 benchmark.error("the signature does not match")
             }
         }

@@ -175,7 +175,7 @@ public enum Figures {
     /// 60-character source made canonical, the result key. The reference is the signature check
     /// alone, the cryptography no parsing avoids.
     public static let serverURLPath = Figure(
-        server, "comet-server URL path: 4 options + 60-char source + HMAC + key",
+        server, "comet-server URL path: 4 slash-separated options + 60-char plain/ source + HMAC + key",
         reference: "the HMAC-SHA256 signature check alone (URLSigner)",
         operations: 1000, goals: [.perOperation(atMostNanoseconds: 3_000)])
 

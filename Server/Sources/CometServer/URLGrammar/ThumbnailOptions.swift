@@ -251,7 +251,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
     }
 
     /// Parses options written as one text, `/` between them (`rs:fill:256:256/q:80`; `""` or
-    /// `-` for none), as ``parse(_:maximumDimension:presets:)-([String],_,_)`` parses a URL's segments.
+    /// `-` for none), as the segments overload parses a URL's segments.
     public static func parse(
         _ text: String, maximumDimension: Int, presets: ThumbnailPresets = .none
     ) throws(ServiceError) -> ThumbnailOptions {
