@@ -64,7 +64,12 @@ extension ThumbnailOptions {
         example: "flip:1:0",
         get: { $0.flip }, set: { $0.flip = $1.horizontal || $1.vertical ? $1 : nil },
         parse: { arguments, _ throws(ServiceError) in
-            guard arguments.count == 2, let horizontal = flag(arguments[0]), let vertical = flag(arguments[1]) else {
+            // As imgproxy: either flag may be left empty or out (`flip:1`, `flip::1`): not flipped.
+            func optionalFlag(_ index: Int) -> Bool? {
+                index >= arguments.count || arguments[index].isEmpty ? false : flag(arguments[index])
+            }
+            guard (1...2).contains(arguments.count), let horizontal = optionalFlag(0), let vertical = optionalFlag(1)
+            else {
                 throw .badOptions("flip takes two flags (horizontal, vertical), each 1 or 0, as in flip:1:0")
             }
             return Flip(horizontal: horizontal, vertical: vertical)

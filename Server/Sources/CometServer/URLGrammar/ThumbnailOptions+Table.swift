@@ -70,8 +70,9 @@ extension ThumbnailOptions {
     )
 
     static let background = ThumbnailOption(
-        name: "bg", longName: "background", syntax: "{RRGGBB}",
-        summary: "the colour transparent pixels are laid on in JPEG, which has no alpha (default white)",
+        name: "bg", longName: "background", syntax: "{RRGGBB|RGB}",
+        summary: "the colour transparent pixels are laid on in JPEG, which has no alpha (default white); `RGB` is "
+            + "short for `RRGGBB`",
         example: "bg:0080ff",
         get: { $0.background }, set: { $0.background = $1 },
         parse: { arguments, _ throws(ServiceError) in
@@ -109,9 +110,11 @@ extension ThumbnailOptions {
         return value
     }
 
+    /// `RRGGBB`, or imgproxy's short `RGB` (each digit doubled: `F00` is `FF0000`).
     static func parseColor(_ text: String) -> RGBA8? {
-        guard text.utf8.count == 6, text.utf8.allSatisfy({ ASCII.hexValue($0) != ASCII.notHex }),
-            let value = UInt32(text, radix: 16)
+        let digits = text.utf8.count == 3 ? String(text.flatMap { [$0, $0] }) : text
+        guard digits.utf8.count == 6, digits.utf8.allSatisfy({ ASCII.hexValue($0) != ASCII.notHex }),
+            let value = UInt32(digits, radix: 16)
         else {
             return nil
         }

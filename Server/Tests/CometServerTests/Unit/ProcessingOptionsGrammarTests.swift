@@ -51,7 +51,7 @@ struct ProcessingOptionsGrammarTests {
 
     @Test(arguments: [
         ("g:up", "g"), ("g:fp:1.5:0", "g:"), ("g:fp:0.5", "g:"), ("g:sm:1:1", "g:"), ("g:no:1", "g"),
-        ("g:no:1e3:0", "g"), ("g:no:5000:0", "g"), ("rot:45", "rot"), ("rot:x", "rot"), ("flip:1", "flip"),
+        ("g:no:1e3:0", "g"), ("g:no:5000:0", "g"), ("rot:45", "rot"), ("rot:x", "rot"), ("flip:2", "flip"),
         ("flip:2:0", "flip"), ("dpr:0", "dpr"), ("dpr:9", "dpr"), ("dpr:nan", "dpr"), ("pd:-1", "pd"),
         ("pd:5000", "pd"), ("pd:1:2:3:4:5", "pd"), ("bl:-1", "bl"), ("bl:257", "bl"), ("bl:inf", "bl"),
         ("sh:17", "sh"), ("sh:-0.5", "sh"), ("pix:1025", "pix"), ("pix:-2", "pix"), ("grayscale:x", "grayscale"),
@@ -76,7 +76,7 @@ struct ProcessingOptionsGrammarTests {
         #expect(try parse("el:1").canonical == "el:1")
     }
 
-    @Test(arguments: ["t:256", "t:-1", "t:10:fff", "t:10::2", "t:1:2:3:4:5", "el:2"])
+    @Test(arguments: ["t:256", "t:-1", "t:10:ffff", "t:10::2", "t:1:2:3:4:5", "el:2"])
     func aBadTrimOrEnlargeIsRefused(_ segment: String) {
         let error = #expect(throws: ServiceError.self) { try parse(segment) }
         #expect(error?.message.hasPrefix(String(segment.prefix { $0 != ":" })) == true, "\(error?.message ?? "")")

@@ -42,7 +42,7 @@ struct ThumbnailOptionsTests {
 
     @Test(arguments: [
         "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:bmp", "zz:1", "bg:ff0000:1",
-        "rs:fit:5000:10", "bg:fff", "bg:xyzxyz", "bg:+12345", "bg:ff:00", "scp:2", "scp:", "scp:0:1",
+        "rs:fit:5000:10", "bg:ffff", "bg:xyzxyz", "bg:+12345", "bg:ff:00", "scp:2", "scp:", "scp:0:1",
     ])
     func rejects(_ segment: String) {
         #expect(throws: ServiceError.self) { try ThumbnailOptions.parse(segment, maximumDimension: 4096) }
@@ -60,5 +60,15 @@ struct ThumbnailOptionsTests {
     @Test func outputSidesAboveTheLimitAreRefused() {
         #expect(throws: ServiceError.self) { try ThumbnailOptions.parse("rs:fit:600:600", maximumDimension: 512) }
         #expect((try? ThumbnailOptions.parse("rs:fit:512:512", maximumDimension: 512)) != nil)
+    }
+
+    @Test(arguments: [("flip:1", true, false), ("flip::1", false, true), ("flip:1:", true, false)])
+    func flipsFlagsMayBeLeftOutAsInImgproxy(_ segment: String, _ horizontal: Bool, _ vertical: Bool) throws {
+        let options = try ThumbnailOptions.parse(segment, maximumDimension: 4096)
+        #expect(options.flip == .init(horizontal: horizontal, vertical: vertical))
+    }
+
+    @Test func aThreeDigitBackgroundIsShortForSix() throws {
+        #expect(try ThumbnailOptions.parse("bg:F00", maximumDimension: 4096).canonical == "bg:ff0000")
     }
 }
