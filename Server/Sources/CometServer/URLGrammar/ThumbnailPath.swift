@@ -54,10 +54,6 @@ public struct ThumbnailPath: Sendable, Hashable {
         URL(string: canonicalSource)!
     }
 
-    /// The options as one text, `/` between them (`""` for none): what ``ThumbnailOptions``
-    /// and presets read.
-    public var optionsText: String { options.joined(separator: "/") }
-
     /// Parses `path` (a request's path, without its query), as `mode` says. Throws
     /// ``ServiceError``: ``ServiceError/notFound(_:)`` when there is no signature segment or
     /// nothing after it (imgproxy's 404), ``ServiceError/badURL(_:)`` (400) when the source is
@@ -111,7 +107,7 @@ public struct ThumbnailPath: Sendable, Hashable {
         self.canonicalSource = canonicalSource
     }
 
-    /// The path for `options` (`/`-separated, as ``optionsText`` writes them; `""` or `-` for
+    /// The path for `options` (`/` between them, as a URL's path holds them; `""` or `-` for
     /// none)
     /// and `source`, signed by `signer` (`insecure` in place of the signature when `signer` is
     /// `nil`): the source as base64url and the extension after `.`, or with `plain: true` as a
