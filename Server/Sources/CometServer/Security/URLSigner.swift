@@ -90,7 +90,9 @@ public struct URLSigner: Sendable {
         let size = signatureSize
         return signature.withUTF8 { text in
             // base64url of 32 bytes is 43 characters; decoding longer text could overrun `given`.
-            guard text.count <= 44 else { return false }
+            // Unpadded only, as imgproxy decodes it: a padded signature is another spelling of
+            // the URL, refused there.
+            guard text.count <= 43, !text.contains(UInt8(ascii: "=")) else { return false }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 33) { given in
                 guard Base64URL.decode(bytes: text, into: given) == size else { return false }
                 var matches = false

@@ -39,6 +39,13 @@ struct URLSignerTests {
         #expect(!signer.isValid(other.signature(for: path), for: path))
     }
 
+    /// imgproxy decodes signatures as unpadded base64url: the same digest with `=` padding is
+    /// another spelling, refused (security/signature_test.go's padded case).
+    @Test func refusesAPaddedSpellingOfItsOwnSignature() {
+        let signature = signer.signature(for: path)
+        #expect(!signer.isValid(signature + "=", for: path))
+    }
+
     @Test func refusesGarbage() {
         #expect(!signer.isValid("unsigned", for: path))
         #expect(!signer.isValid("", for: path))
