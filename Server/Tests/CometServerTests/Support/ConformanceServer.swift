@@ -49,12 +49,22 @@ struct ConformanceAnswer: Sendable {
     let headers: [String: String]
     let body: [UInt8]
 
-    private static let client = HTTPClient()
+    // A minute per request: the suite's few hundred cases share two cores with the rest of
+    // `make serve-test`, and ``gate`` queues them here rather than at the servers.
+    private static let client = HTTPClient(timeout: 60)
+    private static let gate = RequestGate(limit: 8)
 
-    /// Requests `url`.
+    /// Requests `url`, at most eight of the suite's requests being in flight at once.
     static func get(_ url: URL, headers: [String: String] = [:]) async throws -> ConformanceAnswer {
-        let answer = try await client.get(url, headers: headers)
-        return ConformanceAnswer(status: answer.status, headers: answer.headers, body: answer.body)
+        await gate.enter()
+        do {
+            let answer = try await client.get(url, headers: headers)
+            await gate.leave()
+            return ConformanceAnswer(status: answer.status, headers: answer.headers, body: answer.body)
+        } catch {
+            await gate.leave()
+            throw error
+        }
     }
 
     /// A header, by case-insensitive name.
@@ -140,4 +150,28 @@ enum ImgproxyPath {
     }
 
     private static func prefix(_ options: String) -> String { options.isEmpty ? "" : "/" + options }
+}
+
+/// A counting gate: at most `limit` holders at once, the others waiting in arrival order.
+/// Thread-safe (an actor).
+actor RequestGate {
+    private var available: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// A gate letting `limit` holders in at once.
+    init(limit: Int) { available = limit }
+
+    /// Waits for a place and takes it.
+    func enter() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Gives the place back, to the longest waiting caller if any.
+    func leave() {
+        if waiting.isEmpty { available += 1 } else { waiting.removeFirst().resume() }
+    }
 }
