@@ -176,10 +176,17 @@ public final class ThumbnailResponder: Sendable {
     private func makeWithoutDeadline(_ item: WorkItem, deadline: ContinuousClock.Instant) async throws -> StoredResult {
         var request = item.plan.imageRequest(source: item.source)
         var fetched: (data: Data, id: String)?
-        if !item.plan.skippedSourceFormats.isEmpty || item.plan.enforcesThumbnail {
+        let followsSource = item.choice == .source
+        if !item.plan.skippedSourceFormats.isEmpty || item.plan.enforcesThumbnail || followsSource {
             // The bytes are fetched first, to tell their format or find their thumbnail; the
-            // image is then decoded from them rather than fetched again.
-            var (data, _) = try await pipeline.data(for: ImageRequest(url: item.source))
+            // image is then decoded from them rather than fetched again. The fetch is an `image`
+            // span's child, as the pipeline's own fetch is.
+            var (data, _) = try await tracer.withAnySpan("image") { [pipeline, tracer] span in
+                span.attributes["server.address"] = item.source.host
+                var fetch = ImageRequest(url: item.source)
+                if !(tracer is NoOpTracer) { fetch.userInfo[.serviceContext] = span.context }
+                return try await pipeline.data(for: fetch)
+            }
             if let type = AssetType(data), item.plan.skippedSourceFormats.contains(type) {
                 return try finish(
                     [UInt8](data), contentType: Self.contentType(of: type), formatName: type.rawValue, item: item)
@@ -193,7 +200,17 @@ public final class ThumbnailResponder: Sendable {
             request = item.plan.imageRequest(id: id, data: data)
             fetched = (data, id)
         }
-        if let framePlan = item.framePlan, case .exactly(let format) = item.choice {
+        // The format; `nil`: JPEG when the result is opaque, PNG when it has transparency.
+        let format: OutputFormat?
+        switch item.choice {
+        case .exactly(let asked):
+            format = asked
+        case .source:
+            let data = fetched?.data ?? Data()
+            let isAnimated = item.framePlan != nil && AnimationHeader(data)?.isAnimated == true
+            format = FormatChoice.format(forSource: AssetType(data), isAnimated: isAnimated)
+        }
+        if let framePlan = item.framePlan, let format, format == .webp || format == .gif {
             switch try await loadKeepingAnimation(
                 source: item.source, fetched: fetched, plan: item.plan, framePlan: framePlan)
             {
@@ -225,21 +242,17 @@ public final class ThumbnailResponder: Sendable {
         } catch let error as ImagePipeline.Error where error.isCancellation {
             throw CancellationError()
         }
-        let format: OutputFormat =
-            switch item.choice {
-            case .exactly(let format): format
-            case .jpegOrPNG: image.isOpaque ? .jpeg : .png
-            }
+        let made = format ?? (image.isOpaque ? .jpeg : .png)
         let encoding = item.plan.encoding
         let bytes = try await tracer.withAnySpan("encode") { span in
-            span.attributes["comet.format"] = format.rawValue
+            span.attributes["comet.format"] = made.rawValue
             let bytes = try await Self.offCooperativePool {
-                try encoding.encode(image, as: format, deadline: deadline)
+                try encoding.encode(image, as: made, deadline: deadline)
             }
             span.attributes["comet.encoded.size"] = bytes.count
             return bytes
         }
-        return try finish(bytes, contentType: format.contentType, formatName: format.rawValue, item: item)
+        return try finish(bytes, contentType: made.contentType, formatName: made.rawValue, item: item)
     }
 
     /// The stored result of `bytes`, checked against the output limit, with its ETag.
