@@ -15,7 +15,9 @@ extension ImageProcessors {
     /// - With `upscale == false` (the default) the image is never enlarged: when the scale would
     ///   be above 1 the image is returned as is, except with `crop`, where the output keeps the
     ///   target's framing (the same centred region) at the source's resolution, e.g. a 200×100
-    ///   image filled and cropped to 256×256 becomes its central 100×100.
+    ///   image filled and cropped to 256×256 becomes its central 100×100; with
+    ///   ``SmallSource/keepsSource`` the source is kept at its scale and only its sides longer
+    ///   than the target's are cut (the same image stays 200×100).
     ///
     /// Pixels are computed with ``Filter/lanczos3`` by default, shrinking and enlarging alike;
     /// ``Filter/areaAverage`` is the faster, softer option for shrinking (see ``Filter``). Both
@@ -50,12 +52,31 @@ extension ImageProcessors {
         /// Which part an aspect fill with `crop` keeps (default ``Gravity/center``; always
         /// ``Gravity/center`` when nothing is cropped, where it would mean nothing).
         public let gravity: Gravity
+        /// What an aspect fill with `crop` and without `upscale` makes of a source too small to
+        /// cover the target (default ``SmallSource/keepsTargetShape``; always that when nothing
+        /// is cropped or the image may be enlarged, where it would mean nothing).
+        public let smallSource: SmallSource
+
+        /// What an aspect fill with `crop` that may not enlarge makes of a source too small to
+        /// cover the target, at the source's own scale.
+        public enum SmallSource: String, Sendable, Hashable {
+            /// The largest part of the target's aspect ratio the source holds (imgproxy's
+            /// `fill-down`): a 200×100 image filled to 256×256 becomes its central 100×100.
+            case keepsTargetShape
+            /// The source, each side cut to the target's only where it is longer (imgproxy's
+            /// `fill`): a 200×100 image filled to 256×256 stays 200×100, filled to 100×300 it
+            /// becomes its central 100×100.
+            case keepsSource
+        }
 
         /// Resizes to fit or fill `size` (in `unit`) with `filter`.
         /// `gravity` places the part an aspect fill with `crop` keeps; its offsets are in `unit`.
+        /// `smallSource` says what a fill with `crop` that may not enlarge makes of a source too
+        /// small for `size`.
         public init(
             size: Size, unit: Unit = .pixels, contentMode: ContentMode = .aspectFill,
-            crop: Bool = false, upscale: Bool = false, filter: Filter = .lanczos3, gravity: Gravity = .center
+            crop: Bool = false, upscale: Bool = false, filter: Filter = .lanczos3, gravity: Gravity = .center,
+            smallSource: SmallSource = .keepsTargetShape
         ) {
             let pixels = unit == .pixels ? size : Size(CGSize(width: size.width, height: size.height), unit: unit)
             self.target = .size(Size(width: max(1, pixels.width), height: max(1, pixels.height)))
@@ -64,6 +85,7 @@ extension ImageProcessors {
             self.upscale = upscale
             self.filter = filter
             self.gravity = self.crop ? gravity.inPixels(unit) : .center
+            self.smallSource = self.crop && !upscale ? smallSource : .keepsTargetShape
         }
 
         /// Resizes to fit or fill a Foundation `CGSize` (pixels unless `unit` says points) with `filter`.
@@ -84,6 +106,7 @@ extension ImageProcessors {
             self.upscale = upscale
             self.filter = filter
             self.gravity = .center
+            self.smallSource = .keepsTargetShape
         }
 
         /// Scales to the given height, keeping the aspect ratio, with `filter`.
@@ -94,6 +117,7 @@ extension ImageProcessors {
             self.upscale = upscale
             self.filter = filter
             self.gravity = .center
+            self.smallSource = .keepsTargetShape
         }
 
         /// The smallest decode this resize can start from without changing its result's size or
@@ -114,7 +138,8 @@ extension ImageProcessors {
         /// E.g.
         /// `com.comet.resize?width=256&height=256&contentMode=aspectFill&crop=false&upscale=false&filter=lanczos3`;
         /// a width-only resize omits `height` (and vice versa), and `&gravity=…` (e.g. `soea:10:0`,
-        /// see ``Gravity/description``) follows only when it is not ``Gravity/center``.
+        /// see ``Gravity/description``) follows only when it is not ``Gravity/center``, and
+        /// `&smallSource=keepsSource` only when ``smallSource`` is not the default.
         public var identifier: String {
             let dimensions =
                 switch target {
@@ -124,6 +149,7 @@ extension ImageProcessors {
                 }
             return "com.comet.resize?\(dimensions)&contentMode=\(contentMode.rawValue)&crop=\(crop)&upscale=\(upscale)"
                 + "&filter=\(filter.rawValue)" + (gravity == .center ? "" : "&gravity=\(gravity)")
+                + (smallSource == .keepsTargetShape ? "" : "&smallSource=\(smallSource.rawValue)")
         }
 
         /// What a resize of a `width` × `height` image does: `nil` when it leaves the image as it is.
@@ -159,7 +185,10 @@ extension ImageProcessors {
                     // The region of the target's shape gravity picks, at the fill scale (≤ 1 without
                     // upscale). Offsets are output pixels: `1 / scale` source pixels each.
                     let scale = upscale ? sx : min(sx, 1)
-                    let region = (width: Double(t.width) / sx, height: Double(t.height) / sx)
+                    var region = (width: Double(t.width) / sx, height: Double(t.height) / sx)
+                    if scale < sx && smallSource == .keepsSource {
+                        region = (width: min(Double(t.width), W), height: min(Double(t.height), H))
+                    }
                     let out = (
                         width: min(side(region.width, scale), t.width),
                         height: min(side(region.height, scale), t.height)

@@ -36,6 +36,19 @@ import Testing
             try size(.resize(size: Size(width: 300, height: 100), crop: true), photo) == Size(width: 300, height: 100))
     }
 
+    @Test func aFillThatKeepsASmallSourceCutsOnlyWhatIsOverTheTarget() throws {
+        func filled(_ width: Int, _ height: Int, _ smallSource: ImageProcessors.Resize.SmallSource) throws -> Size {
+            try size(
+                ImageProcessors.Resize(
+                    size: Size(width: width, height: height), crop: true, smallSource: smallSource), landscape)
+        }
+        #expect(try filled(300, 300, .keepsSource) == Size(width: 200, height: 100))
+        #expect(try filled(100, 300, .keepsSource) == Size(width: 100, height: 100))
+        #expect(try filled(300, 50, .keepsSource) == Size(width: 200, height: 50))
+        #expect(try filled(50, 50, .keepsSource) == Size(width: 50, height: 50))
+        #expect(try filled(300, 300, .keepsTargetShape) == Size(width: 100, height: 100))
+    }
+
     @Test func noUpscalingByDefault() throws {
         let resized = try ImageProcessors.Resize(size: Size(width: 400, height: 400), contentMode: .aspectFit).process(
             landscape)

@@ -54,6 +54,13 @@ import Testing
         #expect((output.width, output.height) == (4, 9))
     }
 
+    @Test func theKeptRectangleIsWhereTheTrimCuts() throws {
+        // framed: a 20×15 white image with a 4×9 red block at (5, 3).
+        let kept = try #require(try ImageProcessors.Trim().keptRectangle(of: framed { _, _ in .white }))
+        #expect(kept == (x: 5, y: 3, width: 4, height: 9))
+        #expect(try ImageProcessors.Trim().keptRectangle(of: Image(width: 6, height: 6, color: .white)) == nil)
+    }
+
     @Test func anImageThatIsAllBackgroundIsLeftAlone() throws {
         let image = Image(width: 6, height: 6, color: .white)
         #expect(try ImageProcessors.Trim().process(image) == image)

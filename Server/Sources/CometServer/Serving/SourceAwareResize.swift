@@ -1,109 +1,101 @@
 import Comet
 
-/// The resize steps that depend on the source's size, decided once it is known: `rs:auto`
-/// (a fill when the source and the box have the same orientation, else a fit), and any resize
-/// with a least width or height (`mw`, `mh`).
+/// The resize and what follows it when they depend on the source's size: imgproxy's arithmetic
+/// (``ResizeGeometry``) made once the source is known, then the steps that read the device pixel
+/// ratio it honours.
 ///
-/// A least side raises the resize's scale until the result reaches it (up to the source's own
-/// size unless enlarging; a stretch raises each axis alone); a fill is then cut to its width and
-/// height, placed by the gravity; enlarging, no side is longer than the largest of the width,
-/// the height and the least sides (a longer one is cut). Thread-safe (immutable).
-struct SourceAwareResize: ImageProcessing, Hashable {
-    /// The resize, its sides in result pixels (`dpr` and `z` applied), folded (both sides above
-    /// 0 unless a fit).
-    let resize: ThumbnailOptions.Resize
-    /// The least sides in result pixels, 0 for none.
-    let minimumWidth: Int
-    let minimumHeight: Int
-    /// Where a cut is placed; compass offsets in result pixels.
-    let gravity: ImageProcessors.Gravity
+/// Used where a plain ``ImageProcessors/Resize`` decided at plan time cannot give imgproxy's
+/// result: a device pixel ratio other than 1 (imgproxy lowers it where it would enlarge a source
+/// that may not be), a zoom, least sides (`mw`, `mh`), `auto`, and `force` without enlarging.
+/// The image is scaled to ``ResizeGeometry/Sizes``' scaled size, cut to its cut placed by the
+/// gravity, then goes through the effects, the extensions, the padding (its sides times the
+/// honoured ratio, rounded half to even) and the watermark (its pixel offsets times that ratio),
+/// in that order. Thread-safe (immutable).
+struct SourceAwareResize: ImageProcessing {
+    /// The arithmetic.
+    var geometry: ResizeGeometry
+    /// Where the cut is placed; compass offsets as the URL gives them (below 1 in magnitude a
+    /// fraction of the cut's side, else pixels before the ratio).
+    var gravity: ImageProcessors.Gravity
+    /// The steps between the resize and the extensions (the effects), in order.
+    var effects: [any ImageProcessing] = []
+    /// The extensions (`ex`, `exar`), each to the target's size or to its aspect ratio, placed
+    /// by its gravity (offsets read as ``gravity``'s).
+    var extensions: [(toAspectRatio: Bool, gravity: ImageProcessors.Gravity)] = []
+    /// The padding's sides before the ratio (`pd`), or `nil`.
+    var padding: ThumbnailOptions.Padding?
+    /// The colour of the space the extensions and the padding add.
+    var background: RGBA8 = .clear
+    /// The server's watermark and how `wm` draws it, or `nil`.
+    var watermark: (image: WatermarkImage, option: ThumbnailOptions.Watermark)?
 
-    /// E.g. `com.comet.server.resize?mode=auto&width=200&height=100&upscale=false&minWidth=0&minHeight=0&gravity=ce`.
+    /// Every part that changes the result, e.g.
+    /// `com.comet.server.resize?mode=fill&width=300&height=200&upscale=false&dpr=2&zoom=1:1&min=0:0&extend=false&gravity=ce`
+    /// then each following step's identifier after a `|`.
     var identifier: String {
-        "com.comet.server.resize?mode=\(resize.mode.rawValue)&width=\(resize.width)&height=\(resize.height)"
-            + "&upscale=\(resize.upscale)&minWidth=\(minimumWidth)&minHeight=\(minimumHeight)&gravity=\(gravity)"
+        let g = geometry
+        var text =
+            "com.comet.server.resize?mode=\(g.mode.rawValue)&width=\(g.width)&height=\(g.height)&upscale=\(g.enlarges)"
+            + "&dpr=\(OptionNumber.spelling(g.pixelRatio))"
+            + "&zoom=\(OptionNumber.spelling(g.zoomX)):\(OptionNumber.spelling(g.zoomY))"
+            + "&min=\(g.minimumWidth):\(g.minimumHeight)&extend=\(g.extends)&gravity=\(gravity)"
+        for effect in effects { text += "|" + effect.identifier }
+        for (toAspectRatio, gravity) in extensions { text += "|extend?aspectRatio=\(toAspectRatio)&gravity=\(gravity)" }
+        if let padding {
+            text += "|padding?\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)"
+        }
+        if extensions.count > 0 || padding != nil {
+            text += "|background=\(background.red),\(background.green),\(background.blue),\(background.alpha)"
+        }
+        if let watermark {
+            text += "|" + ResultWatermark(image: watermark.image, option: watermark.option, pixelRatio: 1).identifier
+        }
+        return text
     }
 
     func process(_ image: Image) throws -> Image {
-        let mode = mode(for: image)
-        guard minimumWidth > 0 || minimumHeight > 0 else { return try plain(mode).process(image) }
-        return try withLeastSides(mode, image)
-    }
-
-    /// `auto` made a fill or a fit for `image`; any other type as it is.
-    private func mode(for image: Image) -> ResizeMode {
-        guard resize.mode == .auto else { return resize.mode }
-        // A square counts as landscape, on either side.
-        let sourceLandscape = image.width >= image.height
-        let targetLandscape = resize.width >= resize.height
-        return sourceLandscape == targetLandscape ? .fill : .fit
-    }
-
-    /// The resize of `mode` without least sides.
-    private func plain(_ mode: ResizeMode) -> ImageProcessors.Resize {
-        let size = Size(width: resize.width, height: resize.height)
-        switch mode {
-        case .fill, .fillDown:
-            return ImageProcessors.Resize(
-                size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale, gravity: gravity)
-        case .force:
-            return ImageProcessors.Resize(size: size, contentMode: .stretch, upscale: resize.upscale)
-        case .fit, .auto:
-            if resize.height == 0 { return ImageProcessors.Resize(width: resize.width, upscale: resize.upscale) }
-            if resize.width == 0 { return ImageProcessors.Resize(height: resize.height, upscale: resize.upscale) }
-            return ImageProcessors.Resize(size: size, contentMode: .aspectFit, upscale: resize.upscale)
+        let sizes = geometry.sizes(sourceWidth: image.width, sourceHeight: image.height)
+        var result = image
+        if sizes.scaledWidth != image.width || sizes.scaledHeight != image.height {
+            result = try ImageProcessors.Resize(
+                size: Size(width: sizes.scaledWidth, height: sizes.scaledHeight), contentMode: .stretch, upscale: true
+            ).process(result)
         }
-    }
-
-    /// The resize of `mode` with its scale raised to the least sides, then cut.
-    private func withLeastSides(_ mode: ResizeMode, _ image: Image) throws -> Image {
-        let (sourceWidth, sourceHeight) = (Double(image.width), Double(image.height))
-        let (width, height) = (Double(resize.width), Double(resize.height))
-        let fx = resize.width > 0 ? width / sourceWidth : nil
-        let fy = resize.height > 0 ? height / sourceHeight : nil
-        var (sx, sy): (Double, Double)
-        switch mode {
-        case .force:
-            (sx, sy) = (fx ?? fy ?? 1, fy ?? fx ?? 1)
-        case .fill, .fillDown:
-            sx = max(fx ?? 0, fy ?? 0)
-            sy = sx
-        case .fit, .auto:
-            sx = min(fx ?? .infinity, fy ?? .infinity)
-            sy = sx
+        let cutWidth = sizes.cutWidth > 0 ? min(sizes.cutWidth, result.width) : result.width
+        let cutHeight = sizes.cutHeight > 0 ? min(sizes.cutHeight, result.height) : result.height
+        if cutWidth < result.width || cutHeight < result.height {
+            let cut = Size(width: cutWidth, height: cutHeight)
+            result = try ImageProcessors.Crop(
+                width: cutWidth, height: cutHeight,
+                gravity: ThumbnailPlan.inPixels(gravity, of: cut, pixelRatio: sizes.pixelRatio)
+            ).process(result)
         }
-        let (leastX, leastY) = (Double(minimumWidth) / sourceWidth, Double(minimumHeight) / sourceHeight)
-        if mode == .force {
-            (sx, sy) = (max(sx, leastX), max(sy, leastY))
-        } else {
-            let raise = max(1, leastX / sx, leastY / sy)
-            (sx, sy) = (sx * raise, sy * raise)
+        for effect in effects { result = try effect.process(result) }
+        let target = Size(width: sizes.targetWidth, height: sizes.targetHeight)
+        for (toAspectRatio, gravity) in extensions {
+            let placement = ThumbnailPlan.inPixels(gravity, of: target, pixelRatio: sizes.pixelRatio)
+            if !toAspectRatio {
+                result = try ImageProcessors.Extend(
+                    width: target.width, height: target.height, gravity: placement, background: background
+                ).process(result)
+            } else if target.width > 0, target.height > 0 {
+                result = try ImageProcessors.Extend(
+                    aspectRatioWidth: Double(target.width), aspectRatioHeight: Double(target.height),
+                    gravity: placement, background: background
+                ).process(result)
+            }
         }
-        // Without enlarging, a fill's cut shrinks with the scale, so that it keeps its shape.
-        var shrink = 1.0
-        if !resize.upscale, max(sx, sy) > 1 {
-            shrink = 1 / max(sx, sy)
-            (sx, sy) = (sx * shrink, sy * shrink)
+        if let padding {
+            func side(_ value: Int) -> Double { (Double(value) * sizes.pixelRatio).rounded(.toNearestOrEven) }
+            result = try ImageProcessors.Padding(
+                top: side(padding.top), right: side(padding.right), bottom: side(padding.bottom),
+                left: side(padding.left), background: background
+            ).process(result)
         }
-        let cuts = mode == .fill || mode == .fillDown
-        // Enlarging, a least side could make the other side of any length: it is held to the
-        // largest side asked for (without enlarging, the source's own sides hold it).
-        let largest = resize.upscale ? Double(max(resize.width, resize.height, minimumWidth, minimumHeight)) : .infinity
-        func side(_ full: Double, limit: Double) -> Int {
-            max(1, Int(min(full, cuts && limit > 0 ? limit * shrink : .infinity, largest).rounded()))
+        if let watermark {
+            result = try ResultWatermark(image: watermark.image, option: watermark.option, pixelRatio: sizes.pixelRatio)
+                .process(result)
         }
-        let outputWidth = side(sourceWidth * sx, limit: width)
-        let outputHeight = side(sourceHeight * sy, limit: height)
-        var placement = gravity
-        if case .compass(let point, let x, let y) = gravity {
-            placement = .compass(point, offsetX: x / sx, offsetY: y / sy)
-        }
-        let cut = ImageProcessors.Crop(
-            width: min(image.width, Int((Double(outputWidth) / sx).rounded())),
-            height: min(image.height, Int((Double(outputHeight) / sy).rounded())), gravity: placement)
-        let region = try cut.process(image)
-        return try ImageProcessors.Resize(
-            size: Size(width: outputWidth, height: outputHeight), contentMode: .stretch, upscale: true
-        ).process(region)
+        return result
     }
 }

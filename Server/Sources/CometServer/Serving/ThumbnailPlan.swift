@@ -13,6 +13,9 @@ public struct ThumbnailPlan: Sendable {
     struct Step: Sendable {
         let processor: any ImageProcessing
         let decodeTimeReduction: ImageRequest.ThumbnailOptions?
+        /// A resize that depends on the source's size: it takes the steps after it in, as
+        /// they read the device pixel ratio it honours (``SourceAwareResize``).
+        var sourceAware: SourceAwareResize? = nil
     }
 
     /// How the result is written: every encoder setting an option may set, and their use.
@@ -107,14 +110,18 @@ public struct ThumbnailPlan: Sendable {
     var minimumSize: (width: Int?, height: Int?) = (nil, nil)
     /// The zoom factors (`z`); read by the resize, which comes after it.
     var zoom = ThumbnailOptions.Zoom(x: 1, y: 1)
-    /// The padding's sides in pixels (`pd`, the ratio applied). Laid last, on the background
-    /// the encoding asks for (transparent by default), which is only known once every option
-    /// has had its effect.
+    /// Whether `el:1` is given without `rs` (with `rs` it is `rs`'s own); read when `dpr`, `z`,
+    /// `mw` or `mh` scale the source without `rs`.
+    var enlarges = false
+    /// The padding's sides in pixels before the device pixel ratio (`pd`). Laid last, on the
+    /// background the encoding asks for (transparent by default), which is only known once
+    /// every option has had its effect; its sides are multiplied by the ratio the resize
+    /// honours.
     var padding: ThumbnailOptions.Padding?
     /// The resize's target in pixels (`rs`, the ratio applied), which `ex` and `exar` extend to.
     private var resizeTarget: Size?
     /// The extensions (`ex`, `exar`): to the target's size or to its aspect ratio, each placed
-    /// by its gravity (offsets in result pixels). Laid after the effects, on the background.
+    /// by its gravity (offsets as the URL gives them, read as ``gravity``'s). Laid after the effects, on the background.
     private var extensions: [(toAspectRatio: Bool, gravity: ImageProcessors.Gravity)] = []
     /// The watermark (`wm`), drawn after the padding.
     var watermark: ThumbnailOptions.Watermark?
@@ -125,17 +132,52 @@ public struct ThumbnailPlan: Sendable {
     /// The plan of `options`, with the server's watermark image for `wm`.
     public init(_ options: ThumbnailOptions, watermark: WatermarkImage? = nil) {
         watermarkImage = watermark
+        var resizeIndex = 0
         for option in ThumbnailOptions.table {
+            if option === ThumbnailOptions.resize { resizeIndex = steps.count }
             option.apply(options, to: &self)
+        }
+        let scalesAlone =
+            pixelRatio != 1 || zoom != ThumbnailOptions.Zoom(x: 1, y: 1) || minimumSize.width != nil
+            || minimumSize.height != nil
+        if resizeTarget == nil && scalesAlone {
+            // imgproxy scales by these without a width or a height: a resize of 0 × 0 where
+            // `rs` would be.
+            let geometry = ResizeGeometry(
+                mode: .fit, width: 0, height: 0, enlarges: enlarges, pixelRatio: pixelRatio, zoomX: zoom.x,
+                zoomY: zoom.y, minimumWidth: minimumSize.width ?? 0, minimumHeight: minimumSize.height ?? 0,
+                extends: false)
+            let processor = SourceAwareResize(geometry: geometry, gravity: gravity)
+            steps.insert(Step(processor: processor, decodeTimeReduction: nil, sourceAware: processor), at: resizeIndex)
         }
     }
 
     /// The processors, in the order they run.
     public var processors: [any ImageProcessing] {
-        var processors = steps.map(\.processor)
         let background = encoding.background ?? .clear
+        var processors: [any ImageProcessing] = []
+        var sourceAware: SourceAwareResize?
+        for step in steps {
+            if sourceAware != nil {
+                sourceAware?.effects.append(step.processor)
+            } else if let resize = step.sourceAware {
+                sourceAware = resize
+            } else {
+                processors.append(step.processor)
+            }
+        }
+        if var resize = sourceAware {
+            resize.geometry.extends = extensions.contains { !$0.toAspectRatio }
+            resize.extensions = extensions
+            resize.padding = padding
+            resize.background = background
+            resize.watermark = watermark.flatMap { option in watermarkImage.map { ($0, option) } }
+            processors.append(resize)
+            return processors
+        }
         if let target = resizeTarget {
             for (toAspectRatio, gravity) in extensions {
+                let gravity = Self.inPixels(gravity, of: target, pixelRatio: 1)
                 if !toAspectRatio {
                     processors.append(
                         ImageProcessors.Extend(
@@ -148,6 +190,7 @@ public struct ThumbnailPlan: Sendable {
                 }
             }
         }
+        // No source-aware resize: the device pixel ratio is 1 (any other makes one).
         if let padding {
             processors.append(
                 ImageProcessors.Padding(
@@ -155,7 +198,7 @@ public struct ThumbnailPlan: Sendable {
                     left: Double(padding.left), background: background))
         }
         if let watermark, let watermarkImage {
-            processors.append(ResultWatermark(image: watermarkImage, option: watermark, pixelRatio: pixelRatio))
+            processors.append(ResultWatermark(image: watermarkImage, option: watermark, pixelRatio: 1))
         }
         return processors
     }
@@ -180,43 +223,56 @@ public struct ThumbnailPlan: Sendable {
         steps.append(Step(processor: processor, decodeTimeReduction: nil))
     }
 
-    /// Adds the resize step of `resize`, its sides multiplied by ``zoom`` and ``pixelRatio``, and a fill's
-    /// cut placed by ``gravity``.
+    /// Adds the resize step of `resize` (with ``zoom``, ``pixelRatio``, ``minimumSize`` and a
+    /// fill's cut placed by ``gravity``), as imgproxy makes it: a plain
+    /// `ImageProcessors.Resize` where its result is imgproxy's whatever the source (a ratio of 1,
+    /// no zoom, no least sides, `fit`, `fill`, `fill-down`, and `force` when enlarging), which
+    /// keeps the decode-time reductions; else a ``SourceAwareResize``.
     mutating func add(_ resize: ThumbnailOptions.Resize) {
-        var resize = resize
-        resize.width = Int((Double(resize.width) * zoom.x * pixelRatio).rounded())
-        resize.height = Int((Double(resize.height) * zoom.y * pixelRatio).rounded())
-        let size = Size(width: resize.width, height: resize.height)
+        let size = Size(
+            width: Int((Double(resize.width) * zoom.x * pixelRatio).rounded()),
+            height: Int((Double(resize.height) * zoom.y * pixelRatio).rounded()))
         resizeTarget = size
-        if resize.mode == .auto || minimumSize.width != nil || minimumSize.height != nil {
-            // Decided once the source's size is known.
-            func scaled(_ side: Int?) -> Int { Int((Double(side ?? 0) * pixelRatio).rounded()) }
-            let processor = SourceAwareResize(
-                resize: resize, minimumWidth: scaled(minimumSize.width), minimumHeight: scaled(minimumSize.height),
-                gravity: gravity(inPixelsOf: size))
-            steps.append(Step(processor: processor, decodeTimeReduction: nil))
+        let hasSides = resize.width > 0 && resize.height > 0
+        let plain =
+            pixelRatio == 1 && zoom == ThumbnailOptions.Zoom(x: 1, y: 1) && minimumSize.width == nil
+            && minimumSize.height == nil && (resize.width > 0 || resize.height > 0)
+            && (resize.mode == .fit || resize.mode == .fill || resize.mode == .fillDown
+                || (resize.mode == .force && resize.upscale && hasSides))
+        guard plain else {
+            let geometry = ResizeGeometry(
+                mode: resize.mode, width: resize.width, height: resize.height, enlarges: resize.upscale,
+                pixelRatio: pixelRatio, zoomX: zoom.x, zoomY: zoom.y, minimumWidth: minimumSize.width ?? 0,
+                minimumHeight: minimumSize.height ?? 0, extends: false)
+            let processor = SourceAwareResize(geometry: geometry, gravity: gravity)
+            steps.append(Step(processor: processor, decodeTimeReduction: nil, sourceAware: processor))
             return
         }
         let processor: ImageProcessors.Resize
         var reduction: ImageRequest.ThumbnailOptions?
-        switch resize.mode {
-        case .fit where resize.height == 0:
+        if resize.height == 0 {
+            // Every type but `force` scales by the one side given (folded to `fit`).
             processor = ImageProcessors.Resize(width: resize.width, upscale: resize.upscale)
-        case .fit where resize.width == 0:
+        } else if resize.width == 0 {
             processor = ImageProcessors.Resize(height: resize.height, upscale: resize.upscale)
-        case .fit:
-            processor = ImageProcessors.Resize(size: size, contentMode: .aspectFit, upscale: resize.upscale)
-            if !resize.upscale {
-                reduction = ImageRequest.ThumbnailOptions(
-                    width: resize.width, height: resize.height, contentMode: .aspectFit)
+        } else {
+            switch resize.mode {
+            case .fit, .auto:
+                processor = ImageProcessors.Resize(size: size, contentMode: .aspectFit, upscale: resize.upscale)
+                if !resize.upscale {
+                    reduction = ImageRequest.ThumbnailOptions(
+                        width: resize.width, height: resize.height, contentMode: .aspectFit)
+                }
+            case .fill, .fillDown:
+                // Without enlarging, a source too small for the box: `fill` keeps it whole but
+                // for what is over the box, `fill-down` keeps the box's shape.
+                processor = ImageProcessors.Resize(
+                    size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale,
+                    gravity: gravity(inPixelsOf: size),
+                    smallSource: resize.mode == .fill ? .keepsSource : .keepsTargetShape)
+            case .force:
+                processor = ImageProcessors.Resize(size: size, contentMode: .stretch, upscale: resize.upscale)
             }
-        case .fill, .fillDown, .auto:
-            // `fill-down` is spelled `fill` once parsed, and `auto` is a `SourceAwareResize`.
-            processor = ImageProcessors.Resize(
-                size: size, contentMode: .aspectFill, crop: true, upscale: resize.upscale,
-                gravity: gravity(inPixelsOf: size))
-        case .force:
-            processor = ImageProcessors.Resize(size: size, contentMode: .stretch, upscale: resize.upscale)
         }
         steps.append(Step(processor: processor, decodeTimeReduction: reduction))
     }
@@ -224,8 +280,8 @@ public struct ThumbnailPlan: Sendable {
     /// Adds an extension (`ex`, `exar`) to the resize's target, placed by `gravity` (its offsets
     /// read as ``gravity``'s are); nothing without a resize.
     mutating func addExtension(toAspectRatio: Bool, gravity: ImageProcessors.Gravity) {
-        guard let target = resizeTarget else { return }
-        extensions.append((toAspectRatio, Self.inPixels(gravity, of: target, pixelRatio: pixelRatio)))
+        guard resizeTarget != nil else { return }
+        extensions.append((toAspectRatio, gravity))
     }
 
     private func gravity(inPixelsOf size: Size) -> ImageProcessors.Gravity {
@@ -235,7 +291,7 @@ public struct ThumbnailPlan: Sendable {
     /// `gravity` with its compass offsets in pixels of a `size` result: one below 1 in
     /// magnitude is that fraction of the side, any other is pixels times the ratio (as imgproxy
     /// reads them).
-    private static func inPixels(_ gravity: ImageProcessors.Gravity, of size: Size, pixelRatio: Double)
+    static func inPixels(_ gravity: ImageProcessors.Gravity, of size: Size, pixelRatio: Double)
         -> ImageProcessors.Gravity
     {
         guard case .compass(let point, let x, let y) = gravity else { return gravity }

@@ -27,8 +27,9 @@ public struct ThumbnailRequest: Sendable {
     private static let storePrefix = "comet:v1:"
 
     /// Whether an animated source gives an animated result: the format keeps animations (WebP,
-    /// GIF), the server keeps them (``ServerConfiguration/maximumAnimationFrames`` above 1) and
-    /// the source's colour profile is not kept (`scp:0`; the animation encoders write none).
+    /// GIF, or the source's own, ``FormatChoice/source``, which is GIF for an animation), the
+    /// server keeps them (``ServerConfiguration/maximumAnimationFrames`` above 1) and the
+    /// source's colour profile is not kept (`scp:0`; the animation encoders write none).
     /// Part of the key, so an animated result and the still one of the same options and format
     /// (on a server that keeps no animation) are stored apart.
     public let keepsAnimation: Bool
@@ -76,7 +77,7 @@ public struct ThumbnailRequest: Sendable {
         self.options = parsed
         keepsAnimation =
             configuration.maximumAnimationFrames > 1 && parsed.keepsColorProfile != true
-            && (choice == .exactly(.webp) || choice == .exactly(.gif))
+            && (choice == .exactly(.webp) || choice == .exactly(.gif) || choice == .source)
         parsed.format = nil  // in the key through `choice`
         storeKey = Self.storeKey(
             options: parsed.canonical, choice: choice.keyComponent + (keepsAnimation ? "+animation" : ""),

@@ -173,16 +173,72 @@ public final class ThumbnailResponder: Sendable {
         }
     }
 
+    /// What the `image` span makes: a result already (a skipped format), an animation's frames,
+    /// or the still image, with the format each is encoded in (`nil`: JPEG when the image is
+    /// opaque, PNG when it has transparency).
+    private enum Made: Sendable {
+        case result(StoredResult)
+        case frames(AnimatedImage, OutputFormat)
+        case still(Image, OutputFormat?)
+    }
+
     private func makeWithoutDeadline(_ item: WorkItem, deadline: ContinuousClock.Instant) async throws -> StoredResult {
+        let made: Made
+        do {
+            // One `image` span: the pipeline's (and an early fetch's) spans are its children.
+            made = try await tracer.withAnySpan("image") { span in
+                span.attributes["server.address"] = item.source.host
+                let context = tracer is NoOpTracer ? nil : span.context
+                return try await makeImage(item, context: context) { name, value in span.attributes[name] = value }
+            }
+        } catch let error as ImagePipeline.Error where error.isCancellation {
+            throw CancellationError()
+        }
+        let encoding = item.plan.encoding
+        switch made {
+        case .result(let result):
+            return result
+        case .frames(let animation, let format):
+            let bytes = try await tracer.withAnySpan("encode") { span in
+                span.attributes["comet.format"] = format.rawValue
+                span.attributes["comet.frames"] = animation.frames.count
+                return try await Self.offCooperativePool {
+                    try encoding.encode(animation, as: format, deadline: deadline)
+                }
+            }
+            return try finish(bytes, contentType: format.contentType, formatName: format.rawValue, item: item)
+        case .still(let image, let format):
+            let format = format ?? (image.isOpaque ? .jpeg : .png)
+            let bytes = try await tracer.withAnySpan("encode") { span in
+                span.attributes["comet.format"] = format.rawValue
+                let bytes = try await Self.offCooperativePool {
+                    try encoding.encode(image, as: format, deadline: deadline)
+                }
+                span.attributes["comet.encoded.size"] = bytes.count
+                return bytes
+            }
+            return try finish(bytes, contentType: format.contentType, formatName: format.rawValue, item: item)
+        }
+    }
+
+    /// Fetches (under `context`, the `image` span's) and decodes and processes the source, or
+    /// answers from its bytes when their format is skipped; `record` gets the span attributes
+    /// (the image's size, an animation's frame count).
+    private func makeImage(
+        _ item: WorkItem, context: ServiceContext?, record: (String, Int) -> Void
+    ) async throws -> Made {
         var request = item.plan.imageRequest(source: item.source)
         var fetched: (data: Data, id: String)?
-        if !item.plan.skippedSourceFormats.isEmpty || item.plan.enforcesThumbnail {
+        if !item.plan.skippedSourceFormats.isEmpty || item.plan.enforcesThumbnail || item.choice == .source {
             // The bytes are fetched first, to tell their format or find their thumbnail; the
             // image is then decoded from them rather than fetched again.
-            var (data, _) = try await pipeline.data(for: ImageRequest(url: item.source))
+            var fetch = ImageRequest(url: item.source)
+            if let context { fetch.userInfo[.serviceContext] = context }
+            var (data, _) = try await pipeline.data(for: fetch)
             if let type = AssetType(data), item.plan.skippedSourceFormats.contains(type) {
-                return try finish(
-                    [UInt8](data), contentType: Self.contentType(of: type), formatName: type.rawValue, item: item)
+                return .result(
+                    try finish(
+                        [UInt8](data), contentType: Self.contentType(of: type), formatName: type.rawValue, item: item))
             }
             var id = Self.fetchedID(of: item.source)
             if item.plan.enforcesThumbnail, let thumbnail = Self.embeddedThumbnail(in: data, covering: item.plan) {
@@ -193,53 +249,31 @@ public final class ThumbnailResponder: Sendable {
             request = item.plan.imageRequest(id: id, data: data)
             fetched = (data, id)
         }
-        if let framePlan = item.framePlan, case .exactly(let format) = item.choice {
+        let format: OutputFormat?
+        switch item.choice {
+        case .exactly(let asked):
+            format = asked
+        case .source:
+            let data = fetched?.data ?? Data()
+            let isAnimated = item.framePlan != nil && AnimationHeader(data)?.isAnimated == true
+            format = FormatChoice.format(forSource: AssetType(data), isAnimated: isAnimated)
+        }
+        if let framePlan = item.framePlan, let format, format == .webp || format == .gif {
             switch try await loadKeepingAnimation(
-                source: item.source, fetched: fetched, plan: item.plan, framePlan: framePlan)
+                source: item.source, fetched: fetched, plan: item.plan, framePlan: framePlan, context: context,
+                record: record)
             {
             case .still(let stillRequest):
                 request = stillRequest
             case .frames(let animation):
-                let encoding = item.plan.encoding
-                let bytes = try await tracer.withAnySpan("encode") { span in
-                    span.attributes["comet.format"] = format.rawValue
-                    span.attributes["comet.frames"] = animation.frames.count
-                    return try await Self.offCooperativePool {
-                        try encoding.encode(animation, as: format, deadline: deadline)
-                    }
-                }
-                return try finish(bytes, contentType: format.contentType, formatName: format.rawValue, item: item)
+                return .frames(animation, format)
             }
         }
-        let image: Image
-        do {
-            image = try await tracer.withAnySpan("image") { span in
-                span.attributes["server.address"] = item.source.host
-                // The pipeline's `fetch`, `decode` and `process` spans are this span's children.
-                if !(tracer is NoOpTracer) { request.userInfo[.serviceContext] = span.context }
-                let image = try await pipeline.image(for: request)
-                span.attributes["comet.image.width"] = image.width
-                span.attributes["comet.image.height"] = image.height
-                return image
-            }
-        } catch let error as ImagePipeline.Error where error.isCancellation {
-            throw CancellationError()
-        }
-        let format: OutputFormat =
-            switch item.choice {
-            case .exactly(let format): format
-            case .jpegOrPNG: image.isOpaque ? .jpeg : .png
-            }
-        let encoding = item.plan.encoding
-        let bytes = try await tracer.withAnySpan("encode") { span in
-            span.attributes["comet.format"] = format.rawValue
-            let bytes = try await Self.offCooperativePool {
-                try encoding.encode(image, as: format, deadline: deadline)
-            }
-            span.attributes["comet.encoded.size"] = bytes.count
-            return bytes
-        }
-        return try finish(bytes, contentType: format.contentType, formatName: format.rawValue, item: item)
+        if let context { request.userInfo[.serviceContext] = context }
+        let image = try await pipeline.image(for: request)
+        record("comet.image.width", image.width)
+        record("comet.image.height", image.height)
+        return .still(image, format)
     }
 
     /// The stored result of `bytes`, checked against the output limit, with its ETag.

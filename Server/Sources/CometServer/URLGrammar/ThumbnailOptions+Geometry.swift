@@ -4,8 +4,9 @@ extension ThumbnailOptions {
     static let trim = ThumbnailOption(
         name: "t", longName: "trim", syntax: "{threshold}[:{RRGGBB}[:{h}[:{v}]]]",
         summary: "cut off the source's border of pixels within `threshold` (0…255 per channel) of the colour "
-            + "(default: the top left pixel; may be left empty), first of all; `h`/`v` = `1` make the left and right "
-            + "(top and bottom) cuts equal. It needs the whole decode",
+            + "(default: the top left pixel; may be left empty), first of all; a source with transparency is judged "
+            + "as laid on magenta, as imgproxy does (its transparent border is `ff00ff`'s); `h`/`v` = `1` make the "
+            + "left and right (top and bottom) cuts equal. It needs the whole decode",
         example: "t:10:ffffff:1:0",
         get: { $0.trim }, set: { $0.trim = $1 },
         parse: { arguments, _ throws(ServiceError) in try parseTrim(arguments) },
@@ -21,9 +22,10 @@ extension ThumbnailOptions {
         },
         effect: { trim, plan in
             plan.add(
-                ImageProcessors.Trim(
-                    threshold: trim.threshold, color: trim.color, equalHorizontal: trim.equalHorizontal,
-                    equalVertical: trim.equalVertical))
+                SourceTrim(
+                    trim: ImageProcessors.Trim(
+                        threshold: trim.threshold, color: trim.color, equalHorizontal: trim.equalHorizontal,
+                        equalVertical: trim.equalVertical)))
         }
     )
 
@@ -36,7 +38,7 @@ extension ThumbnailOptions {
             try single(arguments, usage: "el takes 1 or 0, as in el:1") { flag($0) }
         },
         spell: { _, output in output.appendArgument("1") },
-        effect: { _, _ in }
+        effect: { _, plan in plan.enlarges = true }
     )
 
     static let rotate = ThumbnailOption(
@@ -198,8 +200,9 @@ extension ThumbnailOptions {
 
     static let pixelRatio = ThumbnailOption(
         name: "dpr", longName: "dpr", syntax: "{ratio}",
-        summary: "the device pixel ratio, above 0 and at most 8: multiplies the sizes of `rs`, the sides of `pd` "
-            + "and the offsets of `g` given in pixels",
+        summary: "the device pixel ratio, above 0 and at most 8: scales the result (with or without `rs`: "
+            + "`c:50:50/dpr:0.5` is 25×25) and multiplies the sides of `pd` and the pixel offsets of `g`, `ex` and "
+            + "`wm`; as imgproxy, without enlarging it is lowered to what does not enlarge the source",
         example: "dpr:2",
         get: { $0.pixelRatio }, set: { $0.pixelRatio = $1 == 1 ? nil : $1 },
         parse: { arguments, _ throws(ServiceError) in
@@ -247,12 +250,8 @@ extension ThumbnailOptions {
         spell: { padding, output in
             for side in [padding.top, padding.right, padding.bottom, padding.left] { output.appendArgument(side) }
         },
-        effect: { padding, plan in
-            func scaled(_ side: Int) -> Int { Int((Double(side) * plan.pixelRatio).rounded()) }
-            plan.padding = Padding(
-                top: scaled(padding.top), right: scaled(padding.right), bottom: scaled(padding.bottom),
-                left: scaled(padding.left))
-        }
+        // The plan multiplies the sides by the ratio the resize honours.
+        effect: { padding, plan in plan.padding = padding }
     )
 
     /// The largest `dpr`: beyond it a ratio is a mistake, not a screen.

@@ -6,10 +6,12 @@ import Comet
 extension ThumbnailOptions {
     static let resize = ThumbnailOption(
         name: "rs", longName: "resize", syntax: "{fit|fill|fill-down|force|auto}:{w}:{h}[:{up}[:{extend}[:{gravity}]]]",
-        summary: "`fit`: inside w×h, aspect kept; `fill`: cover w×h and cut it out, placed by `g` (a source too small "
-            + "gives the largest cut of that shape it holds, unless enlarging); `fill-down`: `fill` never enlarging "
-            + "(spelled `fill`); `force`: stretch to w×h; `auto`: `fill` when the source and w×h are both landscape "
-            + "or both portrait, else `fit`. `0` for one side follows the other (spelled `fit`). `up` = `1` allows "
+        summary: "as imgproxy: `fit`: inside w×h, aspect kept; `fill`: cover w×h and cut it out, placed by `g` (a "
+            + "source too small is kept whole but for what is over w×h, unless enlarging); `fill-down`: `fill`, but a "
+            + "source too small gives the largest cut of w×h's shape it holds (spelled `fill` when enlarging); "
+            + "`force`: stretch to w×h (without enlarging, the box's shape at most the source's size; `0` keeps "
+            + "that side); `auto`: `fill` when the source and w×h are both landscape or both portrait, else `fit`. "
+            + "`0` for one side follows the other (spelled `fit`), `0:0` is the source's size. `up` = `1` allows "
             + "enlarging (default `0`); `extend` and its gravity are `ex`'s (spelled so)",
         example: "rs:fill:256:256",
         get: { $0.resize.map { ResizeArguments(resize: $0, extend: nil) } },
@@ -78,9 +80,8 @@ extension ThumbnailOptions {
 
     static let minimumWidth = ThumbnailOption(
         name: "mw", longName: "min-width", syntax: "{w}",
-        summary: "the least width of `rs`'s result, times `dpr`: its scale is raised to reach it (not past the "
-            + "source's size unless enlarging; a fill is still cut to w×h); enlarging, no side is longer than the "
-            + "largest of `rs`'s sides, `mw` and `mh` (it is cut)",
+        summary: "as imgproxy: the least width of the scaled image, times `dpr`: its scale is raised to reach it "
+            + "(enlarging if need be), then the result is cut to `rs`'s sides (a side of 0 is not cut)",
         example: "mw:300",
         get: { $0.minimumWidth }, set: { $0.minimumWidth = $1 == 0 ? nil : $1 },
         parse: { arguments, maximumDimension throws(ServiceError) in
@@ -166,7 +167,6 @@ extension ThumbnailOptions {
         else {
             throw .badOptions(usage)
         }
-        guard width > 0 || height > 0 else { throw .badOptions("rs needs a width or a height above 0") }
         guard width <= maximumDimension, height <= maximumDimension else {
             throw .badOptions("rs: the largest output side allowed is \(maximumDimension) pixels")
         }
@@ -208,26 +208,24 @@ extension ThumbnailOptions {
         self.resize = resize
     }
 
-    /// The one spelling of the resize the size options set: none without a width or a height,
-    /// a fit when a side is 0 (every type then scales by the other side), a fill for a fill that
-    /// never enlarges (``ResizeMode/fillDown``: `fill` without enlarging already keeps the asked
-    /// aspect ratio for a source too small, as imgproxy's `fill-down`).
+    /// The one spelling of the resize the size options set: none without a width or a height
+    /// (`dpr`, `z`, `mw` and `mh` then scale the source alone: the plan makes that resize); a
+    /// side of 0 makes every type but `force` a fit (they all scale by the other side);
+    /// `fill-down` that enlarges is `fill` that enlarges (imgproxy makes them alike).
     mutating func foldResize() {
         guard var resize else { return }
-        if resize.width == 0 && resize.height == 0 {
-            self.resize = nil
-            return
-        }
         if enlarges == true {
-            // One spelling, and so one key, for rs:…:1 and rs:…,el:1.
+            // One spelling, and so one key, for rs:…:1 and rs:…/el:1.
             resize.upscale = true
             enlarges = nil
         }
-        if resize.mode == .fillDown {
-            resize.mode = .fill
-            resize.upscale = false
+        if resize.width == 0 && resize.height == 0 {
+            if resize.upscale { enlarges = true }
+            self.resize = nil
+            return
         }
-        if resize.width == 0 || resize.height == 0 { resize.mode = .fit }
+        if resize.mode == .fillDown && resize.upscale { resize.mode = .fill }
+        if (resize.width == 0 || resize.height == 0) && resize.mode != .force { resize.mode = .fit }
         self.resize = resize
     }
 }

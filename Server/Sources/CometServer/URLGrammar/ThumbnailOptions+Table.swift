@@ -58,7 +58,9 @@ extension ThumbnailOptions {
 
     static let format = ThumbnailOption(
         name: "f", longName: "format", syntax: "{jpeg|png|webp|avif|gif}",
-        summary: "output format (or put it as the extension: `….webp`); WebP and GIF keep an animated source's frames",
+        summary: "output format (or put it as the extension: `….webp`); WebP and GIF keep an animated source's "
+            + "frames. Without it: AVIF or WebP when `Accept` names them, else the source's format if JPEG, PNG or GIF "
+            + "(imgproxy's default preferred formats), else JPEG, or PNG with transparency (GIF for an animation)",
         example: "f:webp",
         get: { $0.format }, set: { $0.format = $1 },
         parse: { arguments, _ throws(ServiceError) in

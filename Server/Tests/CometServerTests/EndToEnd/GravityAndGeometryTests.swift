@@ -102,6 +102,15 @@ struct GravityAndGeometryTests {
         #expect(image.pixel(x: 27, y: 0).alpha == 255 && image.pixel(x: 0, y: 0).alpha == 0)
     }
 
+    /// imgproxy judges a translucent source as laid on magenta: its transparent border is
+    /// magenta's, trimmed with no colour or `ff00ff`, kept with white.
+    @Test(arguments: [("t:1", 55), ("t:1:ff00ff", 55), ("t:1:f0f", 55), ("t:1:ffffff", 64)])
+    func aTransparentBorderIsTrimmedAsMagenta(_ options: String, _ side: Int) async throws {
+        let image = try await result(options, "/img/badge.png")
+        #expect(image.width == side && image.height == side, "\(options): \(image.width)×\(image.height)")
+        #expect(image.pixel(x: 0, y: 0).alpha == 0)
+    }
+
     @Test func enlargeLetsTheResizeEnlargeUnderTheKeyOfRsWithUp() async throws {
         let (origin, server) = try await SharedOriginAndServer.get()
         let enlarged = try await client.get(server.url("rs:fit:1280:1280/el:1/f:png", origin.url("/img/photo.jpg")))

@@ -13,8 +13,8 @@ struct SizeOptionTests {
     @Test(arguments: [
         ("s:100:100", 100, 75), ("w:100", 100, 75), ("h:60", 80, 60), ("rt:fill/s:100:100", 100, 100),
         ("rt:force/w:50/h:120", 50, 120), ("rs:fill-down:1000:500", 640, 320), ("rs:fill-down:100:100", 100, 100),
-        ("rs:auto:100:50", 100, 50), ("rs:auto:50:100", 50, 38), ("rs:fit:0:100/mw:300", 300, 225),
-        ("w:200/mh:200", 267, 200), ("rs:fill:100:100/mw:200", 100, 100), ("rs:fit:100:100:0:1", 100, 100),
+        ("rs:auto:100:50", 100, 50), ("rs:auto:50:100", 50, 38), ("rs:fit:0:100/mw:300", 300, 100),
+        ("w:200/mh:200", 200, 200), ("rs:fill:100:100/mw:200", 100, 100), ("rs:fit:100:100:0:1", 100, 100),
         ("s:100:100:0:1:no", 100, 100), ("crop:0.5:0:we", 320, 480), ("crop_rect:0:0:320:480", 320, 480),
     ])
     func outputSize(_ options: String, _ width: Int, _ height: Int) async throws {
@@ -26,7 +26,7 @@ struct SizeOptionTests {
     }
 
     @Test(arguments: [
-        ("s:100:100/rt:fill/el:1", "rs:fill:100:100:1"), ("rs:fill-down:1000:500", "rs:fill:1000:500"),
+        ("s:100:100/rt:fill/el:1", "rs:fill:100:100:1"), ("rs:fill-down:1000:500:1", "rs:fill:1000:500/el:1"),
         ("size:300:0", "width:300"), ("rs:fit:100:100:0:1:so", "rs:fit:100:100/ex:1:so"),
         ("crop:0.5:0:we", "c:0.5:0:we"),
     ])

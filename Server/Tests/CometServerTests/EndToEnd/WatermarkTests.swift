@@ -127,3 +127,32 @@ struct WatermarkTests {
         #expect(origin.requests(path) == 0)
     }
 }
+
+/// `dpr` on a result that is not resized: the ratio scales it and the mark's pixel offsets, as
+/// far as imgproxy lets it (never enlarging without `el`).
+@Suite("Watermarks and the device pixel ratio through the server", .timeLimit(.minutes(1)))
+struct WatermarkPixelRatioTests {
+    let client = HTTPClient()
+
+    private static let blue = RGBA8(red: 0, green: 0, blue: 255)
+
+    private func result(_ options: String) async throws -> Image {
+        let (origin, server) = try await SharedOriginAndServer.getWatermarked()
+        let answer = try await client.get(server.url(options + "/f:png", origin.url("/img/photo.jpg")))
+        #expect(answer.status == 200, "\(options): \(String(decoding: answer.body, as: UTF8.self))")
+        return try ImageDecoders.decode(Data(answer.body)).image
+    }
+
+    @Test func theRatioScalesAnUnresizedCropAndTheMarksOffsets() async throws {
+        let marked = try await result("c:160:120:nowe/dpr:0.5/wm:1:nowe:10:10")
+        #expect(marked.width == 80 && marked.height == 60)
+        #expect(marked.pixel(x: 5, y: 5) == Self.blue && marked.pixel(x: 14, y: 14) == Self.blue)
+        #expect(marked.pixel(x: 4, y: 5) != Self.blue && marked.pixel(x: 5, y: 4) != Self.blue)
+    }
+
+    @Test func aRatioThatWouldEnlargeIsHeldToOneForTheOffsetsToo() async throws {
+        let marked = try await result("rs:fit:1000:1000/dpr:2/wm:1:nowe:5:5")
+        #expect(marked.width == 640 && marked.height == 480)
+        #expect(marked.pixel(x: 5, y: 5) == Self.blue && marked.pixel(x: 4, y: 5) != Self.blue)
+    }
+}

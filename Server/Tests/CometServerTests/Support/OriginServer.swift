@@ -15,6 +15,7 @@ import Synchronization
 ///   fixtures (404 when not made)
 /// - `/img/subject.png`: 400×200, flat grey but for a small many-coloured square near the right
 ///   edge (``subjectBox``), for content-aware crops
+/// - `/made/{w}x{h}.{ext}` (and `-alpha`): a gradient of that size and format (``MadeSource``)
 /// - `/copy/{name}/photo.jpg`: the 640×480 JPEG under a path of the test's own, so that its
 ///   request count is the test's alone on a shared origin
 /// - `/slow/{ms}/photo.jpg`: the JPEG after a delay
@@ -129,6 +130,12 @@ final class OriginServer: Sendable {
             return response
         }
         router.get("/img/subject.png") { _, _ in image(subject, "image/png") }
+        router.get("/made/:name") { _, context in
+            guard let made = MadeSource.make(context.parameters.get("name") ?? "") else {
+                return Response(status: .notFound)
+            }
+            return image(made.bytes, made.type)
+        }
         router.get("/corpus/:folder/:name") { _, context in
             let path = "\(context.parameters.get("folder") ?? "")/\(context.parameters.get("name") ?? "")"
             guard !path.contains(".."), let bytes = ServerTestCorpus.bytes(path) else {

@@ -20,7 +20,9 @@ struct AnimationRequestTests {
         #expect(try request("f:webp").keepsAnimation)
         #expect(try request("f:gif").keepsAnimation)
         #expect(try request("", accept: "image/webp").keepsAnimation)
-        for options in ["f:png", "f:jpeg", "f:avif", "-", "f:webp/scp:0"] {
+        // No format asked for or negotiated: the source's, GIF for an animation.
+        #expect(try request("").keepsAnimation)
+        for options in ["f:png", "f:jpeg", "f:avif", "f:webp/scp:0", "scp:0"] {
             #expect(try !request(options).keepsAnimation, "\(options)")
             #expect(try request(options).framePlan == nil, "\(options)")
         }

@@ -10,9 +10,9 @@ struct FormatChoiceTests {
     }
 
     @Test func wildcardsAndMissingHeadersGetJPEGOrPNG() {
-        #expect(FormatChoice.negotiate(accept: "*/*", allowsAVIF: true) == .jpegOrPNG)
-        #expect(FormatChoice.negotiate(accept: "image/*", allowsAVIF: true) == .jpegOrPNG)
-        #expect(FormatChoice.negotiate(accept: nil, allowsAVIF: true) == .jpegOrPNG)
+        #expect(FormatChoice.negotiate(accept: "*/*", allowsAVIF: true) == .source)
+        #expect(FormatChoice.negotiate(accept: "image/*", allowsAVIF: true) == .source)
+        #expect(FormatChoice.negotiate(accept: nil, allowsAVIF: true) == .source)
     }
 
     @Test func aZeroQualityRefusesAFormat() {

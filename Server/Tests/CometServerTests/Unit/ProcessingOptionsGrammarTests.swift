@@ -127,12 +127,17 @@ struct ProcessingOptionsGrammarTests {
 
     @Test func theDevicePixelRatioMultipliesTheResizeThePaddingAndPixelOffsets() throws {
         let plan = ThumbnailPlan(try parse("g:we:10:0.5/dpr:2/rs:fill:100:50/pd:1:2:3:4"))
-        let identifiers = plan.processors.map(\.identifier)
-        let resize = ImageProcessors.Resize(
-            size: Size(width: 200, height: 100), contentMode: .aspectFill, crop: true,
-            gravity: .compass(.west, offsetX: 20, offsetY: 50))
-        #expect(identifiers.first == resize.identifier)
-        #expect(identifiers.last == ImageProcessors.Padding(top: 2, right: 4, bottom: 6, left: 8).identifier)
+        // The ratio honoured depends on the source: one step decides it and lays the padding.
+        #expect(plan.processors.count == 1)
+        let resize = try #require(plan.processors.first as? SourceAwareResize)
+        #expect(resize.geometry.pixelRatio == 2 && resize.geometry.width == 100 && resize.geometry.height == 50)
+        #expect(resize.gravity == .compass(.west, offsetX: 10, offsetY: 0.5))
+        let image = try resize.process(Image(width: 640, height: 480, color: RGBA8(red: 9, green: 9, blue: 9)))
+        // 200 × 100, with 2, 4, 6 and 8 pixels of padding.
+        #expect(image.width == 212 && image.height == 108)
+        let small = try resize.process(Image(width: 100, height: 50, color: RGBA8(red: 9, green: 9, blue: 9)))
+        // A source that the ratio would enlarge: the ratio, the padding's too, is 1.
+        #expect(small.width == 106 && small.height == 54)
     }
 
     @Test func effectsFollowAFitThatIsStillReducedWhileDecoding() throws {

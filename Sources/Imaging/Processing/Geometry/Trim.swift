@@ -46,11 +46,19 @@ extension ImageProcessors {
 
         /// The trimmed image.
         public func process(_ image: Image) throws -> Image {
+            guard let kept = try keptRectangle(of: image) else { return image }
+            return image.cropped(x: kept.x, y: kept.y, width: kept.width, height: kept.height).compacted()
+        }
+
+        /// The rectangle of `image` that ``process(_:)`` keeps, or `nil` when it keeps all of it
+        /// (nothing to trim, or all background). For a caller that trims one image by what
+        /// another shows (the same image laid on a colour, say). Throws as ``validate()``.
+        public func keptRectangle(of image: Image) throws -> (x: Int, y: Int, width: Int, height: Int)? {
             try validate()
             // Opaque or premultiplied: either way the stored bytes are the premultiplied colour.
             let compared = image.isOpaque ? image : AlphaConversion.premultiplied(image)
             let reference = color?.premultiplied ?? compared.pixel(x: 0, y: 0)
-            guard var (left, top, right, bottom) = bounds(of: compared, background: reference) else { return image }
+            guard var (left, top, right, bottom) = bounds(of: compared, background: reference) else { return nil }
             if equalHorizontal {
                 let cut = min(left, image.width - 1 - right)
                 (left, right) = (cut, image.width - 1 - cut)
@@ -59,8 +67,8 @@ extension ImageProcessors {
                 let cut = min(top, image.height - 1 - bottom)
                 (top, bottom) = (cut, image.height - 1 - cut)
             }
-            if left == 0, top == 0, right == image.width - 1, bottom == image.height - 1 { return image }
-            return image.cropped(x: left, y: top, width: right - left + 1, height: bottom - top + 1).compacted()
+            if left == 0, top == 0, right == image.width - 1, bottom == image.height - 1 { return nil }
+            return (left, top, right - left + 1, bottom - top + 1)
         }
 
         /// The first and last columns and rows holding a pixel that is not `background`
