@@ -242,9 +242,9 @@ public struct ThumbnailOptions: Sendable, Hashable {
     ) throws(ServiceError) -> ThumbnailOptions {
         var options = ThumbnailOptions()
         if let base = presets.defaultOptions {
-            try read(base, maximumDimension: maximumDimension, presets: presets, depth: 1, into: &options)
+            try read(base, maximumDimension: maximumDimension, presets: presets, expanding: ["default"], into: &options)
         }
-        try read(segments, maximumDimension: maximumDimension, presets: presets, depth: 0, into: &options)
+        try read(segments, maximumDimension: maximumDimension, presets: presets, expanding: [], into: &options)
         options.foldResize()
         try options.checkCombinedSides(maximumDimension: maximumDimension)
         return options
@@ -264,12 +264,14 @@ public struct ThumbnailOptions: Sendable, Hashable {
         text.isEmpty || text == "-" ? [] : text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     }
 
-    /// The deepest a preset may name presets that name presets (a cycle stops here).
+    /// The deepest a preset may name presets that name presets: each level may name several, so
+    /// the work of one URL stays bounded however the presets are written.
     static let presetDepthLimit = 8
 
-    /// Reads `segments`' options into `options`; `depth` counts the presets being expanded.
+    /// Reads `segments`' options into `options`; `expanding` names the presets being expanded,
+    /// outermost first (none for a URL's own options).
     static func read(
-        _ segments: [String], maximumDimension: Int, presets: ThumbnailPresets, depth: Int,
+        _ segments: [String], maximumDimension: Int, presets: ThumbnailPresets, expanding: [String],
         into options: inout ThumbnailOptions
     ) throws(ServiceError) {
         for segment in segments {
@@ -278,7 +280,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
                 Result { () throws(ServiceError) in
                     try read(
                         option: bytes, segment: segment, maximumDimension: maximumDimension, presets: presets,
-                        depth: depth, into: &options)
+                        expanding: expanding, into: &options)
                 }
             }.get()
         }
@@ -287,7 +289,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// Reads one option, `name:arg:arg…`.
     private static func read(
         option bytes: UnsafeBufferPointer<UInt8>, segment: String, maximumDimension: Int, presets: ThumbnailPresets,
-        depth: Int, into options: inout ThumbnailOptions
+        expanding: [String], into options: inout ThumbnailOptions
     ) throws(ServiceError) {
         let colon = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
         let nameBytes = UnsafeBufferPointer(rebasing: bytes[..<colon])
@@ -296,13 +298,13 @@ public struct ThumbnailOptions: Sendable, Hashable {
         guard !nameBytes.isEmpty else { throw .badOptions("an empty option in \"\(segment)\"") }
         let arguments = OptionArguments(bytes, after: colon, upTo: bytes.endIndex)
         if ASCII.equal(nameBytes, Self.presetName) || ASCII.equal(nameBytes, Self.presetLongName) {
-            guard depth < presetDepthLimit else {
-                throw .badOptions("pr: presets name presets more than \(presetDepthLimit) deep (a cycle?)")
+            guard expanding.count < presetDepthLimit else {
+                throw .badOptions("pr: presets name presets more than \(presetDepthLimit) deep")
             }
-            try presets.apply(arguments, maximumDimension: maximumDimension, depth: depth + 1, to: &options)
+            try presets.apply(arguments, maximumDimension: maximumDimension, expanding: expanding, to: &options)
             return
         }
-        guard !presets.onlyPresets || depth > 0 else {
+        guard !presets.onlyPresets || !expanding.isEmpty else {
             throw .badOptions(
                 "\(name): this server takes presets only (/{signature}/{name}:{name}/{source}), not options "
                     + "(comet-server --only-presets)")

@@ -25,9 +25,11 @@ public struct ThumbnailPresets: Sendable {
 
     /// Presets of `definitions` (name → options, `/` between them as imgproxy's
     /// `IMGPROXY_PRESETS` writes them: `rs:fill:300:200/q:80`), each checked as a URL's options
-    /// would be against `maximumDimension`. A preset may name other presets (`pr:NAME`).
-    /// Throws ``ServiceError`` naming the first bad one: a name other than letters, digits, `_`
-    /// and `-`, options that do not parse, or presets that name each other in a cycle.
+    /// would be against `maximumDimension`. A preset may name other presets (`pr:NAME`); one that
+    /// names a preset it is already inside of (itself, or presets naming each other) skips that
+    /// name, as imgproxy does. Throws ``ServiceError`` naming the first bad one: a name other
+    /// than letters, digits, `_` and `-`, no options (imgproxy refuses an empty preset), or
+    /// options that do not parse.
     public init(_ definitions: [String: String], onlyPresets: Bool = false, maximumDimension: Int) throws(ServiceError)
     {
         self.definitions = definitions
@@ -36,22 +38,26 @@ public struct ThumbnailPresets: Sendable {
             guard !name.isEmpty, name.utf8.allSatisfy({ ASCII.isAlphanumeric($0) || $0 == 95 || $0 == 45 }) else {
                 throw .badOptions("preset \"\(name)\": a name is letters, digits, _ and -")
             }
+            guard !ThumbnailOptions.segments(of: text).isEmpty else {
+                throw .badOptions("preset \"\(name)\": no options (a preset is NAME=opt:arg/opt:arg)")
+            }
             var options = ThumbnailOptions()
             do {
                 try ThumbnailOptions.read(
-                    ThumbnailOptions.segments(of: text), maximumDimension: maximumDimension, presets: self, depth: 1,
-                    into: &options)
+                    ThumbnailOptions.segments(of: text), maximumDimension: maximumDimension, presets: self,
+                    expanding: [name], into: &options)
             } catch {
                 throw .badOptions("preset \"\(name)\": \(error.message)")
             }
         }
     }
 
-    /// Reads the options of the presets `arguments` name, in order, into `options`; `depth`
-    /// counts the presets being expanded, this one included.
-    func apply(_ arguments: OptionArguments, maximumDimension: Int, depth: Int, to options: inout ThumbnailOptions)
-        throws(ServiceError)
-    {
+    /// Reads the options of the presets `arguments` name, in order, into `options`; `expanding`
+    /// names the presets already being expanded, whose names are skipped (a preset naming
+    /// itself, or presets naming each other, as imgproxy skips them).
+    func apply(
+        _ arguments: OptionArguments, maximumDimension: Int, expanding: [String], to options: inout ThumbnailOptions
+    ) throws(ServiceError) {
         guard arguments.count >= 1, arguments.count <= OptionArguments.capacity else {
             throw .badOptions("pr takes 1 to \(OptionArguments.capacity) preset names, as in pr:thumbnail")
         }
@@ -61,9 +67,10 @@ public struct ThumbnailPresets: Sendable {
                 throw .badOptions(
                     "pr: unknown preset \"\(name)\" (known: \(definitions.keys.sorted().joined(separator: ", ")))")
             }
+            guard !expanding.contains(name) else { continue }
             try ThumbnailOptions.read(
-                ThumbnailOptions.segments(of: text), maximumDimension: maximumDimension, presets: self, depth: depth,
-                into: &options)
+                ThumbnailOptions.segments(of: text), maximumDimension: maximumDimension, presets: self,
+                expanding: expanding + [name], into: &options)
         }
     }
 }

@@ -40,10 +40,20 @@ struct PresetTests {
         #expect(try parse("pr:small", nested).canonical == "rs:fit:10:10/q:60")
     }
 
-    @Test func presetsThatNameEachOtherInACycleAreRefused() {
-        #expect(throws: ServiceError.self) {
-            try ThumbnailPresets(["a": "pr:b", "b": "pr:a"], maximumDimension: 4096)
-        }
+    @Test func presetsThatNameEachOtherAreEachExpandedOnce() throws {
+        let looping = try ThumbnailPresets(["a": "q:60/pr:b", "b": "rs:fit:10:10/pr:a"], maximumDimension: 4096)
+        #expect(try parse("pr:a", looping).canonical == "rs:fit:10:10/q:60")
+        #expect(try parse("pr:b", looping).canonical == "rs:fit:10:10/q:60")
+    }
+
+    @Test func aPresetNamingItselfSkipsThatName() throws {
+        let selfNaming = try ThumbnailPresets(["a": "q:60/pr:a"], maximumDimension: 4096)
+        #expect(try parse("pr:a", selfNaming).canonical == "q:60")
+    }
+
+    @Test func anEmptyPresetIsRefusedWhenTheServerStarts() {
+        let error = #expect(throws: ServiceError.self) { try ThumbnailPresets(["thumb": ""], maximumDimension: 4096) }
+        #expect(error?.message.hasPrefix("preset \"thumb\": no options") == true)
     }
 
     @Test func aPresetsOnlyServerRefusesAnyOtherOption() throws {
