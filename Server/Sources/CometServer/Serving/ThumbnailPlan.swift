@@ -24,8 +24,8 @@ public struct ThumbnailPlan: Sendable {
         public var quality: Int?
         /// The output format asked for, or `nil` to take it from the URL's extension or `Accept`.
         public var format: OutputFormat?
-        /// The colour a transparent result is laid on for a format without alpha, or `nil` for
-        /// white.
+        /// The colour a transparent result is laid on, in every format (`bg`, as imgproxy's
+        /// flattens), or `nil`: transparency kept where the format holds it, white in JPEG.
         public var background: RGBA8?
         /// Qualities for single formats (`fq`), over ``quality``.
         public var formatQualities: [OutputFormat: Int] = [:]
@@ -45,8 +45,11 @@ public struct ThumbnailPlan: Sendable {
         public func encode(_ image: Image, as format: OutputFormat, deadline: ContinuousClock.Instant? = nil) throws
             -> [UInt8]
         {
-            let background = background ?? RGBA8(red: 255, green: 255, blue: 255)
-            let input = format.keepsAlpha ? image : image.flattened(onto: background)
+            // As imgproxy: a background asked for flattens every format; without one, only a
+            // format without alpha is laid on white.
+            let input =
+                format.keepsAlpha && background == nil
+                ? image : image.flattened(onto: background ?? RGBA8(red: 255, green: 255, blue: 255))
             return try fitting(format: format, deadline: deadline) { quality in
                 try format.encode(input, quality: quality)
             }
