@@ -20,7 +20,8 @@ struct ImgproxyArgumentTests {
 
     @Test(arguments: [
         ("rs:fill:100:100/g:no::5", 100, 100), ("rs:fill:100:100/g:no:5", 100, 100), ("c:50:50:ce:10", 50, 50),
-        ("rs:fit:300:300/ex:1:no::5", 300, 300), ("rs:fit:300:100/exar:1:ea:5", 300, 100), ("pd:10::20", 660, 510),
+        ("rs:fit:300:300/ex:1:no::5", 300, 300), ("rs:fit:300:100/exar:1:ea:5", 300, 100),
+        ("rs:fit:300:100/extend_ar:1", 300, 100), ("pd:10::20", 660, 510),
         ("rs:fill:100:100:::", 100, 100), ("c:320", 320, 480),
     ])
     func anArgumentLeftEmptyOrOutIsServed(_ options: String, _ width: Int, _ height: Int) async throws {
