@@ -48,6 +48,11 @@ struct CometServerCommand: AsyncParsableCommand {
     @Option(help: "The most pixels all frames of an animation may have together (frames x width x height).")
     var maxAnimationPixels = 1 << 25
     @Option(help: "The largest output width or height.") var maxOutputDimension = 4096
+    @Flag(
+        help:
+            "Let URLs give imgproxy's security options (msr, msfs, maf, mafr, mrd), each lowering one of the limits above for one request, never raising it (default: IMGPROXY_ALLOW_SECURITY_OPTIONS, else off: such a URL is a 403)."
+    )
+    var allowSecurityOptions = false
     @Option(help: "The largest result, in bytes.") var maxOutputBytes = 16 << 20
     @Option(help: "The most redirects followed.") var maxRedirects = 5
     @Option(help: "Seconds a source may take.") var sourceTimeout: Double = 10
@@ -134,6 +139,8 @@ struct CometServerCommand: AsyncParsableCommand {
         configuration.maximumAnimationFrames = max(1, maxAnimationFrames)
         configuration.maximumAnimationPixels = max(1, maxAnimationPixels)
         configuration.maximumOutputDimension = maxOutputDimension
+        configuration.allowsSecurityOptions =
+            try allowSecurityOptions || Self.environmentFlag("IMGPROXY_ALLOW_SECURITY_OPTIONS")
         configuration.maximumOutputBytes = maxOutputBytes
         configuration.processingTimeout = processingTimeout
         if let maxConcurrent { configuration.maximumConcurrentWork = maxConcurrent }
@@ -216,6 +223,17 @@ struct CometServerCommand: AsyncParsableCommand {
                 logger: logger))
         try await group.run()
         logger.info("comet-server stopped")
+    }
+
+    /// Whether the environment variable `name` is set to a true value (`1`, `t`, `true`, `yes`,
+    /// `on`; imgproxy's booleans), `false` when it is unset or empty; throws for any other value.
+    private static func environmentFlag(_ name: String) throws -> Bool {
+        guard let text = ProcessInfo.processInfo.environment[name]?.lowercased(), !text.isEmpty else { return false }
+        switch text {
+        case "1", "t", "true", "yes", "on": return true
+        case "0", "f", "false", "no", "off": return false
+        default: throw ValidationError("\(name) is true or false, not \(text)")
+        }
     }
 
     /// The Redis client for --redis or COMET_REDIS_URL, if either is given.

@@ -14,14 +14,13 @@ extension ThumbnailResponder {
     /// Fetches `source` (unless its bytes were `fetched` already, under the pipeline name given
     /// with them) and reads its container: a still source gives `plan`'s request over the
     /// fetched bytes (the decode-time reduction kept); an animated GIF or WebP is checked
-    /// against ``ServerConfiguration/maximumAnimationFrames`` and
-    /// ``ServerConfiguration/maximumAnimationPixels`` from its header, before any frame is
-    /// decoded (`413` beyond them), then every frame is decoded and goes through `framePlan`'s
+    /// against the request's `limits` (``SourceLimits/check(_:)-(AnimationHeader)``) from its
+    /// header, before any frame is decoded (`413` beyond them), then every frame is decoded and goes through `framePlan`'s
     /// processors, its duration kept. The fetch and decode run under `context` (the request's
     /// `image` span), and `record` gets the frame count and the frames' size as span attributes.
     func loadKeepingAnimation(
         source: URL, fetched: (data: Data, id: String)? = nil, plan: ThumbnailPlan, framePlan: ThumbnailPlan,
-        context: ServiceContext? = nil, record: (String, Int) -> Void = { _, _ in }
+        limits: SourceLimits, context: ServiceContext? = nil, record: (String, Int) -> Void = { _, _ in }
     ) async throws -> AnimationLoad {
         do {
             let data: Data, id: String
@@ -36,7 +35,7 @@ extension ThumbnailResponder {
                 return .still(plan.imageRequest(id: id, data: data))
             }
             record("comet.frames", header.frameCount)
-            try checkAnimationLimits(header)
+            try limits.check(header)
             var decode = ImageRequest(id: id, data: { data }, options: [.decodeAnimation])
             if let context { decode.userInfo[.serviceContext] = context }
             let response = try await pipeline.imageTask(with: decode).response
@@ -60,23 +59,6 @@ extension ThumbnailResponder {
                 AnimatedImage(type: animation.type, frames: frames, loopCount: animation.loopCount, data: Data()))
         } catch let error as ImagePipeline.Error where error.isCancellation {
             throw CancellationError()
-        }
-    }
-
-    /// Throws `413` when the animation `header` declares has more frames, or more pixels in all
-    /// its frames, than the configuration allows.
-    func checkAnimationLimits(_ header: AnimationHeader) throws(ServiceError) {
-        let frames = configuration.maximumAnimationFrames
-        guard header.frameCount <= frames else {
-            throw .tooLarge(
-                "the animation has \(header.frameCount) frames, more than the \(frames) allowed "
-                    + "(--max-animation-frames)")
-        }
-        let pixels = configuration.maximumAnimationPixels
-        guard header.totalPixels <= pixels else {
-            throw .tooLarge(
-                "the animation's \(header.frameCount) frames of \(header.width)×\(header.height) have more pixels "
-                    + "together than the \(pixels) allowed (--max-animation-pixels)")
         }
     }
 }

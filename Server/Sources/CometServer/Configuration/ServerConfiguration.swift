@@ -27,6 +27,10 @@ public struct ServerConfiguration: Sendable {
     /// height), checked as ``maximumAnimationFrames`` is: every frame is held decoded at once.
     /// Default 2^25 (33.5 megapixels, 128 MiB of frames).
     public var maximumAnimationPixels = 1 << 25
+    /// Whether URLs may give imgproxy's security options (`msr`, `msfs`, `maf`, `mafr`, `mrd`),
+    /// each lowering one of these limits for one request (never raising it); when `false`, a URL
+    /// that gives one is a `403`, as in imgproxy (`IMGPROXY_ALLOW_SECURITY_OPTIONS`). Default `false`.
+    public var allowsSecurityOptions = false
     /// The largest output width or height a URL may ask for. Default 4096.
     public var maximumOutputDimension = 4096
     /// The largest encoded result, in bytes. Default 16 MiB.

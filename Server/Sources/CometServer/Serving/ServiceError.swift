@@ -34,6 +34,11 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let badSignature = ServiceError(
         status: 403, code: "bad_signature",
         message: "the signature does not match the options and source")
+    /// 403: the URL gives one of imgproxy's security options (`msr`, `msfs`, `maf`, `mafr`, `mrd`),
+    /// which the server does not allow (imgproxy's status for them).
+    public static let securityOptionsRefused = ServiceError(
+        status: 403, code: "security_options_refused",
+        message: "msr, msfs, maf, mafr and mrd are not allowed on this server (comet-server --allow-security-options)")
     /// 403: the source is not allowed (allow-list or address class).
     public static func sourceRefused(_ message: String) -> ServiceError {
         ServiceError(status: 403, code: "source_refused", message: message)

@@ -100,6 +100,11 @@ public struct ThumbnailPlan: Sendable {
     public var skippedSourceFormats: [AssetType] = []
     /// Whether a JPEG's embedded EXIF thumbnail is used when it covers the resize (`eth`).
     public var enforcesThumbnail = false
+    /// Whether the source is decoded with its EXIF orientation applied (`ar`; default `true`).
+    public var appliesOrientation = true
+    /// The longest side of the result (`mrd`): a larger one is scaled down to it, last; `nil` for
+    /// none.
+    public var maximumResultDimension: Int?
     /// The resize's target in pixels (`rs`, `dpr` and `z` applied; a side of 0 follows the
     /// other), or `nil` without a resize.
     var requestedSize: Size? { resizeTarget }
@@ -202,6 +207,9 @@ public struct ThumbnailPlan: Sendable {
         }
         if let watermark, let watermarkImage {
             processors.append(ResultWatermark(image: watermarkImage, option: watermark, pixelRatio: 1))
+        }
+        if let side = maximumResultDimension {
+            processors.append(ImageProcessors.Resize(size: Size(width: side, height: side), contentMode: .aspectFit))
         }
         return processors
     }

@@ -28,14 +28,17 @@ public struct ThumbnailRequest: Sendable {
 
     /// Whether an animated source gives an animated result: the format keeps animations (WebP,
     /// GIF, or the source's own, ``FormatChoice/source``, which is GIF for an animation), the
-    /// server keeps them (``ServerConfiguration/maximumAnimationFrames`` above 1) and the
-    /// source's colour profile is not kept (`scp:0`; the animation encoders write none).
+    /// server keeps them (``SourceLimits/maximumAnimationFrames`` above 1) and the source's colour
+    /// profile is not kept (`scp:0`; the animation encoders write none).
     /// Part of the key, so an animated result and the still one of the same options and format
     /// (on a server that keeps no animation) are stored apart.
     public let keepsAnimation: Bool
 
     /// The server's watermark image when the options draw it (`wm`), else `nil`.
     public let watermark: WatermarkImage?
+
+    /// What the source may be: the server's limits, lowered by the URL's security options.
+    public let sourceLimits: SourceLimits
 
     /// Whether the result keeps the source's colour profile (`scp:0`).
     public var keepsColorProfile: Bool { options.keepsColorProfile ?? false }
@@ -44,7 +47,8 @@ public struct ThumbnailRequest: Sendable {
     /// ``ThumbnailPath``), with the request's `Accept` header, under `configuration` (its signer,
     /// output limits, AVIF negotiation, presets and source policy). Throws the ``ServiceError``
     /// to answer with: 404 for a path with no signature segment, 403 for the signature, 400 for
-    /// the grammar, the options or the source's spelling, 403 for the source policy.
+    /// the grammar, the options or the source's spelling, 403 for a security option the server
+    /// does not allow (``ServerConfiguration/allowsSecurityOptions``) and for the source policy.
     public init(path text: String, accept: String?, configuration: ServerConfiguration) throws(ServiceError) {
         let (signature, signedPart) = try ThumbnailPath.split(text)
         if let signer = configuration.signer, !signer.isValid(signature, for: signedPart) { throw .badSignature }
@@ -54,6 +58,9 @@ public struct ThumbnailRequest: Sendable {
         var parsed = try ThumbnailOptions.parse(
             path.options, maximumDimension: configuration.maximumOutputDimension,
             presets: configuration.presets)
+        if parsed.hasSecurityOptions, !configuration.allowsSecurityOptions {
+            throw .securityOptionsRefused
+        }
         if let expires = parsed.expires, Double(expires) <= Date().timeIntervalSince1970 {
             throw .notFound("the URL expired at \(expires) (exp)")
         }
@@ -75,8 +82,9 @@ public struct ThumbnailRequest: Sendable {
         try configuration.sourcePolicy.checkCanonical(path.canonicalSource)
         self.path = path
         self.options = parsed
+        sourceLimits = parsed.sourceLimits(under: configuration)
         keepsAnimation =
-            configuration.maximumAnimationFrames > 1 && parsed.keepsColorProfile != true
+            sourceLimits.maximumAnimationFrames > 1 && parsed.keepsColorProfile != true
             && (choice == .exactly(.webp) || choice == .exactly(.gif) || choice == .source)
         parsed.format = nil  // in the key through `choice`
         storeKey = Self.storeKey(

@@ -16,6 +16,9 @@ public final class ThumbnailResponder: Sendable {
     public let configuration: ServerConfiguration
     /// The pipeline that fetches, decodes and processes.
     public let pipeline: ImagePipeline
+    /// The pipeline that decodes sources with their EXIF orientation left unapplied (`ar:0`),
+    /// else as ``pipeline``: the orientation is the decode's, which a request cannot change.
+    public let storedOrientationPipeline: ImagePipeline
     /// The pipeline's data loader: sources under the policy and limits.
     public let fetcher: SourceFetcher
     /// Where results are kept.
@@ -70,6 +73,10 @@ public final class ThumbnailResponder: Sendable {
             pipelineConfiguration.hooks.stageFinished = { request, report in spans.record(report, for: request) }
         }
         self.pipeline = ImagePipeline(configuration: pipelineConfiguration)
+        pipelineConfiguration.decodingOptions.appliesOrientation = false
+        // Its images are keyed as the other pipeline's: a shared memory cache would mix them up.
+        pipelineConfiguration.imageCache = nil
+        storedOrientationPipeline = ImagePipeline(configuration: pipelineConfiguration)
         self.shedder = LoadShedder(
             maximumConcurrent: configuration.maximumConcurrentWork,
             maximumQueued: configuration.maximumQueuedWork,
@@ -108,7 +115,7 @@ public final class ThumbnailResponder: Sendable {
         guard let source = URL(string: canonical) else { throw .badURL("the source URL \(canonical) cannot be parsed") }
         let item = WorkItem(
             key: request.key, source: source, plan: request.plan, choice: request.choice,
-            framePlan: request.framePlan)
+            framePlan: request.framePlan, limits: request.sourceLimits)
         let result: StoredResult
         let made = Locked(false)
         do {
@@ -152,6 +159,8 @@ public final class ThumbnailResponder: Sendable {
         var choice: FormatChoice
         /// What each frame of an animated source gets, when the result keeps the animation.
         var framePlan: ThumbnailPlan?
+        /// What the source may be.
+        var limits: SourceLimits
     }
 
     /// Fetches, processes and encodes within the processing time limit.
@@ -229,12 +238,16 @@ public final class ThumbnailResponder: Sendable {
     ) async throws -> Made {
         var request = item.plan.imageRequest(source: item.source)
         var fetched: (data: Data, id: String)?
-        if !item.plan.skippedSourceFormats.isEmpty || item.plan.enforcesThumbnail || item.choice == .source {
-            // The bytes are fetched first, to tell their format or find their thumbnail; the
-            // image is then decoded from them rather than fetched again.
+        if !item.plan.skippedSourceFormats.isEmpty || item.plan.enforcesThumbnail || item.choice == .source
+            || item.limits.checksBeforeDecoding
+        {
+            // The bytes are fetched first, to check them against the request's own limits, tell
+            // their format or find their thumbnail; the image is then decoded from them rather
+            // than fetched again.
             var fetch = ImageRequest(url: item.source)
             if let context { fetch.userInfo[.serviceContext] = context }
             var (data, _) = try await pipeline.data(for: fetch)
+            if item.limits.checksBeforeDecoding { try item.limits.check(data) }
             if let type = AssetType(data), item.plan.skippedSourceFormats.contains(type) {
                 return .result(
                     try finish(
@@ -260,8 +273,8 @@ public final class ThumbnailResponder: Sendable {
         }
         if let framePlan = item.framePlan, let format, format == .webp || format == .gif {
             switch try await loadKeepingAnimation(
-                source: item.source, fetched: fetched, plan: item.plan, framePlan: framePlan, context: context,
-                record: record)
+                source: item.source, fetched: fetched, plan: item.plan, framePlan: framePlan, limits: item.limits,
+                context: context, record: record)
             {
             case .still(let stillRequest):
                 request = stillRequest
@@ -270,6 +283,7 @@ public final class ThumbnailResponder: Sendable {
             }
         }
         if let context { request.userInfo[.serviceContext] = context }
+        let pipeline = item.plan.appliesOrientation ? pipeline : storedOrientationPipeline
         let image = try await pipeline.image(for: request)
         record("comet.image.width", image.width)
         record("comet.image.height", image.height)

@@ -40,6 +40,12 @@ struct OptionArguments {
         }
     }
 
+    /// Whether the option was given one argument, empty (`q:`): the option's default.
+    var isOneEmptyArgument: Bool { count == 1 && ranges.0.isEmpty }
+
+    /// Whether the argument at `index` is left out or empty: that argument's default.
+    func isAbsentOrEmpty(_ index: Int) -> Bool { index >= count || self[index].isEmpty }
+
     /// The argument at `index` (below ``count`` and ``capacity``), as a string: a small string,
     /// no allocation, for any argument an option accepts.
     subscript(index: Int) -> String {

@@ -13,6 +13,8 @@ public final class ThumbnailOption: Sendable {
     public let name: String
     /// The long name, accepted as well (`resize`).
     public let longName: String
+    /// More names accepted as well, imgproxy's other spellings (`extend_ar`, `ext`); none for most.
+    public let aliases: [String]
     /// The arguments after the name, as the grammar writes them (`{fit|fill|force}:{w}:{h}[:{up}]`).
     public let syntax: String
     /// What the option does, in one sentence (README and `--help`).
@@ -26,6 +28,7 @@ public final class ThumbnailOption: Sendable {
     /// The short and long names' UTF-8 bytes, compared with a URL's bytes as they are.
     private let nameBytes: [UInt8]
     private let longNameBytes: [UInt8]
+    private let aliasBytes: [[UInt8]]
 
     private let readArguments: @Sendable (OptionArguments, Int, inout ThumbnailOptions) throws(ServiceError) -> Void
     /// Appends the value's arguments (each after a `:`); `false` when the options do not set it.
@@ -40,25 +43,35 @@ public final class ThumbnailOption: Sendable {
     ///   - spell: appends the arguments of a value in canonical form, each after a `:` (parsing
     ///     them gives the value back).
     ///   - effect: what the value does to the plan a request is made from.
+    ///   - reset: what the option given with one empty argument (`q:`, `bg:`) does: sets the
+    ///     option back to its default, as an argument left empty means its default. `nil`: the
+    ///     empty argument goes to `parse`, for options whose parts may each be left empty.
     init<Value: Sendable>(
-        name: String, longName: String, syntax: String, summary: String, example: String,
+        name: String, longName: String, aliases: [String] = [], syntax: String, summary: String, example: String,
         get: @escaping @Sendable (ThumbnailOptions) -> Value?,
         set: @escaping @Sendable (inout ThumbnailOptions, Value) -> Void,
+        reset: (@Sendable (inout ThumbnailOptions) -> Void)?,
         parse: @escaping @Sendable (OptionArguments, _ maximumDimension: Int) throws(ServiceError) -> Value,
         spell: @escaping @Sendable (Value, inout [UInt8]) -> Void,
         effect: @escaping @Sendable (Value, inout ThumbnailPlan) -> Void
     ) {
         self.name = name
         self.longName = longName
+        self.aliases = aliases
         self.syntax = syntax
         self.summary = summary
         self.example = example
         let nameBytes = Array(name.utf8)
         self.nameBytes = nameBytes
         longNameBytes = Array(longName.utf8)
+        aliasBytes = aliases.map { Array($0.utf8) }
         readArguments = {
             (arguments: OptionArguments, maximumDimension: Int, options: inout ThumbnailOptions) throws(ServiceError) in
-            set(&options, try parse(arguments, maximumDimension))
+            if let reset, arguments.isOneEmptyArgument {
+                reset(&options)
+            } else {
+                set(&options, try parse(arguments, maximumDimension))
+            }
         }
         spellArguments = { options, output in
             // Only what the options set is written: a canonical spelling visits every entry.
@@ -86,9 +99,10 @@ public final class ThumbnailOption: Sendable {
         spellArguments(options, &output)
     }
 
-    /// Whether `bytes` (a URL's, as they are) spell this option's short or long name.
+    /// Whether `bytes` (a URL's, as they are) spell this option's short or long name or an alias.
     func isNamed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         ASCII.equal(bytes, nameBytes) || ASCII.equal(bytes, longNameBytes)
+            || aliasBytes.contains { ASCII.equal(bytes, $0) }
     }
 
     /// Adds what `options` set for this option to `plan`.

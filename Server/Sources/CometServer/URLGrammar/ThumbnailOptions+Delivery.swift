@@ -7,7 +7,7 @@ extension ThumbnailOptions {
         summary: "any string of up to 64 letters, digits, `.`, `_`, `~` or `-`: changes the result key and the "
             + "ETag, nothing else",
         example: "cb:v2",
-        get: { $0.cacheBuster }, set: { $0.cacheBuster = $1 },
+        get: { $0.cacheBuster }, set: { $0.cacheBuster = $1 }, reset: { $0.cacheBuster = nil },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "cb takes one string of up to 64 letters, digits, ., _, ~ or -, as in cb:v2") {
                 let bytes = $0.utf8
@@ -21,12 +21,17 @@ extension ThumbnailOptions {
     static let expires = ThumbnailOption(
         name: "exp", longName: "expires", syntax: "{unix time}",
         summary: "the URL's end, in seconds since 1970: from then on it is a 404, as in imgproxy; until then "
-            + "`Cache-Control`'s max-age ends there at the latest",
+            + "`Cache-Control`'s max-age ends there at the latest. `0` or below: no end, as imgproxy reads them",
         example: "exp:4102444800",
-        get: { $0.expires }, set: { $0.expires = $1 },
+        get: { $0.expires }, set: { $0.expires = $1 > 0 ? $1 : nil }, reset: { $0.expires = nil },
         parse: { arguments, _ throws(ServiceError) in
-            try single(arguments, usage: "exp takes one Unix time in seconds, as in exp:4102444800") {
-                OptionNumber.integer($0).flatMap { $0 >= 0 ? $0 : nil }
+            try single(arguments, usage: "exp takes one Unix time in seconds, as in exp:4102444800") { text in
+                // Any 64-bit time, as imgproxy takes it (the year 3000 is 32503669200).
+                let bytes = text.utf8
+                guard bytes.count <= 19,
+                    bytes.dropFirst(bytes.first == UInt8(ascii: "-") ? 1 : 0).allSatisfy(ASCII.isDigit)
+                else { return nil }
+                return Int(text)
             }
         },
         spell: { time, output in output.appendArgument(time) },
@@ -38,7 +43,7 @@ extension ThumbnailOptions {
         summary: "the file name in `Content-Disposition` (the result's extension is added): up to 128 letters, "
             + "digits, `.`, `_`, `~` or `-`; with `:1`, any UTF-8 name given in base64url",
         example: "fn:cat-portrait",
-        get: { $0.filename }, set: { $0.filename = $1 },
+        get: { $0.filename }, set: { $0.filename = $1 }, reset: { $0.filename = nil },
         parse: { arguments, _ throws(ServiceError) in try parseFilename(arguments) },
         spell: { name, output in
             let bytes = name.utf8
@@ -57,6 +62,7 @@ extension ThumbnailOptions {
         summary: "`1`: `Content-Disposition: attachment` (browsers save the file); `0`, the default: `inline`",
         example: "att:1",
         get: { $0.returnsAttachment }, set: { $0.returnsAttachment = $1 ? true : nil },
+        reset: { $0.returnsAttachment = nil },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "att takes 1 or 0, as in att:1") { flag($0) }
         },
@@ -66,19 +72,35 @@ extension ThumbnailOptions {
 
     static let formatQuality = ThumbnailOption(
         name: "fq", longName: "format_quality", syntax: "{jpeg|webp|avif}:{1…100}[:{format}:{q}[:{format}:{q}]]",
-        summary: "the quality for results in one format, over `q` (e.g. AVIF lower than JPEG for the same look)",
+        summary: "the quality for results in one format, over `q` (e.g. AVIF lower than JPEG for the same look); "
+            + "as in imgproxy, each `fq` sets the formats it names and keeps the others', and a quality left empty is "
+            + "that format's default again",
         example: "fq:jpeg:80:avif:50",
-        get: { $0.formatQualities }, set: { $0.formatQualities = $1 },
+        get: { $0.formatQualities },
+        set: { options, qualities in
+            var merged = options.formatQualities ?? [:]
+            // A quality of 0 is one left empty: the format's default again.
+            for (format, quality) in qualities { merged[format] = quality == 0 ? nil : quality }
+            options.formatQualities = merged.isEmpty ? nil : merged
+        },
+        reset: { $0.formatQualities = nil },
         parse: { arguments, _ throws(ServiceError) in
             let usage =
                 "fq takes pairs of a format (jpeg, webp, avif) and a quality from 1 to 100, as in fq:jpeg:80:avif:50"
             guard arguments.count >= 2, arguments.count % 2 == 0 else { throw .badOptions(usage) }
+            // 0: the format's quality left empty, its default again.
             var qualities: [OutputFormat: Int] = [:]
             for pair in stride(from: 0, to: arguments.count, by: 2) {
                 guard let format = OutputFormat(name: arguments[pair]), format.defaultQuality != nil,
-                    let quality = OptionNumber.integer(arguments[pair + 1]), (1...100).contains(quality),
                     qualities[format] == nil
                 else { throw .badOptions(usage + ", each format once") }
+                guard !arguments[pair + 1].isEmpty else {
+                    qualities[format] = 0
+                    continue
+                }
+                guard let quality = OptionNumber.integer(arguments[pair + 1]), (1...100).contains(quality) else {
+                    throw .badOptions(usage)
+                }
                 qualities[format] = quality
             }
             return qualities
@@ -99,7 +121,7 @@ extension ThumbnailOptions {
             + "\(ThumbnailPlan.Encoding.maximumBytesSearchSteps) more encodes): the highest quality found that fits, "
             + "else the smallest made; PNG is not changed",
         example: "mb:20000",
-        get: { $0.maximumBytes }, set: { $0.maximumBytes = $1 == 0 ? nil : $1 },
+        get: { $0.maximumBytes }, set: { $0.maximumBytes = $1 == 0 ? nil : $1 }, reset: { $0.maximumBytes = nil },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "mb takes one size in bytes, as in mb:20000") {
                 OptionNumber.integer($0).flatMap { $0 >= 0 ? $0 : nil }

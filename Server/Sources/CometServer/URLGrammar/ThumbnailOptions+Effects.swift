@@ -8,7 +8,7 @@ extension ThumbnailOptions {
         name: "bl", longName: "blur", syntax: "{sigma}",
         summary: "a Gaussian blur of standard deviation σ (result pixels, at most 256)",
         example: "bl:2.5",
-        get: { $0.blur }, set: { $0.blur = $1 == 0 ? nil : $1 },
+        get: { $0.blur }, set: { $0.blur = $1 == 0 ? nil : $1 }, reset: { $0.blur = nil },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "bl takes one σ from 0 to \(Int(maximumBlurSigma)) pixels, as in bl:2.5") {
                 OptionNumber.decimal($0).flatMap { (0...maximumBlurSigma).contains($0) ? $0 : nil }
@@ -23,7 +23,7 @@ extension ThumbnailOptions {
         summary: "an unsharp mask whose Gaussian has standard deviation σ (result pixels, at most 16; 0.5 suits "
             + "screens), strength 1",
         example: "sh:0.5",
-        get: { $0.sharpen }, set: { $0.sharpen = $1 == 0 ? nil : $1 },
+        get: { $0.sharpen }, set: { $0.sharpen = $1 == 0 ? nil : $1 }, reset: { $0.sharpen = nil },
         parse: { arguments, _ throws(ServiceError) in
             let sigma = try single(arguments, usage: "sh takes one σ in pixels, as in sh:0.5") {
                 OptionNumber.decimal($0)
@@ -41,7 +41,7 @@ extension ThumbnailOptions {
         name: "pix", longName: "pixelate", syntax: "{size}",
         summary: "replace squares of `size` × `size` result pixels (at most 1024) by their average colour",
         example: "pix:8",
-        get: { $0.pixelate }, set: { $0.pixelate = $1 <= 1 ? nil : $1 },
+        get: { $0.pixelate }, set: { $0.pixelate = $1 <= 1 ? nil : $1 }, reset: { $0.pixelate = nil },
         parse: { arguments, _ throws(ServiceError) in
             let size = try single(arguments, usage: "pix takes one block size in pixels, as in pix:8") {
                 OptionNumber.integer($0)
@@ -60,7 +60,7 @@ extension ThumbnailOptions {
         name: "grayscale", longName: "grayscale", syntax: "{1|0}",
         summary: "`1`: grey by BT.601 luma (thumbor's `grayscale()`; imgproxy has no such option in open source)",
         example: "grayscale:1",
-        get: { $0.grayscale }, set: { $0.grayscale = $1 ? true : nil },
+        get: { $0.grayscale }, set: { $0.grayscale = $1 ? true : nil }, reset: { $0.grayscale = nil },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "grayscale takes 1 or 0, as in grayscale:1", flag)
         },
@@ -72,7 +72,7 @@ extension ThumbnailOptions {
         name: "brightness", longName: "brightness", syntax: "{-100…100}",
         summary: "add `amount` percent of full scale to every channel (thumbor's `brightness(amount)`)",
         example: "brightness:40",
-        get: { $0.brightness }, set: { $0.brightness = $1 == 0 ? nil : $1 },
+        get: { $0.brightness }, set: { $0.brightness = $1 == 0 ? nil : $1 }, reset: { $0.brightness = nil },
         parse: { arguments, _ throws(ServiceError) in
             let amount = try single(arguments, usage: "brightness takes one percentage, as in brightness:40") {
                 OptionNumber.decimal($0)
@@ -90,7 +90,7 @@ extension ThumbnailOptions {
         name: "contrast", longName: "contrast", syntax: "{-100…100}",
         summary: "raise or lower contrast around mid-grey by `amount` percent (thumbor's `contrast(amount)`)",
         example: "contrast:-30",
-        get: { $0.contrast }, set: { $0.contrast = $1 == 0 ? nil : $1 },
+        get: { $0.contrast }, set: { $0.contrast = $1 == 0 ? nil : $1 }, reset: { $0.contrast = nil },
         parse: { arguments, _ throws(ServiceError) in
             let amount = try single(arguments, usage: "contrast takes one percentage, as in contrast:-30") {
                 OptionNumber.decimal($0)

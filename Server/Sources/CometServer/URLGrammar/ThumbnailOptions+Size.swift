@@ -5,20 +5,19 @@ import Comet
 /// minimum sides `mw` and `mh`, which shape `rs`'s step.
 extension ThumbnailOptions {
     static let resize = ThumbnailOption(
-        name: "rs", longName: "resize", syntax: "{fit|fill|fill-down|force|auto}:{w}:{h}[:{up}[:{extend}[:{gravity}]]]",
+        name: "rs", longName: "resize",
+        syntax: "{fit|fill|fill-down|force|auto}[:{w}[:{h}[:{up}[:{extend}[:{gravity}]]]]]",
         summary: "as imgproxy: `fit`: inside w×h, aspect kept; `fill`: cover w×h and cut it out, placed by `g` (a "
             + "source too small is kept whole but for what is over w×h, unless enlarging); `fill-down`: `fill`, but a "
             + "source too small gives the largest cut of w×h's shape it holds (spelled `fill` when enlarging); "
             + "`force`: stretch to w×h (without enlarging, the box's shape at most the source's size; `0` keeps "
             + "that side); `auto`: `fill` when the source and w×h are both landscape or both portrait, else `fit`. "
             + "`0` for one side follows the other (spelled `fit`), `0:0` is the source's size. `up` = `1` allows "
-            + "enlarging (default `0`); `extend` and its gravity are `ex`'s (spelled so)",
+            + "enlarging (default `0`); `extend` and its gravity are `ex`'s (spelled so). A value left empty or out "
+            + "leaves that part as it was (`rt`, `s`, `el`, `ex`)",
         example: "rs:fill:256:256",
         get: { $0.resize.map { ResizeArguments(resize: $0, extend: nil) } },
-        set: { options, arguments in
-            options.resize = arguments.resize
-            if let extend = arguments.extend { options.extend = extend }
-        },
+        set: { options, arguments in arguments.merge(into: &options) }, reset: nil,
         parse: { arguments, maximumDimension throws(ServiceError) in
             try parseResize(arguments, maximumDimension: maximumDimension)
         },
@@ -37,8 +36,9 @@ extension ThumbnailOptions {
         summary: "`rs` without its type (each value may be left empty: unchanged); spelled as `rs`",
         example: "s:300:200",
         get: { _ in ResizeArguments?.none }, set: { options, arguments in arguments.merge(into: &options) },
+        reset: nil,
         parse: { arguments, maximumDimension throws(ServiceError) in
-            try parseSize(arguments, maximumDimension: maximumDimension)
+            try parseSize(arguments, from: 0, name: "s", maximumDimension: maximumDimension)
         },
         spell: { _, _ in }, effect: { _, _ in }
     )
@@ -48,6 +48,7 @@ extension ThumbnailOptions {
         summary: "`rs`'s width alone (`0`: from the height and the source's aspect ratio); spelled as `rs`",
         example: "w:300",
         get: { _ in Int?.none }, set: { options, width in options.editResize { $0.width = width } },
+        reset: { options in options.editResize { $0.width = 0 } },
         parse: { arguments, maximumDimension throws(ServiceError) in
             try side(arguments, name: "w", maximumDimension: maximumDimension)
         },
@@ -59,6 +60,7 @@ extension ThumbnailOptions {
         summary: "`rs`'s height alone (`0`: from the width and the source's aspect ratio); spelled as `rs`",
         example: "h:200",
         get: { _ in Int?.none }, set: { options, height in options.editResize { $0.height = height } },
+        reset: { options in options.editResize { $0.height = 0 } },
         parse: { arguments, maximumDimension throws(ServiceError) in
             try side(arguments, name: "h", maximumDimension: maximumDimension)
         },
@@ -70,6 +72,7 @@ extension ThumbnailOptions {
         summary: "`rs`'s type alone (default `fit`); with no width or height it resizes nothing; spelled as `rs`",
         example: "rt:fill",
         get: { _ in ResizeMode?.none }, set: { options, mode in options.editResize { $0.mode = mode } },
+        reset: { options in options.editResize { $0.mode = .fit } },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "rt takes one of fit, fill, fill-down, force, auto, as in rt:fill") {
                 ResizeMode(rawValue: $0)
@@ -83,7 +86,7 @@ extension ThumbnailOptions {
         summary: "as imgproxy: the least width of the scaled image, times `dpr`: its scale is raised to reach it "
             + "(enlarging if need be), then the result is cut to `rs`'s sides (a side of 0 is not cut)",
         example: "mw:300",
-        get: { $0.minimumWidth }, set: { $0.minimumWidth = $1 == 0 ? nil : $1 },
+        get: { $0.minimumWidth }, set: { $0.minimumWidth = $1 == 0 ? nil : $1 }, reset: { $0.minimumWidth = nil },
         parse: { arguments, maximumDimension throws(ServiceError) in
             try side(arguments, name: "mw", maximumDimension: maximumDimension)
         },
@@ -95,7 +98,7 @@ extension ThumbnailOptions {
         name: "mh", longName: "min-height", syntax: "{h}",
         summary: "the least height of `rs`'s result, as `mw` is its least width",
         example: "mh:200",
-        get: { $0.minimumHeight }, set: { $0.minimumHeight = $1 == 0 ? nil : $1 },
+        get: { $0.minimumHeight }, set: { $0.minimumHeight = $1 == 0 ? nil : $1 }, reset: { $0.minimumHeight = nil },
         parse: { arguments, maximumDimension throws(ServiceError) in
             try side(arguments, name: "mh", maximumDimension: maximumDimension)
         },
@@ -118,9 +121,10 @@ extension ThumbnailOptions {
             self.extend = extend
         }
 
-        /// `s`'s parts written over `options`' resize.
+        /// The parts given written over `options`' resize.
         func merge(into options: inout ThumbnailOptions) {
             options.editResize { resize in
+                if let mode { resize.mode = mode }
                 if let width { resize.width = width }
                 if let height { resize.height = height }
             }
@@ -138,66 +142,53 @@ extension ThumbnailOptions {
         }
     }
 
-    /// `rs`'s or `s`'s values from `first` on: enlarge, then extend and its gravity.
-    private static func parseTail(
-        _ arguments: OptionArguments, from first: Int, name: String, maximumDimension: Int
-    ) throws(ServiceError) -> (enlarges: Bool?, extend: ImageProcessors.Gravity??) {
-        var enlarges: Bool?
-        if arguments.count > first, !arguments[first].isEmpty {
-            guard let flag = flag(arguments[first]) else {
-                throw .badOptions("\(name)'s value after the height (enlarge) is 1 or 0")
-            }
-            enlarges = flag
-        }
-        guard arguments.count > first + 1 else { return (enlarges, nil) }
-        let extend = try parseExtension(
-            arguments, from: first + 1, maximumDimension: maximumDimension, name: name)
-        return (enlarges, .some(extend))
-    }
-
+    /// `rs`'s values: a type (left empty: unchanged), then `s`'s values.
     private static func parseResize(_ arguments: OptionArguments, maximumDimension: Int) throws(ServiceError)
         -> ResizeArguments
     {
-        let usage =
-            "rs takes a type (fit, fill, fill-down, force, auto), a width and a height, then optionally enlarge, "
-            + "extend and its gravity, as in rs:fill:256:256"
-        guard arguments.count >= 3, let mode = ResizeMode(rawValue: arguments[0]),
-            let width = Int(arguments[1]), let height = Int(arguments[2]),
-            width >= 0, height >= 0
-        else {
-            throw .badOptions(usage)
+        guard arguments.count <= 8, arguments[0].isEmpty || ResizeMode(rawValue: arguments[0]) != nil else {
+            throw .badOptions(
+                "rs takes a type (fit, fill, fill-down, force, auto), a width and a height, then optionally enlarge, "
+                    + "extend and its gravity, as in rs:fill:256:256")
         }
-        guard width <= maximumDimension, height <= maximumDimension else {
-            throw .badOptions("rs: the largest output side allowed is \(maximumDimension) pixels")
-        }
-        let (enlarges, extend) = try parseTail(arguments, from: 3, name: "rs", maximumDimension: maximumDimension)
-        let resize = Resize(mode: mode, width: width, height: height, upscale: enlarges ?? false)
-        return ResizeArguments(resize: resize, extend: extend)
+        var result = try parseSize(arguments, from: 1, name: "rs", maximumDimension: maximumDimension)
+        result.mode = ResizeMode(rawValue: arguments[0])
+        return result
     }
 
-    private static func parseSize(_ arguments: OptionArguments, maximumDimension: Int) throws(ServiceError)
-        -> ResizeArguments
+    /// `s`'s values, from `first` on (`rs`'s after its type): width, height, enlarge, then extend
+    /// and its gravity, each left empty or out unchanged (an extension whose flag is left empty
+    /// is unchanged, its gravity too, as in imgproxy).
+    private static func parseSize(_ arguments: OptionArguments, from first: Int, name: String, maximumDimension: Int)
+        throws(ServiceError) -> ResizeArguments
     {
-        let usage =
-            "s takes a width and a height from 0 to \(maximumDimension) (each may be empty), then optionally enlarge, "
-            + "extend and its gravity, as in s:300:200"
-        guard arguments.count >= 1 else { throw .badOptions(usage) }
-        var sides: [Int?] = []
-        for index in 0..<min(2, arguments.count) {
-            guard !arguments[index].isEmpty else {
-                sides.append(nil)
-                continue
-            }
-            guard let side = OptionNumber.integer(arguments[index]), (0...maximumDimension).contains(side) else {
-                throw .badOptions(usage)
-            }
-            sides.append(side)
+        guard arguments.count - first <= 7 else {
+            throw .badOptions(
+                "\(name) takes a width and a height, then optionally enlarge, extend and its gravity, as in "
+                    + "\(name == "rs" ? "rs:fill:300:200" : "s:300:200")")
         }
-        let (enlarges, extend) = try parseTail(arguments, from: 2, name: "s", maximumDimension: maximumDimension)
-        var result = ResizeArguments(resize: Resize(mode: .fit, width: 0, height: 0), extend: extend)
-        result.width = sides[0]
-        result.height = sides.count > 1 ? sides[1] : nil
-        result.enlarges = enlarges
+        func side(_ index: Int) throws(ServiceError) -> Int? {
+            guard !arguments.isAbsentOrEmpty(index) else { return nil }
+            guard let side = OptionNumber.integer(arguments[index]), (0...maximumDimension).contains(side) else {
+                throw .badOptions(
+                    "\(name): a width or height is a number of pixels from 0 to \(maximumDimension), the largest "
+                        + "output side allowed")
+            }
+            return side
+        }
+        var result = ResizeArguments(resize: Resize(mode: .fit, width: 0, height: 0), extend: nil)
+        result.width = try side(first)
+        result.height = try side(first + 1)
+        if !arguments.isAbsentOrEmpty(first + 2) {
+            guard let enlarges = flag(arguments[first + 2]) else {
+                throw .badOptions("\(name)'s value after the height (enlarge) is 1 or 0")
+            }
+            result.enlarges = enlarges
+        }
+        if !arguments.isAbsentOrEmpty(first + 3) {
+            result.extend = .some(
+                try parseExtension(arguments, from: first + 3, maximumDimension: maximumDimension, name: name))
+        }
         return result
     }
 

@@ -7,16 +7,23 @@ extension ThumbnailOptions {
     static let skipProcessing = ThumbnailOption(
         name: "skp", longName: "skip_processing", syntax: "{ext}[:{ext}…]",
         summary: "a source in one of these formats (`jpg`, `png`, `webp`, `avif`, `gif`, `heic`, `jxl`; told by its "
-            + "bytes, not its name) is sent as it is, with its own type, unprocessed; any other is processed",
+            + "bytes, not its name) is sent as it is, with its own type, unprocessed; any other is processed. Each "
+            + "`skp` adds to the formats named before it, as in imgproxy; `skp:` names none again",
         example: "skp:jpg:png",
-        get: { $0.skippedSourceFormats }, set: { $0.skippedSourceFormats = $1 },
+        get: { $0.skippedSourceFormats },
+        set: { options, formats in
+            // As in imgproxy, the formats are added to those an earlier skp (or raw) named.
+            let named = Set(formats + (options.skippedSourceFormats ?? []))
+            options.skippedSourceFormats = named.isEmpty ? nil : skippableFormats.map(\.type).filter(named.contains)
+        },
+        reset: { $0.skippedSourceFormats = nil },
         parse: { arguments, _ throws(ServiceError) in
             let usage =
                 "skp takes 1 to \(OptionArguments.capacity) source formats (jpg, png, webp, avif, gif, heic, jxl), "
                 + "as in skp:jpg:png"
             guard (1...OptionArguments.capacity).contains(arguments.count) else { throw .badOptions(usage) }
             var formats: Set<AssetType> = []
-            for index in 0..<arguments.count {
+            for index in 0..<arguments.count where !arguments[index].isEmpty {
                 guard let format = skippableFormats.first(where: { $0.names.contains(arguments[index]) }) else {
                     throw .badOptions(usage)
                 }
@@ -41,6 +48,7 @@ extension ThumbnailOptions {
         example: "raw:1",
         get: { _ in Bool?.none },
         set: { options, raw in if raw { options.skippedSourceFormats = skippableFormats.map(\.type) } },
+        reset: { _ in },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "raw takes 1 or 0, as in raw:1") { flag($0) }
         },
@@ -52,7 +60,7 @@ extension ThumbnailOptions {
         summary: "`1`, the default and the only value: results carry no EXIF, XMP or IPTC (the encoders write none; "
             + "the colour profile is `scp`'s); `0` is a 400",
         example: "sm:1",
-        get: { _ in Bool?.none }, set: { _, _ in },
+        get: { _ in Bool?.none }, set: { _, _ in }, reset: { _ in },
         parse: { arguments, _ throws(ServiceError) in
             let strips = try single(arguments, usage: "sm takes 1 (strip the metadata, the default), as in sm:1") {
                 flag($0)
@@ -69,7 +77,7 @@ extension ThumbnailOptions {
         name: "kcr", longName: "keep_copyright", syntax: "{0}",
         summary: "`0`, the only value: no copyright or artist field is kept, as no metadata is (`1` is a 400)",
         example: "kcr:0",
-        get: { _ in Bool?.none }, set: { _, _ in },
+        get: { _ in Bool?.none }, set: { _, _ in }, reset: { _ in },
         parse: { arguments, _ throws(ServiceError) in
             let keeps = try single(arguments, usage: "kcr takes 0 (keep no copyright field), as in kcr:0") {
                 flag($0)
@@ -88,11 +96,25 @@ extension ThumbnailOptions {
             + "(an upright source only) is made from that thumbnail instead of the full decode",
         example: "eth:1",
         get: { $0.enforcesThumbnail }, set: { $0.enforcesThumbnail = $1 ? true : nil },
+        reset: { $0.enforcesThumbnail = nil },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "eth takes 1 or 0, as in eth:1") { flag($0) }
         },
         spell: { _, output in output.appendArgument("1") },
         effect: { _, plan in plan.enforcesThumbnail = true }
+    )
+
+    static let autoRotate = ThumbnailOption(
+        name: "ar", longName: "auto_rotate", syntax: "{1|0}",
+        summary: "`1`, the default: the source's EXIF orientation (JPEG, PNG's `eXIf`, AVIF, JPEG XL) is applied, "
+            + "so it comes out upright; `0`: its pixels as stored (HEIC always comes out upright)",
+        example: "ar:0",
+        get: { $0.autoRotates }, set: { $0.autoRotates = $1 ? nil : false }, reset: { $0.autoRotates = nil },
+        parse: { arguments, _ throws(ServiceError) in
+            try single(arguments, usage: "ar takes 1 (apply the EXIF orientation) or 0, as in ar:0") { flag($0) }
+        },
+        spell: { _, output in output.appendArgument("0") },
+        effect: { _, plan in plan.appliesOrientation = false }
     )
 
     /// The source formats `skp` names, in canonical order, each with its names (the first is

@@ -9,7 +9,8 @@ extension ThumbnailOptions {
     /// `g`, `dpr`, `z`, `mw` and `mh` come before `rs`, whose step they shape; `s`, `w`, `h` and
     /// `rt` set parts of `rs` and are spelled inside it.
     public static let table: [ThumbnailOption] = [
-        trim, rotate, flip, crop, gravity, cropArea, pixelRatio, zoom, enlarge, minimumWidth, minimumHeight, resize,
+        autoRotate, trim, rotate, flip, crop, gravity, cropArea, pixelRatio, zoom, enlarge, minimumWidth, minimumHeight,
+        resize,
         size,
         width, height, resizingType, extend, extendAspectRatio, blur,
         sharpen, pixelate, grayscale,
@@ -18,14 +19,15 @@ extension ThumbnailOptions {
         padding, watermark, quality, formatQuality, maximumBytes, format, background, stripColorProfile, stripMetadata,
         keepCopyright, skipProcessing, raw, enforceThumbnail, cacheBuster,
         expires, filename,
-        returnAttachment,
+        returnAttachment, maximumSourceResolution, maximumSourceFileSize, maximumAnimationFrames,
+        maximumAnimationFrameResolution, maximumResultDimension,
     ]
 
     static let crop = ThumbnailOption(
         name: "cr", longName: "crop_rect", syntax: "{x}:{y}:{w}:{h}",
         summary: "cut this rectangle (source pixels) out before resizing (not imgproxy's: its `crop` is `c`)",
         example: "cr:0:0:800:600",
-        get: { $0.crop }, set: { $0.crop = $1 },
+        get: { $0.crop }, set: { $0.crop = $1 }, reset: { $0.crop = nil },
         parse: { arguments, _ throws(ServiceError) in
             guard arguments.count == 4, let x = Int(arguments[0]), let y = Int(arguments[1]),
                 let width = Int(arguments[2]), let height = Int(arguments[3]), x >= 0, y >= 0, width > 0, height > 0
@@ -46,7 +48,7 @@ extension ThumbnailOptions {
         name: "q", longName: "quality", syntax: "{1…100}",
         summary: "quality for JPEG (default 85), WebP (80; 100 is lossless) and AVIF (60)",
         example: "q:80",
-        get: { $0.quality }, set: { $0.quality = $1 },
+        get: { $0.quality }, set: { $0.quality = $1 }, reset: { $0.quality = nil },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "q takes one quality from 1 to 100, as in q:80") { text in
                 Int(text).flatMap { (1...100).contains($0) ? $0 : nil }
@@ -57,12 +59,12 @@ extension ThumbnailOptions {
     )
 
     static let format = ThumbnailOption(
-        name: "f", longName: "format", syntax: "{jpeg|png|webp|avif|gif}",
+        name: "f", longName: "format", aliases: ["ext"], syntax: "{jpeg|png|webp|avif|gif}",
         summary: "output format (or put it as the extension: `….webp`); WebP and GIF keep an animated source's "
             + "frames. Without it: AVIF or WebP when `Accept` names them, else the source's format if JPEG, PNG or GIF "
             + "(imgproxy's default preferred formats), else JPEG, or PNG with transparency (GIF for an animation)",
         example: "f:webp",
-        get: { $0.format }, set: { $0.format = $1 },
+        get: { $0.format }, set: { $0.format = $1 }, reset: { $0.format = nil },
         parse: { arguments, _ throws(ServiceError) in
             try single(
                 arguments, usage: "f takes one of jpeg, png, webp, avif, gif, as in f:webp", OutputFormat.init(name:))
@@ -72,14 +74,13 @@ extension ThumbnailOptions {
     )
 
     static let background = ThumbnailOption(
-        name: "bg", longName: "background", syntax: "{RRGGBB|RGB}",
-        summary: "the colour transparent pixels are laid on in JPEG, which has no alpha (default white); `RGB` is "
-            + "short for `RRGGBB`",
+        name: "bg", longName: "background", syntax: "{RRGGBB|RGB} or {R}:{G}:{B}",
+        summary: "the colour transparent pixels are laid on in JPEG, which has no alpha (default white), and that "
+            + "`pd`, `ex` and `exar` fill: hex (`RGB` is short for `RRGGBB`) or three channels from 0 to 255; `bg:` "
+            + "resets it",
         example: "bg:0080ff",
-        get: { $0.background }, set: { $0.background = $1 },
-        parse: { arguments, _ throws(ServiceError) in
-            try single(arguments, usage: "bg takes one RRGGBB hex colour, as in bg:ffffff", parseColor)
-        },
+        get: { $0.background }, set: { $0.background = $1 }, reset: { $0.background = nil },
+        parse: { arguments, _ throws(ServiceError) in try parseBackground(arguments) },
         spell: { color, output in
             output.append(UInt8(ascii: ":"))
             for channel in [color.red, color.green, color.blue] { ASCII.appendLowerHex(channel, to: &output) }
@@ -92,7 +93,7 @@ extension ThumbnailOptions {
         summary: "`1` (the default): the source's colours converted to sRGB, no profile written, as imgproxy does; "
             + "`0`: the source's own numbers, with its colour profile embedded",
         example: "scp:0",
-        get: { $0.keepsColorProfile }, set: { $0.keepsColorProfile = $1 },
+        get: { $0.keepsColorProfile }, set: { $0.keepsColorProfile = $1 }, reset: { $0.keepsColorProfile = nil },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "scp takes 1 (convert to sRGB, strip the profile) or 0 (keep it), as in scp:0")
             {
@@ -110,6 +111,32 @@ extension ThumbnailOptions {
     ) throws(ServiceError) -> Value {
         guard arguments.count == 1, let value = read(arguments[0]) else { throw .badOptions(usage) }
         return value
+    }
+
+    /// `bg`'s colour: one hex argument, or three decimal channels (each 0…255; one left empty is 0).
+    private static func parseBackground(_ arguments: OptionArguments) throws(ServiceError) -> RGBA8 {
+        switch arguments.count {
+        case 1:
+            guard let color = parseColor(arguments[0]) else {
+                throw .badOptions("bg takes a RRGGBB or RGB hex colour, or R:G:B from 0 to 255, as in bg:ffffff")
+            }
+            return color
+        case 3:
+            var channels: [UInt8] = []
+            for (index, name) in ["red", "green", "blue"].enumerated() {
+                if arguments[index].isEmpty {
+                    channels.append(0)
+                    continue
+                }
+                guard let value = OptionNumber.integer(arguments[index]), (0...255).contains(value) else {
+                    throw .badOptions("bg's \(name) channel is a number from 0 to 255, as in bg:255:128:0")
+                }
+                channels.append(UInt8(value))
+            }
+            return RGBA8(red: channels[0], green: channels[1], blue: channels[2])
+        default:
+            throw .badOptions("bg takes a RRGGBB or RGB hex colour, or R:G:B from 0 to 255, as in bg:255:128:0")
+        }
     }
 
     /// `RRGGBB`, or imgproxy's short `RGB` (each digit doubled: `F00` is `FF0000`).

@@ -27,13 +27,13 @@ extension ThumbnailOptions {
     }
 
     static let watermark = ThumbnailOption(
-        name: "wm", longName: "watermark", syntax: "{opacity}[:{position}[:{x}:{y}[:{scale}]]]",
+        name: "wm", longName: "watermark", syntax: "{opacity}[:{position}[:{x}[:{y}[:{scale}]]]]",
         summary: "draw the server's `--watermark` image over the result, last: `opacity` 0…1; `position` a compass "
             + "point (default `ce`) or `re` to tile it; offsets inward (tiled: the gaps), below 1 a fraction of "
             + "the result's side, else pixels times `dpr`; `scale` fits it to that fraction of the result (0: "
-            + "its own size)",
+            + "its own size); each may be left empty or out for its default",
         example: "wm:0.5:soea:10:10:0.25",
-        get: { $0.watermark }, set: { $0.watermark = $1.opacity == 0 ? nil : $1 },
+        get: { $0.watermark }, set: { $0.watermark = $1.opacity == 0 ? nil : $1 }, reset: { $0.watermark = nil },
         parse: { arguments, maximumDimension throws(ServiceError) in
             try parseWatermark(arguments, maximumDimension: maximumDimension)
         },
@@ -52,13 +52,14 @@ extension ThumbnailOptions {
     {
         let usage =
             "wm takes an opacity, then optionally a position (a compass point or re), x and y offsets and "
-            + "a scale, as in wm:0.5:soea:10:10:0.25"
-        guard (1...5).contains(arguments.count), arguments.count != 3, let opacity = OptionNumber.decimal(arguments[0])
-        else {
-            throw .badOptions(usage)
-        }
+            + "a scale (each may be left empty), as in wm:0.5:soea:10:10:0.25"
+        guard (1...5).contains(arguments.count) else { throw .badOptions(usage) }
+        // An opacity left empty is imgproxy's default, 0: no watermark.
+        guard !arguments[0].isEmpty else { return Watermark(opacity: 0) }
+        guard let opacity = OptionNumber.decimal(arguments[0]) else { throw .badOptions(usage) }
+        guard opacity != 0 else { return Watermark(opacity: 0) }
         var watermark = Watermark(opacity: opacity)
-        if arguments.count >= 2 {
+        if !arguments.isAbsentOrEmpty(1) {
             if arguments[1] == "re" {
                 watermark.position = .tiled
             } else if let point = ImageProcessors.Gravity.Compass(rawValue: arguments[1]) {
@@ -67,16 +68,17 @@ extension ThumbnailOptions {
                 throw .badOptions(usage)
             }
         }
-        if arguments.count >= 4 {
-            let limit = Double(maximumDimension)
-            guard let x = OptionNumber.decimal(arguments[2]), let y = OptionNumber.decimal(arguments[3]),
-                abs(x) <= limit, abs(y) <= limit
-            else {
+        let limit = Double(maximumDimension)
+        func offset(_ index: Int) throws(ServiceError) -> Double {
+            guard !arguments.isAbsentOrEmpty(index) else { return 0 }
+            guard let offset = OptionNumber.decimal(arguments[index]), abs(offset) <= limit else {
                 throw .badOptions("wm's offsets are numbers of at most \(maximumDimension) pixels")
             }
-            (watermark.offsetX, watermark.offsetY) = (x, y)
+            return offset
         }
-        if arguments.count == 5 {
+        watermark.offsetX = try offset(2)
+        watermark.offsetY = try offset(3)
+        if !arguments.isAbsentOrEmpty(4) {
             guard let scale = OptionNumber.decimal(arguments[4]) else { throw .badOptions(usage) }
             watermark.scale = scale
         }

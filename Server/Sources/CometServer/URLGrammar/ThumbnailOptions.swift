@@ -6,7 +6,9 @@ import Foundation
 /// A URL's options are path segments, each `name:arg:arg…` (imgproxy's grammar; none: the
 /// source re-encoded at its own size). The options, their long names and their arguments are
 /// declared once, in ``table``; ``markdownTable`` and ``helpText`` list them. An option given
-/// again overrides the earlier one, as in imgproxy. Thread-safe (a value).
+/// again overrides the earlier one (the parts it gives, for `rs`, `s` and `fq`; `skp` adds its
+/// formats), as in imgproxy. An option given one empty argument (`q:`) is its default again, and
+/// an argument left empty or out is that argument's default. Thread-safe (a value).
 public struct ThumbnailOptions: Sendable, Hashable {
     /// The resize, when asked for.
     public var resize: Resize?
@@ -83,6 +85,31 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var filename: String?
     /// `true` when the result is sent as an attachment (`att:1`), else `nil` (inline).
     public var returnsAttachment: Bool?
+    /// `false` when the source's EXIF orientation is left unapplied (`ar:0`: the stored pixels),
+    /// else `nil` (applied, the default).
+    public var autoRotates: Bool?
+    /// The most megapixels the source may declare (`msr`, a security option), or `nil` for the
+    /// server's limit.
+    public var maximumSourceResolution: Double?
+    /// The most bytes the source may have (`msfs`, a security option), or `nil` for the server's
+    /// limit.
+    public var maximumSourceFileSize: Int?
+    /// The most frames an animated source may have to stay animated (`maf`, a security option;
+    /// 1 keeps none), or `nil` for the server's limit.
+    public var maximumAnimationFrames: Int?
+    /// The most megapixels one frame of an animation that stays animated may have (`mafr`, a
+    /// security option), or `nil` for no limit but the server's.
+    public var maximumAnimationFrameResolution: Double?
+    /// The longest side the result may have (`mrd`, a security option): a larger result is
+    /// scaled down to it, as in imgproxy; `nil` for none.
+    public var maximumResultDimension: Int?
+
+    /// Whether any of imgproxy's security options (`msr`, `msfs`, `maf`, `mafr`, `mrd`) is set;
+    /// a server takes them only when it allows them (``ServerConfiguration/allowsSecurityOptions``).
+    public var hasSecurityOptions: Bool {
+        maximumSourceResolution != nil || maximumSourceFileSize != nil || maximumAnimationFrames != nil
+            || maximumAnimationFrameResolution != nil || maximumResultDimension != nil
+    }
 
     /// An area of the source cut out before the resize (`c`): imgproxy's `crop`.
     public struct CropArea: Sendable, Hashable {
@@ -246,6 +273,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
         }
         try read(segments, maximumDimension: maximumDimension, presets: presets, expanding: [], into: &options)
         options.foldResize()
+        options.foldCropGravity()
         try options.checkCombinedSides(maximumDimension: maximumDimension)
         return options
     }
@@ -312,7 +340,16 @@ public struct ThumbnailOptions: Sendable, Hashable {
         guard let option = table.first(where: { $0.isNamed(nameBytes) }) else {
             throw .badOptions("unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
         }
+        guard arguments.count > 0 else {
+            throw .badOptions("\(name) takes its arguments after a \":\", as in \(option.example)")
+        }
         try option.read(arguments, maximumDimension: maximumDimension, into: &options)
+    }
+
+    /// One spelling for `c` placed by `g`'s gravity: a crop's own gravity equal to `g`'s (or to
+    /// the centre, without `g`) is none.
+    private mutating func foldCropGravity() {
+        if let area = cropArea, area.gravity == (gravity ?? .center) { cropArea?.gravity = nil }
     }
 
     /// Throws when the device pixel ratio takes the resize, or the resize and the padding, past
@@ -351,7 +388,8 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public static var markdownTable: String {
         let rows = table.map { option in
             let form = option.form.replacingOccurrences(of: "|", with: "\\|")
-            return "| `\(form)` | `\(option.longName)` | \(option.summary) | `\(option.example)` |"
+            let names = ([option.longName] + option.aliases).map { "`\($0)`" }.joined(separator: ", ")
+            return "| `\(form)` | \(names) | \(option.summary) | `\(option.example)` |"
         }
         return (["| Option | Long name | Meaning | Example |", "| --- | --- | --- | --- |"] + rows).joined(
             separator: "\n")
@@ -360,7 +398,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// The options as `comet-server --help` lists them, one per line.
     public static var helpText: String {
         table.map { option in
-            "  \(option.form) (or \(option.longName)): \(option.summary.replacingOccurrences(of: "`", with: ""))"
+            "  \(option.form) (or \(([option.longName] + option.aliases).joined(separator: ", "))): \(option.summary.replacingOccurrences(of: "`", with: ""))"
         }.joined(separator: "\n")
     }
 }

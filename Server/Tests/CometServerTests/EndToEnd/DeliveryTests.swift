@@ -30,7 +30,7 @@ struct DeliveryTests {
         #expect(origin.requests("/never/expired.jpg") == 0)
     }
 
-    @Test(arguments: ["exp:soon", "exp:-5", "exp:1.5", "exp:1:2"])
+    @Test(arguments: ["exp:soon", "exp:+5", "exp:1.5", "exp:1:2"])
     func aMalformedExpiryIsA400(_ options: String) async throws {
         let answer = try await get(options, "/never/malformed-expiry.jpg")
         #expect(answer.status == 400 && answer.errorCode == "bad_options")

@@ -11,7 +11,7 @@ struct ProcessingOptionKeyTests {
     let client = HTTPClient()
 
     @Test(arguments: [
-        ("g:up", "g"), ("g:fp:2:0", "g: fp"), ("rot:45", "rot"), ("flip:2", "flip"), ("dpr:0", "dpr"),
+        ("g:up", "g"), ("g:fp:2:0", "g: fp"), ("rot:45", "rot"), ("flip:2", "fl"), ("dpr:0", "dpr"),
         ("pd:-1", "pd"), ("bl:300", "bl"), ("sh:20", "sh"), ("pix:2000", "pix"), ("grayscale:x", "grayscale"),
         ("brightness:101", "brightness"), ("contrast:x", "contrast"), ("rs:fit:3000:0/dpr:2", "rs, z, pd and dpr"),
     ])

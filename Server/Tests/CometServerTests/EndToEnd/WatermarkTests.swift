@@ -116,7 +116,7 @@ struct WatermarkTests {
         #expect(origin.requests("/never/watermark.jpg") == 0)
     }
 
-    @Test(arguments: ["wm:2", "wm:1:up", "wm:1:soea:10", "wm:1:re:-5:0", "wm:1:ce:0:0:2", "wm:x"])
+    @Test(arguments: ["wm:2", "wm:1:up", "wm:1:soea:10:0:0:1", "wm:1:re:-5:0", "wm:1:ce:0:0:2", "wm:x"])
     func aBadWatermarkValueIsA400NamingWm(_ options: String) async throws {
         let (origin, server) = try await SharedOriginAndServer.getWatermarked()
         let path = "/never/wm-\(options.utf8.map { String($0) }.joined()).jpg"

@@ -13,6 +13,8 @@ import Synchronization
 ///   colour fixtures, ``ColorFixture``; 404 when they are not made), `/img/p3.heic` (a HEIC with
 ///   a Display P3 profile) and `/img/photo.jxl` (a lossless JPEG XL) of the HEIC and JPEG XL
 ///   fixtures (404 when not made)
+/// - `/oriented/{N}.png`: 40×20 stored pixels whose `eXIf` chunk declares EXIF orientation
+///   N (1…8), ``OrientedPNG``
 /// - `/img/subject.png`: 400×200, flat grey but for a small many-coloured square near the right
 ///   edge (``subjectBox``), for content-aware crops
 /// - `/made/{w}x{h}.{ext}` (and `-alpha`): a gradient of that size and format (``MadeSource``)
@@ -135,6 +137,13 @@ final class OriginServer: Sendable {
                 return Response(status: .notFound)
             }
             return image(made.bytes, made.type)
+        }
+        router.get("/oriented/:name") { _, context in
+            let name = context.parameters.get("name") ?? ""
+            guard name.hasSuffix(".png"), let orientation = UInt8(name.dropLast(".png".count)),
+                (1...8).contains(orientation)
+            else { return Response(status: .notFound) }
+            return image(OrientedPNG.make(width: 40, height: 20, orientation: orientation), "image/png")
         }
         router.get("/corpus/:folder/:name") { _, context in
             let path = "\(context.parameters.get("folder") ?? "")/\(context.parameters.get("name") ?? "")"

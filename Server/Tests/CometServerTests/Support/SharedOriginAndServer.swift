@@ -12,6 +12,9 @@ enum SharedOriginAndServer {
     /// The default configuration with ``watermark``.
     private static let watermarked = start { $0.watermark = watermark }
 
+    /// The default configuration, URLs allowed imgproxy's security options.
+    private static let securityOptions = start { $0.allowsSecurityOptions = true }
+
     /// The default configuration with ``presets``, URLs naming presets only.
     private static let presetsOnly = start { $0.presets = presets }
 
@@ -46,6 +49,12 @@ enum SharedOriginAndServer {
     /// The shared origin and a server whose `--watermark` is ``watermark``.
     static func getWatermarked() async throws -> (OriginServer, RunningServer) {
         try await watermarked.value
+    }
+
+    /// The shared origin and a server whose URLs may give imgproxy's security options
+    /// (`--allow-security-options`).
+    static func getAllowingSecurityOptions() async throws -> (OriginServer, RunningServer) {
+        try await securityOptions.value
     }
 
     /// The shared origin and a server with ``presets`` whose URLs may name presets only.

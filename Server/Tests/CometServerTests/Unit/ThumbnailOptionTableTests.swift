@@ -14,6 +14,7 @@ struct ThumbnailOptionTableTests {
         let encoding: ThumbnailPlan.Encoding
         let skippedSourceFormats: [AssetType]
         let enforcesThumbnail: Bool
+        let appliesOrientation: Bool
     }
 
     private func outcome(_ segment: String) throws -> Outcome {
@@ -22,7 +23,7 @@ struct ThumbnailOptionTableTests {
         return Outcome(
             processors: request.processors.map(\.identifier), thumbnail: request.thumbnail.map { "\($0)" },
             options: request.options, encoding: plan.encoding, skippedSourceFormats: plan.skippedSourceFormats,
-            enforcesThumbnail: plan.enforcesThumbnail)
+            enforcesThumbnail: plan.enforcesThumbnail, appliesOrientation: plan.appliesOrientation)
     }
 
     /// The server's watermark image, which `wm` draws.
@@ -54,8 +55,9 @@ struct ThumbnailOptionTableTests {
     /// The options that only say what the server does anyway.
     private static let acceptedOnly = ["sm", "kcr"]
 
-    /// The delivery options: they change the key, the checks or the headers, not what is made.
-    private static let deliveryOptions = ["cb", "exp", "fn", "att"]
+    /// The delivery options, and the security options that limit the source: they change the
+    /// key, the checks or the headers, not what is made.
+    private static let deliveryOptions = ["cb", "exp", "fn", "att", "msr", "msfs", "maf", "mafr"]
 
     @Test(
         arguments: ThumbnailOptions.table.map(\.name).filter {

@@ -41,8 +41,8 @@ struct ThumbnailOptionsTests {
     }
 
     @Test(arguments: [
-        "rs:grow:10:10", "rs:fit:10", "q:0", "q:101", "f:bmp", "zz:1", "bg:ff0000:1",
-        "rs:fit:5000:10", "bg:ffff", "bg:xyzxyz", "bg:+12345", "bg:ff:00", "scp:2", "scp:", "scp:0:1",
+        "rs:grow:10:10", "q:0", "q:101", "f:bmp", "zz:1", "bg:ff0000:1",
+        "rs:fit:5000:10", "bg:ffff", "bg:xyzxyz", "bg:+12345", "bg:ff:00", "scp:2", "scp:0:1",
     ])
     func rejects(_ segment: String) {
         #expect(throws: ServiceError.self) { try ThumbnailOptions.parse(segment, maximumDimension: 4096) }
@@ -50,8 +50,9 @@ struct ThumbnailOptionsTests {
 
     @Test func rejectionsAreBadRequests() {
         let known =
-            "t, rot, flip, cr, g, c, dpr, z, el, mw, mh, rs, s, w, h, rt, ex, exar, bl, sh, pix, grayscale, brightness, "
-            + "contrast, pd, wm, q, fq, mb, f, bg, scp, sm, kcr, skp, raw, eth, cb, exp, fn, att"
+            "ar, t, rot, fl, cr, g, c, dpr, z, el, mw, mh, rs, s, w, h, rt, ex, exar, bl, sh, pix, grayscale, "
+            + "brightness, contrast, pd, wm, q, fq, mb, f, bg, scp, sm, kcr, skp, raw, eth, cb, exp, fn, att, msr, "
+            + "msfs, maf, mafr, mrd"
         #expect(throws: ServiceError.badOptions("unknown option \"zz\" (known: \(known))")) {
             try ThumbnailOptions.parse("zz:1", maximumDimension: 4096)
         }
