@@ -4,7 +4,7 @@ One comet-server (release, --demo: it serves its own gallery as the origin) with
 and a second origin that resets every connection. WORKERS threads send, for DURATION seconds:
   cold    35%  a fill of a random size (48..640) of a random gallery image, random quality
   warm    40%  256×256 fills of the gallery, Zipf-distributed
-  bad     15%  malformed options (400), a missing source (404), an unknown extension (400)
+  bad     15%  malformed options (400), a missing source (404), an unwritten extension (.tiff: 422)
   reset   10%  a source on the resetting origin (502)
 and every 90 s a burst of 48 more threads for 5 s (overload: 503s are expected). Redis is
 killed and restarted at one third and two thirds of the run.
@@ -104,7 +104,7 @@ class Load:
     """The request mix, with what each class may be answered."""
 
     EXPECTED = {
-        "cold": {200, 503}, "warm": {200, 503}, "bad": {400, 404, 503},
+        "cold": {200, 503}, "warm": {200, 503}, "bad": {400, 404, 422, 503},
         "reset": {502, 503, 504}, "burst": {200, 503},
     }
 

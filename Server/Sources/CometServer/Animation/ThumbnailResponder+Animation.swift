@@ -15,7 +15,7 @@ extension ThumbnailResponder {
     /// with them) and reads its container: a still source gives `plan`'s request over the
     /// fetched bytes (the decode-time reduction kept); an animated GIF or WebP is checked
     /// against the request's `limits` (``SourceLimits/check(_:)-(AnimationHeader)``) from its
-    /// header, before any frame is decoded (`413` beyond them), then every frame is decoded and goes through `framePlan`'s
+    /// header, before any frame is decoded (`422` beyond them), then every frame is decoded and goes through `framePlan`'s
     /// processors, its duration kept. The fetch and decode run under `context` (the request's
     /// `image` span), and `record` gets the frame count and the frames' size as span attributes.
     func loadKeepingAnimation(

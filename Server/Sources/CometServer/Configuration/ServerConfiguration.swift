@@ -20,7 +20,7 @@ public struct ServerConfiguration: Sendable {
     /// The most pixels a source image may declare. Default 100 megapixels.
     public var maximumSourcePixels = 100_000_000
     /// The most frames an animated GIF or WebP source may have for its result to stay animated
-    /// (WebP or GIF output); more is a `413`, found from the file's structure before any frame
+    /// (WebP or GIF output); more is a `422`, found from the file's structure before any frame
     /// is decoded. 1 keeps no animation: every result is the first frame. Default 256.
     public var maximumAnimationFrames = 256
     /// The most pixels all frames of an animation may have together (frames × canvas width ×

@@ -62,7 +62,7 @@ public struct SourceInfo: Sendable, Hashable, Codable {
     }
 
     /// Reads `data` (a whole source file) under `limits`, with `options`' BlurHash. Throws
-    /// ``ServiceError``: 413 when the image is larger than the limits allow, 422 when it is no
+    /// ``ServiceError``: 422 when the image is larger than the limits allow, 422 when it is no
     /// image Comet decodes.
     public static func make(from data: Data, options: InfoOptions, limits: ImageDecodingLimits) throws(ServiceError)
         -> SourceInfo

@@ -7,7 +7,7 @@ import Foundation
 extension ServiceError {
     /// The answer for a failure of making a result: pipeline errors by their cause (a source's
     /// 404/410 → 404, other statuses and network failures → 502, timeouts → 504, too many bytes or
-    /// pixels → 413, undecodable → 422), a ``ServiceError`` as it is, anything else 500.
+    /// pixels → 422, undecodable → 422), a ``ServiceError`` as it is, anything else 500.
     public static func from(_ error: any Error) -> ServiceError {
         if let error = error as? ServiceError { return error }
         if let error = error as? ImagePipeline.Error { return from(error) }

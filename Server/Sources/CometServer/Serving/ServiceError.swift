@@ -47,9 +47,15 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func notFound(_ message: String) -> ServiceError {
         ServiceError(status: 404, code: "not_found", message: message)
     }
-    /// 413: the source (bytes or pixels) or the output is larger than allowed.
+    /// 422: the source (bytes, pixels or frames) or the output is larger than allowed
+    /// (imgproxy's status for a source over its limits).
     public static func tooLarge(_ message: String) -> ServiceError {
-        ServiceError(status: 413, code: "too_large", message: message)
+        ServiceError(status: 422, code: "too_large", message: message)
+    }
+    /// 422: the result is asked for in an image format the server does not write (`.svg`,
+    /// `.tiff`…), imgproxy's status for it.
+    public static func unsupportedFormat(_ message: String) -> ServiceError {
+        ServiceError(status: 422, code: "unsupported_format", message: message)
     }
     /// 422: the source is not a decodable image.
     public static func undecodable(_ message: String) -> ServiceError {

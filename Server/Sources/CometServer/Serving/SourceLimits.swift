@@ -31,7 +31,7 @@ public struct SourceLimits: Sendable, Hashable {
         maximumAnimationPixels = configuration.maximumAnimationPixels
     }
 
-    /// Throws `413` when `data` (a whole source) has more bytes, or declares more pixels, than
+    /// Throws `422` when `data` (a whole source) has more bytes, or declares more pixels, than
     /// these limits allow. The declared size is read from the file's header alone (a decode
     /// refused at its header, which Comet's decoders check before any work in proportion to the
     /// image).
@@ -47,7 +47,7 @@ public struct SourceLimits: Sendable, Hashable {
         }
     }
 
-    /// Throws `413` when an animation that stays animated declares, in its `header`, more frames,
+    /// Throws `422` when an animation that stays animated declares, in its `header`, more frames,
     /// more pixels in one frame or more pixels in all its frames than these limits allow.
     public func check(_ header: AnimationHeader) throws(ServiceError) {
         guard header.frameCount <= maximumAnimationFrames else {

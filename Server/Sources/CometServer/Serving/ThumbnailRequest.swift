@@ -69,10 +69,8 @@ public struct ThumbnailRequest: Sendable {
         }
         watermark = parsed.watermark == nil ? nil : configuration.watermark
         let extensionFormat = path.fileExtension.flatMap(OutputFormat.init(name:))
-        if let asked = parsed.format, let extensionFormat, asked != extensionFormat {
-            throw .badOptions("f:\(asked.rawValue) and the extension .\(path.fileExtension!) disagree")
-        }
-        if let format = parsed.format ?? extensionFormat {
+        // As imgproxy: the extension is read after the options, so it wins over `f`.
+        if let format = extensionFormat ?? parsed.format {
             choice = .exactly(format)
             variesOnAccept = false
         } else {

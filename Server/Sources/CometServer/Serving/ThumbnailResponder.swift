@@ -115,6 +115,7 @@ public final class ThumbnailResponder: Sendable {
         guard let source = URL(string: canonical) else { throw .badURL("the source URL \(canonical) cannot be parsed") }
         let item = WorkItem(
             key: request.key, source: source, plan: request.plan, choice: request.choice,
+            askedFormat: request.variesOnAccept ? nil : request.choice.exactFormat,
             framePlan: request.framePlan, limits: request.sourceLimits)
         let result: StoredResult
         let made = Locked(false)
@@ -157,6 +158,9 @@ public final class ThumbnailResponder: Sendable {
         var source: URL
         var plan: ThumbnailPlan
         var choice: FormatChoice
+        /// The format the URL asks for (`f` or the extension), if any: a skipped source format is
+        /// sent as it is only when the URL asks for none or for that one, as in imgproxy.
+        var askedFormat: OutputFormat?
         /// What each frame of an animated source gets, when the result keeps the animation.
         var framePlan: ThumbnailPlan?
         /// What the source may be.
@@ -248,7 +252,9 @@ public final class ThumbnailResponder: Sendable {
             if let context { fetch.userInfo[.serviceContext] = context }
             var (data, _) = try await pipeline.data(for: fetch)
             if item.limits.checksBeforeDecoding { try item.limits.check(data) }
-            if let type = AssetType(data), item.plan.skippedSourceFormats.contains(type) {
+            if let type = AssetType(data), item.plan.skippedSourceFormats.contains(type),
+                item.askedFormat.map({ OutputFormat(name: type.rawValue) == $0 }) ?? true
+            {
                 return .result(
                     try finish(
                         [UInt8](data), contentType: Self.contentType(of: type), formatName: type.rawValue, item: item))

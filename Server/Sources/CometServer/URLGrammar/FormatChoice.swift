@@ -17,6 +17,11 @@ public enum FormatChoice: Sendable, Hashable {
     /// source gives a JPEG or PNG (or an animated GIF), as with imgproxy's defaults.
     public static let preferredSourceFormats: [OutputFormat] = [.jpeg, .png, .gif]
 
+    /// The format of ``exactly(_:)``, else `nil`.
+    public var exactFormat: OutputFormat? {
+        if case .exactly(let format) = self { format } else { nil }
+    }
+
     /// The format's part of a cache key.
     public var keyComponent: String {
         switch self {

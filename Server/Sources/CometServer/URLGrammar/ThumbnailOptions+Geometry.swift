@@ -363,11 +363,13 @@ extension ThumbnailOptions {
         return trim
     }
 
-    /// `1`, `t` or `true`; `0`, `f` or `false` (imgproxy's booleans).
+    /// `1`, `t`, `T`, `true`, `TRUE` or `True`; `0`, `f`, `F`, `false`, `FALSE` or `False`: imgproxy's
+    /// booleans. Anything else is `nil` (a 400; imgproxy reads it as `false`).
     static func flag(_ text: String) -> Bool? {
         switch text {
-        case "1", "t", "true": true
-        case "0", "f", "false": false
+        // Go's strconv.ParseBool, which imgproxy reads booleans with.
+        case "1", "t", "T", "true", "TRUE", "True": true
+        case "0", "f", "F", "false", "FALSE", "False": false
         default: nil
         }
     }

@@ -9,7 +9,7 @@ extension ThumbnailOptions {
     static let maximumSourceResolution = ThumbnailOption(
         name: "msr", longName: "max_src_resolution", syntax: "{megapixels}",
         summary: "a security option: the most megapixels the source may declare, under the server's "
-            + "`--max-source-pixels` (the lower applies; more is a 413)",
+            + "`--max-source-pixels` (the lower applies; more is a 422, as in imgproxy)",
         example: "msr:12.5",
         get: { $0.maximumSourceResolution }, set: { $0.maximumSourceResolution = $1 },
         reset: { $0.maximumSourceResolution = nil },
@@ -25,7 +25,7 @@ extension ThumbnailOptions {
     static let maximumSourceFileSize = ThumbnailOption(
         name: "msfs", longName: "max_src_file_size", syntax: "{bytes}",
         summary: "a security option: the most bytes the source may have, under the server's `--max-source-bytes` "
-            + "(the lower applies; more is a 413); `0`: the server's, as imgproxy reads it",
+            + "(the lower applies; more is a 422, as in imgproxy); `0`: the server's, as imgproxy reads it",
         example: "msfs:1048576",
         get: { $0.maximumSourceFileSize }, set: { $0.maximumSourceFileSize = $1 == 0 ? nil : $1 },
         reset: { $0.maximumSourceFileSize = nil },
@@ -41,7 +41,7 @@ extension ThumbnailOptions {
     static let maximumAnimationFrames = ThumbnailOption(
         name: "maf", longName: "max_animation_frames", syntax: "{frames}",
         summary: "a security option: the most frames an animated source may have to stay animated, under the "
-            + "server's `--max-animation-frames` (the lower applies; `1` keeps none: the first frame; more is a 413, "
+            + "server's `--max-animation-frames` (the lower applies; `1` keeps none: the first frame; more is a 422, "
             + "where imgproxy keeps the first frames)",
         example: "maf:10",
         get: { $0.maximumAnimationFrames }, set: { $0.maximumAnimationFrames = $1 },
@@ -58,7 +58,7 @@ extension ThumbnailOptions {
     static let maximumAnimationFrameResolution = ThumbnailOption(
         name: "mafr", longName: "max_animation_frame_resolution", syntax: "{megapixels}",
         summary: "a security option: the most megapixels one frame of an animated source that stays animated may "
-            + "have (more is a 413); `0`: no such limit, as imgproxy reads it (the server's `--max-source-pixels` "
+            + "have (more is a 422); `0`: no such limit, as imgproxy reads it (the server's `--max-source-pixels` "
             + "and `--max-animation-pixels` still apply)",
         example: "mafr:0.5",
         get: { $0.maximumAnimationFrameResolution },

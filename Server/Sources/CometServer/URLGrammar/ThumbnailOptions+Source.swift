@@ -7,7 +7,8 @@ extension ThumbnailOptions {
     static let skipProcessing = ThumbnailOption(
         name: "skp", longName: "skip_processing", syntax: "{ext}[:{ext}…]",
         summary: "a source in one of these formats (`jpg`, `png`, `webp`, `avif`, `gif`, `heic`, `jxl`; told by its "
-            + "bytes, not its name) is sent as it is, with its own type, unprocessed; any other is processed. Each "
+            + "bytes, not its name) is sent as it is, with its own type, unprocessed, unless the URL asks for another "
+            + "format (`f` or the extension), as in imgproxy; any other is processed. Each "
             + "`skp` adds to the formats named before it, as in imgproxy; `skp:` names none again",
         example: "skp:jpg:png",
         get: { $0.skippedSourceFormats },

@@ -60,7 +60,8 @@ extension ThumbnailOptions {
 
     static let format = ThumbnailOption(
         name: "f", longName: "format", aliases: ["ext"], syntax: "{jpeg|png|webp|avif|gif}",
-        summary: "output format (or put it as the extension: `….webp`); WebP and GIF keep an animated source's "
+        summary: "output format (or put it as the extension: `….webp`, which wins over `f`, as in imgproxy); WebP and "
+            + "GIF keep an animated source's "
             + "frames. Without it: AVIF or WebP when `Accept` names them, else the source's format if JPEG, PNG or GIF "
             + "(imgproxy's default preferred formats), else JPEG, or PNG with transparency (GIF for an animation)",
         example: "f:webp",
@@ -75,9 +76,9 @@ extension ThumbnailOptions {
 
     static let background = ThumbnailOption(
         name: "bg", longName: "background", syntax: "{RRGGBB|RGB} or {R}:{G}:{B}",
-        summary: "the colour transparent pixels are laid on in JPEG, which has no alpha (default white), and that "
-            + "`pd`, `ex` and `exar` fill: hex (`RGB` is short for `RRGGBB`) or three channels from 0 to 255; `bg:` "
-            + "resets it",
+        summary: "as imgproxy: the colour a transparent result is laid on, in every format (without it: kept "
+            + "transparent, white in JPEG), and that `pd`, `ex` and `exar` fill: hex (`RGB` is short for `RRGGBB`) or "
+            + "three channels from 0 to 255; `bg:` resets it",
         example: "bg:0080ff",
         get: { $0.background }, set: { $0.background = $1 }, reset: { $0.background = nil },
         parse: { arguments, _ throws(ServiceError) in try parseBackground(arguments) },

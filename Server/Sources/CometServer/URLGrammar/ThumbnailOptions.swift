@@ -389,10 +389,11 @@ public struct ThumbnailOptions: Sendable, Hashable {
         let rows = table.map { option in
             let form = option.form.replacingOccurrences(of: "|", with: "\\|")
             let names = ([option.longName] + option.aliases).map { "`\($0)`" }.joined(separator: ", ")
-            return "| `\(form)` | \(names) | \(option.summary) | `\(option.example)` |"
+            let imgproxy = imgproxyComparison[option.name] ?? "not compared"
+            return "| `\(form)` | \(names) | \(option.summary) | \(imgproxy) | `\(option.example)` |"
         }
-        return (["| Option | Long name | Meaning | Example |", "| --- | --- | --- | --- |"] + rows).joined(
-            separator: "\n")
+        return (["| Option | Long name | Meaning | imgproxy | Example |", "| --- | --- | --- | --- | --- |"] + rows)
+            .joined(separator: "\n")
     }
 
     /// The options as `comet-server --help` lists them, one per line.

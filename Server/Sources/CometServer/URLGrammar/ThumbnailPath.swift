@@ -146,6 +146,13 @@ private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let mode: ThumbnailPath.PathMode
 
+    /// Image formats imgproxy knows (some it writes) that comet-server decodes or not but does not
+    /// write: a result asked for in one is a 422, as imgproxy answers one it cannot save, where
+    /// any other extension is a malformed URL.
+    static let unwrittenImageExtensions: Set<String> = [
+        "svg", "tiff", "tif", "bmp", "ico", "heic", "heif", "jxl", "pdf", "mp4",
+    ]
+
     private static let plainToken = Array("plain".utf8)
 
     /// Reads the signed part (from its `/`) into a path (its ``ThumbnailPath/signedPart`` left
@@ -184,6 +191,10 @@ private struct Parser {
             (sourceBytes, fileExtension) = try Self.base64Source(rest)
         }
         if let fileExtension, OutputFormat(name: fileExtension) == nil {
+            guard !Self.unwrittenImageExtensions.contains(fileExtension) else {
+                throw .unsupportedFormat(
+                    "comet-server does not write \(fileExtension) results (jpg, jpeg, png, webp, avif, gif)")
+            }
             throw .badURL("unknown extension \"\(fileExtension)\" (jpg, jpeg, png, webp, avif, gif)")
         }
         let canonical = try sourceBytes.withUnsafeBufferPointer { source throws(ServiceError) in

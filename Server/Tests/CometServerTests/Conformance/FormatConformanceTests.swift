@@ -44,11 +44,20 @@ struct FormatConformanceTests {
     }
 
     /// imgproxy: the "Processing an image" guide (without an extension or `f`, the source's
-    /// format when it can be saved), as TestParsePlainURLWithoutExtension.
-    @Test(arguments: ["png", "jpg", "webp", "gif"])
+    /// format when it is one of the preferred formats, `IMGPROXY_PREFERRED_FORMATS`, by default
+    /// JPEG, PNG and GIF), as TestParsePlainURLWithoutExtension.
+    @Test(arguments: ["png", "jpg", "gif"])
     func withoutAFormatTheSourcesFormatIsKept(_ source: String) async throws {
         let answer = try await answer("rs:fit:32:32", "/gen/64x32.\(source)")
         #expect(answer.format == (source == "jpg" ? "jpeg" : source), "\(answer.contentType ?? "no type")")
+        #expect(answer.size == .init(width: 32, height: 16))
+    }
+
+    /// imgproxy: processing's result format with the default preferred formats (JPEG, PNG, GIF):
+    /// an opaque WebP source, not among them, gives the first that fits, JPEG.
+    @Test func withoutAFormatAnOpaqueWebPSourceGivesJPEG() async throws {
+        let answer = try await answer("rs:fit:32:32", "/gen/64x32.webp")
+        #expect(answer.format == "jpeg", "\(answer.contentType ?? "no type")")
         #expect(answer.size == .init(width: 32, height: 16))
     }
 

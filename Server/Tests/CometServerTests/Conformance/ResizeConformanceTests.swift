@@ -206,10 +206,11 @@ struct ResizeConformanceTests {
     }
 
     /// imgproxy: processing/prepare.go's calcScale for `min-width` and `min-height` (the scale is
-    /// raised until the side is reached).
+    /// raised until the side is reached), then processing/crop.go's cropToResult (the scaled image
+    /// cut to the asked sides: 150×75 cut to a width of 100, or to a height of 25).
     @Test(arguments: [
-        ("w:100/mw:150", 150, 75), ("w:100/min-width:150", 150, 75), ("h:25/mh:75", 150, 75),
-        ("h:25/min-height:75", 150, 75),
+        ("w:100/mw:150", 100, 75), ("w:100/min-width:150", 100, 75), ("h:25/mh:75", 150, 25),
+        ("h:25/min-height:75", 150, 25),
     ])
     func minimumSidesRaiseTheScale(_ options: String, _ width: Int, _ height: Int) async throws {
         #expect(try await Self.size(options) == .init(width: width, height: height))

@@ -163,9 +163,9 @@ struct AnimationTests {
         #expect(animated.header("ETag") != still.header("ETag"))
     }
 
-    @Test func tooManyFramesIs413BeforeAnyFrameIsDecoded() async throws {
+    @Test func tooManyFramesIs422BeforeAnyFrameIsDecoded() async throws {
         let refused = try await get("f:webp", "/crafted/many-frames.gif")
-        #expect(refused.status == 413)
+        #expect(refused.status == 422)
         #expect(refused.errorCode == "too_large")
         let message = String(decoding: refused.body, as: UTF8.self)
         #expect(message.contains("300 frames") && message.contains("256"), "\(message)")
@@ -176,16 +176,16 @@ struct AnimationTests {
 
     /// The crafted files declare 9 frames of 2000×2000 (36 megapixels together) over a few dozen
     /// bytes with no decodable frame at all: a decode of any frame fails (422, as the still
-    /// result shows), so the 413 of the animated result was decided from the header alone.
+    /// result shows), so the 422 of the animated result was decided from the header alone.
     @Test(arguments: ["huge-canvas.gif", "huge-canvas.webp"])
-    func tooManyFramePixelsIs413FromTheHeaderAlone(_ name: String) async throws {
+    func tooManyFramePixelsIs422FromTheHeaderAlone(_ name: String) async throws {
         let refused = try await get("rs:fit:100:100/f:webp", "/crafted/\(name)")
-        #expect(refused.status == 413)
+        #expect(refused.status == 422)
         #expect(refused.errorCode == "too_large")
         let message = String(decoding: refused.body, as: UTF8.self)
         #expect(message.contains("9 frames of 2000×2000"), "\(message)")
         let gif = try await get("rs:fit:100:100/f:gif", "/crafted/\(name)")
-        #expect(gif.status == 413)
+        #expect(gif.status == 422)
         let still = try await get("rs:fit:100:100/f:png", "/crafted/\(name)")
         #expect(still.status == 422, "\(String(decoding: still.body, as: UTF8.self))")
         #expect(still.errorCode == "undecodable")

@@ -5,7 +5,7 @@ import Testing
 
 /// imgproxy's security options through the server: refused with a 403 unless the server allows
 /// them (`--allow-security-options`), and then each limiting its request below the server's
-/// limits: a source or a result the server's own limits allow is refused (413) or, for `mrd`,
+/// limits: a source or a result the server's own limits allow is refused (422) or, for `mrd`,
 /// scaled down.
 @Suite("The security options through the server", .timeLimit(.minutes(1)))
 struct SecurityOptionTests {
@@ -33,32 +33,32 @@ struct SecurityOptionTests {
         #expect(origin.requests(path) == 0)
     }
 
-    @Test func aSourceOfMoreBytesThanMsfsIsA413() async throws {
+    @Test func aSourceOfMoreBytesThanMsfsIsA422() async throws {
         let photoBytes = OriginServer.photo.count
         #expect(try await get("msfs:\(photoBytes)").status == 200)
         let answer = try await get("msfs:\(photoBytes - 1)")
-        #expect(answer.status == 413 && answer.errorCode == "too_large")
+        #expect(answer.status == 422 && answer.errorCode == "too_large")
     }
 
-    @Test func aSourceOfMorePixelsThanMsrIsA413() async throws {
+    @Test func aSourceOfMorePixelsThanMsrIsA422() async throws {
         // The photo is 640×480, 0.3072 megapixels.
         #expect(try await get("msr:0.3072").status == 200)
         let answer = try await get("msr:0.3071")
-        #expect(answer.status == 413 && answer.errorCode == "too_large")
+        #expect(answer.status == 422 && answer.errorCode == "too_large")
     }
 
     @Test func msrIsCheckedFromTheHeaderBeforeAnyDecode() async throws {
         // huge.png declares 16 megapixels; a decode of it would take 64 MiB.
         let answer = try await get("msr:1", "/huge.png")
-        #expect(answer.status == 413 && answer.errorCode == "too_large")
+        #expect(answer.status == 422 && answer.errorCode == "too_large")
     }
 
     @Test(.enabled(if: AnimationOrigin.isAvailable))
-    func anAnimationOfMoreFramesThanMafIsA413() async throws {
+    func anAnimationOfMoreFramesThanMafIsA422() async throws {
         // moon_impact.gif has 14 frames.
         #expect(try await getAnimation("f:webp/maf:14", "/gif/moon_impact.gif").status == 200)
         let answer = try await getAnimation("f:webp/maf:13", "/gif/moon_impact.gif")
-        #expect(answer.status == 413 && answer.errorCode == "too_large")
+        #expect(answer.status == 422 && answer.errorCode == "too_large")
     }
 
     @Test(.enabled(if: AnimationOrigin.isAvailable))
@@ -70,11 +70,11 @@ struct SecurityOptionTests {
     }
 
     @Test(.enabled(if: AnimationOrigin.isAvailable))
-    func anAnimationWhoseFramesHaveMorePixelsThanMafrIsA413() async throws {
+    func anAnimationWhoseFramesHaveMorePixelsThanMafrIsA422() async throws {
         // Its frames are 116×100, 11 600 pixels.
         #expect(try await getAnimation("f:webp/mafr:0.0116", "/gif/moon_impact.gif").status == 200)
         let answer = try await getAnimation("f:webp/mafr:0.0115", "/gif/moon_impact.gif")
-        #expect(answer.status == 413 && answer.errorCode == "too_large")
+        #expect(answer.status == 422 && answer.errorCode == "too_large")
     }
 
     @Test(arguments: [("mrd:100", 100, 75), ("mrd:1000", 640, 480)])

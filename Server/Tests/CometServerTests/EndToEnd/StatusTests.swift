@@ -74,29 +74,29 @@ struct StatusTests {
         }
     }
 
-    @Test func aSourceOverTheByteLimitIs413() async throws {
+    @Test func aSourceOverTheByteLimitIs422() async throws {
         try await withOriginAndServer({ configuration, _ in configuration.fetchLimits.maximumBytes = 1 << 20 }) {
             origin, server in
             let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/big")))
-            #expect(answer.status == 413)
+            #expect(answer.status == 422)
             #expect(answer.errorCode == "too_large")
         }
     }
 
-    @Test func aSourceOverThePixelLimitIs413() async throws {
+    @Test func aSourceOverThePixelLimitIs422() async throws {
         try await withOriginAndServer({ configuration, _ in configuration.maximumSourcePixels = 1_000_000 }) {
             origin, server in
             let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/huge.png")))
-            #expect(answer.status == 413)
+            #expect(answer.status == 422)
             #expect(answer.errorCode == "too_large")
         }
     }
 
-    @Test func aResultOverTheOutputByteLimitIs413() async throws {
+    @Test func aResultOverTheOutputByteLimitIs422() async throws {
         try await withOriginAndServer({ configuration, _ in configuration.maximumOutputBytes = 100 }) {
             origin, server in
             let answer = try await client.get(server.url("f:png", origin.url("/img/photo.jpg")))
-            #expect(answer.status == 413)
+            #expect(answer.status == 422)
         }
     }
 

@@ -129,6 +129,13 @@ struct ThumbnailOptionTableTests {
         }
     }
 
+    /// The guide's "imgproxy" column: every option says "as imgproxy" or how it differs.
+    @Test func everyOptionIsComparedWithImgproxys() {
+        let names = Set(ThumbnailOptions.table.map(\.name))
+        #expect(names.subtracting(ThumbnailOptions.imgproxyComparison.keys).isEmpty)
+        #expect(Set(ThumbnailOptions.imgproxyComparison.keys).subtracting(names).isEmpty)
+    }
+
     @Test func theHelpTextListsEveryOption() {
         let lines = ThumbnailOptions.helpText.split(separator: "\n")
         #expect(lines.count == ThumbnailOptions.table.count)
