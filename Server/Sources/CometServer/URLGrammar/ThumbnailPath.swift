@@ -225,14 +225,11 @@ private struct Parser {
             }
             index += 1
             // Decoded bytes the canonical form would refuse raw (a space, beyond ASCII) are
-            // encoded again; control characters and `\` stay raw, so that they are refused.
-            let printable = byte > 0x20 && byte < 0x7F
-            // A decoded `%` stays: it starts an escape of the source URL itself (`%2520` → `%20`).
-            let keptRaw =
-                printable
-                && (ASCII.mayStandRaw(byte) || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "#")
-                    || byte == UInt8(ascii: "%"))
-            if byte == 0x20 || byte >= 0x80 || (printable && !keptRaw) {
+            // encoded again. Every other byte stays as decoded, for the canonical form to read
+            // as it reads a base64url source's: controls and `\` are refused there, `[` `]`
+            // bracket an IPv6 host (and are encoded in a path), and a decoded `%` starts an
+            // escape of the source URL itself (`%2520` → `%20`).
+            if byte == 0x20 || byte >= 0x80 {
                 ASCII.appendEscape(byte, to: &output)
             } else {
                 output.append(byte)
