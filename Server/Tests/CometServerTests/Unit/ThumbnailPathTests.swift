@@ -54,6 +54,14 @@ struct ThumbnailPathTests {
         #expect(path.signedPart == "/rs:fit:10:10/plain/https://example.com/a.jpg")
     }
 
+    /// Found by the fuzzer: every `/plain/{scheme}:/` was mended, also one in the source URL's own
+    /// path, so the canonical spelling of such a source named another source.
+    @Test func aPlainSegmentInTheSourceURLIsLeftAsWritten() throws {
+        let path = try ThumbnailPath(path: "/sig/plain/http:/h.example/a/plain/x:/y.jpg")
+        #expect(path.canonicalSource == "http://h.example/a/plain/x:/y.jpg")
+        #expect(path.signedPart == "/plain/http://h.example/a/plain/x:/y.jpg")
+    }
+
     @Test func onlyPresetsReadTheFirstSegmentAsPresetNames() throws {
         let path = try ThumbnailPath(path: "/sig/small:grey/plain/http://example.com/a.jpg", mode: .onlyPresets)
         #expect(path.options == ["pr:small:grey"])
