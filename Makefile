@@ -13,7 +13,7 @@ COLOUR_FIXTURES := .build/colour-fixtures
 HEIC_JXL_FIXTURES := .build/heic-jxl-fixtures
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
-FUZZ_TARGETS ?= png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail webp-oneshot webp-thumbnail gif avif heic jxl
+FUZZ_TARGETS ?= png-oneshot png-incremental jpeg-oneshot jpeg-incremental jpeg-thumbnail webp-oneshot webp-thumbnail gif avif heic jxl url-path
 # The test corpus, found as the tests find it (Tests/Support/TestCorpus.swift): $COMET_CORPUS,
 # else .corpus (filled by `make corpus`), else ../shared/corpus.
 CORPUS := $(or $(COMET_CORPUS),$(if $(wildcard .corpus/.),.corpus,../shared/corpus))
@@ -204,14 +204,21 @@ demo-screenshot: setup
 ## (PNG, JPEG, WebP, GIF, AVIF seeded from the corpus, PNG and JPEG also from the colour
 ## fixtures; HEIC, JPEG XL from the files
 ## `make heic-jxl-fixtures` makes from it), then the cache-key target seeded from
-## Fuzz/seeds/cache-keys. FUZZ_TARGETS='webp-oneshot gif' runs only those decoder targets.
+## Fuzz/seeds/cache-keys. url-path fuzzes comet-server's request path (signature, grammar, options,
+## canonical source and spelling, policy) from Fuzz/seeds/url-path; it links the Server package,
+## whose first sanitized build is long. FUZZ_TARGETS='webp-oneshot gif' runs only those targets.
 ## FUZZ_RUNS=N stops each target after N executions instead (used for the ≥1M runs).
 fuzz: setup colour-fixtures heic-jxl-fixtures
 	@test -d $(CORPUS)/pngsuite || { echo "fuzz: the seeds come from the test corpus, not found at $(CORPUS) (make corpus)" >&2; exit 1; }
-	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address --scratch-path ../.build-fuzz
+	@# swiftc keeps only the last of several -sanitize= flags (Swift 6.3), and SwiftPM passes one per
+	@# --sanitize: without the combined flag after them, Swift code got ASan but no coverage.
+	cd Fuzz && $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=address,fuzzer \
+		--scratch-path ../.build-fuzz
 	@for target in $(FUZZ_TARGETS) cache-keys; do \
 		mkdir -p Fuzz/corpus-work/$$target Fuzz/artifacts; \
-		if [ $$target = cache-keys ]; then binary=CacheKeyFuzzer; seeds=Fuzz/seeds/cache-keys; max_len=8192; \
+		if [ $$target = cache-keys ]; then binary=CacheKeyFuzzer; seeds=Fuzz/seeds/cache-keys; max_len=8192; extra=; \
+		elif [ $$target = url-path ]; then binary=URLPathFuzzer; seeds=Fuzz/seeds/url-path; max_len=4096; \
+			extra=-dict=Fuzz/url-path.dict; \
 		else binary=DecoderFuzzer; max_len=262144; extra=; case $$target in \
 			webp-*) seeds="$(FUZZ_SEEDS_webp)"; max_len=65536; extra=-keep_seed=1;; \
 			gif) seeds="$(FUZZ_SEEDS_gif)"; max_len=32768;; \

@@ -234,7 +234,8 @@ public enum CanonicalURL {
             radix = 8
         }
         if digits.isEmpty { return radix == 16 ? 0 : nil }
-        guard digits.count <= 32 else { return nil }
+        // No cap on the length: a long run of leading zeros is still a number (the C library's
+        // `inet_aton` reads 40 zeros as 0.0.0.0), and a value too large is UInt64.max, out of range.
         var value: UInt64 = 0
         for character in digits {
             let digit = ASCII.hexValue(character)

@@ -236,14 +236,11 @@ private struct Parser {
             }
             index += 1
             // Decoded bytes the canonical form would refuse raw (a space, beyond ASCII) are
-            // encoded again; control characters and `\` stay raw, so that they are refused.
-            let printable = byte > 0x20 && byte < 0x7F
-            // A decoded `%` stays: it starts an escape of the source URL itself (`%2520` → `%20`).
-            let keptRaw =
-                printable
-                && (ASCII.mayStandRaw(byte) || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "#")
-                    || byte == UInt8(ascii: "%"))
-            if byte == 0x20 || byte >= 0x80 || (printable && !keptRaw) {
+            // encoded again. Every other byte stays as decoded, for the canonical form to read
+            // as it reads a base64url source's: controls and `\` are refused there, `[` `]`
+            // bracket an IPv6 host (and are encoded in a path), and a decoded `%` starts an
+            // escape of the source URL itself (`%2520` → `%20`).
+            if byte == 0x20 || byte >= 0x80 {
                 ASCII.appendEscape(byte, to: &output)
             } else {
                 output.append(byte)
@@ -282,27 +279,23 @@ private struct Parser {
 
     /// `bytes` with `/` added after `plain/{scheme}:` where one of the scheme's two slashes was
     /// merged away (`plain/http:/host` → `plain/http://host`), as imgproxy mends them before
-    /// checking the signature.
+    /// checking the signature. Only the first `/plain/` is looked at: no option segment is
+    /// `plain`, so it starts the source (or lies inside base64url text, where no `:` is), and a
+    /// `/plain/` after it is the source URL's own, left as written.
     static func mendingSchemeSlashes(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var output: [UInt8]?  // made only when something is mended
-        var copiedUpTo = 0
-        var searchFrom = 0
-        while let found = firstIndex(of: marker, in: bytes, from: searchFrom) {
+        if let found = firstIndex(of: marker, in: bytes, from: 0) {
             var end = found + marker.count
             while end < bytes.count, isSchemeByte(bytes[end]) { end += 1 }
             if end > found + marker.count, end + 2 < bytes.count, bytes[end] == UInt8(ascii: ":"),
                 bytes[end + 1] == UInt8(ascii: "/"), bytes[end + 2] != UInt8(ascii: "/")
             {
-                if output == nil { output = [] }
-                output!.append(contentsOf: bytes[copiedUpTo...(end + 1)])
-                output!.append(UInt8(ascii: "/"))
-                copiedUpTo = end + 2
+                var output = Array(bytes[...(end + 1)])
+                output.append(UInt8(ascii: "/"))
+                output.append(contentsOf: bytes[(end + 2)...])
+                return String(decoding: output, as: UTF8.self)
             }
-            searchFrom = end
         }
-        guard var output else { return String(decoding: bytes, as: UTF8.self) }
-        output.append(contentsOf: bytes[copiedUpTo...])
-        return String(decoding: output, as: UTF8.self)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static let marker = Array("/plain/".utf8)

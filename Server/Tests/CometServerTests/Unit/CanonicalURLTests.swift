@@ -41,6 +41,11 @@ struct CanonicalURLTests {
         ("http://0177.0.0.1/", "http://127.0.0.1/"),
         ("http://169.254.43518/", "http://169.254.169.254/"),
         ("http://10.1.2.3./", "http://10.1.2.3/"),
+        // Found by the url-path fuzzer: a label of more than 32 digits was read as a name, which
+        // the system's resolver reads as an address.
+        ("http://" + String(repeating: "0", count: 40) + "/", "http://0.0.0.0/"),
+        ("http://0x" + String(repeating: "0", count: 40) + "7f000001/", "http://127.0.0.1/"),
+        ("http://127.0.0." + String(repeating: "0", count: 40) + "1/", "http://127.0.0.1/"),
         // IPv6 forms.
         ("http://[::1]/", "http://[::1]/"),
         ("http://[0:0:0:0:0:0:0:1]/", "http://[::1]/"),
@@ -83,6 +88,7 @@ struct CanonicalURLTests {
         "http://256.0.0.1/",
         "http://1.2.3.4.5/",
         "http://0x100000000/",
+        "http://" + String(repeating: "9", count: 40) + "/",
         "http://example.1.2/",
         "http://[fe80::1%25eth0]/",
         "http://[::1/",

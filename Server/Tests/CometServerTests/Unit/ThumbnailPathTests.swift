@@ -30,6 +30,17 @@ struct ThumbnailPathTests {
         #expect(path.fileExtension == nil)
     }
 
+    /// Found by the canonical spelling property: `[` `]` were encoded again after the decoding,
+    /// so an IPv6 host came out percent-encoded and was refused.
+    @Test(arguments: [
+        ("http://[::1]:8080/a.jpg", "http://[::1]:8080/a.jpg"),
+        ("http://%5B2001:DB8::1%5D/a.jpg", "http://[2001:db8::1]/a.jpg"),
+        ("http%3A%2F%2F%5B2001%3Adb8%3A%3A1%5D%2Fa%5B1%5D.jpg", "http://[2001:db8::1]/a%5B1%5D.jpg"),
+    ])
+    func aPlainSourceMayNameAnIPv6Host(_ spelled: String, _ canonical: String) throws {
+        #expect(try ThumbnailPath(path: "/sig/plain/" + spelled).canonicalSource == canonical)
+    }
+
     @Test func aBase64SourceMaySpanSegmentsAndHavePadding() throws {
         let split = try ThumbnailPath(path: "/sig/q:80/aHR0cDovL2V4YW1w/bGUuY29tL2ltYWdlLmpwZw.png")
         #expect(split.canonicalSource == "http://example.com/image.jpg")
@@ -41,6 +52,14 @@ struct ThumbnailPathTests {
         let path = try ThumbnailPath(path: "/sig/rs:fit:10:10/plain/https:/example.com/a.jpg")
         #expect(path.canonicalSource == "https://example.com/a.jpg")
         #expect(path.signedPart == "/rs:fit:10:10/plain/https://example.com/a.jpg")
+    }
+
+    /// Found by the fuzzer: every `/plain/{scheme}:/` was mended, also one in the source URL's own
+    /// path, so the canonical spelling of such a source named another source.
+    @Test func aPlainSegmentInTheSourceURLIsLeftAsWritten() throws {
+        let path = try ThumbnailPath(path: "/sig/plain/http:/h.example/a/plain/x:/y.jpg")
+        #expect(path.canonicalSource == "http://h.example/a/plain/x:/y.jpg")
+        #expect(path.signedPart == "/plain/http://h.example/a/plain/x:/y.jpg")
     }
 
     @Test func onlyPresetsReadTheFirstSegmentAsPresetNames() throws {
