@@ -14,6 +14,8 @@ struct CanonicalSpellingPropertyTests {
     static let configuration: ServerConfiguration = {
         var configuration = ServerConfiguration()
         configuration.signer = RunningServer.signer
+        // So that imgproxy's security options are drawn and spelled too.
+        configuration.allowsSecurityOptions = true
         return configuration
     }()
 
