@@ -5,7 +5,7 @@ import Foundation
 /// lowered by the URL's security options (`msfs`, `msr`, `maf`, `mafr`; never raised).
 ///
 /// The pipeline holds every source to the server's own limits; a lower one of a URL is checked
-/// by the server on the fetched bytes before they are decoded (``check(_:)``), and the animation
+/// by the server on the fetched bytes before they are decoded (``check(_:)-(Data)``), and the animation
 /// limits on the animation's header (``check(_:)-(AnimationHeader)``). Thread-safe (a value).
 public struct SourceLimits: Sendable, Hashable {
     /// The most bytes (`--max-source-bytes`, `msfs`).

@@ -1,5 +1,5 @@
 /// How `rs:` fits the source into the requested box: imgproxy's resizing types, with its
-/// results (``ResizeGeometry`` has the arithmetic).
+/// results (`ResizeGeometry` has the arithmetic).
 ///
 /// Thread-safe (a value).
 public enum ResizeMode: String, Sendable, Hashable {
