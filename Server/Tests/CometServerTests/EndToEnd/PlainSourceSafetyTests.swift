@@ -94,10 +94,11 @@ struct PlainSourceSafetyTests {
     @Test(arguments: [Spelling.raw, .percentEncoded])
     func aNonGlobalHostIsRefusedAsAPlainSourceAsItIsAsBase64(_ spelling: Spelling) async throws {
         try await withLoopbackRefused { origin, server, sources in
-            let port = Self.port(server)
-            let plain = await Self.outcomes(sources.map { Self.plain($0, spelling) }, port: port)
-            let base64 = await Self.outcomes(sources.map(Self.base64), port: port)
-            #expect(plain == base64, "\(zip(sources, plain).map { "\($0) \($1)" })")
+            // The base64url outcome, which the test above checks.
+            let outcomes = await Self.outcomes(sources.map { Self.plain($0, spelling) }, port: Self.port(server))
+            #expect(
+                outcomes == Array(repeating: "403 source_refused", count: sources.count),
+                "\(zip(sources, outcomes).map { "\($0) \($1)" })")
             #expect(origin.totalRequests == 0)
         }
     }
@@ -124,10 +125,11 @@ struct PlainSourceSafetyTests {
     @Test(arguments: [Spelling.raw, .percentEncoded])
     func aPathOutOfTheAllowedPrefixIsRefusedAsAPlainSourceAsItIsAsBase64(_ spelling: Spelling) async throws {
         try await withPrefixAllowed { origin, server, sources in
-            let port = Self.port(server)
-            let plain = await Self.outcomes(sources.map { Self.plain($0, spelling) }, port: port)
-            let base64 = await Self.outcomes(sources.map(Self.base64), port: port)
-            #expect(plain == base64, "\(zip(sources, plain).map { "\($0) \($1)" })")
+            // The base64url outcome, which the test above checks.
+            let outcomes = await Self.outcomes(sources.map { Self.plain($0, spelling) }, port: Self.port(server))
+            #expect(
+                outcomes == Array(repeating: "403 source_refused", count: sources.count),
+                "\(zip(sources, outcomes).map { "\($0) \($1)" })")
             #expect(origin.totalRequests == 0)
         }
     }
@@ -158,11 +160,7 @@ struct PlainSourceSafetyTests {
     func aRawByteARequestLineCannotHoldIsRefused(_ byte: String) async throws {
         try await withPrefixAllowed { origin, server, _ in
             let target = Self.target("/rs:fit:32:32/plain/" + origin.base + "/img/a" + byte + "b.jpg")
-            let answer = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: RawHTTP.get(port: Self.port(server), target: Array(target.utf8)))
-                }
-            }
+            let answer = await RawHTTP.get(port: Self.port(server), target: target)
             #expect(answer.status == 400)
             #expect(origin.totalRequests == 0)
         }

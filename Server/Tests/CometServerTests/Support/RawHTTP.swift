@@ -14,8 +14,8 @@ enum RawHTTP {
         var errorCode: String?
     }
 
-    /// Sends `GET {target}` to 127.0.0.1:`port` and reads the answer until the server closes
-    /// the connection (`Connection: close`). Blocks the calling thread for at most ~30 s.
+    /// Sends `GET {target}` to 127.0.0.1:`port` and reads the answer until it is whole or the
+    /// server closes the connection (`Connection: close`). Blocks the calling thread for at most ~30 s.
     static func get(port: Int, target: [UInt8]) -> Answer {
         let fd = LoopbackSocket.connected(port: port)
         guard fd >= 0 else { return Answer(status: 0) }
@@ -34,15 +34,26 @@ enum RawHTTP {
             let count = recv(fd, &buffer, buffer.count, 0)
             guard count > 0 else { break }
             received += buffer[..<count]
+            if isComplete(received) { break }
         }
         return parse(received)
     }
 
-    /// Runs ``get(port:target:)`` off Swift concurrency's threads.
+    /// Runs ``get(port:target:)`` on a thread of its own (``onOwnThread(_:)``).
     static func get(port: Int, target: String) async -> Answer {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: get(port: port, target: Array(target.utf8))) }
-        }
+        await onOwnThread { get(port: port, target: Array(target.utf8)) }
+    }
+
+    /// Whether `bytes` hold a whole answer: its head and as many body bytes as its
+    /// `Content-Length` says (the server may keep the connection a moment longer).
+    private static func isComplete(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let head = text[..<end.lowerBound].lowercased()
+        guard let field = head.range(of: "\r\ncontent-length:") else { return false }
+        let value = head[field.upperBound...].prefix { $0 != "\r" }.trimmingCharacters(in: .whitespaces)
+        guard let length = Int(value) else { return false }
+        return text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length
     }
 
     private static func parse(_ bytes: [UInt8]) -> Answer {
@@ -58,5 +69,14 @@ enum RawHTTP {
             code = error["code"] as? String
         }
         return Answer(status: status, errorCode: code)
+    }
+}
+
+/// Runs blocking or long `work` on a new thread and returns its result: neither on Swift
+/// concurrency's threads nor on Dispatch's global queue, whose few threads (as many as cores on
+/// Linux) also run the servers' host lookups, for every test running beside.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
     }
 }
