@@ -382,24 +382,4 @@ public struct ThumbnailOptions: Sendable, Hashable {
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
-
-    /// The options as a Markdown table (the Serving guide's), one row per option of ``table``,
-    /// each with its example.
-    public static var markdownTable: String {
-        let rows = table.map { option in
-            let form = option.form.replacingOccurrences(of: "|", with: "\\|")
-            let names = ([option.longName] + option.aliases).map { "`\($0)`" }.joined(separator: ", ")
-            let imgproxy = imgproxyComparison[option.name] ?? "not compared"
-            return "| `\(form)` | \(names) | \(option.summary) | \(imgproxy) | `\(option.example)` |"
-        }
-        return (["| Option | Long name | Meaning | imgproxy | Example |", "| --- | --- | --- | --- | --- |"] + rows)
-            .joined(separator: "\n")
-    }
-
-    /// The options as `comet-server --help` lists them, one per line.
-    public static var helpText: String {
-        table.map { option in
-            "  \(option.form) (or \(([option.longName] + option.aliases).joined(separator: ", "))): \(option.summary.replacingOccurrences(of: "`", with: ""))"
-        }.joined(separator: "\n")
-    }
 }

@@ -15,10 +15,7 @@ struct WatermarkTests {
 
     /// The result of `options` (as PNG) from the watermarked server.
     private func result(_ options: String) async throws -> Image {
-        let (origin, server) = try await SharedOriginAndServer.getWatermarked()
-        let answer = try await client.get(server.url(options + "/f:png", origin.url("/img/photo.jpg")))
-        #expect(answer.status == 200, "\(options): \(String(decoding: answer.body, as: UTF8.self))")
-        return try ImageDecoders.decode(Data(answer.body)).image
+        try await watermarkedResult(options, client: client)
     }
 
     /// The 160×120 fit with `watermark`, and without it.
@@ -137,10 +134,7 @@ struct WatermarkPixelRatioTests {
     private static let blue = RGBA8(red: 0, green: 0, blue: 255)
 
     private func result(_ options: String) async throws -> Image {
-        let (origin, server) = try await SharedOriginAndServer.getWatermarked()
-        let answer = try await client.get(server.url(options + "/f:png", origin.url("/img/photo.jpg")))
-        #expect(answer.status == 200, "\(options): \(String(decoding: answer.body, as: UTF8.self))")
-        return try ImageDecoders.decode(Data(answer.body)).image
+        try await watermarkedResult(options, client: client)
     }
 
     @Test func theRatioScalesAnUnresizedCropAndTheMarksOffsets() async throws {
@@ -155,4 +149,12 @@ struct WatermarkPixelRatioTests {
         #expect(marked.width == 640 && marked.height == 480)
         #expect(marked.pixel(x: 5, y: 5) == Self.blue && marked.pixel(x: 4, y: 5) != Self.blue)
     }
+}
+
+/// The result of `options` (as PNG) of the origin's photo from the watermarked server.
+private func watermarkedResult(_ options: String, client: HTTPClient) async throws -> Image {
+    let (origin, server) = try await SharedOriginAndServer.getWatermarked()
+    let answer = try await client.get(server.url(options + "/f:png", origin.url("/img/photo.jpg")))
+    #expect(answer.status == 200, "\(options): \(String(decoding: answer.body, as: UTF8.self))")
+    return try ImageDecoders.decode(Data(answer.body)).image
 }
