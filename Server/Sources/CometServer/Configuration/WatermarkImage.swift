@@ -23,6 +23,6 @@ public struct WatermarkImage: Sendable {
     public static func load(path: String) throws -> WatermarkImage {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let image = try ImageDecoders.decode(data).image
-        return WatermarkImage(image: image, id: String(ThumbnailResponder.digest([UInt8](data)).prefix(16)))
+        return WatermarkImage(image: image, id: String(SHA256State.hexDigest(of: data).prefix(16)))
     }
 }

@@ -16,9 +16,7 @@ public struct InfoRequest: Sendable {
 
     /// Lowercase hex SHA-256 of `info`, the canonical options and the canonical source, one per
     /// line: never a thumbnail's key, whose first line is its options.
-    public var key: String { String(storeKey.dropFirst(Self.storePrefix.utf8.count)) }
-
-    private static let storePrefix = "comet:v1:"
+    public var key: String { StoreKey.digest(of: storeKey) }
 
     /// Checks and reads the path after `/info` of an `/info` URL (`/{signature}/{options…}/{source}`
     /// in imgproxy's grammar, ``ThumbnailPath``) under `configuration` (its signer and source
@@ -41,9 +39,6 @@ public struct InfoRequest: Sendable {
         hash.update(options.canonical)
         hash.update("\n")
         hash.update(path.canonicalSource)
-        let hex = hash.finalize { digest in
-            digest.flatMap { [ASCII.lowerHexDigit($0 >> 4), ASCII.lowerHexDigit($0 & 0x0F)] }
-        }
-        storeKey = Self.storePrefix + String(decoding: hex, as: UTF8.self)
+        storeKey = StoreKey.make(hash)
     }
 }

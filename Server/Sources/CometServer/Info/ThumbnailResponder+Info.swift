@@ -73,8 +73,8 @@ extension ThumbnailResponder {
             try SourceInfo.make(from: data, options: options, limits: limits)
         }
         let validator =
-            fetcher.validators.validator(for: source.absoluteString) ?? "sha256:" + Self.digest([UInt8](data))
-        let etag = "\"" + Self.digest("\(request.key)\n\(validator)").prefix(32) + "\""
+            fetcher.validators.validator(for: source.absoluteString) ?? "sha256:" + SHA256State.hexDigest(of: data)
+        let etag = "\"" + SHA256State.hexDigest(of: "\(request.key)\n\(validator)").prefix(32) + "\""
         return StoredResult(bytes: info.json, contentType: "application/json", etag: etag)
     }
 }

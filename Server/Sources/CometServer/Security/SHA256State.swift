@@ -50,6 +50,39 @@ struct SHA256State {
         }
     }
 
+    /// Ends the computation and gives its digest as lowercase hex after `prefix` (64 digits),
+    /// written straight into the string's storage: the one hex spelling of the server's digests
+    /// (store keys, ETags, validators, watermark names).
+    consuming func finalizeHex(after prefix: String = "") -> String {
+        let prefix = prefix.utf8
+        return finalize { digest in
+            String(unsafeUninitializedCapacity: prefix.count + 2 * digest.count) { text in
+                var index = text.initialize(fromContentsOf: prefix)
+                for byte in digest {
+                    text[index] = ASCII.lowerHexDigit(byte >> 4)
+                    text[index + 1] = ASCII.lowerHexDigit(byte & 0x0F)
+                    index += 2
+                }
+                return index
+            }
+        }
+    }
+
+    /// The lowercase hex digest of `bytes`, in one call.
+    static func hexDigest(of bytes: some Sequence<UInt8>) -> String {
+        var state = SHA256State()
+        let hashed = bytes.withContiguousStorageIfAvailable { state.update($0) }
+        if hashed == nil { state.update(Array(bytes)) }
+        return state.finalizeHex()
+    }
+
+    /// The lowercase hex digest of `text`'s UTF-8 bytes, in one call.
+    static func hexDigest(of text: String) -> String {
+        var state = SHA256State()
+        state.update(text)
+        return state.finalizeHex()
+    }
+
     /// The digest of `bytes`, in one call.
     static func digest(of bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var state = SHA256State()

@@ -22,9 +22,7 @@ public struct ThumbnailRequest: Sendable {
     /// Lowercase hex SHA-256 of the result's identity: the canonical options (without the
     /// format), the format choice and the canonical source, one per line, and with `wm` the
     /// watermark image's ``WatermarkImage/id``.
-    public var key: String { String(storeKey.dropFirst(Self.storePrefix.utf8.count)) }
-
-    private static let storePrefix = "comet:v1:"
+    public var key: String { StoreKey.digest(of: storeKey) }
 
     /// Whether an animated source gives an animated result: the format keeps animations (WebP,
     /// GIF, or the source's own, ``FormatChoice/source``, which is GIF for an animation), the
@@ -51,11 +49,13 @@ public struct ThumbnailRequest: Sendable {
     /// does not allow (``ServerConfiguration/allowsSecurityOptions``) and for the source policy.
     public init(path text: String, accept: String?, configuration: ServerConfiguration) throws(ServiceError) {
         let (signature, signedPart) = try ThumbnailPath.split(text)
-        if let signer = configuration.signer, !signer.isValid(signature, for: signedPart) { throw .badSignature }
+        // Read through the configuration in place: the signer, the presets and the policy are
+        // large values, and a copy of each on every request showed in the URL path's profile.
+        if configuration.signer?.isValid(signature, for: signedPart) == false { throw .badSignature }
         let path = try ThumbnailPath(
             signature: signature, signedPart: signedPart,
             mode: configuration.presets.onlyPresets ? .onlyPresets : .options)
-        var parsed = try ThumbnailOptions.parse(
+        let parsed = try ThumbnailOptions.parse(
             path.options, maximumDimension: configuration.maximumOutputDimension,
             presets: configuration.presets)
         if parsed.hasSecurityOptions, !configuration.allowsSecurityOptions {
@@ -78,16 +78,17 @@ public struct ThumbnailRequest: Sendable {
             variesOnAccept = true
         }
         try configuration.sourcePolicy.checkCanonical(path.canonicalSource)
-        self.path = path
-        self.options = parsed
         sourceLimits = parsed.sourceLimits(under: configuration)
         keepsAnimation =
             sourceLimits.maximumAnimationFrames > 1 && parsed.keepsColorProfile != true
             && (choice == .exactly(.webp) || choice == .exactly(.gif) || choice == .source)
-        parsed.format = nil  // in the key through `choice`
+        // The format is in the key through `choice`.
         storeKey = Self.storeKey(
-            options: parsed.canonical, choice: choice.keyComponent + (keepsAnimation ? "+animation" : ""),
-            source: path.canonicalSource, watermark: watermark?.id)
+            options: parsed.canonicalBytes(includingFormat: false), choice: choice.keyComponent,
+            animation: keepsAnimation, source: path.canonicalSource, watermark: watermark?.id)
+        // Last, so that both are moved in rather than copied.
+        self.path = path
+        self.options = parsed
     }
 
     /// The `Content-Disposition` of a result of `contentType`, or `nil` when neither `fn` nor
@@ -123,30 +124,21 @@ public struct ThumbnailRequest: Sendable {
     /// What the result is made from: the options' plan.
     public var plan: ThumbnailPlan { ThumbnailPlan(options, watermark: watermark) }
 
-    /// `comet:v1:` and the SHA-256 of the three lines (four with a watermark's name) in
-    /// lowercase hex, written straight into the string's storage.
-    private static func storeKey(options: String, choice: String, source: String, watermark: String?) -> String {
+    /// The ``StoreKey`` of the three lines (four with a watermark's name).
+    private static func storeKey(
+        options: [UInt8], choice: String, animation: Bool, source: String, watermark: String?
+    ) -> String {
         var hash = SHA256State()
         hash.update(options)
         hash.update("\n")
         hash.update(choice)
+        if animation { hash.update("+animation") }
         hash.update("\n")
         hash.update(source)
         if let watermark {
             hash.update("\n")
             hash.update(watermark)
         }
-        let prefix = storePrefix.utf8
-        return hash.finalize { digest in
-            String(unsafeUninitializedCapacity: prefix.count + 2 * digest.count) { key in
-                var index = key.initialize(fromContentsOf: prefix)
-                for byte in digest {
-                    key[index] = ASCII.lowerHexDigit(byte >> 4)
-                    key[index + 1] = ASCII.lowerHexDigit(byte & 0x0F)
-                    index += 2
-                }
-                return index
-            }
-        }
+        return StoreKey.make(hash)
     }
 }

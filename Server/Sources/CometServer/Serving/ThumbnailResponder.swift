@@ -304,8 +304,10 @@ public final class ThumbnailResponder: Sendable {
             throw ServiceError.tooLarge("the result is larger than \(configuration.maximumOutputBytes) bytes")
         }
         metrics.recordResultMade()
-        let validator = fetcher.validators.validator(for: item.source.absoluteString) ?? "sha256:" + Self.digest(bytes)
-        let etag = "\"" + Self.digest("\(item.key)\n\(formatName)\n\(validator)").prefix(32) + "\""
+        let validator =
+            fetcher.validators.validator(for: item.source.absoluteString) ?? "sha256:"
+            + SHA256State.hexDigest(of: bytes)
+        let etag = "\"" + SHA256State.hexDigest(of: "\(item.key)\n\(formatName)\n\(validator)").prefix(32) + "\""
         return StoredResult(bytes: bytes, contentType: contentType, etag: etag)
     }
 
@@ -333,20 +335,6 @@ public final class ThumbnailResponder: Sendable {
             let tag = candidate.trimmingCharacters(in: .whitespaces)
             return tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == bare
         }
-    }
-
-    static func digest(_ string: String) -> String { digest(Array(string.utf8)) }
-
-    /// Lowercase hex SHA-256 (on every request's path, so no `String(format:)`).
-    static func digest(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex = [UInt8]()
-        hex.reserveCapacity(64)
-        for byte in bytes.withUnsafeBytes(SHA256State.digest(of:)) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: hex, as: UTF8.self)
     }
 
     /// The pipeline's name for the bytes fetched from `source` ahead of their decode: apart from

@@ -253,10 +253,18 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// them as in a URL's path), e.g. `rs:fill:256:256/q:80/f:webp`; `""` for none. Equal options
     /// always spell the same, so it is the options' part of cache keys and ETags.
     public var canonical: String {
+        String(decoding: canonicalBytes(includingFormat: true), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of ``canonical``; without `f` when `includingFormat` is `false` (a result
+    /// key holds the format it was made in, not the one asked for).
+    func canonicalBytes(includingFormat: Bool) -> [UInt8] {
         var spelling: [UInt8] = []
         spelling.reserveCapacity(64)
-        for option in Self.table { _ = option.appendSpelling(of: self, to: &spelling) }
-        return String(decoding: spelling, as: UTF8.self)
+        for option in Self.table where includingFormat || option !== Self.format {
+            _ = option.appendSpelling(of: self, to: &spelling)
+        }
+        return spelling
     }
 
     /// Parses a URL's option segments (``ThumbnailPath/options``), checking each value against
@@ -337,7 +345,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
                 "\(name): this server takes presets only (/{signature}/{name}:{name}/{source}), not options "
                     + "(comet-server --only-presets)")
         }
-        guard let option = table.first(where: { $0.isNamed(nameBytes) }) else {
+        guard let option = Self.option(named: nameBytes) else {
             throw .badOptions("unknown option \"\(name)\" (known: \(table.map(\.name).joined(separator: ", ")))")
         }
         guard arguments.count > 0 else {

@@ -68,11 +68,19 @@ public struct ThumbnailPath: Sendable, Hashable {
     /// gives it), throwing as ``init(path:mode:)`` does.
     public init(signature: String, signedPart: String, mode: PathMode = .options) throws(ServiceError) {
         var text = signedPart
-        let parsed = text.withUTF8 { bytes in
-            Result { () throws(ServiceError) in try Parser(bytes: bytes, mode: mode).read(signature: signature) }
+        var failure: ServiceError?
+        // An optional and an error beside it, not a `Result`: a path moves out of the optional,
+        // where `Result.get()` copied it.
+        let parsed = text.withUTF8 { bytes -> ThumbnailPath? in
+            do throws(ServiceError) {
+                return try Parser(bytes: bytes, mode: mode).read(signature: signature, signedPart: signedPart)
+            } catch {
+                failure = error
+                return nil
+            }
         }
-        self = try parsed.get()
-        self.signedPart = signedPart
+        guard let parsed else { throw failure ?? .badURL("the path could not be read") }
+        self = consume parsed
     }
 
     /// A request's `path` split into its signature segment and the part the signature covers
@@ -143,6 +151,14 @@ public struct ThumbnailPath: Sendable, Hashable {
 
 /// Reads one path over its bytes (``ThumbnailPath/init(path:mode:)``).
 private struct Parser {
+    /// A source URL's bytes before they are made canonical.
+    enum SourceBytes {
+        /// As the path writes them, at this range of the signed part: nothing to decode.
+        case written(Range<Int>)
+        /// Decoded from the path.
+        case decoded([UInt8])
+    }
+
     let bytes: UnsafeBufferPointer<UInt8>
     let mode: ThumbnailPath.PathMode
 
@@ -155,11 +171,12 @@ private struct Parser {
 
     private static let plainToken = Array("plain".utf8)
 
-    /// Reads the signed part (from its `/`) into a path (its ``ThumbnailPath/signedPart`` left
-    /// for the caller, who has it as a string).
-    func read(signature: String) throws(ServiceError) -> ThumbnailPath {
+    /// Reads the signed part (from its `/`; `signedPart` as a string, which the path keeps) into
+    /// a path.
+    func read(signature: String, signedPart: String) throws(ServiceError) -> ThumbnailPath {
         let signed = bytes
         var options: [String] = []
+        options.reserveCapacity(8)
         var index = signed.first == UInt8(ascii: "/") ? 1 : 0
         if mode == .onlyPresets {
             let end = signed[index...].firstIndex(of: UInt8(ascii: "/")) ?? signed.endIndex
@@ -178,17 +195,20 @@ private struct Parser {
         guard index < signed.endIndex else { throw .badURL("the URL has no source after its options") }
         let rest = UnsafeBufferPointer(rebasing: signed[index...])
         let form: ThumbnailPath.SourceForm
-        let sourceBytes: [UInt8]
+        let sourceBytes: SourceBytes
         let fileExtension: String?
         if let slash = rest.firstIndex(of: UInt8(ascii: "/")),
             ASCII.equal(
                 UnsafeBufferPointer(rebasing: rest[..<slash]), Self.plainToken), slash + 1 < rest.endIndex
         {
             form = .plain
-            (sourceBytes, fileExtension) = try Self.plainSource(UnsafeBufferPointer(rebasing: rest[(slash + 1)...]))
+            (sourceBytes, fileExtension) = try Self.plainSource(
+                UnsafeBufferPointer(rebasing: rest[(slash + 1)...]), at: index + slash + 1)
         } else {
             form = .base64
-            (sourceBytes, fileExtension) = try Self.base64Source(rest)
+            let decoded: [UInt8]
+            (decoded, fileExtension) = try Self.base64Source(rest)
+            sourceBytes = .decoded(decoded)
         }
         if let fileExtension, OutputFormat(name: fileExtension) == nil {
             guard !Self.unwrittenImageExtensions.contains(fileExtension) else {
@@ -197,18 +217,26 @@ private struct Parser {
             }
             throw .badURL("unknown extension \"\(fileExtension)\" (jpg, jpeg, png, webp, avif, gif)")
         }
-        let canonical = try sourceBytes.withUnsafeBufferPointer { source throws(ServiceError) in
-            try CanonicalURL.canonicalString(source)
+        let canonical: String
+        switch sourceBytes {
+        case .written(let range):
+            canonical = try CanonicalURL.canonicalString(UnsafeBufferPointer(rebasing: signed[range]))
+        case .decoded(let bytes):
+            canonical = try bytes.withUnsafeBufferPointer { source throws(ServiceError) in
+                try CanonicalURL.canonicalString(source)
+            }
         }
         return ThumbnailPath(
-            signature: signature, signedPart: "", options: options,
+            signature: signature, signedPart: signedPart, options: options,
             sourceForm: form, fileExtension: fileExtension, canonicalSource: canonical)
     }
 
-    /// A `plain/` source: the URL before a single `@`, percent-decoded once (bytes a URL may
-    /// not hold raw are then encoded again, for the canonical form to read), and the extension
-    /// after it.
-    private static func plainSource(_ text: UnsafeBufferPointer<UInt8>) throws(ServiceError) -> ([UInt8], String?) {
+    /// A `plain/` source (`text`, which starts at `offset` in the signed part): the URL before a
+    /// single `@`, percent-decoded once (bytes a URL may not hold raw are then encoded again, for
+    /// the canonical form to read), and the extension after it.
+    private static func plainSource(
+        _ text: UnsafeBufferPointer<UInt8>, at offset: Int
+    ) throws(ServiceError) -> (SourceBytes, String?) {
         var url = text[...]
         var fileExtension: String?
         if let at = text.firstIndex(of: UInt8(ascii: "@")) {
@@ -219,6 +247,10 @@ private struct Parser {
             if at + 1 < text.endIndex { fileExtension = lowercased(text[(at + 1)...]) }
         }
         guard !url.isEmpty else { throw .badURL("the source URL is empty") }
+        // The usual source needs no decoding: it is read where the path holds it.
+        if !url.contains(where: { $0 == UInt8(ascii: "%") || $0 == 0x20 || $0 >= 0x80 }) {
+            return (.written((offset + url.startIndex)..<(offset + url.endIndex)), fileExtension)
+        }
         var output: [UInt8] = []
         output.reserveCapacity(url.count)
         var index = url.startIndex
@@ -246,7 +278,7 @@ private struct Parser {
                 output.append(byte)
             }
         }
-        return (output, fileExtension)
+        return (.decoded(output), fileExtension)
     }
 
     /// A base64url source: the segments joined, the text before a single `.` decoded, and the
