@@ -46,6 +46,10 @@ public final class ThumbnailOption: Sendable {
     ///   - reset: what the option given with one empty argument (`q:`, `bg:`) does: sets the
     ///     option back to its default, as an argument left empty means its default. `nil`: the
     ///     empty argument goes to `parse`, for options whose parts may each be left empty.
+    // Inlined into each entry's declaration so that its closures are compiled for its `Value`:
+    // left generic, every request's canonical spelling read each of the 47 values through
+    // runtime metadata, which cost as much as all the rest of the URL path.
+    @inline(__always)
     init<Value: Sendable>(
         name: String, longName: String, aliases: [String] = [], syntax: String, summary: String, example: String,
         get: @escaping @Sendable (ThumbnailOptions) -> Value?,
