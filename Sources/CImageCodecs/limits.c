@@ -42,3 +42,13 @@ cic_status cic_check_animation(cic_limits limits, uint64_t frames, uint64_t widt
     }
     return CIC_OK;
 }
+
+cic_status cic_check_decoder_memory(cic_limits limits, uint64_t bytes, char message[CIC_MESSAGE_CAPACITY]) {
+    if (bytes > limits.max_decoder_memory) {
+        snprintf(message, CIC_MESSAGE_CAPACITY,
+                 "decoding needs about %llu bytes of working memory, over the working-memory limit of %llu bytes",
+                 (unsigned long long)bytes, (unsigned long long)limits.max_decoder_memory);
+        return CIC_MEMORY_LIMIT;
+    }
+    return CIC_OK;
+}

@@ -38,7 +38,7 @@ typedef struct {
     uint32_t max_dimension;        // either declared side
     uint64_t max_source_pixels;    // declared width * height
     uint64_t max_output_pixels;    // decoded bitmap width * height
-    uint64_t max_decoder_memory;   // bytes of working memory (JPEG coefficient buffers)
+    uint64_t max_decoder_memory;   // bytes of working memory (JPEG coefficient buffers; HEIF's and JPEG XL's, estimated)
     uint32_t max_scans;            // progressive JPEG scans
     uint32_t max_frames;           // frames of an animation
     uint64_t max_animation_pixels; // frames * canvas width * height of an animation

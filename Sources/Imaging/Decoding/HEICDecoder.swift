@@ -19,7 +19,11 @@ import Foundation
 /// **Limits.** The boxes are read first (no HEVC decoding) and the primary image's declared
 /// size is checked against the limits before anything image-sized is allocated; libheif also
 /// refuses any item with a side over ``ImageDecodingLimits/maxDimension`` while it reads.
-/// HEIF has no reduced-size decode: ``ImageDecodingOptions/downsampling`` is ignored. What
+/// The working memory libheif and libde265 will need is estimated from the boxes too and
+/// checked against ``ImageDecodingLimits/maxDecoderMemory`` before decoding (libheif 1.15 has
+/// no memory limit of its own): the YCbCr planes twice, counted as 4:4:4, then the RGB(A)
+/// conversion, about 9 bytes a pixel at 8 bits (12 with alpha, 15 at 10 bits), so under the
+/// default 256 MiB an 8-bit image decodes up to about 28 megapixels. HEIF has no reduced-size decode: ``ImageDecodingOptions/downsampling`` is ignored. What
 /// libheif reports as a decoding warning (non-strict mode) goes to ``DecodedImage/warnings``;
 /// with ``ImageDecodingOptions/isStrict`` it is an error.
 ///

@@ -13,9 +13,11 @@ public struct ImageDecodingLimits: Sendable, Hashable {
     /// thumbnail.
     public var maxPixelCount: Int
 
-    /// The most working memory, in bytes, the JPEG decoder may allocate besides the bitmap.
+    /// The most working memory, in bytes, a decoder may allocate besides the bitmap.
     /// Progressive JPEGs keep coefficients for the whole image (about 2 bytes per sample) even
-    /// when downsampling. Default 256 MiB.
+    /// when downsampling; libjpeg counts its allocations against this. The HEIC and JPEG XL
+    /// decoders estimate what libheif or libjxl will allocate from the declared image and
+    /// refuse it before decoding (``HEICDecoder``, ``JPEGXLDecoder``). Default 256 MiB.
     public var maxDecoderMemory: Int
 
     /// The most scans a progressive JPEG may have (a "scan bomb" repeats work per scan).

@@ -19,8 +19,14 @@ import Foundation
 /// in 8 bits); ``ImageDecodingOptions/keepsOriginalColors`` then has no original numbers to keep.
 ///
 /// **Limits.** The declared size is checked against the limits as soon as libjxl has read the
-/// header, before anything image-sized is allocated. JPEG XL's progressive downsampling is not
-/// used: ``ImageDecodingOptions/downsampling`` is ignored.
+/// header, before anything image-sized is allocated; so is the working memory libjxl will
+/// need, estimated from the header against ``ImageDecodingLimits/maxDecoderMemory`` (libjxl
+/// 0.7 has no limit of its own, and its memory manager does not see its image buffers). The
+/// header does not say whether a lossy (XYB) image is VarDCT or modular, so it is counted as
+/// modular, the costlier: about 20 bytes a pixel, 16 more a pixel for alpha or any other
+/// extra channel; a lossless image about 4 bytes a channel a pixel. Under the default 256 MiB
+/// a lossy image decodes up to about 12 megapixels, a lossless RGB one about 18. JPEG XL's
+/// progressive downsampling is not used: ``ImageDecodingOptions/downsampling`` is ignored.
 ///
 /// Stateless and thread-safe: one instance can decode on many threads at once.
 public struct JPEGXLDecoder: ImageDecoding {

@@ -156,6 +156,26 @@ struct HEICDecoderTests {
         }
     }
 
+    /// Within every size limit (8192² is the default maxPixelCount) but its planes and their RGB
+    /// conversion need far more than 256 MiB: refused from the boxes, before libheif decodes.
+    @Test func aDeclared8192SquaredIsRefusedForItsWorkingMemory() throws {
+        #expect {
+            _ = try ImageDecoders.decode(Self.declaring(width: 8192, height: 8192))
+        } throws: { error in
+            guard case .tooLarge(8192, 8192, let limit) = error as? ImageDecodingError else { return false }
+            return limit.contains("working-memory limit of \(256 << 20) bytes")
+        }
+    }
+
+    @Test func aFileThatDecodesByDefaultIsRefusedUnderASmallerWorkingMemoryLimit() throws {
+        #expect {
+            _ = try decode("plain.heic", options: limited { $0.maxDecoderMemory = 4 << 20 })
+        } throws: { error in
+            guard case .tooLarge(256, 192, let limit) = error as? ImageDecodingError else { return false }
+            return limit.contains("working-memory limit of \(4 << 20) bytes")
+        }
+    }
+
     @Test(
         "a damaged file is an error with libheif's message", arguments: fixtures.cases(format: "heic", expect: "error"))
     func damagedFileIsAnError(_ fixture: HEICJXLFixtures.Case) throws {

@@ -166,6 +166,27 @@ struct JPEGXLDecoderTests {
         }
     }
 
+    /// Within every size limit (8192² is the default maxPixelCount), but a lossy (XYB, the
+    /// header's default) image that size needs far more than 256 MiB: refused from the header.
+    @Test func aDeclared8192SquaredIsRefusedForItsWorkingMemory() throws {
+        #expect {
+            _ = try ImageDecoders.decode(Self.header(width: 8192, height: 8192))
+        } throws: { error in
+            guard case .tooLarge(8192, 8192, let limit) = error as? ImageDecodingError else { return false }
+            return limit.contains("working-memory limit of \(256 << 20) bytes")
+        }
+    }
+
+    @Test func aFileThatDecodesByDefaultIsRefusedUnderASmallerWorkingMemoryLimit() throws {
+        #expect {
+            _ = try JPEGXLDecoder().decode(
+                Self.fixtures.data("lossless.jxl"), options: limited { $0.maxDecoderMemory = 4 << 20 })
+        } throws: { error in
+            guard case .tooLarge(let width, let height, let limit) = error as? ImageDecodingError else { return false }
+            return width > 0 && height > 0 && limit.contains("working-memory limit of \(4 << 20) bytes")
+        }
+    }
+
     @Test("a damaged file is an error", arguments: fixtures.cases(format: "jxl", expect: "error"))
     func damagedFileIsAnError(_ fixture: HEICJXLFixtures.Case) throws {
         #expect {
