@@ -304,9 +304,20 @@ public final class DataCache: DataCaching, Sendable {
 
     // MARK: Names
 
-    private func filename(for key: String) -> String? {
-        guard let name = filenameGenerator(key), DataCacheFile.isValidFilename(name) else { return nil }
+    /// The name of `key`'s file in ``path``, or `nil` when the key cannot be cached: an empty
+    /// key (stores and removals under it are ignored, as in Nuke) or one the filename generator
+    /// gives no valid name. Any thread.
+    public func filename(for key: String) -> String? {
+        guard !key.isEmpty, let name = filenameGenerator(key), DataCacheFile.isValidFilename(name) else {
+            return nil
+        }
         return name
+    }
+
+    /// The URL of `key`'s file (which may not exist yet, or any more), or `nil` when the key
+    /// cannot be cached (see ``filename(for:)``). Any thread.
+    public func url(for key: String) -> URL? {
+        filePath(for: key).map { URL(fileURLWithPath: $0) }
     }
 
     /// The path of `key`'s file, or `nil` when the key cannot be cached.

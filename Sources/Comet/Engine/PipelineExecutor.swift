@@ -239,6 +239,12 @@ final class PipelineExecutor: @unchecked Sendable {
             state.withLock { $0.isSuspended = true }
         }
 
+        /// How many pieces of work wait in the queue (tests: to know that work held by
+        /// ``suspend()`` has arrived).
+        var queuedWorkCount: Int {
+            state.withLock { $0.pending.count - $0.head }
+        }
+
         /// Releases work held by ``suspend()``; this thread drains it if the graph is idle.
         func resume() {
             let runsNow = state.withLock { state -> Bool in

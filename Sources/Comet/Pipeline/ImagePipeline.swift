@@ -121,8 +121,10 @@ public final class ImagePipeline: Sendable {
                     guard !isInvalidated.load(ordering: .relaxed) else {
                         return continuation.resume(throwing: Error.pipelineInvalidated(request: request))
                     }
-                    let job = context.fetchDataJob(for: request, graph)
-                    box.start(job: job, priority: request.priority, graph) { graph, result in
+                    box.start(
+                        makeJob: { graph in context.fetchDataJob(for: request, graph) },
+                        priority: request.priority, graph
+                    ) { graph, result in
                         guard case .success(let fetched) = result, fetched.cacheType == nil,
                             context.cachePolicy.storesOriginalData(for: request)
                         else {
@@ -230,12 +232,19 @@ private final class DataRequestBox: @unchecked Sendable {
     // @unchecked Sendable: confined to the pipeline's graph (PipelineExecutor).
     private var subscription: Job<FetchedData>.Subscription?
     private var completion: ((borrowing GraphToken, Result<FetchedData, ImagePipeline.Error>) -> Void)?
+    /// The cancel can reach the graph before the start (a task cancelled before the call), so it
+    /// is remembered and the start then ends at once without subscribing.
+    private var cancelledRequest: ImageRequest?
 
     func start(
-        job: FetchDataJob, priority: ImageRequest.Priority, _ graph: borrowing GraphToken,
+        makeJob: (borrowing GraphToken) -> FetchDataJob, priority: ImageRequest.Priority, _ graph: borrowing GraphToken,
         completion: @escaping (borrowing GraphToken, Result<FetchedData, ImagePipeline.Error>) -> Void
     ) {
+        if let request = cancelledRequest {
+            return completion(graph, .failure(.cancelled(request: request)))
+        }
         self.completion = completion
+        let job = makeJob(graph)
         subscription = job.subscribe(priority: priority, graph) { [weak self] graph, event in
             switch event {
             case .value(let fetched, isCompleted: true): self?.complete(.success(fetched), graph)
@@ -246,6 +255,7 @@ private final class DataRequestBox: @unchecked Sendable {
     }
 
     func cancel(request: ImageRequest, _ graph: borrowing GraphToken) {
+        cancelledRequest = request
         subscription?.unsubscribe(graph)
         complete(.failure(.cancelled(request: request)), graph)
     }

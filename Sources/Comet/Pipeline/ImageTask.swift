@@ -125,7 +125,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     }
 
     /// The task's priority; setting it re-orders the task's queued work (shared work runs at
-    /// the highest priority of the tasks that share it).
+    /// the highest priority of the tasks that share it). A finished task keeps the value it is
+    /// given, with nothing left to re-order.
     public var priority: ImageRequest.Priority {
         get { shared.withLock { $0.lifecycle.priority } }
         set {

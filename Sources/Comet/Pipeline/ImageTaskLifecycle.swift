@@ -108,10 +108,11 @@ struct ImageTaskLifecycle: Sendable {
     }
 
     /// The caller changes the priority. Returns the priority for the task's work to take, or
-    /// `nil` when nothing changes (the same priority, or a finished task).
+    /// `nil` when the work has nothing to re-order (the same priority, or a finished task, which
+    /// still keeps the new value).
     mutating func setPriority(_ newValue: ImageRequest.Priority) -> ImageRequest.Priority? {
-        guard newValue != priority, outcome == nil else { return nil }
-        priority = newValue
-        return newValue
+        guard newValue != priority else { return nil }
+        priority = newValue  // kept after the finish too (as Nuke does), with nothing to re-order
+        return outcome == nil ? newValue : nil
     }
 }

@@ -32,6 +32,18 @@ public enum ImageProcessors {
             case .points(let scale): value * scale
             }
         }
+
+        /// `value` in whole pixels for a side, never trapping: rounded, at least 1 (zero, negative
+        /// and NaN lengths give 1) and at most 2^30 (+infinity and anything longer give 2^30,
+        /// which no image reaches, so a fit or a resize without upscale leaves the image as it is).
+        public func side(_ value: Double) -> Int {
+            let scaled = pixels(value).rounded()
+            guard scaled >= 1 else { return 1 }  // also NaN
+            return scaled < Self.longestSide ? Int(scaled) : Int(Self.longestSide)
+        }
+
+        /// 2^30: the longest side ``side(_:)`` returns.
+        static let longestSide: Double = 1_073_741_824
     }
 }
 

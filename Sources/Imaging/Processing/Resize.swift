@@ -100,7 +100,7 @@ extension ImageProcessors {
 
         /// Scales to the given width, keeping the aspect ratio, with `filter`.
         public init(width: Int, unit: Unit = .pixels, upscale: Bool = false, filter: Filter = .lanczos3) {
-            self.target = .width(max(1, Int(unit.pixels(Double(width)).rounded())))
+            self.target = .width(unit.side(Double(width)))
             self.contentMode = .aspectFit
             self.crop = false
             self.upscale = upscale
@@ -111,7 +111,7 @@ extension ImageProcessors {
 
         /// Scales to the given height, keeping the aspect ratio, with `filter`.
         public init(height: Int, unit: Unit = .pixels, upscale: Bool = false, filter: Filter = .lanczos3) {
-            self.target = .height(max(1, Int(unit.pixels(Double(height)).rounded())))
+            self.target = .height(unit.side(Double(height)))
             self.contentMode = .aspectFit
             self.crop = false
             self.upscale = upscale

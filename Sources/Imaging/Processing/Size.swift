@@ -17,11 +17,11 @@ public struct Size: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
-    /// A `CGSize` in `unit`, rounded to whole pixels (at least 1 each way).
+    /// A `CGSize` in `unit`, rounded to whole pixels (at least 1 each way); never traps: NaN,
+    /// zero and negative sides become 1, infinite and huge ones 2^30 (see
+    /// ``ImageProcessors/Unit/side(_:)``).
     public init(_ size: CGSize, unit: ImageProcessors.Unit = .pixels) {
-        self.init(
-            width: max(1, Int(unit.pixels(Double(size.width)).rounded())),
-            height: max(1, Int(unit.pixels(Double(size.height)).rounded())))
+        self.init(width: unit.side(Double(size.width)), height: unit.side(Double(size.height)))
     }
 
     /// "<width>×<height>".

@@ -273,5 +273,33 @@ extension Caching {
                 if let data = reopened["k\(k)"] { #expect(data == Self.bytes(64 + k, seed: UInt8(k))) }
             }
         }
+
+        @Test func storingUnderAnEmptyKeyIsIgnored() throws {
+            let dir = try TemporaryDirectory()
+            let cache = DataCache(path: dir.url)
+            cache.storeData(Self.bytes(10), for: "")
+            cache.flush()
+            #expect(cache.cachedData(for: "") == nil)
+            #expect(DataCache(path: dir.url).cachedData(for: "") == nil)
+        }
+
+        @Test func anEmptyKeyHasNoFilenameOrURL() throws {
+            let dir = try TemporaryDirectory()
+            let cache = DataCache(path: dir.url)
+            #expect(cache.filename(for: "") == nil)
+            #expect(cache.url(for: "") == nil)
+        }
+
+        @Test func urlForAKeyIsTheFileItsDataIsFlushedTo() throws {
+            let dir = try TemporaryDirectory()
+            let cache = DataCache(path: dir.url)
+            let url = try #require(cache.url(for: "a"))
+            #expect(url.lastPathComponent == cache.filename(for: "a"))
+            #expect(url.deletingLastPathComponent().standardizedFileURL.path == dir.url.standardizedFileURL.path)
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+            cache["a"] = Self.bytes(10)
+            cache.flush()
+            #expect(FileManager.default.fileExists(atPath: url.path))
+        }
     }
 }

@@ -125,4 +125,26 @@ struct PriorityTests {
         _ = try await (low.image, normal.image)
         #expect(loader.startedURLs.map(\.lastPathComponent) == ["blocker", "shared", "normal"])
     }
+
+    /// Regression (Nuke's `loadDataCancelImmediately`): the cancel of a Swift task cancelled
+    /// before the call reached the graph ahead of the start, found nothing to cancel, and the
+    /// load ran anyway. The executor is held so that the cancel is queued first.
+    @Test func dataForATaskCancelledBeforeTheCallThrowsWithoutStartingALoad() async throws {
+        pipeline.context.executor.suspend()
+        let request = ImageRequest(url: URL(string: "https://example.com/data")!)
+        let call = Task { [pipeline] in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await pipeline.data(for: request)
+        }
+        #expect(await eventually { pipeline.context.executor.queuedWorkCount == 2 })
+        pipeline.context.executor.resume()
+        do {
+            _ = try await call.value
+            Issue.record("a cancelled data(for:) delivered")
+        } catch let error as ImagePipeline.Error {
+            guard case .cancelled = error else { Issue.record("\(error)"); return }
+        }
+        #expect(loader.loadCount == 0)
+        #expect(await eventually { pipeline.activeJobCount == 0 })
+    }
 }

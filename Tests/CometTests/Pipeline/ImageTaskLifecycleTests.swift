@@ -123,10 +123,11 @@ struct ImageTaskLifecycleTests {
         #expect(lifecycle.setPriority(.normal) == nil)
     }
 
-    @Test func aFinishedTasksPriorityDoesNotChange() {
+    /// As in Nuke: the value is kept, though there is no work left to re-order.
+    @Test func aFinishedTaskKeepsANewPriorityWithoutPassingItOn() {
         var lifecycle = ImageTaskLifecycle(priority: .normal)
         _ = lifecycle.finish(.success(response))
         #expect(lifecycle.setPriority(.high) == nil)
-        #expect(lifecycle.priority == .normal)
+        #expect(lifecycle.priority == .high)
     }
 }
