@@ -38,11 +38,13 @@ struct HostileKeyTests {
         cache.flush()
         #expect(contents(of: parent) == ["cache"])
         let names = contents(of: directory)
-        #expect(names.count == Self.hostileKeys.count)
+        // The empty key is ignored, as Nuke's DataCache ignores it: every other key has a file.
+        #expect(names.count == Self.hostileKeys.count - 1)
         #expect(names.allSatisfy { $0.count == 64 && $0.allSatisfy(\.isHexDigit) })
         let reopened = DataCache(path: directory)
         for (index, key) in Self.hostileKeys.enumerated() {
-            #expect(reopened.cachedData(for: key) == Data([UInt8(index)]), "\(key.prefix(40))")
+            let expected = key.isEmpty ? nil : Data([UInt8(index)])
+            #expect(reopened.cachedData(for: key) == expected, "\(key.prefix(40))")
         }
     }
 
