@@ -7,7 +7,7 @@ import CometTestSupport
 /// Loads pairs of random requests at once, then from each cache, and checks that each request
 /// gets the image it would get alone: no result is ever shared across requests that differ,
 /// and equal requests share one download.
-@Suite("Comet sharing properties", .timeLimit(.minutes(2)))
+@Suite("Comet sharing properties", .timeLimit(.minutes(10)))
 struct CometSharingPropertyTests {
     /// The image `spec` gets when loaded alone, by a fresh pipeline.
     static func reference(_ spec: RequestSpec) async throws -> Image {

@@ -3,7 +3,7 @@ import Testing
 import NukeCompat
 import CometTestSupport
 
-@Suite("CacheTests", .timeLimit(.minutes(1)))
+@Suite("CacheTests", .timeLimit(.minutes(10)))
 struct CacheTests {
     /// A cache where every image costs 1, so limits read as counts of images.
     func makeCache(costLimit: Int = 100, countLimit: Int = 100) -> Cache {

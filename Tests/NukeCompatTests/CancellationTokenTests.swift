@@ -3,7 +3,7 @@ import Testing
 import NukeCompat
 import CometTestSupport
 
-@Suite("CancellationTokenTests", .timeLimit(.minutes(1)))
+@Suite("CancellationTokenTests", .timeLimit(.minutes(10)))
 struct CancellationTokenTests {
     @Test func cancelFlagsEveryToken() {
         let source = CancellationTokenSource()

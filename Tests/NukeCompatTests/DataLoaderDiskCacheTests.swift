@@ -11,7 +11,7 @@ import Testing
 /// The disk cache a Nuke 4 app had from `URLCache`, on Comet's `DataCache`: a second loader (as
 /// after a relaunch) does not touch the origin for a fresh image, revalidates a stale one, never
 /// stores `no-store`, and `diskCapacity = 0` turns it off, as the Nuke 4 tutorial does.
-@Suite("DataLoader disk cache", .timeLimit(.minutes(1)))
+@Suite("DataLoader disk cache", .timeLimit(.minutes(10)))
 struct DataLoaderDiskCacheTests {
     /// A configuration whose URL cache lives in a new temporary folder, `diskCapacity` bytes.
     private func configuration(diskCapacity: Int = 10 << 20) -> URLSessionConfiguration {

@@ -8,7 +8,7 @@ import FlyingFox
     import FoundationNetworking
 #endif
 
-@Suite("DataLoadingTests", .timeLimit(.minutes(1)))
+@Suite("DataLoadingTests", .timeLimit(.minutes(10)))
 struct DataLoadingTests {
     @Test func dataLoaderDeliversTheBodyAndResponse() async throws {
         let server = try await TestServer.start()
@@ -88,7 +88,7 @@ struct DataLoadingTests {
     }
 }
 
-@Suite("NukeNamespaceTests", .timeLimit(.minutes(1)))
+@Suite("NukeNamespaceTests", .timeLimit(.minutes(10)))
 struct NukeNamespaceTests {
     @Test func typeAliasesNameTheModuleTypes() {
         #expect(Nuke.Cache.shared === Cache.shared)

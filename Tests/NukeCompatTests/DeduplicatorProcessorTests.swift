@@ -8,7 +8,7 @@ import CometTestSupport
 
 /// Nuke 4: requests whose processors differ are not equivalent for loading, so a deduplicated
 /// load never hands one caller the image processed for another.
-@Suite("DeduplicatorProcessorTests", .timeLimit(.minutes(1)))
+@Suite("DeduplicatorProcessorTests", .timeLimit(.minutes(10)))
 struct DeduplicatorProcessorTests {
     @Test func concurrentLoadsWithDifferentProcessorsEachGetTheirOwnImage() async throws {
         let gate = GatedDataLoader(data: TestImages.png(width: 10, height: 6))

@@ -6,7 +6,7 @@ import CometTestSupport
     import FoundationNetworking
 #endif
 
-@Suite("DeduplicatorTests", .timeLimit(.minutes(1)))
+@Suite("DeduplicatorTests", .timeLimit(.minutes(10)))
 struct DeduplicatorTests {
     @Test func equivalentRequestsShareOneTask() async throws {
         let server = try await TestServer.start()

@@ -6,7 +6,7 @@ import CometTestSupport
     import FoundationNetworking
 #endif
 
-@Suite("LoaderErrorHandlingTests", .timeLimit(.minutes(1)))
+@Suite("LoaderErrorHandlingTests", .timeLimit(.minutes(10)))
 struct LoaderErrorHandlingTests {
     @Test func dataLoaderErrorPassesThroughUnchanged() async throws {
         let loader = Loader(loader: FailingDataLoader(error: TestError(code: 7)), decoder: DataDecoder(), cache: nil)
@@ -50,7 +50,7 @@ struct LoaderErrorHandlingTests {
     }
 }
 
-@Suite("LoaderTests", .timeLimit(.minutes(1)))
+@Suite("LoaderTests", .timeLimit(.minutes(10)))
 struct LoaderTests {
     @Test func loadsAndDecodesThroughTheServer() async throws {
         let server = try await TestServer.start()

@@ -22,7 +22,7 @@ final class RecordingTarget: Target, @unchecked Sendable {
     }
 }
 
-@Suite("ManagerTests", .timeLimit(.minutes(1)))
+@Suite("ManagerTests", .timeLimit(.minutes(10)))
 struct ManagerTests {
     @Test func loadsTheImageWithIsFromMemoryCacheFalse() async throws {
         let server = try await TestServer.start()

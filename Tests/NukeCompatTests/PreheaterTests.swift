@@ -3,7 +3,7 @@ import Testing
 import NukeCompat
 import CometTestSupport
 
-@Suite("PreheaterTests", .timeLimit(.minutes(1)))
+@Suite("PreheaterTests", .timeLimit(.minutes(10)))
 struct PreheaterTests {
     func request(_ name: String) -> Request { Request(url: URL(string: "http://example.com/\(name)")!) }
 

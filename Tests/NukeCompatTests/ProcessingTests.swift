@@ -3,7 +3,7 @@ import Testing
 import NukeCompat
 import CometTestSupport
 
-@Suite("ProcessingTests", .timeLimit(.minutes(1)))
+@Suite("ProcessingTests", .timeLimit(.minutes(10)))
 struct ProcessingTests {
     @Test func processedImageIsMemoryCachedUnderTheProcessedRequestKey() async throws {
         let server = try await TestServer.start()

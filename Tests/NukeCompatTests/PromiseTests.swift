@@ -3,7 +3,7 @@ import Testing
 import NukeCompat
 import CometTestSupport
 
-@Suite("Promise", .serialized, .timeLimit(.minutes(1)))
+@Suite("Promise", .serialized, .timeLimit(.minutes(10)))
 struct PromiseTests {
     let queue = DispatchQueue(label: "PromiseTests")
 

@@ -13,7 +13,7 @@ final class CountingScheduler: AsyncScheduler, @unchecked Sendable {
     }
 }
 
-@Suite("RateLimiterTests", .timeLimit(.minutes(1)))
+@Suite("RateLimiterTests", .timeLimit(.minutes(10)))
 struct RateLimiterTests {
     @Test func workWithAnAlreadyCancelledTokenNeverRuns() async {
         let wrapped = CountingScheduler()
@@ -77,7 +77,7 @@ struct RateLimiterTests {
     }
 }
 
-@Suite("SchedulerTests", .timeLimit(.minutes(1)))
+@Suite("SchedulerTests", .timeLimit(.minutes(10)))
 struct SchedulerTests {
     @Test func operationQueueSchedulerLimitsConcurrentWork() async {
         let scheduler = OperationQueueScheduler(maxConcurrentOperationCount: 2)

@@ -74,7 +74,7 @@ struct NukeRequestSpec: Sendable, CustomStringConvertible {
     }
 }
 
-@Suite("Nuke key properties", .timeLimit(.minutes(2)))
+@Suite("Nuke key properties", .timeLimit(.minutes(10)))
 struct RequestKeyPropertyTests {
     @Test func loadKeysAreEqualExactlyWhenTheLoadsAre() async {
         await propertyCheck(count: 2000, input: NukeRequestSpec.pair) { a, b in

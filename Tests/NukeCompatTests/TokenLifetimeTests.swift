@@ -9,7 +9,7 @@ import CometTestSupport
 /// A load that simply completes never has its token's source cancelled. The shim's own
 /// cancellation handlers capture the work, which holds the token, which holds the source: unless
 /// they are withdrawn when the work ends, every completed load stays alive in a cycle.
-@Suite("TokenLifetimeTests", .timeLimit(.minutes(1)))
+@Suite("TokenLifetimeTests", .timeLimit(.minutes(10)))
 struct TokenLifetimeTests {
     @Test func operationQueueSchedulerLetsGoOfAnUncancelledSourceOnceItsWorkFinishes() async {
         let scheduler = OperationQueueScheduler(maxConcurrentOperationCount: 1)

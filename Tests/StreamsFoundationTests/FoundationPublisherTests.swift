@@ -83,7 +83,7 @@ import Testing
         let session = URLSession(configuration: .ephemeral)
         let recorder = Recorder<String>()
         var request = URLRequest(url: server.url("/hello"))
-        request.timeoutInterval = 10
+        request.timeoutInterval = 120
         let cancellable = session.dataTaskPublisher(for: request).sink(
             receiveCompletion: { completion in
                 if case .failure(let error) = completion {
@@ -108,7 +108,7 @@ import Testing
         let recorder = Recorder<String>()
         // A closed loopback port: the connection is refused.
         var request = URLRequest(url: URL(string: "http://127.0.0.1:1/")!)
-        request.timeoutInterval = 10
+        request.timeoutInterval = 120
         let cancellable = session.dataTaskPublisher(for: request).sink(
             receiveCompletion: { completion in
                 if case .failure(let error) = completion {

@@ -31,7 +31,7 @@ final class RunLoopThread: @unchecked Sendable {
 }
 
 /// Waits (bounded) for `condition`.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(120), _ condition: () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {

@@ -17,7 +17,7 @@ import Foundation
 /// Every request is counted by path (``requestCount(for:)``), so tests can see downloads.
 public final class TestServer: @unchecked Sendable {
     // Mutable state sits behind `lock` (NSLock, which ThreadSanitizer sees).
-    public let server: HTTPServer
+    private let server: HTTPServer
     public let port: UInt16
     private let lock = NSLock()
     // Bytes, not `Data`: LeakSanitizer cannot follow the pointer inside `Data`'s representation
@@ -29,7 +29,9 @@ public final class TestServer: @unchecked Sendable {
     private let runTask: Task<Void, any Error>
 
     public static func start() async throws -> TestServer {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
+        let server = HTTPServer(
+            address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, pool: SharedSocketPool.shared,
+            logger: .disabled)
         let runTask = Task { try await server.run() }
         // FlyingFox's default wait is 5 s: too short when the whole suite runs in parallel on
         // two loaded cores (a start took longer than that in a full run). Still bounded.
@@ -49,11 +51,16 @@ public final class TestServer: @unchecked Sendable {
         self.runTask = runTask
     }
 
+    // The server's sockets wait on the process's one `SharedSocketPool`. Its run is cancelled
+    // before the listening socket is closed (FlyingFox closes it once the run has ended), so no
+    // wait is left registered for a descriptor that is closed and may be reused by another
+    // server's socket: `HTTPServer.stop()` closes first, and is not used.
     deinit { runTask.cancel() }
 
+    /// Stops the server: its connections are cancelled, then its listening socket is closed.
     public func stop() async {
-        await server.stop(timeout: 1)
         runTask.cancel()
+        _ = await runTask.result
     }
 
     /// Registers `data` under `/images/NAME`.

@@ -6,7 +6,7 @@ import Testing
 @Suite(
     "RedisClient against a real redis-server",
     .enabled(if: RedisServerProcess.isAvailable, "needs redis-server (apt-get install redis-server)"),
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(10)))
 final class RedisClientTests {
     let server: RedisServerProcess
     let client: RedisClient

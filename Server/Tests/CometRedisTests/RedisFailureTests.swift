@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite("RedisClient when Redis is slow, absent or dies", .timeLimit(.minutes(1)))
+@Suite("RedisClient when Redis is slow, absent or dies", .timeLimit(.minutes(10)))
 struct RedisFailureTests {
     @Test func aServerThatNeverAnswersTimesOutTheCommand() async throws {
         let listener = LoopbackSocket.silentListener()

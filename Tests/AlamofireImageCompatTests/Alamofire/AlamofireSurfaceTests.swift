@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Alamofire 3 surface", .timeLimit(.minutes(1)))
+@Suite("Alamofire 3 surface", .timeLimit(.minutes(10)))
 struct AlamofireSurfaceTests {
     @Test func resultHasAlamofire3CasesAndAccessors() {
         let success: Result<Int, NSError> = .Success(7)

@@ -9,7 +9,7 @@ import Testing
 
 /// Alamofire 3's `Manager`, `Request.task` identity and `request.delegate.credential`, through
 /// a real server on 127.0.0.1.
-@Suite("Alamofire Manager", .timeLimit(.minutes(1)))
+@Suite("Alamofire Manager", .timeLimit(.minutes(10)))
 struct ManagerTests {
     /// The process's shared server (see `SharedTestServer`), as the AlamofireImage tests use it.
     static func server() async throws -> AFIServer {

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// Every test image is 100×100: it costs exactly 100 × 100 × 4 = 40 000 bytes.
-@Suite("AutoPurgingImageCache", .timeLimit(.minutes(1)))
+@Suite("AutoPurgingImageCache", .timeLimit(.minutes(10)))
 struct AutoPurgingImageCacheTests {
     let image = TestImages.image(width: 100, height: 100)
     let cost: UInt64 = 40_000

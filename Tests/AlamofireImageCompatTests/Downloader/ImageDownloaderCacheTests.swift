@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("ImageDownloader cache and queue", .timeLimit(.minutes(1)))
+@Suite("ImageDownloader cache and queue", .timeLimit(.minutes(10)))
 struct ImageDownloaderCacheTests {
     @Test func answersFromTheCacheWithoutAReceiptWhenThePolicyAllows() async throws {
         let server = try await AFIServer.start()

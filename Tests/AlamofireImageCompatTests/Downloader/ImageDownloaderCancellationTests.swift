@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("ImageDownloader cancellation", .timeLimit(.minutes(1)))
+@Suite("ImageDownloader cancellation", .timeLimit(.minutes(10)))
 struct ImageDownloaderCancellationTests {
     @Test func cancelledReceiptGetsMinus999WithTheRequestAndNoResponseOrData() async throws {
         let server = try await AFIServer.start()

@@ -9,7 +9,7 @@ import Testing
 
 /// The shim claims thread safety: many threads downloading, cancelling and caching at once.
 /// (Run under `make tsan` for races; here every call must still complete exactly once.)
-@Suite("AlamofireImage shim under concurrent use", .timeLimit(.minutes(1)))
+@Suite("AlamofireImage shim under concurrent use", .timeLimit(.minutes(10)))
 struct ImageDownloaderConcurrencyTests {
     @Test func concurrentDownloadsAndCancellationsEachCompleteOnce() async throws {
         let server = try await AFIServer.start()

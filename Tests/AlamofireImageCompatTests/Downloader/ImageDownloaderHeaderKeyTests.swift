@@ -9,7 +9,7 @@ import Testing
 
 /// Requests of one URL whose headers differ (two users' credentials) never share a download
 /// or a cached image; plain requests keep AlamofireImage's URL-string keys.
-@Suite("ImageDownloader header keys", .timeLimit(.minutes(1)))
+@Suite("ImageDownloader header keys", .timeLimit(.minutes(10)))
 struct ImageDownloaderHeaderKeyTests {
     let server: AFIServer
     let recorder = Recorder<Completion>()

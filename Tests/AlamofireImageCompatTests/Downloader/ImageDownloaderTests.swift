@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("ImageDownloader", .timeLimit(.minutes(1)))
+@Suite("ImageDownloader", .timeLimit(.minutes(10)))
 struct ImageDownloaderTests {
     /// The loopback server every test downloads from, and the recorder of its completions.
     let server: AFIServer

@@ -10,7 +10,7 @@ import Testing
 /// The disk cache an AlamofireImage app had from `URLCache`, on Comet's `DataCache`: a second
 /// downloader (as after a relaunch) does not touch the origin for a fresh image, revalidates a
 /// stale one, never stores `no-store`, and `diskCapacity = 0` turns it off.
-@Suite("ImageDownloader disk cache", .timeLimit(.minutes(1)))
+@Suite("ImageDownloader disk cache", .timeLimit(.minutes(10)))
 struct ImageDownloaderURLCacheTests {
     /// The process's shared server (see `SharedTestServer`), as the AlamofireImage tests use it.
     static func server() async throws -> AFIServer {

@@ -3,7 +3,7 @@ import CometTestSupport
 import Foundation
 import Testing
 
-@Suite("Image filters", .timeLimit(.minutes(1)))
+@Suite("Image filters", .timeLimit(.minutes(10)))
 struct ImageFilterTests {
     let size = CGSize(width: 100.4, height: 49.6)
 

@@ -2,7 +2,7 @@ import CometTestSupport
 import Foundation
 import Testing
 
-@Suite("Guide: code blocks", .timeLimit(.minutes(1)))
+@Suite("Guide: code blocks", .timeLimit(.minutes(10)))
 struct GuideCodeBlocksTests {
     @Test func everySwiftBlockOfTheGuideIsCompiledByThisTestTarget() throws {
         let root = GuideCodeBlocks.repositoryRoot

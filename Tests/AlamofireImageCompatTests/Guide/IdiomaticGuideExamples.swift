@@ -9,7 +9,7 @@ import Testing
 // The guide's Comet blocks, verbatim, run against the loopback server (this file imports Comet,
 // not the shim: imports are per file).
 
-@Suite("Guide: the same jobs in idiomatic Comet", .timeLimit(.minutes(1)))
+@Suite("Guide: the same jobs in idiomatic Comet", .timeLimit(.minutes(10)))
 struct IdiomaticGuideExamples {
     @Test func downloadingAnImage() async throws {
         let server = try await TestServer.start()

@@ -9,7 +9,7 @@ import Testing
 // The guide's legacy (AlamofireImage 2) blocks, verbatim, run against the loopback server.
 // `show` and `print` are local closures here so the tests can see what the blocks did.
 
-@Suite("Guide: legacy code compiles and runs with the shim", .timeLimit(.minutes(1)))
+@Suite("Guide: legacy code compiles and runs with the shim", .timeLimit(.minutes(10)))
 struct LegacyGuideExamples {
     @Test func downloadingAnImage() async throws {
         let server = try await AFIServer.start()

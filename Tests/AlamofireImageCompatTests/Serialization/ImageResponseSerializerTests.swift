@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Image response serializer", .timeLimit(.minutes(1)))
+@Suite("Image response serializer", .timeLimit(.minutes(10)))
 struct ImageResponseSerializerTests {
     /// Requests `url` with `Alamofire.request(.GET, …).responseImage` and waits for the response.
     private func responseImage(_ url: URL) async -> Completion? {

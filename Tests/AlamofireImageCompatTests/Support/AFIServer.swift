@@ -33,7 +33,7 @@ struct AFIServer {
     func serve(_ data: Data, at name: String, after gate: Gate, contentType: String = "image/png") -> URL {
         let path = "/gated/\(name)"
         server.handle(path) { _ in
-            _ = await eventually(within: 10) { gate.isOpen }
+            _ = await eventually { gate.isOpen }
             return HTTPResponse(statusCode: .ok, headers: [HTTPHeader("Content-Type"): contentType], body: data)
         }
         return server.url(path)

@@ -11,7 +11,7 @@ import CometTestSupport
 /// return, for every key, either nothing or a complete, correct value of that key.
 ///
 /// `COMET_CRASH_ROUNDS` sets the number of rounds (100 by default).
-@Suite("DataCache crash safety", .timeLimit(.minutes(3)))
+@Suite("DataCache crash safety", .timeLimit(.minutes(10)))
 struct DataCacheCrashTests {
     static let rounds = Int(ProcessInfo.processInfo.environment["COMET_CRASH_ROUNDS"] ?? "") ?? 100
 

@@ -16,7 +16,7 @@ func play(_ animation: AnimatedImage, show: (Image) -> Void) async throws {
     } while animation.loopCount == 0 || plays < animation.loopCount
 }
 
-@Suite("The Formats guide runs", .timeLimit(.minutes(1)))
+@Suite("The Formats guide runs", .timeLimit(.minutes(10)))
 struct FormatsDocsTests {
     @Test func decodingAnyFormat() throws {
         for webpOrGIFOrAVIFData in [

@@ -77,7 +77,7 @@ func processingGuideBanner(of image: Image, logo: Image) throws -> Image {
     return try banner.process(image)
 }
 
-@Suite("README and guide code runs", .timeLimit(.minutes(1)))
+@Suite("README and guide code runs", .timeLimit(.minutes(10)))
 struct ReadmeCodeTests {
     @Test func thumbnailThenFullShowsBoth() async throws {
         let server = try await TestServer.start()

@@ -24,7 +24,7 @@ func readmeResilience(
     return image
 }
 
-@Suite("The retries and hooks guide runs", .timeLimit(.minutes(1)))
+@Suite("The retries and hooks guide runs", .timeLimit(.minutes(10)))
 struct ReadmeResilienceTests {
     @Test func theExampleLoadsAndReportsItsEvents() async throws {
         let server = try await TestServer.start()

@@ -5,7 +5,7 @@ import CometTestSupport
 
 /// `.decodeAnimation` through the real server: every frame in the response, cached apart from
 /// the still image of the same URL.
-@Suite("Animations through the real server", .timeLimit(.minutes(1)))
+@Suite("Animations through the real server", .timeLimit(.minutes(10)))
 struct AnimationEndToEndTests {
     @Test func anAnimationRequestGetsEveryFrame() async throws {
         let server = try await TestServer.start()

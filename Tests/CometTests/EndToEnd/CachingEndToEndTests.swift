@@ -3,7 +3,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-@Suite("Caches through the real server", .timeLimit(.minutes(1)))
+@Suite("Caches through the real server", .timeLimit(.minutes(10)))
 struct CachingEndToEndTests {
     @Test func memoryHitDoesNotTouchTheNetwork() async throws {
         let server = try await TestServer.start()

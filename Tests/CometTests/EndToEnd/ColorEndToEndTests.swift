@@ -6,7 +6,7 @@ import Testing
 
 /// Colour through the real server, the decoders and both caches: converted to sRGB by default,
 /// kept (with its profile) on request, and never one served for the other.
-@Suite("Colour profiles through the real server", .timeLimit(.minutes(1)))
+@Suite("Colour profiles through the real server", .timeLimit(.minutes(10)))
 struct ColorEndToEndTests {
     /// A Display P3 JPEG (the generated photo's numbers, tagged P3).
     static let p3JPEG: Data = {

@@ -5,7 +5,7 @@ import Testing
 import CometTestSupport
 
 /// WebP, GIF and AVIF through the real server, the registry's decoders and both caches.
-@Suite("WebP, GIF and AVIF through the real server", .timeLimit(.minutes(1)))
+@Suite("WebP, GIF and AVIF through the real server", .timeLimit(.minutes(10)))
 struct FormatsEndToEndTests {
     @Test(arguments: [
         ("a.webp", TestImages.webp()), ("a.gif", TestImages.animatedGIF(width: 64, height: 48)),

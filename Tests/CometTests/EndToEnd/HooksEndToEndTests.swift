@@ -9,7 +9,7 @@ import Testing
 import CometTestSupport
 
 /// Every ``ImagePipeline/Hooks`` closure, through the real loopback server and codecs.
-@Suite("Pipeline hooks end to end", .timeLimit(.minutes(1)))
+@Suite("Pipeline hooks end to end", .timeLimit(.minutes(10)))
 struct HooksEndToEndTests {
     private static let tier: ImageRequest.UserInfoKey = "tier"
 

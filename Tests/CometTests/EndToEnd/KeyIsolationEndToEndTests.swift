@@ -9,7 +9,7 @@ import CometTestSupport
 
 /// Through the real server and the real data loader: two users' requests for one URL each get
 /// their own image, from the network, the memory cache and the disk cache.
-@Suite("KeyIsolation end to end", .timeLimit(.minutes(1)))
+@Suite("KeyIsolation end to end", .timeLimit(.minutes(10)))
 struct KeyIsolationEndToEndTests {
     func startServer() async throws -> TestServer {
         let server = try await TestServer.start()

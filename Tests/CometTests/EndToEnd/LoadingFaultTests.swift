@@ -8,7 +8,7 @@ import CometTestSupport
 
 /// Every fault a real network produces, through a real HTTP server on loopback: each request
 /// ends with a clear error within its timeout, and nothing partial reaches a cache.
-@Suite("Faults through the real server", .timeLimit(.minutes(1)))
+@Suite("Faults through the real server", .timeLimit(.minutes(10)))
 struct LoadingFaultTests {
     @Test func loadsJPEGAndPNGFromTheServer() async throws {
         let server = try await TestServer.start()

@@ -8,7 +8,7 @@ import CometTestSupport
 
 /// Resumable downloads through a raw server that supports byte ranges and cuts the first full
 /// response at 60 %: what the server sends is counted, so "only the rest" is measured.
-@Suite("Resumable downloads end to end", .timeLimit(.minutes(1)))
+@Suite("Resumable downloads end to end", .timeLimit(.minutes(10)))
 struct ResumableDownloadTests {
     private let body = TestImages.png(width: 256, height: 192)
 
@@ -150,7 +150,7 @@ struct ResumableDataTests {
 }
 
 /// What a failed resuming attempt leaves for the next one.
-@Suite("Resumable downloads that fail again", .timeLimit(.minutes(1)))
+@Suite("Resumable downloads that fail again", .timeLimit(.minutes(10)))
 struct ResumableDownloadFailureTests {
     @Test func aResumeThatFailsBeforeItsResponseKeepsTheBytesForTheNextLoad() async throws {
         let body = TestImages.png(width: 128, height: 96)

@@ -9,7 +9,7 @@ import Testing
 import CometTestSupport
 
 /// Retries through the real loopback servers, with a test sleeper in place of the clock.
-@Suite("Retries end to end", .timeLimit(.minutes(1)))
+@Suite("Retries end to end", .timeLimit(.minutes(10)))
 struct RetryEndToEndTests {
     /// Answers `path` with `failures` (status and headers) in turn, then with a PNG.
     private func serveFailures(_ failures: [(Int, [HTTPHeader: String])], at path: String, on server: TestServer) {

@@ -6,7 +6,7 @@ import CometTestSupport
 
 /// ``ImagePipeline/Hooks/stageFinished`` reports each final decode and processor run, through
 /// the real loopback server and codecs.
-@Suite("Stage reports end to end", .timeLimit(.minutes(1)))
+@Suite("Stage reports end to end", .timeLimit(.minutes(10)))
 struct StageReportEndToEndTests {
     private struct Refused: Error {}
 

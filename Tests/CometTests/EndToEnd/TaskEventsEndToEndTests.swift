@@ -6,7 +6,7 @@ import CometTestSupport
 
 /// ``ImagePipeline/Hooks/taskEvent``, ``ImageTask/state`` and the task's async sequences,
 /// through the real loopback server.
-@Suite("Task events and state end to end", .timeLimit(.minutes(1)))
+@Suite("Task events and state end to end", .timeLimit(.minutes(10)))
 struct TaskEventsEndToEndTests {
     /// Records each task's events by name, in the order the hook saw them.
     final class EventLog: Sendable {

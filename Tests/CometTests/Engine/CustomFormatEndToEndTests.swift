@@ -48,7 +48,7 @@ enum RawFormat {
     }
 }
 
-@Suite("A registered format end to end", .timeLimit(.minutes(1)))
+@Suite("A registered format end to end", .timeLimit(.minutes(10)))
 struct CustomFormatEndToEndTests {
     static let red = RGBA8(red: 200, green: 10, blue: 10)
 

@@ -10,7 +10,7 @@ import CometTestSupport
 
 /// The engine under the situations its execution model has to get right: re-entrant callers,
 /// cancels racing deliveries, work finishing after invalidation, a bounded decoded backlog.
-@Suite("Engine behaviour", .timeLimit(.minutes(1)))
+@Suite("Engine behaviour", .timeLimit(.minutes(10)))
 struct EngineBehaviourTests {
     /// A loader that answers at once, on the calling thread: its callbacks enter the graph while
     /// the graph is already running the call.

@@ -10,7 +10,7 @@ import CometTestSupport
 
 /// Tiny images skip the worker round trip: a decoder that checks limits from the header first
 /// gets one attempt, with the pixel limit lowered, on the thread that finished the download.
-@Suite("Light decodes", .timeLimit(.minutes(1)))
+@Suite("Light decodes", .timeLimit(.minutes(10)))
 struct LightDecodeTests {
     /// A test format declaring its size in its first bytes ("SIZD" + "width×height").
     enum SizedFormat {

@@ -6,7 +6,7 @@ import Testing
 import CometTestSupport
 
 /// The graph's executor: the execution model every job relies on.
-@Suite("Pipeline executor", .timeLimit(.minutes(1)))
+@Suite("Pipeline executor", .timeLimit(.minutes(10)))
 struct PipelineExecutorTests {
     @Test func workEnteringAnIdleGraphRunsAtOnceOnTheCallersThread() {
         let executor = PipelineExecutor()
@@ -152,7 +152,7 @@ struct PipelineExecutorTests {
 }
 
 /// ``PipelineExecutor/performWaitingBriefly(_:)``: a caller about to await its result.
-@Suite("Pipeline executor: waiting briefly for a busy graph", .timeLimit(.minutes(1)))
+@Suite("Pipeline executor: waiting briefly for a busy graph", .timeLimit(.minutes(10)))
 struct PipelineExecutorWaitingTests {
     /// Another thread holds the graph for 50 ms; a caller allowed to wait 10 s runs its work on
     /// its own thread once the graph is free, instead of leaving it to the other thread.

@@ -5,7 +5,7 @@ import Testing
 import CometTestSupport
 
 /// A request whose first processor is an exact-size resize decodes JPEGs at a reduced DCT scale.
-@Suite("Decode-time downsampling for a resize", .timeLimit(.minutes(1)))
+@Suite("Decode-time downsampling for a resize", .timeLimit(.minutes(10)))
 struct ResizeDownsamplingTests {
     /// The JPEG decoder, recording the downsampling each decode was asked for.
     final class RecordingJPEGDecoder: ImageDecoding, Sendable {

@@ -9,7 +9,7 @@ import CometTestSupport
 /// The default loader starts its transfer thread when the first http(s) load starts, not before
 /// (and URLSessionDataLoader makes its `URLSession` likewise): a pipeline configured with another
 /// loader, or one that only reads files, never starts one.
-@Suite("DataLoader thread", .timeLimit(.minutes(1)))
+@Suite("DataLoader thread", .timeLimit(.minutes(10)))
 struct DataLoaderThreadTests {
     @Test func aLoaderStartsNoThreadUntilItsFirstHTTPLoad() async throws {
         let server = try await TestServer.start()

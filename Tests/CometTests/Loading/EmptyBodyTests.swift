@@ -10,7 +10,7 @@ import Testing
 /// `DataLoading`'s contract for an empty body: one empty chunk carries the response before
 /// `completion(nil)`, so the response is never lost; the pipeline still fails an empty image
 /// body with `dataIsEmpty`. Through a real server on 127.0.0.1.
-@Suite("An empty body", .timeLimit(.minutes(1)))
+@Suite("An empty body", .timeLimit(.minutes(10)))
 struct EmptyBodyTests {
     @Test func theDefaultLoaderDeliversAnEmpty200InOneEmptyChunkWithItsResponse() async throws {
         let server = try await SharedTestServer.common.server

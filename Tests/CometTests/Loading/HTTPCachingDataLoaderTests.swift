@@ -11,7 +11,7 @@ import Testing
 /// `HTTPCachingDataLoader` end to end: the default loader against a real server on 127.0.0.1,
 /// and a real `DataCache` on disk. A "later run" is a new loader over a new `DataCache` on the
 /// same directory, as the next launch of an app would have.
-@Suite("HTTPCachingDataLoader", .timeLimit(.minutes(1)))
+@Suite("HTTPCachingDataLoader", .timeLimit(.minutes(10)))
 struct HTTPCachingDataLoaderTests {
     /// A server route answering with `headers`, and 304 to a matching validator when
     /// `answers304` is set; it records the validators each request sent.

@@ -10,7 +10,7 @@ import CometTestSupport
 
 /// Redirects through real loopback servers: credentials set on a request reach the server
 /// that was asked and servers on the same origin, never a server on another port.
-@Suite("Redirects end to end", .timeLimit(.minutes(1)))
+@Suite("Redirects end to end", .timeLimit(.minutes(10)))
 struct RedirectEndToEndTests {
     /// Serves an image at `/target` and records the credential headers it was sent.
     private func makeTarget() async throws -> (TestServer, Locked<[String?]>) {

@@ -11,7 +11,7 @@ import CometTestSupport
 /// URLSessionDataLoader's callbacks run on URLSession's own work queue, without a hand-off per
 /// chunk, and code running in them may start and cancel loads of the same loader (which would
 /// deadlock if done there synchronously). Through a real server on 127.0.0.1.
-@Suite("URLSessionDataLoader callbacks", .timeLimit(.minutes(1)))
+@Suite("URLSessionDataLoader callbacks", .timeLimit(.minutes(10)))
 struct URLSessionDataLoaderCallbackTests {
     @Test func chunksArriveOnTheSessionsQueueWithoutAHandOff() async throws {
         let server = try await TestServer.start()

@@ -3,7 +3,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-@Suite("Cancellation", .timeLimit(.minutes(1)))
+@Suite("Cancellation", .timeLimit(.minutes(10)))
 struct CancellationTests {
     let url = URL(string: "https://example.com/image.jpg")!
     let loader = MockDataLoader()
@@ -76,7 +76,7 @@ struct CancellationTests {
     }
 }
 
-@Suite("Priority", .timeLimit(.minutes(1)))
+@Suite("Priority", .timeLimit(.minutes(10)))
 struct PriorityTests {
     let loader = MockDataLoader()
     /// One download at a time, so the rest queue behind the first.

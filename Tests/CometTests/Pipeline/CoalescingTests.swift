@@ -3,7 +3,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-@Suite("Coalescing", .timeLimit(.minutes(1)))
+@Suite("Coalescing", .timeLimit(.minutes(10)))
 struct CoalescingTests {
     let url = URL(string: "https://example.com/image.jpg")!
     let loader = MockDataLoader()

@@ -8,7 +8,7 @@ import CometTestSupport
 
 /// Requests that differ in what changes their result never share a download or a cached
 /// result; requests that differ only in where their bytes may come from never share a job.
-@Suite("KeyIsolation", .timeLimit(.minutes(1)))
+@Suite("KeyIsolation", .timeLimit(.minutes(10)))
 struct KeyIsolationTests {
     let url = URL(string: "https://example.com/me/avatar.png")!
 

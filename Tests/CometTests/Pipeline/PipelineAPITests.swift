@@ -3,7 +3,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-@Suite("Pipeline API", .timeLimit(.minutes(1)))
+@Suite("Pipeline API", .timeLimit(.minutes(10)))
 struct PipelineAPITests {
     let url = URL(string: "https://example.com/image.jpg")!
 

@@ -4,7 +4,7 @@ import Testing
 import CometTestSupport
 
 /// What a pipeline keeps after its work is done: nothing that outlives the caller's references.
-@Suite("Pipeline lifetime", .timeLimit(.minutes(1)))
+@Suite("Pipeline lifetime", .timeLimit(.minutes(10)))
 struct PipelineLifetimeTests {
     /// Weak references filled by `load(processors:)`.
     final class Probe: @unchecked Sendable {

@@ -3,7 +3,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-@Suite("Prefetching", .timeLimit(.minutes(1)))
+@Suite("Prefetching", .timeLimit(.minutes(10)))
 struct PrefetcherTests {
     let loader = MockDataLoader()
     let pipeline: ImagePipeline

@@ -4,7 +4,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-@Suite("Rate limiter", .timeLimit(.minutes(1)))
+@Suite("Rate limiter", .timeLimit(.minutes(10)))
 struct RateLimiterTests {
     let executor = PipelineExecutor()
 

@@ -5,7 +5,7 @@ import CometTestSupport
 
 /// A request makes its cache key once and keeps it until it is mutated: lookups must always use
 /// the key of the request's current values.
-@Suite("Request cache keys", .timeLimit(.minutes(1)))
+@Suite("Request cache keys", .timeLimit(.minutes(10)))
 struct RequestKeyTests {
     let url = URL(string: "https://example.com/key.jpg")!
     let image = Image(width: 2, height: 2, color: .white)

@@ -11,7 +11,7 @@ import CometTestSupport
 ///
 /// `COMET_STRESS_OPERATIONS` sets the number of operations (2 400 by default; `make tsan` runs
 /// 12 000 under ThreadSanitizer).
-@Suite("Stress", .timeLimit(.minutes(3)))
+@Suite("Stress", .timeLimit(.minutes(10)))
 struct StressTests {
     static let operations = Int(ProcessInfo.processInfo.environment["COMET_STRESS_OPERATIONS"] ?? "") ?? 2_400
     static let workers = 12
@@ -36,7 +36,7 @@ struct StressTests {
         #expect(counts.finished > 0 && counts.failed > 0 && counts.cancelled > 0)
         #expect(counts.finished + counts.failed + counts.cancelled == counts.started)
         world.stopAllPrefetching()
-        #expect(await eventually(within: 20) { world.isQuiet }, "\(world.activity) (COMET_STRESS_SEED=\(Self.seed))")
+        #expect(await eventually { world.isQuiet }, "\(world.activity) (COMET_STRESS_SEED=\(Self.seed))")
     }
 }
 

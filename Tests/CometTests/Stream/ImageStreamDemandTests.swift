@@ -5,7 +5,7 @@ import CometTestSupport
 
 /// Progressive previews through a drip-feeding server route, and the demand rule: one unit of
 /// demand is always kept for the final image; previews go out only while demand is at least 2.
-@Suite("ImageStream previews and demand", .timeLimit(.minutes(1)))
+@Suite("ImageStream previews and demand", .timeLimit(.minutes(10)))
 struct ImageStreamDemandTests {
     typealias Recorder = StreamRecorder<ImageResponse, ImagePipeline.Error>
 

@@ -21,7 +21,7 @@ func showThumbnailThenFull(
         .sink { image, mode in show(image, mode) }
 }
 
-@Suite("The thumbnail-then-full guide runs", .timeLimit(.minutes(1)))
+@Suite("The thumbnail-then-full guide runs", .timeLimit(.minutes(10)))
 struct ImageStreamDocsTests {
     @Test func theDocumentedChainShowsThumbnailThenFull() async throws {
         let server = try await TestServer.start()

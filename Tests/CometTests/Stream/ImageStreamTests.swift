@@ -4,7 +4,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-@Suite("ImageStream through the real server", .timeLimit(.minutes(1)))
+@Suite("ImageStream through the real server", .timeLimit(.minutes(10)))
 struct ImageStreamTests {
     typealias Recorder = StreamRecorder<ImageResponse, ImagePipeline.Error>
 

@@ -62,7 +62,7 @@ final class StreamRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendab
     }
 
     /// Waits until a completion arrived.
-    func waitForCompletion(within seconds: Double = 30) async -> Bool {
+    func waitForCompletion(within seconds: Double = 120) async -> Bool {
         await eventually(within: seconds) { completion != nil }
     }
 }

@@ -5,7 +5,7 @@ import CometTestSupport
 
 /// The five cases of combine-semantics.md for
 /// `thumb.append(full).map { … }.catch { Just(…) }.sink { … }`, through the real server.
-@Suite("Thumbnail, then full image: the chain", .timeLimit(.minutes(1)))
+@Suite("Thumbnail, then full image: the chain", .timeLimit(.minutes(10)))
 struct ThumbnailChainTests {
     enum ContentMode { case aspectFill, aspectFit }
 

@@ -4,7 +4,7 @@ import Testing
 import CometTestSupport
 
 /// `orEmpty` per branch and `imageStream(thumbnail:full:)`.
-@Suite("Thumbnail, then full image: helpers", .timeLimit(.minutes(1)))
+@Suite("Thumbnail, then full image: helpers", .timeLimit(.minutes(10)))
 struct ThumbnailConvenienceTests {
     typealias Recorder = StreamRecorder<ImageResponse, ImagePipeline.Error>
 

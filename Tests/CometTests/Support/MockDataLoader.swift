@@ -88,12 +88,12 @@ final class MockDataLoader: DataLoading, Sendable {
 
     /// Waits until `loads` loads have reached the loader, at most `seconds`; returns whether
     /// they did. The loader resumes the wait when the load arrives: nothing polls.
-    func waitForLoads(_ loads: Int, within seconds: Double = 15) async -> Bool {
+    func waitForLoads(_ loads: Int, within seconds: Double = 120) async -> Bool {
         await wait(within: seconds) { $0.started.count >= loads }
     }
 
     /// Waits until `count` loads have been cancelled, at most `seconds`; returns whether they were.
-    func waitForCancellations(_ count: Int, within seconds: Double = 15) async -> Bool {
+    func waitForCancellations(_ count: Int, within seconds: Double = 120) async -> Bool {
         await wait(within: seconds) { $0.cancelled >= count }
     }
 

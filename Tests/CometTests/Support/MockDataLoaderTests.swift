@@ -3,7 +3,7 @@ import Testing
 @testable import Comet
 
 /// The test loader's own waits: resumed by the loads and cancellations themselves, bounded.
-@Suite("MockDataLoader waits", .timeLimit(.minutes(1)))
+@Suite("MockDataLoader waits", .timeLimit(.minutes(10)))
 struct MockDataLoaderTests {
     let loader = MockDataLoader()
     let url = URL(string: "https://example.com/image.jpg")!

@@ -16,7 +16,7 @@ func configure(_ view: ThumbnailView, url: URL, pipeline: ImagePipeline, placeho
     pipeline.loadImage(with: url, options: options, into: view)  // cancels the view's previous load
 }
 
-@Suite("The thumbnail-then-full guide: targets", .timeLimit(.minutes(1)))
+@Suite("The thumbnail-then-full guide: targets", .timeLimit(.minutes(10)))
 struct ImageTargetDocsTests {
     @Test func theDocumentedTargetShowsPlaceholderThenImageOrFailure() async throws {
         let server = try await TestServer.start()

@@ -4,7 +4,7 @@ import Testing
 @testable import Comet
 import CometTestSupport
 
-@Suite("Loading into targets through the real server", .timeLimit(.minutes(1)))
+@Suite("Loading into targets through the real server", .timeLimit(.minutes(10)))
 struct ImageTargetTests {
     private let placeholder = TestImages.image(width: 2, height: 2)
     private let failure = TestImages.image(width: 3, height: 3)

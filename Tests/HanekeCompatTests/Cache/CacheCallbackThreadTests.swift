@@ -6,7 +6,7 @@ import Testing
 /// Which callbacks are synchronous and which come later on main (haneke.md, "Behaviour").
 /// The "later" tests run on the main actor: a main-queue callback then cannot arrive before the
 /// call returns and the test awaits, so "no callback yet" right after the call is a sound check.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct CacheCallbackThreadTests {
     init() { TestBase.prepare() }
 

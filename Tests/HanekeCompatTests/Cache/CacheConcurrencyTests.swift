@@ -6,7 +6,7 @@ import Testing
 
 /// Haneke's cache from many threads at once: every value set is read back whole, and removals
 /// made once the work settled leave nothing behind. (Run under `make tsan` for races.)
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct CacheConcurrencyTests {
     init() { TestBase.prepare() }
 

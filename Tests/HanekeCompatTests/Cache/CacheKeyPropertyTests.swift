@@ -6,7 +6,7 @@ import Testing
 
 /// Haneke's keys are format-scoped: a value set under one key and format is found exactly by
 /// the same key in the same format, in memory and on disk.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct CacheKeyPropertyTests {
     init() { TestBase.prepare() }
 

@@ -4,7 +4,7 @@ import HanekeCompat
 import Testing
 
 /// set / remove / removeAll / size, and formats with their own levels.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct CacheOperationsTests {
     init() { TestBase.prepare() }
 

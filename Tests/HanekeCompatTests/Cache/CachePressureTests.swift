@@ -5,7 +5,7 @@ import HanekeCompat
 import Testing
 
 /// Memory pressure empties the memory levels of a Haneke cache, never its disk levels.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct CachePressureTests {
     init() { TestBase.prepare() }
 

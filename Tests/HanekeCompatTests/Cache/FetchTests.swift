@@ -3,7 +3,7 @@ import HanekeCompat
 import Testing
 
 /// `Fetch<T>`: closures registered after the result still run, once.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct FetchTests {
     init() { TestBase.prepare() }
 

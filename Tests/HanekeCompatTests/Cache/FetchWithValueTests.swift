@@ -5,7 +5,7 @@ import Testing
 
 /// `Cache.fetch(key:value:formatName:success:)` and `SimpleFetcher`: the given value fills a
 /// missing key, and is not even evaluated when the cache has it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct FetchWithValueTests {
     init() { TestBase.prepare() }
 

@@ -3,7 +3,7 @@ import HanekeCompat
 import Testing
 
 /// File names: the escaped key, or its MD5 when too long (haneke.md's examples).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct DiskCacheFilenameTests {
     let cache = DiskCache(path: TestBase.diskCachePath())
 

@@ -4,7 +4,7 @@ import HanekeCompat
 import Testing
 
 /// DiskCache: atomic files, size accounting, capacity enforced least-recently-used first.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct DiskCacheTests {
     private func fetched(_ cache: DiskCache, _ key: String) async -> Outcome<Data> {
         let outcome = Outcome<Data>()

@@ -3,7 +3,7 @@ import HanekeCompat
 import Testing
 
 /// DiskFetcher and fetch(path:).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct DiskFetcherTests {
     init() { TestBase.prepare() }
 

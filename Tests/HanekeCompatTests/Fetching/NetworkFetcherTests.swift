@@ -8,7 +8,7 @@ import HanekeCompat
 import Testing
 
 /// NetworkFetcher and fetch(URL:) against the real loopback server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct NetworkFetcherTests {
     init() { TestBase.prepare() }
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Every ```swift block of Migration/Haneke/README.md is compiled (and run) by this target.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct GuideCodeBlocksTests {
     @Test func everySwiftBlockOfTheGuideIsInThisTestTarget() throws {
         let root = GuideCodeBlocks.repositoryRoot

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The guide's idiomatic Comet code, compiled with `import Comet` and run against the loopback server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct GuideCometExamplesTests {
     init() { TestBase.prepare() }
 

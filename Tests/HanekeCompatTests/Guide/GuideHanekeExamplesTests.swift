@@ -6,7 +6,7 @@ import Testing
 
 /// The guide's Haneke code (and Haneke's own JSON, data and icon-format examples), compiled
 /// with `import HanekeCompat` and run. Serialized: several examples share `Shared.dataCache` keys.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct GuideHanekeExamplesTests {
     init() { TestBase.prepare() }
 

@@ -75,7 +75,7 @@ final class Outcome<T>: @unchecked Sendable {
     var error: NSError? { errors.first.flatMap { $0 as NSError? } }
 
     /// Waits (at most `seconds`) until a callback arrived; returns whether one did.
-    func wait(_ seconds: Double = 15) async -> Bool {
+    func wait(_ seconds: Double = 120) async -> Bool {
         await eventually(within: seconds) { callbackCount > 0 }
     }
 }

@@ -4,7 +4,7 @@ import HanekeCompat
 import Testing
 
 /// ImageResizer's scale modes on Comet's resize processor.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ImageResizerTests {
     init() { TestBase.prepare() }
 

@@ -5,7 +5,7 @@ import Imaging
 import Testing
 
 /// JSON, String, Data and Image values survive the trip to disk and back.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ValueRoundTripTests {
     init() { TestBase.prepare() }
 

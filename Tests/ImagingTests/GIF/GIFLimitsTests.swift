@@ -16,7 +16,9 @@ struct GIFLimitsTests {
             guard case .tooLarge(65535, 65535, _) = error as? ImageDecodingError else { return false }
             return true
         }
-        #expect(ContinuousClock.now - start < .seconds(1))
+        // The refusal comes from the screen descriptor, before any pixel: decoding the canvas would
+        // fill 16 GiB. Generous, so a loaded machine cannot fail it; the error is the real check.
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     @Test func tenThousandFramesAreTooLargeWhenTheAnimationIsAsked() throws {
@@ -76,7 +78,9 @@ struct GIFLimitsTests {
             maxFrameCount: 256, maxAnimationPixelCount: 16 << 20)
         let start = ContinuousClock.now
         _ = try? GIFDecoder().decode(data, options: ImageDecodingOptions(limits: limits, decodesAnimation: true))
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Before the frames were bounded together this input took 399 s under ASan. The bound is
+        // a generous guard against that regression, not a speed check.
+        #expect(ContinuousClock.now - start < .seconds(60))
     }
 
     @Test func aFrameDeclaringMorePixelsThanTheLimitIsRefused() throws {

@@ -21,7 +21,7 @@ struct CenterSquareCrop: ImageProcessing, Hashable {
     }
 }
 
-@Suite("Guide: the idiomatic Comet code", .timeLimit(.minutes(1)))
+@Suite("Guide: the idiomatic Comet code", .timeLimit(.minutes(10)))
 struct GuideCometTests {
     @Test func loadIntoADisplayingTargetThenAwait() async throws {
         let server = try await TestServer.start()

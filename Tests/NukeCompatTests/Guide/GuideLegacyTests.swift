@@ -42,7 +42,7 @@ struct CenterSquare: Processing {
 }
 
 // Main-actor tests: the legacy targets are plain classes written on the main queue, read here.
-@Suite("Guide: Nuke 4 code compiled and run with NukeCompat", .timeLimit(.minutes(1)))
+@Suite("Guide: Nuke 4 code compiled and run with NukeCompat", .timeLimit(.minutes(10)))
 @MainActor
 struct GuideLegacyTests {
     @Test func loadImageIntoACustomTarget() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import NukeCompat
 
 /// Waits (bounded) for a promise to resolve; `nil` when it did not in time.
-func resolution<T>(of promise: Promise<T>, within seconds: Double = 15) async -> PromiseResolution<T>? {
+func resolution<T>(of promise: Promise<T>, within seconds: Double = 120) async -> PromiseResolution<T>? {
     _ = await eventually(within: seconds) { promise.resolution != nil }
     return promise.resolution
 }

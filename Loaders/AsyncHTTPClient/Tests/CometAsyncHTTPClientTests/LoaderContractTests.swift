@@ -12,7 +12,7 @@ import Testing
 /// `AsyncHTTPClientDataLoader` keeps `DataLoader`'s contract, checked through a real HTTP
 /// server on loopback (FlyingFox) and a raw fault server: every load ends exactly once, with
 /// the bytes or with the error `DataLoader` gives for the same failure.
-@Suite("AsyncHTTPClientDataLoader: DataLoader's contract", .timeLimit(.minutes(1)))
+@Suite("AsyncHTTPClientDataLoader: DataLoader's contract", .timeLimit(.minutes(10)))
 struct LoaderContractTests {
     private func makeLoader(_ configure: (inout AsyncHTTPClientDataLoader.Configuration) -> Void = { _ in })
         -> AsyncHTTPClientDataLoader

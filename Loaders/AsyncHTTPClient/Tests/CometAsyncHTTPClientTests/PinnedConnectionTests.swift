@@ -11,7 +11,7 @@ import Testing
 
 /// With a `HostResolving`, the loader connects to exactly the address the resolver returned,
 /// for the first request and for every redirect, and never resolves a name itself.
-@Suite("AsyncHTTPClientDataLoader: connections pinned by a resolver", .timeLimit(.minutes(1)))
+@Suite("AsyncHTTPClientDataLoader: connections pinned by a resolver", .timeLimit(.minutes(10)))
 struct PinnedConnectionTests {
     /// Answers `127.0.0.1` for every host, and counts what it was asked.
     final class LoopbackResolver: HostResolving {

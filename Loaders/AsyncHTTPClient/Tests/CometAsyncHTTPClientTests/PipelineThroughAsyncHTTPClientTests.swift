@@ -6,7 +6,7 @@ import Testing
 
 /// A pipeline whose data loader is `AsyncHTTPClientDataLoader`: images decode, errors carry
 /// their status, progress arrives, and transient failures are retried, as with URLSession.
-@Suite("ImagePipeline on AsyncHTTPClientDataLoader", .timeLimit(.minutes(1)))
+@Suite("ImagePipeline on AsyncHTTPClientDataLoader", .timeLimit(.minutes(10)))
 struct PipelineThroughAsyncHTTPClientTests {
     private func makePipeline(_ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) -> ImagePipeline {
         ImagePipeline {

@@ -3,7 +3,7 @@ import Testing
 
 /// `crop`/`c` and `gravity`/`g` as imgproxy's crop tests use them, on a 200×100 PNG (the size of
 /// imgproxy's `geometry.png`).
-@Suite("Conformance: crop and gravity", .timeLimit(.minutes(1)))
+@Suite("Conformance: crop and gravity", .timeLimit(.minutes(10)))
 struct CropAndGravityConformanceTests {
     private static let source = "/gen/200x100.png"
 

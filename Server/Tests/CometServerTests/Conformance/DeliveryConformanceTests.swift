@@ -5,7 +5,7 @@ import Testing
 /// `raw`, `cachebuster`/`cb`, `expires`/`exp`, `filename`/`fn`, `return_attachment`/`att`,
 /// `strip_metadata`/`sm`, `keep_copyright`/`kcr`, `strip_color_profile`/`scp` and
 /// `enforce_thumbnail`/`eth`.
-@Suite("Conformance: delivery and metadata", .timeLimit(.minutes(1)))
+@Suite("Conformance: delivery and metadata", .timeLimit(.minutes(10)))
 struct DeliveryConformanceTests {
     private func answer(_ options: String, _ path: String = "/gen/16x16.png", ext: String? = nil) async throws
         -> ConformanceAnswer

@@ -4,7 +4,7 @@ import Testing
 
 /// `blur`/`bl`, `sharpen`/`sh`, `pixelate`/`pix` and `background`/`bg` through a real server, on
 /// the generated 200×100 picture (opaque, or with its left half transparent for `bg`).
-@Suite("Conformance: effects and background", .timeLimit(.minutes(1)))
+@Suite("Conformance: effects and background", .timeLimit(.minutes(10)))
 struct EffectsConformanceTests {
     private func answer(_ options: String, _ path: String = "/gen/200x100.png", ext: String = "png") async throws
         -> ConformanceAnswer

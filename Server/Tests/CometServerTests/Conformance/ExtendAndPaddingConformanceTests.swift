@@ -3,7 +3,7 @@ import Testing
 
 /// `extend`/`ex`, `extend_aspect_ratio`/`exar` and `padding`/`pd` as imgproxy's extend and
 /// padding tests use them, on a 200×100 PNG (the size of imgproxy's `geometry.png`).
-@Suite("Conformance: extend and padding", .timeLimit(.minutes(1)))
+@Suite("Conformance: extend and padding", .timeLimit(.minutes(10)))
 struct ExtendAndPaddingConformanceTests {
     private func answer(_ options: String) async throws -> ConformanceAnswer {
         let origin = try await ConformanceOrigin.get()

@@ -3,7 +3,7 @@ import Testing
 
 /// `format`/`f`/`ext`, the extension, `quality`/`q`, `format_quality`/`fq` and `max_bytes`/`mb`:
 /// each result's format by its magic bytes and `Content-Type`, its size by decoding it.
-@Suite("Conformance: formats and quality", .timeLimit(.minutes(1)))
+@Suite("Conformance: formats and quality", .timeLimit(.minutes(10)))
 struct FormatConformanceTests {
     private static let types = [
         "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "avif": "image/avif",

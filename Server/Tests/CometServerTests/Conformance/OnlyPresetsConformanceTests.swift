@@ -4,7 +4,7 @@ import Testing
 /// imgproxy's only-presets mode (`IMGPROXY_ONLY_PRESETS`): the options segment names presets,
 /// `/{signature}/{name}:{name}/{source}`, and nothing else. The server's presets are
 /// ``ConformanceServers/onlyPresetDefinitions``; the source is a generated 200×100 PNG.
-@Suite("Conformance: only presets", .timeLimit(.minutes(1)))
+@Suite("Conformance: only presets", .timeLimit(.minutes(10)))
 struct OnlyPresetsConformanceTests {
     private func source() async throws -> String {
         try await ConformanceOrigin.get().source("/gen/200x100.png")

@@ -5,7 +5,7 @@ import Testing
 /// `options/parser/processing_options.go`'s `applyURLOption`), in each of its names, with a
 /// valid argument: a real server serves each (the area suites check what each does). The
 /// security options, refused unless allowed, are ``SecurityOptionConformanceTests``'.
-@Suite("Conformance: option names", .timeLimit(.minutes(1)))
+@Suite("Conformance: option names", .timeLimit(.minutes(10)))
 struct OptionNameConformanceTests {
     /// Each option's names and one valid argument list.
     static let options: [(names: [String], arguments: String)] = [

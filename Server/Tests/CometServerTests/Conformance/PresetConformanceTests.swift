@@ -6,7 +6,7 @@ import Testing
 /// presets, `default`, and how definitions are written (`NAME=opt:args/opt:args`). The servers'
 /// presets are ``ConformanceServers/presetDefinitions`` and
 /// ``ConformanceServers/defaultPresetDefinitions``; the source is a generated 200×100 PNG.
-@Suite("Conformance: presets", .timeLimit(.minutes(1)))
+@Suite("Conformance: presets", .timeLimit(.minutes(10)))
 struct PresetConformanceTests {
     private func source() async throws -> String {
         try await ConformanceOrigin.get().source("/gen/200x100.png")

@@ -3,7 +3,7 @@ import Testing
 
 /// Result sizes of every resizing type, with and without enlarging and extending, for a 200×100
 /// JPEG (the size of imgproxy's `test2.jpg`), as imgproxy's processing tests expect them.
-@Suite("Conformance: resizing", .timeLimit(.minutes(1)))
+@Suite("Conformance: resizing", .timeLimit(.minutes(10)))
 struct ResizeConformanceTests {
     /// The size of `options`' PNG result of the 200×100 JPEG.
     static func size(_ options: String, _ path: String = "/gen/200x100.jpg") async throws -> ConformanceAnswer.Size? {

@@ -6,7 +6,7 @@ import Testing
 /// them: on a 200×100 PNG whose corners differ (``ConformanceOrigin/gradient(width:height:alphaLeftHalf:)``:
 /// red grows to the right, green downwards), each turn and mirror is told by the corner it puts
 /// at the top left; and on the corpus's EXIF-oriented JPEGs.
-@Suite("Conformance: rotate and flip", .timeLimit(.minutes(1)))
+@Suite("Conformance: rotate and flip", .timeLimit(.minutes(10)))
 struct RotateAndFlipConformanceTests {
     /// The top left pixel's red and green of `options`' result, high (`true`) or low.
     private func topLeft(_ options: String) async throws -> (

@@ -6,7 +6,7 @@ import Testing
 /// `max_result_dimension`/`mrd`): refused unless `IMGPROXY_ALLOW_SECURITY_OPTIONS` is on, then
 /// each a limit for the request. The "on" cases run the `comet-server` command with that
 /// variable, as an imgproxy deployment sets it.
-@Suite("Conformance: security options", .timeLimit(.minutes(1)))
+@Suite("Conformance: security options", .timeLimit(.minutes(10)))
 struct SecurityOptionConformanceTests {
     private static let options = [
         "msr:1", "max_src_resolution:1", "msfs:1000000", "max_src_file_size:1000000", "maf:5",

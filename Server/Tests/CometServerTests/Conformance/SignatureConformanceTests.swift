@@ -4,7 +4,7 @@ import Testing
 /// imgproxy's "Signing a URL": base64url (no padding) of HMAC-SHA256(key, salt ‖ path), the path
 /// from the `/` after the signature; computed here by ``IndependentHMAC``, not by the server's
 /// signer, and sent to real servers.
-@Suite("Conformance: signatures", .timeLimit(.minutes(1)))
+@Suite("Conformance: signatures", .timeLimit(.minutes(10)))
 struct SignatureConformanceTests {
     private func path(_ options: String = "rs:fill:4:4") async throws -> String {
         ImgproxyPath.plain(options, try await ConformanceOrigin.get().source("/gen/16x16.png"), ext: "png")

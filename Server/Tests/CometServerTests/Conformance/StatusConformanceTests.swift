@@ -3,7 +3,7 @@ import Testing
 
 /// The HTTP statuses imgproxy's handler tests name, asked of real servers. Where comet-server
 /// answers otherwise on purpose, the test names both and the reason the Serving guide gives.
-@Suite("Conformance: statuses", .timeLimit(.minutes(1)))
+@Suite("Conformance: statuses", .timeLimit(.minutes(10)))
 struct StatusConformanceTests {
     /// imgproxy: integration_test/processing_handler_test.go, TestSourceFormatNotSupported (a
     /// source that cannot be decoded is a 422).

@@ -4,7 +4,7 @@ import Testing
 /// `trim`/`t` as imgproxy's trim tests use it, on sources made here with the same kinds of
 /// border (``ConformanceOrigin/trimFrames``, ``ConformanceOrigin/trimBands``,
 /// ``ConformanceOrigin/trimAlpha``).
-@Suite("Conformance: trim", .timeLimit(.minutes(1)))
+@Suite("Conformance: trim", .timeLimit(.minutes(10)))
 struct TrimConformanceTests {
     private func size(_ options: String, _ fixture: String) async throws -> ConformanceAnswer.Size? {
         let origin = try await ConformanceOrigin.get()

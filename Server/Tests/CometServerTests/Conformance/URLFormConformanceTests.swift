@@ -3,7 +3,7 @@ import Testing
 
 /// Every source form of imgproxy's "Processing an image" guide, sent to a real server (signed
 /// with ``IndependentHMAC``) for a generated 200×100 JPEG on ``ConformanceOrigin``.
-@Suite("Conformance: URL forms", .timeLimit(.minutes(1)))
+@Suite("Conformance: URL forms", .timeLimit(.minutes(10)))
 struct URLFormConformanceTests {
     private func source() async throws -> String {
         try await ConformanceOrigin.get().source("/gen/200x100.jpg")

@@ -5,7 +5,7 @@ import Testing
 /// `watermark`/`wm` as imgproxy's watermark tests use it, with ``ConformanceServers/watermark``
 /// (40×20 opaque blue) over a 1080×902 JPEG (the size of imgproxy's `24-bpp.bmp`) and a 492×229
 /// three-frame GIF (the size of imgproxy's `gif.gif`).
-@Suite("Conformance: watermark", .timeLimit(.minutes(1)))
+@Suite("Conformance: watermark", .timeLimit(.minutes(10)))
 struct WatermarkConformanceTests {
     private func answer(_ options: String, _ path: String = "/gen/1080x902.jpg", ext: String = "jpg") async throws
         -> ConformanceAnswer

@@ -7,7 +7,7 @@ import Testing
 /// animated WebP): the frames, their sizes and their timing kept in WebP and GIF results, the
 /// first frame in still formats, and the limits refused from the container's header before any
 /// frame is decoded. Every expectation is read back with Comet's decoders from the bytes served.
-@Suite("Animations through the server", .timeLimit(.minutes(1)), .enabled(if: AnimationOrigin.isAvailable))
+@Suite("Animations through the server", .timeLimit(.minutes(10)), .enabled(if: AnimationOrigin.isAvailable))
 struct AnimationTests {
     let client = HTTPClient()
 

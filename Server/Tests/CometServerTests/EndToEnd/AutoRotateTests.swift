@@ -7,7 +7,7 @@ import Testing
 /// source stored turned comes out upright, its sides swapped for orientations 5 to 8; `ar:0`
 /// keeps the pixels as stored. For JPEG (the corpus's `exif-orientation` photos) and for PNG's
 /// `eXIf` chunk (``OrientedPNG``).
-@Suite("EXIF auto-rotation through the server", .timeLimit(.minutes(1)))
+@Suite("EXIF auto-rotation through the server", .timeLimit(.minutes(10)))
 struct AutoRotateTests {
     let client = HTTPClient()
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// ETag, Cache-Control, 304 and the result store.
-@Suite("HTTP caching", .timeLimit(.minutes(1)))
+@Suite("HTTP caching", .timeLimit(.minutes(10)))
 struct CachingTests {
     let client = HTTPClient()
 

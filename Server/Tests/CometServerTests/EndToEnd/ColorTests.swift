@@ -6,7 +6,7 @@ import Testing
 /// A source with a colour profile comes out in sRGB with no profile by default (as imgproxy's
 /// `strip_color_profile` does), and with its own numbers and profile under `scp:0`; the
 /// `Comet-Color` header says which. The reference is Little CMS's conversion of the same file.
-@Suite("Colour profiles", .timeLimit(.minutes(1)), .enabled(if: ColorFixture.isAvailable))
+@Suite("Colour profiles", .timeLimit(.minutes(10)), .enabled(if: ColorFixture.isAvailable))
 struct ColorTests {
     let client = HTTPClient()
 

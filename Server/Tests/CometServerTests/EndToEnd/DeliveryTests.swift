@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The delivery options through the server: `cb`, `exp`, `fn`, `att`, `fq` and `mb`.
-@Suite("Delivery options through the server", .timeLimit(.minutes(1)))
+@Suite("Delivery options through the server", .timeLimit(.minutes(10)))
 struct DeliveryTests {
     let client = HTTPClient()
 

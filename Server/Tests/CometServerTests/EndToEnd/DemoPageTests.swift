@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `comet-server --demo`: its page's images are signed service URLs that all load.
-@Suite("Demo page", .timeLimit(.minutes(2)))
+@Suite("Demo page", .timeLimit(.minutes(10)))
 struct DemoPageTests {
     let client = HTTPClient(timeout: 60)
 

@@ -6,7 +6,7 @@ import Testing
 /// What each effect makes of the resized photo, through the server, against a reference the
 /// test computes itself from the same URL without the effect (effects run after the resize, so
 /// that is their input). Results are PNG, so the comparison sees the effect alone.
-@Suite("Effects through the server", .timeLimit(.minutes(1)))
+@Suite("Effects through the server", .timeLimit(.minutes(10)))
 struct EffectTests {
     let client = HTTPClient()
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The built `comet-server` executable, as an operator runs it.
-@Suite("comet-server process", .timeLimit(.minutes(1)))
+@Suite("comet-server process", .timeLimit(.minutes(10)))
 struct GracefulShutdownTests {
     let client = HTTPClient()
 

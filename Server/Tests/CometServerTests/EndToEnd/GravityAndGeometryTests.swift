@@ -6,7 +6,7 @@ import Testing
 /// Where `g`, `rot`, `flip`, `dpr` and `pd` put the origin's photo, through the server. The
 /// photo's red channel is `x × 255 / 639` of its source column, so a result column's red says
 /// which source column landed there.
-@Suite("Gravity and geometry through the server", .timeLimit(.minutes(1)))
+@Suite("Gravity and geometry through the server", .timeLimit(.minutes(10)))
 struct GravityAndGeometryTests {
     let client = HTTPClient()
 

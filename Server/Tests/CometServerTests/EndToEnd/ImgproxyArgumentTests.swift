@@ -5,7 +5,7 @@ import Testing
 
 /// imgproxy's own spellings through the server: arguments left empty or out, `bg` as three
 /// channels, far-future and non-positive `exp`, and imgproxy's names `fl` and `ext`.
-@Suite("imgproxy's argument spellings through the server", .timeLimit(.minutes(1)))
+@Suite("imgproxy's argument spellings through the server", .timeLimit(.minutes(10)))
 struct ImgproxyArgumentTests {
     let client = HTTPClient()
 

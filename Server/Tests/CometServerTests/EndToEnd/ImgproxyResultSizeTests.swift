@@ -8,7 +8,7 @@ import Testing
 /// enlarging, extending and extending to the aspect ratio, on boxes smaller and larger than the
 /// source; then its crop tests' device pixel ratio cases. Each case is `rs:{type}:{w}:{h}`
 /// and the option under test.
-@Suite("imgproxy's result sizes through the server", .serialized, .timeLimit(.minutes(2)))
+@Suite("imgproxy's result sizes through the server", .serialized, .timeLimit(.minutes(10)))
 struct ImgproxyResultSizeTests {
     let client = HTTPClient()
 

@@ -6,7 +6,7 @@ import Testing
 /// `/info/…` through the real server: the JSON it answers about real sources (the tests' photo,
 /// corpus GIFs, an animated WebP, a PNG with a profile), checked against what the test reads from
 /// the same bytes; the signature, the options' errors and the caching as for results.
-@Suite("Source info through the server", .timeLimit(.minutes(1)), .enabled(if: AnimationOrigin.isAvailable))
+@Suite("Source info through the server", .timeLimit(.minutes(10)), .enabled(if: AnimationOrigin.isAvailable))
 struct InfoTests {
     let client = HTTPClient()
 

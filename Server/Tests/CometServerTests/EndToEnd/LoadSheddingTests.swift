@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Past the work and queue bounds the service answers 503 at once; admitted work finishes.
-@Suite("Overload", .timeLimit(.minutes(1)))
+@Suite("Overload", .timeLimit(.minutes(10)))
 struct LoadSheddingTests {
     let client = HTTPClient()
 
@@ -20,12 +20,12 @@ struct LoadSheddingTests {
             while server.responder.shedder.load.active + server.responder.shedder.load.queued < 2 {
                 try await Task.sleep(for: .milliseconds(10))
             }
-            let start = ContinuousClock.now
             let refused = try await client.get(server.url("rs:fit:99:20", origin.url("/slow/4000/photo.jpg")))
             #expect(refused.status == 503)
             #expect(refused.header("Retry-After") == "2")
             #expect(refused.errorCode == "overloaded")
-            #expect(ContinuousClock.now - start < .seconds(3))
+            // The refusal did not wait for a slot: the admitted work (4 s at the origin) is still running.
+            #expect(server.responder.shedder.load.active + server.responder.shedder.load.queued == 2)
             for task in admitted { #expect(try await task.value.status == 200) }
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Output formats: from Accept, from the URL, and the JPEG/PNG fallback.
-@Suite("Format negotiation", .timeLimit(.minutes(1)))
+@Suite("Format negotiation", .timeLimit(.minutes(10)))
 struct NegotiationTests {
     let client = HTTPClient()
 

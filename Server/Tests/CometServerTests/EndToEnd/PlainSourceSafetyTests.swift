@@ -7,7 +7,7 @@ import Testing
 /// or percent-encoded after `plain/` as they are in base64url; doubly percent-encoded they are
 /// no URL (400). Requests are sent byte for byte (``RawHTTP``), and the origin is never asked.
 /// (The parser's refusals: `PlainSourceTrickTests`.)
-@Suite("Plain sources: the policy's trick table", .timeLimit(.minutes(1)))
+@Suite("Plain sources: the policy's trick table", .timeLimit(.minutes(10)))
 struct PlainSourceSafetyTests {
     typealias Spelling = PlainSourceTrickTests.Spelling
 

@@ -5,7 +5,7 @@ import Testing
 
 /// A server started with presets and `--only-presets` (``SharedOriginAndServer/presets``:
 /// `default` PNG, `thumb` a 100×100 fill with west gravity, `gray`), asked through HTTP.
-@Suite("Presets through the server", .timeLimit(.minutes(1)))
+@Suite("Presets through the server", .timeLimit(.minutes(10)))
 struct PresetServingTests {
     let client = HTTPClient()
 

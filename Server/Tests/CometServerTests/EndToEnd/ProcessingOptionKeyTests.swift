@@ -6,7 +6,7 @@ import Testing
 /// The gravity, geometry and effect options as a client meets them: a bad value is a 400 that
 /// names the option before the source is fetched, and the result key and ETag follow what the
 /// options mean, not how the URL spells them.
-@Suite("Processing options: refusals and keys through the server", .timeLimit(.minutes(1)))
+@Suite("Processing options: refusals and keys through the server", .timeLimit(.minutes(10)))
 struct ProcessingOptionKeyTests {
     let client = HTTPClient()
 

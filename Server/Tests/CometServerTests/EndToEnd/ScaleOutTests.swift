@@ -8,7 +8,7 @@ import Testing
 @Suite(
     "Scale-out over Redis",
     .enabled(if: RedisServerProcess.isAvailable, "needs redis-server (apt-get install redis-server)"),
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(10)))
 struct ScaleOutTests {
     let client = HTTPClient()
 

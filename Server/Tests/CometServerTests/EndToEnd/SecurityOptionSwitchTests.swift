@@ -4,7 +4,7 @@ import Testing
 
 /// How an operator allows imgproxy's security options on the built `comet-server`: the
 /// `--allow-security-options` flag, or imgproxy's `IMGPROXY_ALLOW_SECURITY_OPTIONS` variable.
-@Suite("comet-server's switch for the security options", .timeLimit(.minutes(1)))
+@Suite("comet-server's switch for the security options", .timeLimit(.minutes(10)))
 struct SecurityOptionSwitchTests {
     let client = HTTPClient()
 

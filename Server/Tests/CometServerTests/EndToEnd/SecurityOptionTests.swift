@@ -7,7 +7,7 @@ import Testing
 /// them (`--allow-security-options`), and then each limiting its request below the server's
 /// limits: a source or a result the server's own limits allow is refused (422) or, for `mrd`,
 /// scaled down.
-@Suite("The security options through the server", .timeLimit(.minutes(1)))
+@Suite("The security options through the server", .timeLimit(.minutes(10)))
 struct SecurityOptionTests {
     let client = HTTPClient()
 

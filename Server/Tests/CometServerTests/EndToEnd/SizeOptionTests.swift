@@ -6,7 +6,7 @@ import Testing
 /// imgproxy's size options through the server, on the origin's 640×480 photo: `s`, `w`, `h`,
 /// `rt` and `rs`'s types and extension, `mw`/`mh`, imgproxy's `crop`, and `skp`/`raw`. One case
 /// at a time: the shared server's queue (64) is the parallel suites' to share.
-@Suite("Size options, crop and skipped processing through the server", .serialized, .timeLimit(.minutes(1)))
+@Suite("Size options, crop and skipped processing through the server", .serialized, .timeLimit(.minutes(10)))
 struct SizeOptionTests {
     let client = HTTPClient()
 

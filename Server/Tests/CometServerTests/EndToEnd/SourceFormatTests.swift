@@ -7,7 +7,7 @@ import Testing
 /// modern format: imgproxy's choice with its default preferred formats (JPEG, PNG, GIF): the
 /// source's format when it is one of them, else JPEG for an opaque result and PNG for one with
 /// transparency (an animation: GIF).
-@Suite("The source's format kept through the server", .serialized, .timeLimit(.minutes(1)))
+@Suite("The source's format kept through the server", .serialized, .timeLimit(.minutes(10)))
 struct SourceFormatTests {
     let client = HTTPClient()
 

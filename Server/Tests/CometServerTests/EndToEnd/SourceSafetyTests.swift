@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Sources on loopback and private networks, allow-lists and redirects.
-@Suite("Source safety", .timeLimit(.minutes(1)))
+@Suite("Source safety", .timeLimit(.minutes(10)))
 struct SourceSafetyTests {
     let client = HTTPClient()
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Every status the service answers with, through a real HTTP client against a real origin.
-@Suite("HTTP statuses", .timeLimit(.minutes(1)))
+@Suite("HTTP statuses", .timeLimit(.minutes(10)))
 struct StatusTests {
     let client = HTTPClient()
 
@@ -136,10 +136,10 @@ struct StatusTests {
 
     @Test func workPastTheProcessingTimeLimitIs504() async throws {
         try await withOriginAndServer({ configuration, _ in configuration.processingTimeout = 0.5 }) { origin, server in
-            let start = ContinuousClock.now
             let answer = try await client.get(server.url("rs:fit:32:32", origin.url("/slow/6000/photo.jpg")))
+            // Had the work waited for the origin (6 s), it would have ended 200: the limit ended it.
             #expect(answer.status == 504)
-            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(answer.errorCode == "timeout")
         }
     }
 

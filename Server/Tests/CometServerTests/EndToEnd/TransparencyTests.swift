@@ -5,7 +5,7 @@ import Testing
 
 /// A transparent source asked for as JPEG (no alpha channel) is laid on a background colour:
 /// white unless `bg:` names another; with `bg:`, every format is laid on it, as in imgproxy.
-@Suite("Transparency and backgrounds", .timeLimit(.minutes(1)))
+@Suite("Transparency and backgrounds", .timeLimit(.minutes(10)))
 struct TransparencyTests {
     let client = HTTPClient()
 

@@ -7,7 +7,7 @@ import Testing
 /// the left half opaque blue, the right half red at alpha 128) over the 160×120 fit of the
 /// origin's photo, through a server started with it. Expected pixels are computed here from the
 /// same result without `wm`.
-@Suite("Watermarks through the server", .timeLimit(.minutes(1)))
+@Suite("Watermarks through the server", .timeLimit(.minutes(10)))
 struct WatermarkTests {
     let client = HTTPClient()
 
@@ -127,7 +127,7 @@ struct WatermarkTests {
 
 /// `dpr` on a result that is not resized: the ratio scales it and the mark's pixel offsets, as
 /// far as imgproxy lets it (never enlarging without `el`).
-@Suite("Watermarks and the device pixel ratio through the server", .timeLimit(.minutes(1)))
+@Suite("Watermarks and the device pixel ratio through the server", .timeLimit(.minutes(10)))
 struct WatermarkPixelRatioTests {
     let client = HTTPClient()
 

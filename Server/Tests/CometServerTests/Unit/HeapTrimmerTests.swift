@@ -4,7 +4,7 @@ import Logging
 import ServiceLifecycle
 import Testing
 
-@Suite("Heap trimmer", .timeLimit(.minutes(1)))
+@Suite("Heap trimmer", .timeLimit(.minutes(10)))
 struct HeapTrimmerTests {
     /// Whether glibc's allocator serves this process: ThreadSanitizer and AddressSanitizer put
     /// their own in its place, and theirs has nothing for `malloc_trim` to release.
