@@ -28,7 +28,7 @@ FUZZ_SEEDS_colour := .build/fuzz-seeds/colour
 FUZZ_SEEDS_heic := .build/fuzz-seeds/heic
 FUZZ_SEEDS_jxl := .build/fuzz-seeds/jxl
 
-.PHONY: setup colour-fixtures heic-jxl-fixtures demo test lint docs loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot imgproxy-clients
+.PHONY: setup colour-fixtures heic-jxl-fixtures demo test test-under-load lint docs loader-test loader-tsan serve serve-test serve-tsan serve-asan corpus tsan asan bench fuzz clean loadtest soak demo-screenshot imgproxy-clients
 
 ## Installs the system libraries (idempotent; needs root or sudo).
 setup:
@@ -53,6 +53,14 @@ test: setup colour-fixtures heic-jxl-fixtures
 	@scripts/skipped-summary .build/test-output.log
 	$(MAKE) loader-test
 	$(MAKE) serve-test
+
+## The root, loader and server suites beside two CPU hogs that it starts and stops itself
+## (scripts/test-under-load): a test that depends on the machine's speed, or waits on a thread
+## the run has starved, fails here. RUNS=3 runs them three times in a row; HOGS=0 gives the same
+## runs on the idle machine. Prints each suite's wall time and its test process's peak threads.
+## Not in `make test`.
+test-under-load: setup colour-fixtures heic-jxl-fixtures
+	SWIFT="$(SWIFT)" scripts/test-under-load
 
 ## Makes the colour tests' images and references (.build/colour-fixtures; seconds, once).
 colour-fixtures:

@@ -7,7 +7,7 @@ import XCTest
 /// Runs `comet fetch` and `comet cache` as subprocesses against a real server in the test process.
 final class FetchCommandTests: XCTestCase {
     func testFetchWritesGoodURLsReportsBadOnesAndCaches() async throws {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 300, logger: .disabled)
         let photo = try ImageEncoders.jpeg(PhotoPainter.paint(width: 640, height: 480, seed: 7))
         let png = try ImageEncoders.png(PhotoPainter.paint(width: 300, height: 400, seed: 8))
         await server.appendRoute("GET /photo.jpg") { _ in HTTPResponse(statusCode: .ok, body: photo) }

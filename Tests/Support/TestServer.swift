@@ -30,7 +30,7 @@ public final class TestServer: @unchecked Sendable {
 
     public static func start() async throws -> TestServer {
         let server = HTTPServer(
-            address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, pool: SharedSocketPool.shared,
+            address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 300, pool: SharedSocketPool.shared,
             logger: .disabled)
         let runTask = Task { try await server.run() }
         // FlyingFox's default wait is 5 s: too short when the whole suite runs in parallel on

@@ -118,15 +118,15 @@ struct LoadingFaultTests {
         }
     }
 
-    /// The server would answer after 20 s; the 0.5 s request timeout ends the load long before
-    /// (the bound is generous so a loaded or sanitized run cannot flake).
+    /// The server would answer after 20 s; the 0.5 s request timeout ends the load long before.
+    /// The error says so (an answer at 20 s would have loaded): no wall-clock bound, which a
+    /// loaded run, where the parallel tests hold the cooperative threads for long, could exceed.
     @Test func slowServerPastTheTimeoutFails() async throws {
         let server = try await TestServer.start()
         server.serve(TestImages.jpeg(), at: "slow.jpg")
         var loader = DataLoader.Configuration()
         loader.timeoutForRequest = 0.5
         let (pipeline, _) = makeRealPipeline(loader: loader)
-        let start = Date()
         do {
             _ = try await pipeline.image(for: server.url("/slow/20000/slow.jpg"))
             Issue.record("a request past its timeout must fail")
@@ -134,7 +134,6 @@ struct LoadingFaultTests {
             guard case .dataLoadingFailed(_, nil, let underlying) = error else { Issue.record("\(error)"); return }
             #expect((underlying as? URLError)?.code == .timedOut, "\(underlying)")
         }
-        #expect(Date().timeIntervalSince(start) < 15)
     }
 
     @Test func bodyShorterThanContentLengthFails() async throws {

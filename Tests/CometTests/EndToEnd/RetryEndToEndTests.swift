@@ -95,13 +95,14 @@ struct RetryEndToEndTests {
             if attempts.withLock({ count -> Int in
                 count += 1; return count
             }) == 1 {
-                try await Task.sleep(for: .seconds(5))
+                try await Task.sleep(for: .seconds(60))
             }
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/png"], body: image)
         }
         var loader = DataLoader.Configuration()
-        // Below a second, Linux's URLSession times out at once; 2 s leaves room on a loaded machine.
-        loader.timeoutForRequest = 2
+        // The first attempt would be answered after 60 s; the others at once, but on a loaded run
+        // the server's handler may wait long for a cooperative thread: 10 s leaves them room.
+        loader.timeoutForRequest = 10
         let sleeper = TestSleeper()
         // Attempts after the first answer at once, but a loaded machine may still time one out.
         let (pipeline, _) = makeRealPipeline(loader: loader) { $0.retryPolicy = sleeper.policy(attempts: 5) }
