@@ -31,8 +31,9 @@ public final class ThumbnailOption: Sendable {
     private let aliasBytes: [[UInt8]]
 
     private let readArguments: @Sendable (OptionArguments, Int, inout ThumbnailOptions) throws(ServiceError) -> Void
-    /// Appends the value's arguments (each after a `:`); `false` when the options do not set it.
-    private let spellArguments: @Sendable (ThumbnailOptions, inout [UInt8]) -> Bool
+    /// Appends the option's name and the value's arguments (each after a `:`), after a `/` when
+    /// the output is not empty; `false` when the options do not set it.
+    let spellArguments: @Sendable (ThumbnailOptions, inout [UInt8]) -> Bool
     private let applyEffect: @Sendable (ThumbnailOptions, inout ThumbnailPlan) -> Void
 
     /// Declares an option stored in the field that `get` reads and `set` writes (closures, not a
@@ -95,12 +96,6 @@ public final class ThumbnailOption: Sendable {
         throws(ServiceError)
     {
         try readArguments(arguments, maximumDimension, &options)
-    }
-
-    /// Appends the option's canonical spelling to `output` (after a `,` when `output` is not
-    /// empty); `false` when `options` do not set it.
-    func appendSpelling(of options: ThumbnailOptions, to output: inout [UInt8]) -> Bool {
-        spellArguments(options, &output)
     }
 
     /// Whether `bytes` (a URL's, as they are) spell this option's short or long name or an alias.

@@ -3,20 +3,41 @@ extension ThumbnailOptions {
     /// or an alias, or `nil`: looked up by a hash of the name rather than by comparing it with
     /// every entry's names (the table holds 47 options; a URL names several).
     static func option(named bytes: UnsafeBufferPointer<UInt8>) -> ThumbnailOption? {
-        guard let candidates = optionsByNameHash[nameHash(bytes)] else { return nil }
-        return candidates.first { $0.isNamed(bytes) }
+        let hash = nameHash(bytes)
+        return nameSlots.withUnsafeBufferPointer { slots -> ThumbnailOption? in
+            var position = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+            while let index = slots[position].index {
+                if slots[position].hash == hash, table[index].isNamed(bytes) { return table[index] }
+                position = (position + 1) & (slots.count - 1)
+            }
+            return nil
+        }
     }
 
-    /// Every name of every option, by ``nameHash(_:)``; a list, so that two names of one hash
-    /// would both be found.
-    private static let optionsByNameHash: [UInt64: [ThumbnailOption]] = {
-        var index: [UInt64: [ThumbnailOption]] = [:]
-        for option in table {
-            for name in [option.name, option.longName] + option.aliases {
-                index[nameHash(name.utf8), default: []].append(option)
-            }
+    /// One place of ``nameSlots``: a name's hash and its option's index in ``table``; `nil` for
+    /// a free place.
+    private struct NameSlot {
+        var hash: UInt64 = 0
+        var index: Int?
+    }
+
+    /// Every name of every option, placed by ``nameHash(_:)`` in an open-addressed table (the
+    /// next free place after a taken one) at most a quarter full: a lookup reads plain values,
+    /// where a dictionary of option lists retained a list and an option for every name a URL
+    /// gives. Two names of one hash are both found: each place's name is compared.
+    private static let nameSlots: ContiguousArray<NameSlot> = {
+        let names = table.enumerated().flatMap { index, option in
+            ([option.name, option.longName] + option.aliases).map { (nameHash($0.utf8), index) }
         }
-        return index
+        var capacity = 1
+        while capacity < names.count * 4 { capacity <<= 1 }
+        var slots = ContiguousArray(repeating: NameSlot(), count: capacity)
+        for (hash, index) in names {
+            var position = Int(truncatingIfNeeded: hash) & (capacity - 1)
+            while slots[position].index != nil { position = (position + 1) & (capacity - 1) }
+            slots[position] = NameSlot(hash: hash, index: index)
+        }
+        return slots
     }()
 
     /// FNV-1a over a name's bytes: a few instructions a byte for names of 1 to 30 bytes.

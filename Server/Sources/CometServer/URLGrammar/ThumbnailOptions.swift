@@ -261,11 +261,21 @@ public struct ThumbnailOptions: Sendable, Hashable {
     func canonicalBytes(includingFormat: Bool) -> [UInt8] {
         var spelling: [UInt8] = []
         spelling.reserveCapacity(64)
-        for option in Self.table where includingFormat || option !== Self.format {
-            _ = option.appendSpelling(of: self, to: &spelling)
+        let entries = includingFormat ? Self.spelledEntries : Self.spelledEntriesWithoutFormat
+        for entry in entries {
+            // The table's entries live as long as the process: each is used without the retain
+            // and release that a reference read from an array costs (twice for its closure),
+            // 47 pairs of atomic operations on every request's key.
+            _ = entry._withUnsafeGuaranteedRef { $0.spellArguments(self, &spelling) }
         }
         return spelling
     }
+
+    /// The table's entries in its order, with and without `f`, unretained (see ``table``: its
+    /// entries are never released).
+    private static let spelledEntries = ContiguousArray(table.map(Unmanaged.passUnretained))
+    private static let spelledEntriesWithoutFormat = ContiguousArray(
+        table.filter { $0 !== format }.map(Unmanaged.passUnretained))
 
     /// Parses a URL's option segments (``ThumbnailPath/options``), checking each value against
     /// `maximumDimension` (the largest output width or height allowed), with `presets`: their
