@@ -15,8 +15,9 @@ let package = Package(
         .library(name: "AlamofireImageCompat", targets: ["AlamofireImageCompat"]),
         // The pthread-based lock ThreadSanitizer understands, for the Server/ package (comet-server).
         .library(name: "Locking", targets: ["Locking"]),
-        // Loopback test servers and generated images, for the tests of the nested packages
-        // (Loaders/, Server/). Not API: nothing outside tests should depend on it.
+        // Loopback test servers, generated images and the corpus location (`TestCorpus`), for the
+        // tests of the nested packages (Loaders/ uses the servers, Server/ the corpus location).
+        // Not API: nothing outside tests should depend on it.
         .library(name: "CometTestSupport", targets: ["CometTestSupport"]),
     ],
     dependencies: [
@@ -105,7 +106,7 @@ let package = Package(
         // Migration shim: the Nuke 4 API on Comet's public API (guide: Migration/Nuke4/README.md).
         .target(name: "NukeCompat", dependencies: ["Comet"], path: "Migration/Nuke4/Sources"),
         // Shared by the test targets: a FlyingFox server and a raw fault server on 127.0.0.1,
-        // generated test images. Not a product; only test targets depend on it.
+        // generated test images, the corpus location. Only test targets depend on it.
         .target(
             name: "CometTestSupport",
             dependencies: [

@@ -109,6 +109,8 @@ let package = Package(
                 "CometServer",
                 "ServerTestSupport",
                 .product(name: "Locking", package: "Comet"),
+                // The corpus location every suite of the repository shares (`TestCorpus`).
+                .product(name: "CometTestSupport", package: "Comet"),
                 // Built for the tests that run it as a process (SIGTERM during a request; two
                 // instances sharing one Redis).
                 "comet-server",

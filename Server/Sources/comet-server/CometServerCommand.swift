@@ -203,7 +203,7 @@ struct CometServerCommand: AsyncParsableCommand {
                         metricsFactory: PrometheusMetricsFactory(registry: metrics.registry)))
             } ?? local
         defer { redisClient?.close() }
-        let responder = ThumbnailResponder(configuration: configuration, store: store, metrics: metrics, logger: logger)
+        let responder = ServiceResponder(configuration: configuration, store: store, metrics: metrics, logger: logger)
         let gallery = demo ? await DemoGallery.make() : nil
         let server = ThumbnailServer(responder: responder, demo: gallery, logger: logger)
         let host = host

@@ -13,7 +13,7 @@ import Locking
 /// threads submitted meanwhile. A thread that finds the graph busy enqueues (``schedule(_:)``,
 /// ``perform(_:)``) or first waits a few microseconds for it (``performWaitingBriefly(_:)``).
 /// Work lighter than a thread wake-up that must not hold the graph up runs once the draining
-/// thread lets go (``performAfterLeaving(_:_:)``). Nothing heavy runs in the graph.
+/// thread lets go (``performOnThisThreadAfterGraph(_:_:)``). Nothing heavy runs in the graph.
 ///
 /// Every closure it runs receives a borrowed ``GraphToken``, which graph-only methods require.
 /// Only this file makes tokens, so code outside the graph cannot call those methods
@@ -37,7 +37,7 @@ final class PipelineExecutor: @unchecked Sendable {
             var owner: pthread_t?
         #endif
         /// Light work handed to the draining thread for after it leaves the graph.
-        var afterLeaving: [LightItem] = []
+        var afterLeaving: [InlineWorkItem] = []
 
         /// The calling thread enters the graph.
         mutating func enter(_ isBusy: borrowing Atomic<Bool>) {
@@ -80,9 +80,9 @@ final class PipelineExecutor: @unchecked Sendable {
         let run: @Sendable (borrowing GraphToken) -> Void
     }
 
-    /// Light work for after leaving the graph (``performAfterLeaving(_:_:)``): it runs outside
+    /// Light work for after leaving the graph (``performOnThisThreadAfterGraph(_:_:)``): it runs outside
     /// the graph, so it gets no token.
-    struct LightItem {
+    struct InlineWorkItem {
         let run: @Sendable () -> Void
     }
 
@@ -192,11 +192,11 @@ final class PipelineExecutor: @unchecked Sendable {
     }
 
     /// Runs queued work until none is left (or the executor is suspended), then lets go, then
-    /// runs the light work this thread handed out with ``performAfterLeaving(_:_:)`` while it
+    /// runs the light work this thread handed out with ``performOnThisThreadAfterGraph(_:_:)`` while it
     /// was in the graph (taken under the same lock that lets go of the graph: only the thread
     /// in the graph hands light work out, so what is there then is this thread's own).
     private func drain() {
-        let thread = LightWork.ofThisThread
+        let thread = InlineWorkLoop.ofThisThread
         var light = thread.takeSpareBuffer()
         let graph = GraphToken(self)
         while true {
@@ -218,8 +218,8 @@ final class PipelineExecutor: @unchecked Sendable {
     /// (other threads may then enter it): for work too light to be worth a thread wake-up (a
     /// decode of a few thousand pixels costs less than handing it to a worker), which
     /// therefore never runs *in* the graph. Only the graph can call it (`graph`).
-    func performAfterLeaving(_ graph: borrowing GraphToken, _ work: @escaping @Sendable () -> Void) {
-        state.withLock { $0.afterLeaving.append(LightItem(run: work)) }
+    func performOnThisThreadAfterGraph(_ graph: borrowing GraphToken, _ work: @escaping @Sendable () -> Void) {
+        state.withLock { $0.afterLeaving.append(InlineWorkItem(run: work)) }
     }
 
     // MARK: Tests (debug builds only: production code cannot call these)

@@ -151,7 +151,7 @@ final class WorkQueue: @unchecked Sendable {
     /// slot is freed before `then` runs; `then` is not called when the item was cancelled.
     ///
     /// `light`, when given, is tried first on the thread that started the work, right after it
-    /// leaves the graph (``PipelineExecutor/performAfterLeaving(_:_:)``): it returns the result
+    /// leaves the graph (``PipelineExecutor/performOnThisThreadAfterGraph(_:_:)``): it returns the result
     /// when the work turns out light (a decode of a tiny image), or `nil` to send `heavy` to a
     /// worker after all. A light result saves the two thread wake-ups of a worker round trip.
     @discardableResult
@@ -308,7 +308,7 @@ private final class OffGraphRun<Output: Sendable>: @unchecked Sendable {
     func start(_ item: WorkQueue.Item, _ graph: borrowing GraphToken) {
         self.item = item
         if light != nil {
-            executor.performAfterLeaving(graph) { self.runLight() }
+            executor.performOnThisThreadAfterGraph(graph) { self.runLight() }
         } else {
             runOnWorker()
         }

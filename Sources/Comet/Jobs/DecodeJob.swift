@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Decoders come from the configuration's registry, by the data's format. Every decode goes
 /// through the decoding queue and runs off the graph: on a worker, or, for a file of at most
-/// 64×64 declared pixels whose decoder checks limits first (``FinalDecode``), on the thread that
+/// 64×64 declared pixels whose decoder checks limits first (``CompleteDataDecode``), on the thread that
 /// leaves the graph (cheaper than waking a worker). A final decode also takes
 /// a ticket of the pipeline's decoded-image backlog, which its result carries until it is delivered.
 final class DecodeJob: ImageJob, @unchecked Sendable {
@@ -121,7 +121,7 @@ final class DecodeJob: ImageJob, @unchecked Sendable {
     private func decodeFinal(
         _ fetched: FetchedData, decoder: IncrementalDecoderBox?, chunks: [Data], _ graph: borrowing GraphToken
     ) {
-        let decode = FinalDecode(
+        let decode = CompleteDataDecode(
             data: fetched.data, incremental: decoder, chunks: chunks, options: decodingOptions,
             thumbnail: key.thumbnail, decoders: context.configuration.decoders)
         var light: (@Sendable () -> Result<DecodedImage, ImageDecodingError>?)? =

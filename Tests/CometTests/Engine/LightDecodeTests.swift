@@ -78,7 +78,7 @@ struct LightDecodeTests {
         let calls = decoder.calls
         #expect(calls.count == 1)
         #expect(calls.first.map { pthread_equal($0.thread, loader.loadThread!) != 0 } == true)
-        #expect(calls.first?.maxSourcePixelCount == FinalDecode.lightPixelLimit)
+        #expect(calls.first?.maxSourcePixelCount == CompleteDataDecode.lightPixelLimit)
     }
 
     @Test func aLargerImageFailsTheLightAttemptFromItsHeaderAndIsDecodedOnAWorkerWithTheRealLimits() async throws {
@@ -87,7 +87,7 @@ struct LightDecodeTests {
         #expect(image.width == 100)
         let calls = decoder.calls
         #expect(calls.count == 2)
-        #expect(calls.first?.maxSourcePixelCount == FinalDecode.lightPixelLimit)
+        #expect(calls.first?.maxSourcePixelCount == CompleteDataDecode.lightPixelLimit)
         #expect(calls.last?.maxSourcePixelCount == ImageDecodingLimits().maxSourcePixelCount)
         #expect(calls.last.map { pthread_equal($0.thread, loader.loadThread!) != 0 } == false)
     }

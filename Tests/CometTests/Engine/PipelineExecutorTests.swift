@@ -80,7 +80,7 @@ struct PipelineExecutorTests {
         let seen = Locked<(insideGraph: Bool, sameThread: Bool)?>(nil)
         let caller = pthread_self()
         executor.perform { graph in
-            executor.performAfterLeaving(graph) {
+            executor.performOnThisThreadAfterGraph(graph) {
                 seen.withLock { $0 = (executor.isCurrent, pthread_equal(pthread_self(), caller) != 0) }
             }
         }
@@ -92,7 +92,7 @@ struct PipelineExecutorTests {
         let executor = PipelineExecutor()
         let order = Locked<[String]>([])
         executor.perform { graph in
-            executor.performAfterLeaving(graph) { order.withLock { $0.append("after leaving") } }
+            executor.performOnThisThreadAfterGraph(graph) { order.withLock { $0.append("after leaving") } }
             executor.perform { _ in order.withLock { $0.append("queued graph work") } }
         }
         #expect(order.withLock { $0 } == ["queued graph work", "after leaving"])
@@ -108,11 +108,11 @@ struct PipelineExecutorTests {
                 $0.depth += 1; $0.deepest = max($0.deepest, $0.depth); $0.count += 1
             }
             if remaining > 0 {
-                executor.perform { graph in executor.performAfterLeaving(graph) { step(remaining - 1) } }
+                executor.perform { graph in executor.performOnThisThreadAfterGraph(graph) { step(remaining - 1) } }
             }
             state.withLock { $0.depth -= 1 }
         }
-        executor.perform { graph in executor.performAfterLeaving(graph) { step(9_999) } }
+        executor.perform { graph in executor.performOnThisThreadAfterGraph(graph) { step(9_999) } }
         #expect(state.withLock { $0.count } == 10_000)
         #expect(state.withLock { $0.deepest } == 1)
     }
@@ -124,7 +124,7 @@ struct PipelineExecutorTests {
         let state = Locked((runs: [Int](repeating: 0, count: 100), insideGraph: 0))
         executor.perform { graph in
             for index in 0..<100 {
-                executor.performAfterLeaving(graph) {
+                executor.performOnThisThreadAfterGraph(graph) {
                     state.withLock {
                         $0.runs[index] += 1; if executor.isCurrent { $0.insideGraph += 1 }
                     }
@@ -207,7 +207,7 @@ struct PipelineExecutorWaitingTests {
         let seen = Locked<(handedOutOn: pthread_t?, ranOn: pthread_t?)>((nil, nil))
         DispatchQueue.global().async {
             executor.perform { graph in
-                executor.performAfterLeaving(graph) {
+                executor.performOnThisThreadAfterGraph(graph) {
                     firstIsRunning.signal()
                     secondHandedOut.wait()  // the first thread's loop looks for more after this
                 }
@@ -217,7 +217,7 @@ struct PipelineExecutorWaitingTests {
             firstIsRunning.wait()
             executor.perform { graph in
                 seen.withLock { $0.handedOutOn = pthread_self() }
-                executor.performAfterLeaving(graph) { seen.withLock { $0.ranOn = pthread_self() } }
+                executor.performOnThisThreadAfterGraph(graph) { seen.withLock { $0.ranOn = pthread_self() } }
                 secondHandedOut.signal()
                 usleep(100_000)  // still in the graph while the first thread's loop looks
             }

@@ -29,11 +29,13 @@ public final class SourceFetcher: DataLoading, Sendable {
     /// What a fetch may cost.
     public let limits: SourceFetchLimits
     /// The validators sources answered with.
-    public let validators: SourceValidators
+    public let validators: SourceValidatorCache
     private let loader: AsyncHTTPClientDataLoader
 
     /// Creates a fetcher with its own `HTTPClient`.
-    public init(policy: SourcePolicy, limits: SourceFetchLimits, validators: SourceValidators = SourceValidators()) {
+    public init(
+        policy: SourcePolicy, limits: SourceFetchLimits, validators: SourceValidatorCache = SourceValidatorCache()
+    ) {
         self.policy = policy
         self.limits = limits
         self.validators = validators

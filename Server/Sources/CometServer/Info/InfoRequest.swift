@@ -6,7 +6,7 @@ import Foundation
 /// Signed as processing URLs are (``URLSigner``: HMAC-SHA256 of `/{options}/{source}`, the part
 /// after the signature, as imgproxy signs its info URLs), so a bad signature is the same `403`.
 /// The source takes no extension: the answer is JSON. Thread-safe (a value).
-public struct InfoRequest: Sendable {
+public struct InfoRequest: ServiceRequest {
     /// The path after `/info`, split and decoded.
     public let path: ThumbnailPath
     /// The options.
@@ -40,5 +40,19 @@ public struct InfoRequest: Sendable {
         hash.update("\n")
         hash.update(path.canonicalSource)
         storeKey = StoreKey.make(hash)
+    }
+
+    /// Makes the JSON with `maker` (``ResultMaker/makeInfo(_:)``).
+    public func makeResult(with maker: ResultMaker) async throws -> StoredResult {
+        try await maker.makeInfo(self)
+    }
+
+    /// The configuration's `Cache-Control`; no `Vary` and no `Comet-Color` (the answer describes
+    /// the source and holds no pixels).
+    public func cachingHeaders(for result: StoredResult, isStored: Bool, configuration: ServerConfiguration)
+        -> ServiceAnswer.CachingHeaders
+    {
+        ServiceAnswer.CachingHeaders(
+            cacheControl: "public, max-age=\(configuration.cacheMaxAge)", variesOnAccept: false, isStored: isStored)
     }
 }

@@ -49,7 +49,7 @@ public struct ServerMetrics: Sendable {
         made = registry.makeCounter(
             descriptor: .init(
                 namespace: "comet", metricName: "results_made", unitName: "total",
-                helpText: "Results fetched, processed and encoded (not served from a store)"))
+                helpText: "Results and info answers made (not served from a store)"))
         notModified = registry.makeCounter(
             descriptor: .init(
                 namespace: "comet", metricName: "not_modified", unitName: "total",

@@ -7,7 +7,7 @@ import Foundation
 /// (HMAC-SHA256), the options, the format (the URL's, else the `Accept` header's), the source in
 /// its canonical form and the source policy's checks that need no resolution. A cache hit costs
 /// this and the store's lookup. Thread-safe (a value).
-public struct ThumbnailRequest: Sendable {
+public struct ThumbnailRequest: ServiceRequest {
     /// The path, split and decoded.
     public let path: ThumbnailPath
     /// The options, as the URL gives them (with the format it asks for, if any).
@@ -39,7 +39,7 @@ public struct ThumbnailRequest: Sendable {
     public let sourceLimits: SourceLimits
 
     /// Whether the result keeps the source's colour profile (`scp:0`).
-    public var keepsColorProfile: Bool { options.keepsColorProfile ?? false }
+    public var keepsColorProfile: Bool { options.stripsColorProfile == false }
 
     /// Checks and reads a service URL's `path` (without its query; imgproxy's grammar,
     /// ``ThumbnailPath``), with the request's `Accept` header, under `configuration` (its signer,
@@ -80,7 +80,7 @@ public struct ThumbnailRequest: Sendable {
         try configuration.sourcePolicy.checkCanonical(path.canonicalSource)
         sourceLimits = parsed.sourceLimits(under: configuration)
         keepsAnimation =
-            sourceLimits.maximumAnimationFrames > 1 && parsed.keepsColorProfile != true
+            sourceLimits.maximumAnimationFrames > 1 && parsed.stripsColorProfile != false
             && (choice == .exactly(.webp) || choice == .exactly(.gif) || choice == .source)
         // The format is in the key through `choice`.
         storeKey = Self.storeKey(
@@ -123,6 +123,32 @@ public struct ThumbnailRequest: Sendable {
 
     /// What the result is made from: the options' plan.
     public var plan: ThumbnailPlan { ThumbnailPlan(options, watermark: watermark) }
+
+    /// The format the URL asks for (`f` or the extension), if any: a skipped source format is
+    /// sent as it is only when the URL asks for none or for that one, as in imgproxy.
+    public var askedFormat: OutputFormat? { variesOnAccept ? nil : choice.exactFormat }
+
+    /// Makes the image with `maker` (``ResultMaker/makeThumbnail(_:)``).
+    public func makeResult(with maker: ResultMaker) async throws -> StoredResult {
+        try await maker.makeThumbnail(self)
+    }
+
+    /// The configuration's `Cache-Control` (a shorter lifetime when `exp` ends the URL
+    /// sooner), `Vary: Accept` when the format was negotiated, `Comet-Color` and the
+    /// `Content-Disposition` of `fn` and `att`.
+    public func cachingHeaders(for result: StoredResult, isStored: Bool, configuration: ServerConfiguration)
+        -> ServiceAnswer.CachingHeaders
+    {
+        var maxAge = configuration.cacheMaxAge
+        if let expires = options.expires {
+            // A cache must not keep serving the URL past its end (expires is after now: checked).
+            maxAge = min(maxAge, max(0, expires - Int(Date().timeIntervalSince1970)))
+        }
+        return ServiceAnswer.CachingHeaders(
+            cacheControl: "public, max-age=\(maxAge)", variesOnAccept: variesOnAccept, isStored: isStored,
+            color: keepsColorProfile ? .source : .srgb,
+            contentDisposition: contentDisposition(contentType: result.contentType))
+    }
 
     /// The ``StoreKey`` of the three lines (four with a watermark's name).
     private static func storeKey(

@@ -5,7 +5,7 @@ import NIOCore
 import Locking
 import Tracing
 
-/// The HTTP face of ``ThumbnailResponder`` on Hummingbird 2.
+/// The HTTP face of ``ServiceResponder`` on Hummingbird 2.
 ///
 /// Routes:
 /// - `GET` (and `HEAD`) `/{signature}/{options…}/plain/{source}[@{ext}]` and
@@ -29,7 +29,7 @@ import Tracing
 /// accepting connections and lets requests in flight finish. Thread-safe.
 public final class ThumbnailServer: Sendable {
     /// The request path behind the routes.
-    public let responder: ThumbnailResponder
+    public let responder: ServiceResponder
     /// The demo sources, when serving the demo.
     public let demo: DemoGallery?
     private let logger: Logger
@@ -42,7 +42,7 @@ public final class ThumbnailServer: Sendable {
     /// Creates a server for `responder`. `accessLogger` writes one line per request; default: a
     /// logger labelled `comet.server.access` at `logger`'s level.
     public init(
-        responder: ThumbnailResponder, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server"),
+        responder: ServiceResponder, demo: DemoGallery? = nil, logger: Logger = Logger(label: "comet.server"),
         accessLogger: Logger? = nil
     ) {
         self.responder = responder
@@ -105,41 +105,19 @@ public final class ThumbnailServer: Sendable {
                     body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
             }
         }
-        let thumbnail: @Sendable (Request, ThumbnailRequestContext) async -> Response = {
-            [responder, logger, connections] request, context in
-            let (accept, ifNoneMatch) = (request.headers[.accept], request.headers[.ifNoneMatch])
-            let response: Response
-            do {
-                let thumbnail = try ThumbnailRequest(
-                    path: request.uri.path, accept: accept, configuration: responder.configuration)
-                // A stored result is answered at once, in the request's own task.
-                if let answer = responder.storedAnswer(for: thumbnail, ifNoneMatch: ifNoneMatch) {
-                    response = Self.response(for: answer)
-                } else {
-                    // A client that disconnects cancels its work (the result store keeps the
-                    // making going while another request waits for the same result).
-                    let answer = try await connections.cancellingOnDisconnect(of: context.channel) {
-                        try await responder.answer(thumbnail, ifNoneMatch: ifNoneMatch)
-                    }
-                    response = Self.response(for: answer)
-                }
-            } catch {
-                let failure = ServiceError.from(error)
-                if !context.channel.isActive {
-                    logger.debug("\(request.uri.path): the client went away; its work was cancelled")
-                } else {
-                    // Client mistakes are routine; failures of sources and of the responder are not.
-                    logger.log(level: failure.status >= 500 ? .warning : .debug, "\(request.uri.path): \(failure)")
-                }
-                response = Self.response(for: failure)
-            }
-            return request.method == .head ? Self.headResponse(response) : response
+        let configuration = responder.configuration
+        let info = route { request throws(ServiceError) in
+            try InfoRequest(
+                path: String(request.uri.path.dropFirst(Self.infoPrefix.count)), configuration: configuration)
         }
-        addInfoRoutes(to: router)
+        router.get("\(Self.infoPrefix)/**", use: info)
+        router.head("\(Self.infoPrefix)/**", use: info)
+        let thumbnail = route { request throws(ServiceError) in
+            try ThumbnailRequest(path: request.uri.path, accept: request.headers[.accept], configuration: configuration)
+        }
         // imgproxy's grammar has any number of segments; the path is read whole, as written.
         router.get("**", use: thumbnail)
         router.head("**", use: thumbnail)
-        let configuration = responder.configuration
         return Application(
             router: router,
             server: .guardedHTTP1(connections),
@@ -154,9 +132,47 @@ public final class ThumbnailServer: Sendable {
         )
     }
 
-    static func response(for answer: ThumbnailAnswer) -> Response {
+    /// The handler of one kind of request, thumbnails' or `/info`'s: `read` checks the URL
+    /// (throwing the error to answer with), then the responder answers, at once from a stored
+    /// result in the request's own task, else through the result store. A client that
+    /// disconnects cancels its work (the store keeps the making going while another request
+    /// waits for the same result). Failures of sources and of the service are logged as
+    /// warnings, client mistakes at `debug`. `HEAD` gets `GET`'s status and headers.
+    private func route<Checked: ServiceRequest>(
+        _ read: @escaping @Sendable (Request) throws(ServiceError) -> Checked
+    ) -> @Sendable (Request, ThumbnailRequestContext) async -> Response {
+        { [responder, logger, connections] request, context in
+            let ifNoneMatch = request.headers[.ifNoneMatch]
+            let response: Response
+            do {
+                let checked = try read(request)
+                if let answer = responder.storedAnswer(for: checked, ifNoneMatch: ifNoneMatch) {
+                    response = Self.response(for: answer)
+                } else {
+                    let answer = try await connections.cancellingOnDisconnect(of: context.channel) {
+                        try await responder.answer(checked, ifNoneMatch: ifNoneMatch)
+                    }
+                    response = Self.response(for: answer)
+                }
+            } catch {
+                let failure = ServiceError.from(error)
+                if !context.channel.isActive {
+                    logger.debug("\(request.uri.path): the client went away; its work was cancelled")
+                } else {
+                    logger.log(level: failure.status >= 500 ? .warning : .debug, "\(request.uri.path): \(failure)")
+                }
+                response = Self.response(for: failure)
+            }
+            return request.method == .head ? Self.headResponse(response) : response
+        }
+    }
+
+    /// What an `/info` URL's path starts with, before its signature segment.
+    static let infoPrefix = "/info"
+
+    static func response(for answer: ServiceAnswer) -> Response {
         switch answer {
-        case .image(let result, let caching):
+        case .result(let result, let caching):
             var fields = cachingFields(caching)
             fields.append(HTTPField(name: .contentType, value: result.contentType))
             fields.append(HTTPField(name: .eTag, value: result.etag))
@@ -186,12 +202,12 @@ public final class ThumbnailServer: Sendable {
 
     /// The caching headers, as fields appended in order (setting them one by one in an
     /// `HTTPFields` looks each name up first).
-    private static func cachingFields(_ caching: ThumbnailAnswer.CachingHeaders) -> [HTTPField] {
+    private static func cachingFields(_ caching: ServiceAnswer.CachingHeaders) -> [HTTPField] {
         var fields = [HTTPField(name: .cacheControl, value: caching.cacheControl)]
         fields.reserveCapacity(6)
         if caching.variesOnAccept { fields.append(HTTPField(name: .vary, value: "Accept")) }
         fields.append(HTTPField(name: .xCache, value: caching.isStored ? "HIT" : "MISS"))
-        fields.append(HTTPField(name: .cometColor, value: caching.keepsColorProfile ? "source" : "srgb"))
+        if let color = caching.color { fields.append(HTTPField(name: .cometColor, value: color.rawValue)) }
         if let disposition = caching.contentDisposition {
             fields.append(HTTPField(name: .contentDisposition, value: disposition))
         }

@@ -9,7 +9,8 @@ extension ThumbnailOptions {
     /// `g`, `dpr`, `z`, `mw` and `mh` come before `rs`, whose step they shape; `s`, `w`, `h` and
     /// `rt` set parts of `rs` and are spelled inside it.
     public static let table: [ThumbnailOption] = [
-        autoRotate, trim, rotate, flip, crop, gravity, cropArea, pixelRatio, zoom, enlarge, minimumWidth, minimumHeight,
+        autoRotate, trim, rotate, flip, cropRect, gravity, cropArea, pixelRatio, zoom, enlarge, minimumWidth,
+        minimumHeight,
         resize,
         size,
         width, height, resizingType, extend, extendAspectRatio, blur,
@@ -23,18 +24,18 @@ extension ThumbnailOptions {
         maximumAnimationFrameResolution, maximumResultDimension,
     ]
 
-    static let crop = ThumbnailOption(
+    static let cropRect = ThumbnailOption(
         name: "cr", longName: "crop_rect", syntax: "{x}:{y}:{w}:{h}",
         summary: "cut this rectangle (source pixels) out before resizing (not imgproxy's: its `crop` is `c`)",
         example: "cr:0:0:800:600",
-        get: { $0.crop }, set: { $0.crop = $1 }, reset: { $0.crop = nil },
+        get: { $0.cropRect }, set: { $0.cropRect = $1 }, reset: { $0.cropRect = nil },
         parse: { arguments, _ throws(ServiceError) in
             guard arguments.count == 4, let x = Int(arguments[0]), let y = Int(arguments[1]),
                 let width = Int(arguments[2]), let height = Int(arguments[3]), x >= 0, y >= 0, width > 0, height > 0
             else {
                 throw .badOptions("cr takes x, y, width and height in source pixels, as in cr:0:0:800:600")
             }
-            return Crop(x: x, y: y, width: width, height: height)
+            return CropRect(x: x, y: y, width: width, height: height)
         },
         spell: { crop, output in
             for value in [crop.x, crop.y, crop.width, crop.height] { output.appendArgument(value) }
@@ -94,15 +95,15 @@ extension ThumbnailOptions {
         summary: "`1` (the default): the source's colours converted to sRGB, no profile written, as imgproxy does; "
             + "`0`: the source's own numbers, with its colour profile embedded",
         example: "scp:0",
-        get: { $0.keepsColorProfile }, set: { $0.keepsColorProfile = $1 }, reset: { $0.keepsColorProfile = nil },
+        get: { $0.stripsColorProfile }, set: { $0.stripsColorProfile = $1 }, reset: { $0.stripsColorProfile = nil },
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "scp takes 1 (convert to sRGB, strip the profile) or 0 (keep it), as in scp:0")
             {
-                $0 == "0" ? true : $0 == "1" ? false : nil
+                $0 == "1" ? true : $0 == "0" ? false : nil
             }
         },
-        spell: { keeps, output in output.appendArgument(keeps ? "0" : "1") },
-        effect: { keeps, plan in plan.keepsColorProfile = keeps }
+        spell: { strips, output in output.appendArgument(strips ? "1" : "0") },
+        effect: { strips, plan in plan.keepsColorProfile = !strips }
     )
 
     /// The value of an option's one argument, read by `read`; `usage` is the error otherwise.

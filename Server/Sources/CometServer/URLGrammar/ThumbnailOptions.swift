@@ -12,8 +12,8 @@ import Foundation
 public struct ThumbnailOptions: Sendable, Hashable {
     /// The resize, when asked for.
     public var resize: Resize?
-    /// The crop applied before the resize, when asked for.
-    public var crop: Crop?
+    /// The rectangle of source pixels cut out before the resize (`cr`), when asked for.
+    public var cropRect: CropRect?
     /// The encoder quality (1...100), or `nil` for the format's default.
     public var quality: Int?
     /// The output format, or `nil` to negotiate it.
@@ -21,9 +21,9 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// The colour a transparent result is laid on for a format without alpha (JPEG), or `nil`
     /// for white.
     public var background: RGBA8?
-    /// `true` (`scp:0`): the source's colour numbers and profile are kept and the profile is
-    /// embedded; `false` or `nil` (the default): converted to sRGB, no profile written.
-    public var keepsColorProfile: Bool?
+    /// `false` (`scp:0`): the source's colour numbers and profile are kept and the profile is
+    /// embedded; `true` (`scp:1`) or `nil` (the default): converted to sRGB, no profile written.
+    public var stripsColorProfile: Bool?
     /// Where a fill's cut is placed (`g`), or `nil` for the centre. Compass offsets are kept as
     /// given: below 1 in magnitude a fraction of the result's side, else pixels.
     public var gravity: ImageProcessors.Gravity?
@@ -217,7 +217,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
     }
 
     /// A crop rectangle in source pixels.
-    public struct Crop: Sendable, Hashable {
+    public struct CropRect: Sendable, Hashable {
         /// Left edge.
         public var x: Int
         /// Top edge.
@@ -227,7 +227,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
         /// Height.
         public var height: Int
 
-        /// Creates a crop option.
+        /// Creates a crop rectangle.
         public init(x: Int, y: Int, width: Int, height: Int) {
             self.x = x
             self.y = y
@@ -238,12 +238,12 @@ public struct ThumbnailOptions: Sendable, Hashable {
 
     /// Creates options; by default none (the source at its own size, format negotiated).
     public init(
-        resize: Resize? = nil, crop: Crop? = nil, quality: Int? = nil, format: OutputFormat? = nil,
-        background: RGBA8? = nil, keepsColorProfile: Bool? = nil
+        resize: Resize? = nil, cropRect: CropRect? = nil, quality: Int? = nil, format: OutputFormat? = nil,
+        background: RGBA8? = nil, stripsColorProfile: Bool? = nil
     ) {
-        self.keepsColorProfile = keepsColorProfile
+        self.stripsColorProfile = stripsColorProfile
         self.resize = resize
-        self.crop = crop
+        self.cropRect = cropRect
         self.quality = quality
         self.format = format
         self.background = background

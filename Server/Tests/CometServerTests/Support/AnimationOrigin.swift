@@ -1,4 +1,5 @@
 import Comet
+import CometTestSupport
 import Foundation
 import Hummingbird
 import NIOCore
@@ -11,28 +12,11 @@ import NIOCore
 /// - `/p3.png`: a 48×32 PNG carrying the Display P3 profile
 /// - `/copy/{anything}/{name}`: `/gif/{name}` under a path of the test's own, for counts
 final class AnimationOrigin: Sendable {
-    /// The corpus folder: `$COMET_CORPUS`, else `.corpus` in the repository, else
-    /// `../shared/corpus` beside it (as the root package's tests find it).
-    static let corpus: URL = {
-        if let path = ProcessInfo.processInfo.environment["COMET_CORPUS"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let fetched = repository.appendingPathComponent(".corpus")
-        if FileManager.default.fileExists(atPath: fetched.path) { return fetched }
-        return repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    }()
-
     /// The corpus's GIF samples.
-    static let gifFolder = corpus.appendingPathComponent("gif/image-gif-samples")
+    static let gifFolder = TestCorpus.url("gif/image-gif-samples")
 
     /// Whether the GIF samples are there; CI (`COMET_REQUIRE_CORPUS=1`) requires them.
-    static var isAvailable: Bool {
-        let available = FileManager.default.fileExists(atPath: gifFolder.appendingPathComponent("moon_impact.gif").path)
-        let required = ["1", "true", "yes"].contains(ProcessInfo.processInfo.environment["COMET_REQUIRE_CORPUS"] ?? "")
-        return available || required
-    }
+    static var isAvailable: Bool { ServerTestCorpus.hasSets(["gif"]) }
 
     /// A GIF sample's bytes.
     static func gif(_ name: String) -> [UInt8]? {

@@ -5,14 +5,14 @@ import ServiceLifecycle
 
 /// A `ThumbnailServer` running in this process on a free loopback port, for one test.
 final class RunningServer: Sendable {
-    let responder: ThumbnailResponder
+    let responder: ServiceResponder
     let server: ThumbnailServer
     let base: String
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     private init(
-        responder: ThumbnailResponder, server: ThumbnailServer, base: String, group: ServiceGroup,
+        responder: ServiceResponder, server: ThumbnailServer, base: String, group: ServiceGroup,
         task: Task<Void, any Error>
     ) {
         self.responder = responder
@@ -42,7 +42,7 @@ final class RunningServer: Sendable {
     ) async throws -> RunningServer {
         var logger = Logger(label: "test.server")
         logger.logLevel = .warning
-        let responder = ThumbnailResponder(configuration: configuration, store: store, logger: logger)
+        let responder = ServiceResponder(configuration: configuration, store: store, logger: logger)
         let server = ThumbnailServer(responder: responder, demo: demo, logger: logger, accessLogger: accessLogger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = server.makeApplication { port in

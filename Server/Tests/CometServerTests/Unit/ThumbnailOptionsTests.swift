@@ -26,12 +26,12 @@ struct ThumbnailOptionsTests {
 
     @Test func stripColorProfileKeepsTheProfileOnlyWhenZero() throws {
         let keeping = try ThumbnailOptions.parse("strip_color_profile:0", maximumDimension: 4096)
-        #expect(keeping.keepsColorProfile == true && keeping.canonical == "scp:0")
+        #expect(keeping.stripsColorProfile == false && keeping.canonical == "scp:0")
         #expect(
             ThumbnailPlan(keeping).imageRequest(source: URL(string: "https://a.example/p.jpg")!).options
                 .contains(.keepOriginalColors))
         let stripping = try ThumbnailOptions.parse("scp:1", maximumDimension: 4096)
-        #expect(stripping.keepsColorProfile == false)
+        #expect(stripping.stripsColorProfile == true)
         #expect(!ThumbnailPlan(stripping).keepsColorProfile && !ThumbnailPlan(ThumbnailOptions()).keepsColorProfile)
     }
 

@@ -4,12 +4,12 @@ import Locking
 /// the service's own ETags are made from. Bounded: forgets everything past ``capacity`` entries.
 ///
 /// Thread-safe (a mutex).
-public final class SourceValidators: Sendable {
+public final class SourceValidatorCache: Sendable {
     private let entries = Locked<[String: String]>([:])
     /// The most URLs remembered. Default 100 000.
     public let capacity: Int
 
-    /// Creates an empty record.
+    /// Creates an empty cache.
     public init(capacity: Int = 100_000) {
         self.capacity = capacity
     }

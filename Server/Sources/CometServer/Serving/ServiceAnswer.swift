@@ -1,11 +1,20 @@
-/// What the service answers for one thumbnail request.
+/// What the service answers for one request, a thumbnail's or an `/info` one's: the stored
+/// result, or 304.
 ///
 /// Thread-safe (a value).
-public enum ThumbnailAnswer: Sendable, Hashable {
-    /// 200 with the image.
-    case image(StoredResult, headers: CachingHeaders)
+public enum ServiceAnswer: Sendable, Hashable {
+    /// 200 with the result (an image, or `/info`'s JSON).
+    case result(StoredResult, headers: CachingHeaders)
     /// 304: the client's `If-None-Match` matches.
     case notModified(etag: String, headers: CachingHeaders)
+
+    /// What an image's pixels hold, as `Comet-Color` says it.
+    public enum Color: String, Sendable, Hashable {
+        /// sRGB numbers and no profile in the file (the default).
+        case srgb
+        /// The source's own numbers, its colour profile embedded (`scp:0`).
+        case source
+    }
 
     /// The caching headers of an answer.
     public struct CachingHeaders: Sendable, Hashable {
@@ -16,21 +25,20 @@ public enum ThumbnailAnswer: Sendable, Hashable {
         /// Whether the result was stored already (`X-Cache: HIT`) or made for this request
         /// (`X-Cache: MISS`).
         public var isStored: Bool
-        /// Whether the image keeps the source's colour profile (`scp:0`): `Comet-Color: source`;
-        /// otherwise `Comet-Color: srgb` (converted to sRGB, no profile in the file).
-        public var keepsColorProfile: Bool
+        /// `Comet-Color` of an image, or `nil` for an answer that holds no pixels (`/info`).
+        public var color: Color?
         /// `Content-Disposition` (`fn`, `att`), or `nil` to send none.
         public var contentDisposition: String?
 
-        /// Creates headers.
+        /// Creates headers. Default: stored false, no `Comet-Color`, no `Content-Disposition`.
         public init(
-            cacheControl: String, variesOnAccept: Bool, isStored: Bool = false, keepsColorProfile: Bool = false,
+            cacheControl: String, variesOnAccept: Bool, isStored: Bool = false, color: Color? = nil,
             contentDisposition: String? = nil
         ) {
             self.cacheControl = cacheControl
             self.variesOnAccept = variesOnAccept
             self.isStored = isStored
-            self.keepsColorProfile = keepsColorProfile
+            self.color = color
             self.contentDisposition = contentDisposition
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The inputs of one final decode, carried off the graph as one object (the closures of the
-/// decoding queue's hops capture it alone), and the decode itself.
+/// The inputs of the decode of the complete data (not a progressive preview), carried off the
+/// graph as one object (the closures of the decoding queue's hops capture it alone), and the
+/// decode itself.
 ///
 /// A file of at most ``lightPixelLimit`` declared pixels whose decoder checks limits from the
 /// header first (``ImageDecoding/checksLimitsBeforeDecoding``) is worth no thread wake-up: its
@@ -9,7 +10,7 @@ import Foundation
 /// `tooLarge` from that attempt sends it to a worker with the real limits.
 ///
 /// Immutable; the incremental decoder is lent to this decode alone (``DecodeLifecycle``).
-final class FinalDecode: Sendable {
+final class CompleteDataDecode: Sendable {
     /// Files up to this size may be decoded without a worker.
     static let lightByteLimit = 8 << 10
     /// The most declared pixels a decode without a worker may have: 64×64 decodes in a few

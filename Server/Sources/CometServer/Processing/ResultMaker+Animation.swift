@@ -2,7 +2,7 @@ import Comet
 import Foundation
 import Tracing
 
-extension ThumbnailResponder {
+extension ResultMaker {
     /// What a result that may keep an animation is made from.
     enum AnimationLoad: Sendable {
         /// The source is still (or no GIF or WebP): the plan's request over its fetched bytes.
