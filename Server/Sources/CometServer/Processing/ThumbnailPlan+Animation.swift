@@ -7,7 +7,7 @@ extension ThumbnailPlan {
     /// ``imageRequest(source:)`` gives.
     public func imageRequest(id: String, data: Data) -> ImageRequest {
         let options: ImageRequest.Options = keepsColorProfile ? [.keepOriginalColors] : []
-        if let thumbnail = steps.first?.decodeTimeReduction {
+        if let thumbnail = decodeTimeReduction {
             return ImageRequest(
                 id: id, data: { data }, processors: Array(processors.dropFirst()), options: options,
                 thumbnail: thumbnail)

@@ -6,7 +6,7 @@
 /// bounds; then 304 when `If-None-Match` names its ETag, else the result with
 /// ``cachingHeaders(for:isStored:configuration:)``.
 public protocol ServiceRequest: Sendable {
-    /// The key of the result in a ``SharedResultStoring`` (``StoreKey``'s form).
+    /// The key of the result in a ``SharedResultStoring``: a digest of the request's lines.
     var storeKey: String { get }
 
     /// Makes the result with `maker` (fetch, decode, process, encode), within the processing

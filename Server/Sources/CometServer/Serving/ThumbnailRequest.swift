@@ -150,7 +150,7 @@ public struct ThumbnailRequest: ServiceRequest {
             contentDisposition: contentDisposition(contentType: result.contentType))
     }
 
-    /// The ``StoreKey`` of the three lines (four with a watermark's name).
+    /// The `StoreKey` of the three lines (four with a watermark's name).
     private static func storeKey(
         options: [UInt8], choice: String, animation: Bool, source: String, watermark: String?
     ) -> String {

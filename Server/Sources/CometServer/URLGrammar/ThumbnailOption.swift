@@ -1,10 +1,10 @@
 /// One option of a thumbnail URL's `{options}` segment, declared once: its names, the form of its
-/// arguments, what it means, how it is read and spelled, and what it does to the result.
+/// arguments, what it means, and how it is read and spelled. What it does to the result is the
+/// step of `ThumbnailPlan.steps` that reads it.
 ///
-/// Everything about options is derived from ``ThumbnailOptions/table``: parsing, the canonical
-/// spelling (cache keys and ETags), the error listing the known options, `comet-server --help`,
-/// the options table of the Serving guide (`CometServer.docc/Serving.md`), and the
-/// ``ThumbnailPlan`` a request is made from. A new option is one more entry there.
+/// Derived from ``ThumbnailOptions/table``: parsing, the canonical spelling (cache keys and
+/// ETags), the error listing the known options, `comet-server --help` and the options table of
+/// the Serving guide (`CometServer.docc/Serving.md`).
 ///
 /// A class, so that reading the table on every request retains one reference per entry instead
 /// of copying its eight fields. Thread-safe (immutable fields and `Sendable` closures).
@@ -34,7 +34,6 @@ public final class ThumbnailOption: Sendable {
     /// Appends the option's name and the value's arguments (each after a `:`), after a `/` when
     /// the output is not empty; `false` when the options do not set it.
     let spellArguments: @Sendable (ThumbnailOptions, inout [UInt8]) -> Bool
-    private let applyEffect: @Sendable (ThumbnailOptions, inout ThumbnailPlan) -> Void
 
     /// Declares an option stored in the field that `get` reads and `set` writes (closures, not a
     /// key path: applying a key path goes through the runtime on every request).
@@ -43,7 +42,6 @@ public final class ThumbnailOption: Sendable {
     ///     throws ``ServiceError/badOptions(_:)`` naming the problem.
     ///   - spell: appends the arguments of a value in canonical form, each after a `:` (parsing
     ///     them gives the value back).
-    ///   - effect: what the value does to the plan a request is made from.
     ///   - reset: what the option given with one empty argument (`q:`, `bg:`) does: sets the
     ///     option back to its default, as an argument left empty means its default. `nil`: the
     ///     empty argument goes to `parse`, for options whose parts may each be left empty.
@@ -57,8 +55,7 @@ public final class ThumbnailOption: Sendable {
         set: @escaping @Sendable (inout ThumbnailOptions, Value) -> Void,
         reset: (@Sendable (inout ThumbnailOptions) -> Void)?,
         parse: @escaping @Sendable (OptionArguments, _ maximumDimension: Int) throws(ServiceError) -> Value,
-        spell: @escaping @Sendable (Value, inout [UInt8]) -> Void,
-        effect: @escaping @Sendable (Value, inout ThumbnailPlan) -> Void
+        spell: @escaping @Sendable (Value, inout [UInt8]) -> Void
     ) {
         self.name = name
         self.longName = longName
@@ -86,9 +83,6 @@ public final class ThumbnailOption: Sendable {
             spell(value, &output)
             return true
         }
-        applyEffect = { options, plan in
-            if let value = get(options) { effect(value, &plan) }
-        }
     }
 
     /// Reads this option's `arguments` into `options`.
@@ -102,10 +96,5 @@ public final class ThumbnailOption: Sendable {
     func isNamed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         ASCII.equal(bytes, nameBytes) || ASCII.equal(bytes, longNameBytes)
             || aliasBytes.contains { ASCII.equal(bytes, $0) }
-    }
-
-    /// Adds what `options` set for this option to `plan`.
-    func apply(_ options: ThumbnailOptions, to plan: inout ThumbnailPlan) {
-        applyEffect(options, &plan)
     }
 }

@@ -14,8 +14,7 @@ extension ThumbnailOptions {
                 return (1...64).contains(bytes.count) && bytes.allSatisfy(ASCII.isUnreserved) ? $0 : nil
             }
         },
-        spell: { text, output in output.appendArgument(text) },
-        effect: { _, _ in }
+        spell: { text, output in output.appendArgument(text) }
     )
 
     static let expires = ThumbnailOption(
@@ -34,8 +33,7 @@ extension ThumbnailOptions {
                 return Int(text)
             }
         },
-        spell: { time, output in output.appendArgument(time) },
-        effect: { _, _ in }
+        spell: { time, output in output.appendArgument(time) }
     )
 
     static let filename = ThumbnailOption(
@@ -53,8 +51,7 @@ extension ThumbnailOptions {
                 output.appendArgument(Base64URL.encode(bytes))
                 output.appendArgument("1")
             }
-        },
-        effect: { _, _ in }
+        }
     )
 
     static let returnAttachment = ThumbnailOption(
@@ -66,8 +63,7 @@ extension ThumbnailOptions {
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "att takes 1 or 0, as in att:1") { flag($0) }
         },
-        spell: { _, output in output.appendArgument("1") },
-        effect: { _, _ in }
+        spell: { _, output in output.appendArgument("1") }
     )
 
     static let formatQuality = ThumbnailOption(
@@ -111,8 +107,7 @@ extension ThumbnailOptions {
                 output.appendArgument(format.rawValue)
                 output.appendArgument(quality)
             }
-        },
-        effect: { qualities, plan in plan.encoding.formatQualities = qualities }
+        }
     )
 
     static let maximumBytes = ThumbnailOption(
@@ -127,8 +122,7 @@ extension ThumbnailOptions {
                 OptionNumber.integer($0).flatMap { $0 >= 0 ? $0 : nil }
             }
         },
-        spell: { bytes, output in output.appendArgument(bytes) },
-        effect: { bytes, plan in plan.encoding.maximumBytes = bytes }
+        spell: { bytes, output in output.appendArgument(bytes) }
     )
 
     /// The longest file name `fn` takes, in bytes.

@@ -14,8 +14,7 @@ extension ThumbnailOptions {
                 OptionNumber.decimal($0).flatMap { (0...maximumBlurSigma).contains($0) ? $0 : nil }
             }
         },
-        spell: { sigma, output in output.appendArgument(sigma) },
-        effect: { sigma, plan in plan.add(ImageProcessors.GaussianBlur(radius: sigma)) }
+        spell: { sigma, output in output.appendArgument(sigma) }
     )
 
     static let sharpen = ThumbnailOption(
@@ -33,8 +32,7 @@ extension ThumbnailOptions {
             }
             return sigma
         },
-        spell: { sigma, output in output.appendArgument(sigma) },
-        effect: { sigma, plan in plan.add(ImageProcessors.Sharpen(radius: sigma)) }
+        spell: { sigma, output in output.appendArgument(sigma) }
     )
 
     static let pixelate = ThumbnailOption(
@@ -52,8 +50,7 @@ extension ThumbnailOptions {
             }
             return size
         },
-        spell: { size, output in output.appendArgument(size) },
-        effect: { size, plan in plan.add(ImageProcessors.Pixelate(size: size)) }
+        spell: { size, output in output.appendArgument(size) }
     )
 
     static let grayscale = ThumbnailOption(
@@ -64,8 +61,7 @@ extension ThumbnailOptions {
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "grayscale takes 1 or 0, as in grayscale:1", flag)
         },
-        spell: { _, output in output.appendArgument("1") },
-        effect: { _, plan in plan.add(ImageProcessors.Grayscale()) }
+        spell: { _, output in output.appendArgument("1") }
     )
 
     static let brightness = ThumbnailOption(
@@ -82,8 +78,7 @@ extension ThumbnailOptions {
             }
             return amount
         },
-        spell: { amount, output in output.appendArgument(amount) },
-        effect: { amount, plan in plan.add(ImageProcessors.Brightness(amount: amount)) }
+        spell: { amount, output in output.appendArgument(amount) }
     )
 
     static let contrast = ThumbnailOption(
@@ -100,8 +95,7 @@ extension ThumbnailOptions {
             }
             return amount
         },
-        spell: { amount, output in output.appendArgument(amount) },
-        effect: { amount, plan in plan.add(ImageProcessors.Contrast(amount: amount)) }
+        spell: { amount, output in output.appendArgument(amount) }
     )
 
     /// The largest `bl` σ, in pixels: `GaussianBlur`'s own cap; past it the result is a flat colour.

@@ -21,14 +21,6 @@ extension ThumbnailOptions {
             }
             output.appendArgument(trim.equalHorizontal ? "1" : "0")
             output.appendArgument(trim.equalVertical ? "1" : "0")
-        },
-        effect: { trim, plan in
-            guard let trim else { return }
-            plan.add(
-                SourceTrim(
-                    trim: ImageProcessors.Trim(
-                        threshold: trim.threshold, color: trim.color, equalHorizontal: trim.equalHorizontal,
-                        equalVertical: trim.equalVertical)))
         }
     )
 
@@ -40,8 +32,7 @@ extension ThumbnailOptions {
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "el takes 1 or 0, as in el:1") { flag($0) }
         },
-        spell: { _, output in output.appendArgument("1") },
-        effect: { _, plan in plan.enlarges = true }
+        spell: { _, output in output.appendArgument("1") }
     )
 
     static let rotate = ThumbnailOption(
@@ -58,8 +49,7 @@ extension ThumbnailOptions {
             try validating("rot") { () throws(ImageProcessingError) in try rotate.validate() }
             return rotate.degrees
         },
-        spell: { degrees, output in output.appendArgument(degrees) },
-        effect: { degrees, plan in plan.add(ImageProcessors.Rotate(degrees: degrees)) }
+        spell: { degrees, output in output.appendArgument(degrees) }
     )
 
     static let flip = ThumbnailOption(
@@ -82,9 +72,6 @@ extension ThumbnailOptions {
         spell: { flip, output in
             output.appendArgument(flip.horizontal ? "1" : "0")
             output.appendArgument(flip.vertical ? "1" : "0")
-        },
-        effect: { flip, plan in
-            plan.add(ImageProcessors.Flip(horizontal: flip.horizontal, vertical: flip.vertical))
         }
     )
 
@@ -99,8 +86,7 @@ extension ThumbnailOptions {
         parse: { arguments, maximumDimension throws(ServiceError) in
             try parseGravity((0..<arguments.count).map { arguments[$0] }, maximumDimension: maximumDimension)
         },
-        spell: { gravity, output in spellGravity(gravity, to: &output) },
-        effect: { gravity, plan in plan.gravity = gravity }
+        spell: { gravity, output in spellGravity(gravity, to: &output) }
     )
 
     static let cropArea = ThumbnailOption(
@@ -136,9 +122,6 @@ extension ThumbnailOptions {
             output.appendArgument(area.width)
             output.appendArgument(area.height)
             if let gravity = area.gravity { spellGravity(gravity, to: &output) }
-        },
-        effect: { area, plan in
-            plan.add(SourceAreaCrop(area: area, defaultGravity: plan.gravity))
         }
     )
 
@@ -154,9 +137,6 @@ extension ThumbnailOptions {
         spell: { gravity, output in
             output.appendArgument("1")
             if let gravity, gravity != .center { spellGravity(gravity, to: &output) }
-        },
-        effect: { gravity, plan in
-            if let gravity { plan.addExtension(toAspectRatio: false, gravity: gravity) }
         }
     )
 
@@ -172,9 +152,6 @@ extension ThumbnailOptions {
         spell: { gravity, output in
             output.appendArgument("1")
             if let gravity, gravity != .center { spellGravity(gravity, to: &output) }
-        },
-        effect: { gravity, plan in
-            if let gravity { plan.addExtension(toAspectRatio: true, gravity: gravity) }
         }
     )
 
@@ -229,8 +206,7 @@ extension ThumbnailOptions {
                 OptionNumber.decimal($0).flatMap { $0 > 0 && $0 <= maximumPixelRatio ? $0 : nil }
             }
         },
-        spell: { ratio, output in output.appendArgument(ratio) },
-        effect: { ratio, plan in plan.pixelRatio = ratio }
+        spell: { ratio, output in output.appendArgument(ratio) }
     )
 
     static let zoom = ThumbnailOption(
@@ -255,8 +231,7 @@ extension ThumbnailOptions {
         spell: { zoom, output in
             output.appendArgument(zoom.x)
             if zoom.y != zoom.x { output.appendArgument(zoom.y) }
-        },
-        effect: { zoom, plan in plan.zoom = zoom }
+        }
     )
 
     static let padding = ThumbnailOption(
@@ -272,9 +247,7 @@ extension ThumbnailOptions {
         },
         spell: { padding, output in
             for side in [padding.top, padding.right, padding.bottom, padding.left] { output.appendArgument(side) }
-        },
-        // The plan multiplies the sides by the ratio the resize honours.
-        effect: { padding, plan in plan.padding = padding }
+        }
     )
 
     /// The largest `dpr`: beyond it a ratio is a mistake, not a screen.

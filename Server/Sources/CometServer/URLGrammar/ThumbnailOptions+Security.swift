@@ -18,8 +18,7 @@ extension ThumbnailOptions {
                 OptionNumber.decimal($0).flatMap { (0...maximumMegapixels).contains($0) ? $0 : nil }
             }
         },
-        spell: { megapixels, output in output.appendArgument(megapixels) },
-        effect: { _, _ in }
+        spell: { megapixels, output in output.appendArgument(megapixels) }
     )
 
     static let maximumSourceFileSize = ThumbnailOption(
@@ -34,8 +33,7 @@ extension ThumbnailOptions {
                 nonNegativeInteger($0)
             }
         },
-        spell: { bytes, output in output.appendArgument(bytes) },
-        effect: { _, _ in }
+        spell: { bytes, output in output.appendArgument(bytes) }
     )
 
     static let maximumAnimationFrames = ThumbnailOption(
@@ -51,8 +49,7 @@ extension ThumbnailOptions {
                 nonNegativeInteger($0).flatMap { $0 > 0 ? $0 : nil }
             }
         },
-        spell: { frames, output in output.appendArgument(frames) },
-        effect: { _, _ in }
+        spell: { frames, output in output.appendArgument(frames) }
     )
 
     static let maximumAnimationFrameResolution = ThumbnailOption(
@@ -69,8 +66,7 @@ extension ThumbnailOptions {
                 OptionNumber.decimal($0).flatMap { (0...maximumMegapixels).contains($0) ? $0 : nil }
             }
         },
-        spell: { megapixels, output in output.appendArgument(megapixels) },
-        effect: { _, _ in }
+        spell: { megapixels, output in output.appendArgument(megapixels) }
     )
 
     static let maximumResultDimension = ThumbnailOption(
@@ -85,8 +81,7 @@ extension ThumbnailOptions {
                 nonNegativeInteger($0)
             }
         },
-        spell: { pixels, output in output.appendArgument(pixels) },
-        effect: { pixels, plan in plan.maximumResultDimension = pixels }
+        spell: { pixels, output in output.appendArgument(pixels) }
     )
 
     /// The largest number of megapixels `msr` and `mafr` take: past the 65 535-pixel sides any

@@ -27,8 +27,7 @@ extension ThumbnailOptions {
             output.appendArgument(resize.width)
             output.appendArgument(resize.height)
             if resize.upscale { output.appendArgument("1") }
-        },
-        effect: { arguments, plan in plan.add(arguments.resize) }
+        }
     )
 
     static let size = ThumbnailOption(
@@ -40,7 +39,7 @@ extension ThumbnailOptions {
         parse: { arguments, maximumDimension throws(ServiceError) in
             try parseSize(arguments, from: 0, name: "s", maximumDimension: maximumDimension)
         },
-        spell: { _, _ in }, effect: { _, _ in }
+        spell: { _, _ in }
     )
 
     static let width = ThumbnailOption(
@@ -52,7 +51,7 @@ extension ThumbnailOptions {
         parse: { arguments, maximumDimension throws(ServiceError) in
             try side(arguments, name: "w", maximumDimension: maximumDimension)
         },
-        spell: { _, _ in }, effect: { _, _ in }
+        spell: { _, _ in }
     )
 
     static let height = ThumbnailOption(
@@ -64,7 +63,7 @@ extension ThumbnailOptions {
         parse: { arguments, maximumDimension throws(ServiceError) in
             try side(arguments, name: "h", maximumDimension: maximumDimension)
         },
-        spell: { _, _ in }, effect: { _, _ in }
+        spell: { _, _ in }
     )
 
     static let resizingType = ThumbnailOption(
@@ -78,7 +77,7 @@ extension ThumbnailOptions {
                 ResizeMode(rawValue: $0)
             }
         },
-        spell: { _, _ in }, effect: { _, _ in }
+        spell: { _, _ in }
     )
 
     static let minimumWidth = ThumbnailOption(
@@ -90,8 +89,7 @@ extension ThumbnailOptions {
         parse: { arguments, maximumDimension throws(ServiceError) in
             try side(arguments, name: "mw", maximumDimension: maximumDimension)
         },
-        spell: { width, output in output.appendArgument(width) },
-        effect: { width, plan in plan.minimumSize.width = width }
+        spell: { width, output in output.appendArgument(width) }
     )
 
     static let minimumHeight = ThumbnailOption(
@@ -102,8 +100,7 @@ extension ThumbnailOptions {
         parse: { arguments, maximumDimension throws(ServiceError) in
             try side(arguments, name: "mh", maximumDimension: maximumDimension)
         },
-        spell: { height, output in output.appendArgument(height) },
-        effect: { height, plan in plan.minimumSize.height = height }
+        spell: { height, output in output.appendArgument(height) }
     )
 
     /// What `rs` or `s` set: the parts of the resize given (`nil`: unchanged), and the extension

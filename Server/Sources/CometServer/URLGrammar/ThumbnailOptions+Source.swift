@@ -38,8 +38,7 @@ extension ThumbnailOptions {
                     output.appendArgument(names[0])
                 }
             }
-        },
-        effect: { formats, plan in plan.skippedSourceFormats = formats }
+        }
     )
 
     static let raw = ThumbnailOption(
@@ -53,7 +52,7 @@ extension ThumbnailOptions {
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "raw takes 1 or 0, as in raw:1") { flag($0) }
         },
-        spell: { _, _ in }, effect: { _, _ in }
+        spell: { _, _ in }
     )
 
     static let stripMetadata = ThumbnailOption(
@@ -71,7 +70,7 @@ extension ThumbnailOptions {
             }
             return strips
         },
-        spell: { _, _ in }, effect: { _, _ in }
+        spell: { _, _ in }
     )
 
     static let keepCopyright = ThumbnailOption(
@@ -88,7 +87,7 @@ extension ThumbnailOptions {
             }
             return keeps
         },
-        spell: { _, _ in }, effect: { _, _ in }
+        spell: { _, _ in }
     )
 
     static let enforceThumbnail = ThumbnailOption(
@@ -101,8 +100,7 @@ extension ThumbnailOptions {
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "eth takes 1 or 0, as in eth:1") { flag($0) }
         },
-        spell: { _, output in output.appendArgument("1") },
-        effect: { _, plan in plan.enforcesThumbnail = true }
+        spell: { _, output in output.appendArgument("1") }
     )
 
     static let autoRotate = ThumbnailOption(
@@ -114,8 +112,7 @@ extension ThumbnailOptions {
         parse: { arguments, _ throws(ServiceError) in
             try single(arguments, usage: "ar takes 1 (apply the EXIF orientation) or 0, as in ar:0") { flag($0) }
         },
-        spell: { _, output in output.appendArgument("0") },
-        effect: { _, plan in plan.appliesOrientation = false }
+        spell: { _, output in output.appendArgument("0") }
     )
 
     /// The source formats `skp` names, in canonical order, each with its names (the first is

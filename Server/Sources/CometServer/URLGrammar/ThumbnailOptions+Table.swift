@@ -2,12 +2,9 @@ import Comet
 
 extension ThumbnailOptions {
     /// Every option of the `{options}` segment, in canonical order: the order of the canonical
-    /// spelling, and the order in which their processors run (the source trimmed, turned and mirrored,
-    /// then cropped, then resized, then the effects on the small result, then its padding, then
-    /// the watermark). The delivery options come last: they change the key, the checks or the
-    /// headers, not the pixels.
-    /// `g`, `dpr`, `z`, `mw` and `mh` come before `rs`, whose step they shape; `s`, `w`, `h` and
-    /// `rt` set parts of `rs` and are spelled inside it.
+    /// spelling (the delivery options last: they change the key, the checks or the headers, not
+    /// the pixels). The order the options' work runs in is `ThumbnailPlan.steps`. `s`, `w`,
+    /// `h` and `rt` set parts of `rs` and are spelled inside it.
     public static let table: [ThumbnailOption] = [
         autoRotate, trim, rotate, flip, cropRect, gravity, cropArea, pixelRatio, zoom, enlarge, minimumWidth,
         minimumHeight,
@@ -39,9 +36,6 @@ extension ThumbnailOptions {
         },
         spell: { crop, output in
             for value in [crop.x, crop.y, crop.width, crop.height] { output.appendArgument(value) }
-        },
-        effect: { crop, plan in
-            plan.add(ImageProcessors.Crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height))
         }
     )
 
@@ -55,8 +49,7 @@ extension ThumbnailOptions {
                 Int(text).flatMap { (1...100).contains($0) ? $0 : nil }
             }
         },
-        spell: { quality, output in output.appendArgument(quality) },
-        effect: { quality, plan in plan.encoding.quality = quality }
+        spell: { quality, output in output.appendArgument(quality) }
     )
 
     static let format = ThumbnailOption(
@@ -71,8 +64,7 @@ extension ThumbnailOptions {
             try single(
                 arguments, usage: "f takes one of jpeg, png, webp, avif, gif, as in f:webp", OutputFormat.init(name:))
         },
-        spell: { format, output in output.appendArgument(format.rawValue) },
-        effect: { format, plan in plan.encoding.format = format }
+        spell: { format, output in output.appendArgument(format.rawValue) }
     )
 
     static let background = ThumbnailOption(
@@ -86,8 +78,7 @@ extension ThumbnailOptions {
         spell: { color, output in
             output.append(UInt8(ascii: ":"))
             for channel in [color.red, color.green, color.blue] { ASCII.appendLowerHex(channel, to: &output) }
-        },
-        effect: { color, plan in plan.encoding.background = color }
+        }
     )
 
     static let stripColorProfile = ThumbnailOption(
@@ -102,8 +93,7 @@ extension ThumbnailOptions {
                 $0 == "1" ? true : $0 == "0" ? false : nil
             }
         },
-        spell: { strips, output in output.appendArgument(strips ? "1" : "0") },
-        effect: { strips, plan in plan.keepsColorProfile = !strips }
+        spell: { strips, output in output.appendArgument(strips ? "1" : "0") }
     )
 
     /// The value of an option's one argument, read by `read`; `usage` is the error otherwise.

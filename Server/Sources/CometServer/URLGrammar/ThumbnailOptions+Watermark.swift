@@ -43,8 +43,7 @@ extension ThumbnailOptions {
             output.appendArgument(watermark.offsetX)
             output.appendArgument(watermark.offsetY)
             output.appendArgument(watermark.scale)
-        },
-        effect: { watermark, plan in plan.watermark = watermark }
+        }
     )
 
     private static func parseWatermark(_ arguments: OptionArguments, maximumDimension: Int) throws(ServiceError)

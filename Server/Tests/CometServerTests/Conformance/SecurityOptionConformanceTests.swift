@@ -88,4 +88,17 @@ struct SecurityOptionConformanceTests {
             #expect(answer.size == .init(width: width, height: height), "\(options): \(answer.text)")
         }
     }
+
+    /// `mrd` is the last operation also after a resize made once the source is known (a device
+    /// pixel ratio, a zoom): imgproxy fits every result to it.
+    @Test func maxResultDimensionHoldsAfterAResizeThatReadsTheSource() async throws {
+        let origin = try await ConformanceOrigin.get()
+        let (process, server) = try await allowing()
+        defer { process.terminate() }
+        for (options, width, height) in [("mrd:50/dpr:2/rs:fit:100:100", 50, 25), ("mrd:60/z:0.5", 60, 30)] {
+            let answer = try await server.get(
+                ImgproxyPath.plain(options, origin.source("/gen/200x100.jpg"), ext: "png"))
+            #expect(answer.size == .init(width: width, height: height), "\(options): \(answer.text)")
+        }
+    }
 }
