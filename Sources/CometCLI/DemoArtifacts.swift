@@ -17,7 +17,7 @@ struct DemoArtifacts {
     /// The thumbnail file name for an asset: its name with the extension replaced by `.jpg`.
     static func thumbnailName(for assetName: String) -> String {
         let base = (assetName as NSString).deletingPathExtension
-        return base + ".jpg"
+        return base + "." + ImageFormat.jpeg.preferredFileExtension
     }
 
     /// Writes every file. `thumbnails[i]` is the thumbnail of `assets[i]` (missing ones, after a

@@ -232,15 +232,18 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
         }
     }
 
-    /// The output file's extension.
-    var fileExtension: String {
+    /// The format's facts in Imaging's registry.
+    var format: ImageFormat {
         switch self {
-        case .png: "png"
-        case .jpeg: "jpg"
-        case .webp, .webpLossless: "webp"
-        case .avif: "avif"
+        case .png: .png
+        case .jpeg: .jpeg
+        case .webp, .webpLossless: .webp
+        case .avif: .avif
         }
     }
+
+    /// The output file's extension (the registry's, e.g. `jpg`).
+    var fileExtension: String { format.preferredFileExtension }
 }
 
 /// Why an item of `comet fetch` could not even start.

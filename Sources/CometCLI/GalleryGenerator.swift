@@ -13,6 +13,17 @@ struct GalleryAsset: Sendable {
         case webp
         case avif
         case animatedGIF = "animated-gif"
+
+        /// The format's facts in Imaging's registry.
+        var format: ImageFormat {
+            switch self {
+            case .jpeg, .progressiveJPEG: .jpeg
+            case .png: .png
+            case .webp: .webp
+            case .avif: .avif
+            case .animatedGIF: .gif
+            }
+        }
     }
 
     /// The file name, also its path on the demo server (`/gallery/NAME`).
@@ -24,15 +35,7 @@ struct GalleryAsset: Sendable {
     var data: Data
 
     /// The HTTP content type.
-    var contentType: String {
-        switch kind {
-        case .jpeg, .progressiveJPEG: "image/jpeg"
-        case .png: "image/png"
-        case .webp: "image/webp"
-        case .avif: "image/avif"
-        case .animatedGIF: "image/gif"
-        }
-    }
+    var contentType: String { kind.format.mimeType }
 }
 
 /// Makes the demo gallery: `count` photo-like images of varied sizes and formats, always the same

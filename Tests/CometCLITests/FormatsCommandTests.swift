@@ -47,7 +47,7 @@ final class FormatsCommandTests: XCTestCase {
             to: still)
         let result = try await CLIRunner.run(["info", animated.path, still.path])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("a.webp: WEBP 8×6, 3 frames, 0.75 s, looping"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("a.webp: WebP 8×6, 3 frames, 0.75 s, looping"), result.stdout)
         XCTAssertTrue(result.stdout.contains("s.avif: AVIF 10×4, 1 frame"), result.stdout)
     }
 

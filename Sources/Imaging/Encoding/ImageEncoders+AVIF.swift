@@ -9,7 +9,7 @@ extension ImageEncoders {
         public var speed: Int
 
         /// Creates the encoder.
-        public init(quality: Double = 0.6, speed: Int = 8) {
+        public init(quality: Double = ImageFormat.avif.defaultQuality!, speed: Int = 8) {
             self.quality = quality
             self.speed = speed
         }

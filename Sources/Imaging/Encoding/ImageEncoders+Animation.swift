@@ -5,7 +5,9 @@ extension ImageEncoders {
     /// Encodes `animation` as an animated WebP with libwebpmux (each frame a full canvas, as
     /// ``AnimatedImage`` holds them; the encoder stores only what changes). `quality` 0...1
     /// (default 0.8) or `lossless`. Every frame must have the first frame's size.
-    public static func animatedWebP(_ animation: AnimatedImage, quality: Double = 0.8, lossless: Bool = false)
+    public static func animatedWebP(
+        _ animation: AnimatedImage, quality: Double = ImageFormat.webp.defaultQuality!, lossless: Bool = false
+    )
         throws(ImageEncodingError) -> Data
     {
         let libwebpQuality = Float(min(max(quality, 0), 1) * 100)

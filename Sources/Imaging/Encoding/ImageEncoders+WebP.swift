@@ -11,7 +11,7 @@ extension ImageEncoders {
         public var isLossless: Bool
 
         /// Creates the encoder.
-        public init(quality: Double = 0.8, isLossless: Bool = false) {
+        public init(quality: Double = ImageFormat.webp.defaultQuality!, isLossless: Bool = false) {
             self.quality = quality
             self.isLossless = isLossless
         }

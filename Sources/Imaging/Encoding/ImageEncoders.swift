@@ -41,7 +41,9 @@ public enum ImageEncoders {
 
     /// Encodes `image` as a baseline (or progressive) JPEG; alpha is dropped (colour as stored
     /// in straight alpha, no compositing). `quality`: 0...1, default 0.85 (libjpeg quality 85).
-    public static func jpeg(_ image: Image, quality: Double = 0.85, progressive: Bool = false)
+    public static func jpeg(
+        _ image: Image, quality: Double = ImageFormat.jpeg.defaultQuality!, progressive: Bool = false
+    )
         throws(ImageEncodingError) -> Data
     {
         let straight = image.converted(to: .rgba8)
@@ -62,7 +64,8 @@ public enum ImageEncoders {
     /// quality 80), or `lossless` (exact pixels, alpha and the colour of transparent pixels kept;
     /// `quality` is then the compression effort). Images known to be opaque carry no alpha.
     /// WebP is at most 16 383 pixels a side; larger images throw.
-    public static func webp(_ image: Image, quality: Double = 0.8, lossless: Bool = false) throws(ImageEncodingError)
+    public static func webp(_ image: Image, quality: Double = ImageFormat.webp.defaultQuality!, lossless: Bool = false)
+        throws(ImageEncodingError)
         -> Data
     {
         let straight = image.converted(to: .rgba8)
@@ -83,7 +86,9 @@ public enum ImageEncoders {
     /// the image is known to be opaque. `quality` 0...1 (default 0.6) maps to AV1 quantizers;
     /// `speed` 0...10 (default 8) trades size for time. Slower than WebP by an order of
     /// magnitude or more: see BENCHMARKS.md before using it for a disk cache.
-    public static func avif(_ image: Image, quality: Double = 0.6, speed: Int = 8) throws(ImageEncodingError) -> Data {
+    public static func avif(_ image: Image, quality: Double = ImageFormat.avif.defaultQuality!, speed: Int = 8)
+        throws(ImageEncodingError) -> Data
+    {
         let straight = image.converted(to: .rgba8)
         let avifQuality = Int32((min(max(quality, 0), 1) * 100).rounded())
         return try encode(.avif) { out, message in
@@ -128,17 +133,21 @@ extension Image {
     }
 
     /// This image as JPEG data; `compressionQuality` 0...1 (see ``ImageEncoders/jpeg(_:quality:progressive:)``).
-    public func jpegData(compressionQuality: Double = 0.85) throws(ImageEncodingError) -> Data {
+    public func jpegData(compressionQuality: Double = ImageFormat.jpeg.defaultQuality!) throws(ImageEncodingError)
+        -> Data
+    {
         try ImageEncoders.jpeg(self, quality: compressionQuality)
     }
 
     /// This image as AVIF data (see ``ImageEncoders/avif(_:quality:speed:)``).
-    public func avifData(quality: Double = 0.6) throws(ImageEncodingError) -> Data {
+    public func avifData(quality: Double = ImageFormat.avif.defaultQuality!) throws(ImageEncodingError) -> Data {
         try ImageEncoders.avif(self, quality: quality)
     }
 
     /// This image as WebP data (see ``ImageEncoders/webp(_:quality:lossless:)``).
-    public func webpData(quality: Double = 0.8, lossless: Bool = false) throws(ImageEncodingError) -> Data {
+    public func webpData(quality: Double = ImageFormat.webp.defaultQuality!, lossless: Bool = false)
+        throws(ImageEncodingError) -> Data
+    {
         try ImageEncoders.webp(self, quality: quality, lossless: lossless)
     }
 }

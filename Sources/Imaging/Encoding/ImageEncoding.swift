@@ -35,7 +35,7 @@ extension ImageEncoders {
         public var isProgressive: Bool
 
         /// Creates the encoder.
-        public init(quality: Double = 0.85, isProgressive: Bool = false) {
+        public init(quality: Double = ImageFormat.jpeg.defaultQuality!, isProgressive: Bool = false) {
             self.quality = quality
             self.isProgressive = isProgressive
         }

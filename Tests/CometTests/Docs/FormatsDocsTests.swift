@@ -27,6 +27,14 @@ struct FormatsDocsTests {
         }
     }
 
+    @Test func aFilesFormatNamesAndTypesIt() {
+        let data = TestImages.webp()
+        let format = AssetType(data).flatMap(ImageFormat.init)  // e.g. ImageFormat.webp
+        let name = "photo." + (format?.preferredFileExtension ?? "bin")  // "photo.webp"
+        let type = format?.mimeType  // "image/webp"
+        #expect(name == "photo.webp" && type == "image/webp")
+    }
+
     @Test func aWebPThumbnail() async throws {
         let server = try await TestServer.start()
         server.serve(TestImages.webp(width: 1024, height: 512), at: "w.webp")

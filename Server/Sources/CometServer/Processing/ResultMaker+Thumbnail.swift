@@ -95,7 +95,7 @@ extension ResultMaker {
             var (data, _) = try await pipeline.data(for: fetch)
             if limits.checksBeforeDecoding { try limits.check(data) }
             if let type = AssetType(data), plan.skippedSourceFormats.contains(type),
-                thumbnail.askedFormat.map({ OutputFormat(name: type.rawValue) == $0 }) ?? true
+                thumbnail.askedFormat.map({ OutputFormat(type) == $0 }) ?? true
             {
                 let result = try finish(
                     [UInt8](data), contentType: Self.contentType(of: type), key: thumbnail.key,
@@ -151,9 +151,6 @@ extension ResultMaker {
 
     /// The media type of a source format sent as it is (`skp`).
     private static func contentType(of type: AssetType) -> String {
-        switch type {
-        case .jpegXL: "image/jxl"
-        default: "image/\(type.rawValue)"
-        }
+        ImageFormat(type)?.mimeType ?? "application/octet-stream"
     }
 }

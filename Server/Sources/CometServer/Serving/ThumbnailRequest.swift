@@ -1,3 +1,4 @@
+import Comet
 import Foundation
 
 /// One thumbnail URL, checked and read: everything a request is answered from before the result
@@ -98,8 +99,7 @@ public struct ThumbnailRequest: ServiceRequest {
     /// RFC 8187's `filename*`.
     public func contentDisposition(contentType: String) -> String? {
         guard options.filename != nil || options.returnsAttachment == true else { return nil }
-        let format = OutputFormat.allCases.first { $0.contentType == contentType }
-        let fileExtension = format.map { $0 == .jpeg ? ".jpg" : ".\($0.rawValue)" } ?? ""
+        let fileExtension = ImageFormat(mimeType: contentType).map { "." + $0.preferredFileExtension } ?? ""
         let name = options.filename ?? Self.sourceName(path.canonicalSource)
         let kind = options.returnsAttachment == true ? "attachment" : "inline"
         let fallback = String(

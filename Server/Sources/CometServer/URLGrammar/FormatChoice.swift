@@ -35,7 +35,7 @@ public enum FormatChoice: Sendable, Hashable {
     /// GIF for an animation of GIF), GIF for another animation, else `nil`: JPEG when the
     /// result is opaque, PNG when it has transparency.
     public static func format(forSource type: AssetType?, isAnimated: Bool) -> OutputFormat? {
-        if let type, let format = OutputFormat(name: type.rawValue), preferredSourceFormats.contains(format),
+        if let type, let format = OutputFormat(type), preferredSourceFormats.contains(format),
             !isAnimated || format == .gif
         {
             return format
@@ -53,7 +53,8 @@ public enum FormatChoice: Sendable, Hashable {
         for entry in accept.utf8.split(separator: UInt8(ascii: ",")) {
             let parts = entry.split(separator: UInt8(ascii: ";"))
             guard let type = parts.first.map(trimmed) else { continue }
-            let isAVIF = equalsIgnoringCase(type, "image/avif"), isWebP = equalsIgnoringCase(type, "image/webp")
+            let isAVIF = equalsIgnoringCase(type, ImageFormat.avif.mimeType)
+            let isWebP = equalsIgnoringCase(type, ImageFormat.webp.mimeType)
             guard isAVIF || isWebP else { continue }
             let quality =
                 parts.dropFirst().lazy.map(trimmed).first { $0.count >= 2 && equalsIgnoringCase($0.prefix(2), "q=") }
@@ -75,8 +76,7 @@ public enum FormatChoice: Sendable, Hashable {
     }
 
     /// Whether `bytes` are `text` (lower-case ASCII), ignoring ASCII case.
-    private static func equalsIgnoringCase(_ bytes: Substring.UTF8View, _ text: StaticString) -> Bool {
-        let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        return bytes.count == expected.count && zip(bytes, expected).allSatisfy { ASCII.lowercased($0) == $1 }
+    private static func equalsIgnoringCase(_ bytes: Substring.UTF8View, _ text: String) -> Bool {
+        bytes.count == text.utf8.count && zip(bytes, text.utf8).allSatisfy { ASCII.lowercased($0) == $1 }
     }
 }

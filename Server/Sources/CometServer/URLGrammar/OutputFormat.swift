@@ -17,66 +17,43 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// animation can be kept in besides WebP.
     case gif
 
-    /// Parses a format name or file extension (`jpg`, `jpeg`, `png`, `webp`, `avif`, `gif`),
-    /// case-insensitively; `nil` for anything else.
+    /// The format's facts in Imaging's registry (media type, extensions, alpha, quality).
+    public var format: ImageFormat {
+        switch self {
+        case .jpeg: .jpeg
+        case .png: .png
+        case .webp: .webp
+        case .avif: .avif
+        case .gif: .gif
+        }
+    }
+
+    /// Parses a format name or file extension (`jpg`, `jpeg`, `png`, `webp`, `avif`, `gif`; the
+    /// registry's extensions of the formats the service encodes), case-insensitively; `nil` for
+    /// anything else.
     public init?(name: String) {
-        // Lower-case names first: compared as small strings, by their bits.
-        switch name {
-        case "jpeg", "jpg":
-            self = .jpeg
-            return
-        case "png":
-            self = .png
-            return
-        case "webp":
-            self = .webp
-            return
-        case "avif":
-            self = .avif
-            return
-        case "gif":
-            self = .gif
-            return
-        default: break
-        }
-        // ASCII case-folding over the bytes: no format name has a letter that Unicode folds
-        // from outside ASCII.
-        func named(_ candidate: String) -> Bool {
-            name.utf8.count == candidate.utf8.count
-                && zip(name.utf8, candidate.utf8).allSatisfy { ASCII.lowercased($0) == $1 }
-        }
-        if named("jpeg") || named("jpg") {
-            self = .jpeg
-        } else if named("png") {
-            self = .png
-        } else if named("webp") {
-            self = .webp
-        } else if named("avif") {
-            self = .avif
-        } else if named("gif") {
-            self = .gif
-        } else {
-            return nil
-        }
+        guard let format = ImageFormat(fileExtension: name) else { return nil }
+        self.init(format.type)
+    }
+
+    /// The output format of `type`, `nil` for a format the service does not encode.
+    public init?(_ type: AssetType) {
+        guard let output = Self.allCases.first(where: { $0.format.type == type }) else { return nil }
+        self = output
     }
 
     /// The HTTP media type, e.g. `image/webp`.
-    public var contentType: String { "image/\(rawValue)" }
+    public var contentType: String { format.mimeType }
+
+    /// The file extension a result is named with, e.g. `jpg`.
+    public var fileExtension: String { format.preferredFileExtension }
 
     /// Whether the format keeps transparency (all but JPEG).
-    public var keepsAlpha: Bool { self != .jpeg }
+    public var keepsAlpha: Bool { format.supportsAlpha }
 
-    /// The quality used when none is asked for: JPEG 85, WebP 80, AVIF 60; `nil` for PNG and
-    /// GIF, which have none.
-    public var defaultQuality: Int? {
-        switch self {
-        case .jpeg: 85
-        case .png: nil
-        case .webp: 80
-        case .avif: 60
-        case .gif: nil
-        }
-    }
+    /// The quality used when none is asked for, 1...100 (the registry's: JPEG 85, WebP 80, AVIF
+    /// 60); `nil` for PNG and GIF, which have none.
+    public var defaultQuality: Int? { format.defaultQuality.map { Int(($0 * 100).rounded()) } }
 
     /// Encodes `image` at `quality` (1...100; `nil` for ``defaultQuality``). PNG and GIF ignore
     /// the quality.

@@ -116,9 +116,9 @@ extension ThumbnailOptions {
     )
 
     /// The source formats `skp` names, in canonical order, each with its names (the first is
-    /// the canonical one).
-    static let skippableFormats: [(type: AssetType, names: [String])] = [
-        (.jpeg, ["jpg", "jpeg"]), (.png, ["png"]), (.webp, ["webp"]), (.avif, ["avif"]), (.gif, ["gif"]),
-        (.heic, ["heic", "heif"]), (.jpegXL, ["jxl"]),
-    ]
+    /// the canonical one): the formats Comet decodes, by their file extensions in Imaging's
+    /// registry.
+    static let skippableFormats: [(type: AssetType, names: [String])] = ImageFormat.all.filter(\.isDecoded).map {
+        ($0.type, $0.fileExtensions)
+    }
 }

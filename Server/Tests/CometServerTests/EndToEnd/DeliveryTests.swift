@@ -53,6 +53,13 @@ struct DeliveryTests {
         #expect(answer.header("Content-Disposition") == "inline; filename=\"cat-portrait.webp\"")
     }
 
+    @Test(.enabled(if: ColorFixture.isAvailable))
+    func aSourceSentAsItIsIsNamedWithItsOwnFormatsExtension() async throws {
+        let answer = try await get("skp:jxl/fn:scan", "/img/photo.jxl")
+        #expect(answer.status == 200 && answer.header("Content-Type") == "image/jxl")
+        #expect(answer.header("Content-Disposition") == "inline; filename=\"scan.jxl\"")
+    }
+
     @Test func anAttachmentWithoutAFilenameIsNamedAfterTheSource() async throws {
         let answer = try await get("rs:fit:100:100/att:1/f:jpeg")
         #expect(answer.header("Content-Disposition") == "attachment; filename=\"photo.jpg\"")

@@ -66,4 +66,11 @@ struct ThumbnailRequestTests {
             try request(options: "", source: "http://other.example.com/a.jpg", configuration: configuration)
         }
     }
+
+    @Test func aResultSentAsTheSourceIsNamedWithItsFormatsExtension() throws {
+        let request = try request(options: "skp:jxl:heic/fn:scan", source: "http://example.com/a.jxl")
+        #expect(request.contentDisposition(contentType: "image/jxl") == "inline; filename=\"scan.jxl\"")
+        #expect(request.contentDisposition(contentType: "image/heic") == "inline; filename=\"scan.heic\"")
+        #expect(request.contentDisposition(contentType: "image/jpeg") == "inline; filename=\"scan.jpg\"")
+    }
 }
