@@ -1,5 +1,7 @@
-// Shared by colour_cache.c (resolution, the cache) and colour_transform.c (building and running
-// transforms). Private to the C target.
+// Shared by the colour files, private to the C target: colour_descriptions.c (descriptions →
+// profiles → resolutions), colour_cache.c (the cache of resolutions), colour_h273.c (H.273's
+// primaries and curves), colour_icc.c (profiles made and written as ICC bytes) and
+// colour_transform.c (building and running transforms).
 #ifndef CIC_COLOUR_INTERNAL_H
 #define CIC_COLOUR_INTERNAL_H
 
@@ -49,5 +51,25 @@ cic_colour_transform *cic_colour_build(cmsHPROFILE profile, cic_colour_input inp
                                        size_t icc_length, int *is_srgb, char message[CIC_MESSAGE_CAPACITY]);
 /// Installs the silent error handler once (Little CMS prints to stderr otherwise).
 void cic_colour_install_error_handler(void);
+
+/// Makes the resolution of a description's bytes (a miss of the cache).
+typedef void (*cic_colour_maker)(const uint8_t *description, size_t length, cic_colour_input input,
+                                 cic_colour_resolution *out);
+/// Resolves `description` (of kind `source`, for pixels of kind `input`) from the cache, or makes
+/// it with `make` and caches the result. Thread-safe.
+void cic_colour_cache_resolve(cic_colour_input input, int source, const uint8_t *description, size_t length,
+                              cic_colour_maker make, cic_colour_resolution *out);
+/// Marks `out` unusable, with `message`.
+void cic_colour_set_unusable(cic_colour_resolution *out, const char *message);
+
+/// The tone curve of H.273 transfer `code`, NULL when unknown; the caller frees it.
+cmsToneCurve *cic_colour_h273_tone_curve(int code);
+/// A matrix/TRC profile of `xy` (white, red, green, blue x, y) with `curve` on each channel,
+/// described as `name`; NULL when `curve` is NULL or Little CMS cannot make it. The curve is
+/// copied; the caller closes the profile.
+cmsHPROFILE cic_colour_make_rgb_profile(const double xy[8], cmsToneCurve *curve, const char *name);
+/// `profile` as ICC bytes (malloc'd, `*length` of them), NULL when it cannot be written. The
+/// profile stays open.
+uint8_t *cic_colour_save_profile(cmsHPROFILE profile, size_t *length);
 
 #endif

@@ -48,7 +48,7 @@ struct cic_png_decoder {
 // PNG's gAMA of 1/2.2 (45455) without cHRM, or with sRGB's chromaticities, is what writers put
 // for sRGB: taken as sRGB, as libpng's own sRGB detection and browsers do.
 static int is_srgb_approximation(double gamma, const double *xy) {
-    static const double srgb[8] = { 0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06 };
+    const double *srgb = cic_colour_h273_primaries(CIC_H273_PRIMARIES_BT709); // sRGB's are BT.709's
     if (gamma < 0.4500 || gamma > 0.4591) return 0;
     if (xy == NULL) return 1;
     for (int i = 0; i < 8; i++) if (xy[i] < srgb[i] - 0.0015 || xy[i] > srgb[i] + 0.0015) return 0;

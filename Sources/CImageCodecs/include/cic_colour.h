@@ -82,6 +82,19 @@ const uint8_t *cic_colour_transform_icc(const cic_colour_transform *transform, s
 #define CIC_COLOUR_CACHE_CAPACITY 32
 int cic_colour_cache_count(void);
 
+/// ITU-T H.273 codes that Imaging names: BT.709's primaries (sRGB's), Display P3's, and the
+/// sRGB transfer.
+#define CIC_H273_PRIMARIES_BT709 1
+#define CIC_H273_PRIMARIES_DISPLAY_P3 12
+#define CIC_H273_TRANSFER_SRGB 13
+/// The white point and primaries of H.273 colour primaries `code` (white x, y, then red, green
+/// and blue x, y), NULL for a code not in the table: the one table of them.
+const double *cic_colour_h273_primaries(int code);
+/// The ICC parametric curve of H.273 transfer characteristics `code` into `parameters`: its type
+/// (1: Y = X^g, parameters[0] = g; 4: g, a, b, c, d), or 0 for a code not in the table (then
+/// `parameters` is untouched). The HDR transfers (PQ, HLG) are not in it.
+int cic_colour_h273_transfer(int code, double parameters[5]);
+
 /// A compact profile for sRGB (Little CMS's built-in one) as ICC bytes, for tests and tools.
 cic_status cic_colour_srgb_icc(cic_buffer *out);
 /// A matrix/TRC profile built from primaries, a white point and a parametric transfer (ICC type 4:

@@ -24,7 +24,7 @@ public struct ColorProfile: Sendable, Hashable, CustomStringConvertible {
     /// Display P3 (P3 primaries, D65 white, the sRGB curve): what iPhones write. Built with
     /// Little CMS; a matrix/TRC profile of about 600 bytes.
     public static let displayP3 = ColorProfile.build(
-        chromaticities: [0.3127, 0.3290, 0.680, 0.320, 0.265, 0.690, 0.150, 0.060], name: "Display P3")
+        chromaticities: h273Primaries(Int(CIC_H273_PRIMARIES_DISPLAY_P3)), name: "Display P3")
 
     /// sRGB (Little CMS's built-in profile).
     public static let sRGB: ColorProfile = {
@@ -37,7 +37,25 @@ public struct ColorProfile: Sendable, Hashable, CustomStringConvertible {
     /// A matrix/TRC RGB profile from a white point and primaries (`[white x, y, red x, y, green
     /// x, y, blue x, y]`) with the sRGB curve: for tagging generated images and for tests.
     public static func build(chromaticities: [Double], name: String) -> ColorProfile {
-        build(chromaticities: chromaticities, curve: [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045], name: name)
+        build(chromaticities: chromaticities, curve: sRGBCurve, name: name)
+    }
+
+    /// The sRGB transfer as an ICC type 4 curve (g, a, b, c, d), from the C side's H.273 table.
+    private static let sRGBCurve: [Double] = {
+        var parameters = [Double](repeating: 0, count: 5)
+        let type = parameters.withUnsafeMutableBufferPointer {
+            cic_colour_h273_transfer(CIC_H273_TRANSFER_SRGB, $0.baseAddress)
+        }
+        precondition(type == 4, "the H.273 table gives sRGB's transfer as a type 4 curve")
+        return parameters
+    }()
+
+    /// The white point and primaries of H.273 colour primaries `code`, from the C side's table.
+    private static func h273Primaries(_ code: Int) -> [Double] {
+        guard let xy = cic_colour_h273_primaries(Int32(code)) else {
+            preconditionFailure("H.273 primaries \(code) are not in the table")
+        }
+        return Array(UnsafeBufferPointer(start: xy, count: 8))
     }
 
     /// A matrix/TRC RGB profile with the ICC parametric curve of type 4 `curve` (g, a, b, c, d:
