@@ -10,9 +10,9 @@ import Locking
 /// `URLError(.cancelled)` without one.
 ///
 /// Thread-safe.
-final class URLSessionLoadingTask: DataLoadingTask, @unchecked Sendable {
-    // @unchecked: the state is guarded by its lock; URLSessionTask is thread-safe to cancel but
-    // not marked Sendable in corelibs-foundation.
+final class URLSessionLoadingTask: DataLoadingTask, Sendable {
+    // URLSessionTask is thread-safe to cancel but not marked Sendable in corelibs-foundation:
+    // it is only reached through the lock.
     private enum State {
         case waiting
         case started(URLSessionTask)

@@ -15,8 +15,8 @@ import Dispatch
 ///
 /// Thread-safety: one lock over the table; the lock is never held while calling a target, a
 /// transition or a task.
-final class ImageTargetRegistry: @unchecked Sendable {
-    // Sendable: the table lives in `state` (a lock); targets are only called outside it.
+final class ImageTargetRegistry: Sendable {
+    // The table lives in `state` (a lock); targets are only called outside it.
 
     /// The one table (a target can move between pipelines).
     static let shared = ImageTargetRegistry()

@@ -1,5 +1,6 @@
 import Comet
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -67,44 +68,39 @@ private struct LoadingTask: Cancelling {
 }
 
 /// Request identifiers, unique in the process.
-private final class IdentifierSource: @unchecked Sendable {
-    // `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.withLock {
-            value += 1; return value
-        }
-    }
+private final class IdentifierSource: Sendable {
+    private let value = Atomic<Int>(0)
+    func next() -> Int { value.add(1, ordering: .relaxed).newValue }
 }
 
 /// The credentials of running requests, by URL string.
-final class CredentialRegistry: @unchecked Sendable {
-    // `entries` is only touched under `lock`.
+final class CredentialRegistry: Sendable {
     struct Token: Sendable { let id: Int; let key: String }
-    private let lock = NSLock()
-    private var entries: [String: [(id: Int, credential: URLCredential)]] = [:]
-    private var nextID = 0
+    private struct Entries {
+        var byURL: [String: [(id: Int, credential: URLCredential)]] = [:]
+        var lastID = 0
+    }
+    private let entries = LockedValue(Entries())
 
     func add(_ credential: URLCredential, for request: URLRequest) -> Token {
-        lock.withLock {
-            nextID += 1
-            let token = Token(id: nextID, key: request.urlString)
-            entries[token.key, default: []].append((nextID, credential))
+        entries.withLock { entries in
+            entries.lastID += 1
+            let token = Token(id: entries.lastID, key: request.urlString)
+            entries.byURL[token.key, default: []].append((entries.lastID, credential))
             return token
         }
     }
 
     func remove(_ token: Token) {
-        lock.withLock {
-            entries[token.key]?.removeAll { $0.id == token.id }
-            if entries[token.key]?.isEmpty == true { entries[token.key] = nil }
+        entries.withLock { entries in
+            entries.byURL[token.key]?.removeAll { $0.id == token.id }
+            if entries.byURL[token.key]?.isEmpty == true { entries.byURL[token.key] = nil }
         }
     }
 
     /// The credential of the latest running request for the URL of `request`, if any.
     func credential(for request: URLRequest?) -> URLCredential? {
         guard let request else { return nil }
-        return lock.withLock { entries[request.urlString]?.last?.credential }
+        return entries.withLock { $0.byURL[request.urlString]?.last?.credential }
     }
 }

@@ -12,12 +12,31 @@ import Foundation
 /// Adding and reading an image both count as an access. Thread-safe (one lock; every method
 /// returns with its effect done). Linux has no memory-warning notification, so nothing purges
 /// the cache except its own limits and ``removeAllImages()``.
-public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable {
-    // `entries`, `usage` and `clock` are only touched under `lock` (an NSLock).
+public final class AutoPurgingImageCache: ImageRequestCache, Sendable {
     private struct Entry {
         let image: Image
         let cost: UInt64
         var lastAccess: UInt64
+    }
+
+    /// The images, the bytes they cost, and the access counter, behind one lock.
+    private struct Store {
+        var entries: [String: Entry] = [:]
+        var usage: UInt64 = 0
+        // A counter, not a clock: accesses in the same instant still have a strict order.
+        var clock: UInt64 = 0
+
+        /// Removes least recently accessed images until usage is at most `target`.
+        mutating func purge(downTo target: UInt64) {
+            let bytesToPurge = usage - min(usage, target)
+            var purged: UInt64 = 0
+            for (identifier, entry) in entries.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) {
+                guard purged < bytesToPurge else { break }
+                entries[identifier] = nil
+                purged += entry.cost
+            }
+            usage -= purged
+        }
     }
 
     /// Bytes the cache may hold before it purges. Default 100 000 000.
@@ -25,11 +44,7 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
     /// Bytes the cache holds at most after a purge. Default 60 000 000.
     public let preferredMemoryUsageAfterPurge: UInt64
 
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
-    private var usage: UInt64 = 0
-    // A counter, not a clock: accesses in the same instant still have a strict order.
-    private var clock: UInt64 = 0
+    private let store = LockedValue(Store())
 
     /// A cache that purges above `memoryCapacity` bytes down to `preferredMemoryUsageAfterPurge`.
     /// - Precondition: `memoryCapacity >= preferredMemoryUsageAfterPurge`.
@@ -43,7 +58,7 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
     }
 
     /// The bytes the cached images cost (`width × height × 4` each).
-    public var memoryUsage: UInt64 { lock.withLock { usage } }
+    public var memoryUsage: UInt64 { store.withLock { $0.usage } }
 
     /// The cost the cache counts for `image`: `width × height × 4` bytes.
     static func cost(of image: Image) -> UInt64 { UInt64(image.width) * UInt64(image.height) * 4 }
@@ -59,33 +74,21 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
 
     /// Stores `image` under `identifier` (replacing any image there), then purges if needed.
     public func addImage(_ image: Image, withIdentifier identifier: String) {
-        lock.withLock {
-            clock += 1
-            let entry = Entry(image: image, cost: Self.cost(of: image), lastAccess: clock)
-            if let previous = entries.updateValue(entry, forKey: identifier) { usage -= previous.cost }
-            usage += entry.cost
-            if usage > memoryCapacity { purge() }
+        store.withLock { [memoryCapacity, preferredMemoryUsageAfterPurge] store in
+            store.clock += 1
+            let entry = Entry(image: image, cost: Self.cost(of: image), lastAccess: store.clock)
+            if let previous = store.entries.updateValue(entry, forKey: identifier) { store.usage -= previous.cost }
+            store.usage += entry.cost
+            if store.usage > memoryCapacity { store.purge(downTo: preferredMemoryUsageAfterPurge) }
         }
-    }
-
-    // Called under `lock`: removes least recently accessed images until enough bytes are freed.
-    private func purge(downTo target: UInt64? = nil) {
-        let bytesToPurge = usage - min(usage, target ?? preferredMemoryUsageAfterPurge)
-        var purged: UInt64 = 0
-        for (identifier, entry) in entries.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) {
-            guard purged < bytesToPurge else { break }
-            entries[identifier] = nil
-            purged += entry.cost
-        }
-        usage -= purged
     }
 
     /// Removes the image under `identifier`; `true` if there was one.
     @discardableResult
     public func removeImageWithIdentifier(_ identifier: String) -> Bool {
-        lock.withLock {
-            guard let entry = entries.removeValue(forKey: identifier) else { return false }
-            usage -= entry.cost
+        store.withLock { store in
+            guard let entry = store.entries.removeValue(forKey: identifier) else { return false }
+            store.usage -= entry.cost
             return true
         }
     }
@@ -93,21 +96,21 @@ public final class AutoPurgingImageCache: ImageRequestCache, @unchecked Sendable
     /// Removes every image; `true` if there was any.
     @discardableResult
     public func removeAllImages() -> Bool {
-        lock.withLock {
-            let removed = !entries.isEmpty
-            entries.removeAll()
-            usage = 0
+        store.withLock { store in
+            let removed = !store.entries.isEmpty
+            store.entries.removeAll()
+            store.usage = 0
             return removed
         }
     }
 
     /// The image under `identifier`, if any; the read counts as an access.
     public func imageWithIdentifier(_ identifier: String) -> Image? {
-        lock.withLock {
-            guard entries[identifier] != nil else { return nil }
-            clock += 1
-            entries[identifier]!.lastAccess = clock
-            return entries[identifier]!.image
+        store.withLock { store in
+            guard store.entries[identifier] != nil else { return nil }
+            store.clock += 1
+            store.entries[identifier]!.lastAccess = store.clock
+            return store.entries[identifier]!.image
         }
     }
 
@@ -137,6 +140,6 @@ extension AutoPurgingImageCache: MemoryPressureTrimming {
     /// Keeps about half of ``memoryUsage`` at a warning, nothing at critical pressure (Linux's
     /// counterpart of AlamofireImage's purge on a memory warning).
     public func trim(for level: MemoryPressureMonitor.Level) {
-        lock.withLock { purge(downTo: level.costToKeep(of: usage)) }
+        store.withLock { $0.purge(downTo: level.costToKeep(of: $0.usage)) }
     }
 }

@@ -75,21 +75,19 @@ extension Request {
 }
 
 /// The process-wide set of MIME types the image serializer accepts.
-final class AcceptableImageContentTypes: @unchecked Sendable {
-    // `types` is only touched under `lock`.
+final class AcceptableImageContentTypes: Sendable {
     static let shared = AcceptableImageContentTypes()
-    private let lock = NSLock()
-    private var types: Set<String> = [
+    private let types = LockedValue<Set<String>>([
         "image/tiff", "image/jpeg", "image/gif", "image/png", "image/ico", "image/x-icon",
         "image/bmp", "image/x-bmp", "image/x-xbitmap", "image/x-ms-bmp", "image/x-win-bitmap",
         "image/webp", "image/avif",  // formats of today's web that Comet decodes (not in AlamofireImage 2)
-    ]
+    ])
 
     func add(_ contentTypes: Set<String>) {
-        lock.withLock { types.formUnion(contentTypes.map { $0.lowercased() }) }
+        types.withLock { $0.formUnion(contentTypes.map { $0.lowercased() }) }
     }
 
     func contains(_ mimeType: String) -> Bool {
-        lock.withLock { types.contains(mimeType) }
+        types.withLock { $0.contains(mimeType) }
     }
 }

@@ -10,8 +10,7 @@ import Foundation
 /// copy), then trims to ``costLimit``, then to ``countLimit``, from the least recent end.
 /// Storing `nil` removes. Changing a limit trims at once. Thread-safe (one lock; ``cost`` is
 /// called outside it).
-// Safe: the list, the index and the limits are only touched under `lock`.
-public final class Cache: Caching, @unchecked Sendable {
+public final class Cache: Caching, Sendable {
     private final class Node {
         let key: AnyHashable
         var image: Image
@@ -25,50 +24,101 @@ public final class Cache: Caching, @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var nodes: [AnyHashable: Node] = [:]
-    /// Least recent first; `newest` is the most recent.
-    private var oldest: Node?
-    private var newest: Node?
-    private var limits: (cost: Int, count: Int)
-    private var total = 0
-    private var costFunction: (Image) -> Int = { $0.cost }
+    /// The index, the list (least recent first) and the limits, all behind one lock.
+    private struct List {
+        var nodes: [AnyHashable: Node] = [:]
+        var oldest: Node?
+        var newest: Node?
+        var limits: (cost: Int, count: Int)
+        var total = 0
+        var costFunction: (Image) -> Int = { $0.cost }
+
+        mutating func trim(cost: Int, count: Int) {
+            while total > cost, let node = oldest { remove(node) }
+            while nodes.count > count, let node = oldest { remove(node) }
+        }
+
+        mutating func append(_ node: Node) {
+            node.older = newest
+            node.newer = nil
+            newest?.newer = node
+            newest = node
+            if oldest == nil { oldest = node }
+        }
+
+        mutating func unlink(_ node: Node) {
+            let older = node.older
+            let newer = node.newer
+            if let older { older.newer = newer } else { oldest = newer }
+            if let newer { newer.older = older } else { newest = older }
+            node.older = nil
+            node.newer = nil
+        }
+
+        mutating func moveToNewest(_ node: Node) {
+            guard newest !== node else { return }
+            unlink(node)
+            append(node)
+        }
+
+        mutating func remove(_ node: Node) {
+            unlink(node)
+            nodes[node.key] = nil
+            total -= node.cost
+        }
+
+        mutating func removeAll() {
+            var node = oldest
+            while let current = node {
+                node = current.newer
+                current.newer = nil
+            }
+            nodes.removeAll()
+            oldest = nil
+            newest = nil
+            total = 0
+        }
+    }
+
+    private let list: LockedValue<List>
 
     /// The largest total cost kept; lowering it trims at once.
     public var costLimit: Int {
-        get { lock.locked { limits.cost } }
+        get { list.withLock { $0.limits.cost } }
         set {
-            lock.locked {
-                limits.cost = newValue; trim(cost: newValue, count: limits.count)
+            list.withLock { list in
+                list.limits.cost = newValue
+                list.trim(cost: newValue, count: list.limits.count)
             }
         }
     }
 
     /// The largest number of images kept; lowering it trims at once. Default `Int.max`.
     public var countLimit: Int {
-        get { lock.locked { limits.count } }
+        get { list.withLock { $0.limits.count } }
         set {
-            lock.locked {
-                limits.count = newValue; trim(cost: limits.cost, count: newValue)
+            list.withLock { list in
+                list.limits.count = newValue
+                list.trim(cost: list.limits.cost, count: newValue)
             }
         }
     }
 
     /// The sum of the costs of the stored images.
-    public var totalCost: Int { lock.locked { total } }
+    public var totalCost: Int { list.withLock { $0.total } }
 
     /// The number of stored images.
-    public var totalCount: Int { lock.locked { nodes.count } }
+    public var totalCount: Int { list.withLock { $0.nodes.count } }
 
     /// The cost of an image. Default: its bytes in memory (`image.cost`).
     public var cost: (Image) -> Int {
-        get { lock.locked { costFunction } }
-        set { lock.locked { costFunction = newValue } }
+        get { list.withLock { $0.costFunction } }
+        set { list.withLock { $0.costFunction = newValue } }
     }
 
     /// Creates a cache. Defaults: ``defaultCostLimit()`` and no count limit.
     public init(costLimit: Int = Cache.defaultCostLimit(), countLimit: Int = Int.max) {
-        self.limits = (costLimit, countLimit)
+        self.list = LockedValue(List(limits: (costLimit, countLimit)))
         MemoryPressureMonitor.shared.register(self)
     }
 
@@ -83,58 +133,48 @@ public final class Cache: Caching, @unchecked Sendable {
     /// removes it.
     public subscript(key: AnyHashable) -> Image? {
         get {
-            lock.locked {
-                guard let node = nodes[key] else { return nil }
-                moveToNewest(node)
+            list.withLock { list in
+                guard let node = list.nodes[key] else { return nil }
+                list.moveToNewest(node)
                 return node.image
             }
         }
         set {
             guard let image = newValue else {
-                lock.locked { if let node = nodes[key] { remove(node) } }
+                list.withLock { list in if let node = list.nodes[key] { list.remove(node) } }
                 return
             }
             let cost = self.cost(image)
-            lock.locked {
-                if let node = nodes[key] {
-                    total += cost - node.cost
+            list.withLock { list in
+                if let node = list.nodes[key] {
+                    list.total += cost - node.cost
                     node.image = image
                     node.cost = cost
-                    moveToNewest(node)
+                    list.moveToNewest(node)
                 } else {
                     let node = Node(key: key, image: image, cost: cost)
-                    nodes[key] = node
-                    total += cost
-                    append(node)
+                    list.nodes[key] = node
+                    list.total += cost
+                    list.append(node)
                 }
-                trim(cost: limits.cost, count: limits.count)
+                list.trim(cost: list.limits.cost, count: list.limits.count)
             }
         }
     }
 
     /// Removes every image.
     public func removeAll() {
-        lock.locked {
-            var node = oldest
-            while let current = node {
-                node = current.newer
-                current.newer = nil
-            }
-            nodes.removeAll()
-            oldest = nil
-            newest = nil
-            total = 0
-        }
+        list.withLock { $0.removeAll() }
     }
 
     /// Evicts least recent images until the total cost is at most `limit`.
     public func trim(toCost limit: Int) {
-        lock.locked { trim(cost: limit, count: Int.max) }
+        list.withLock { $0.trim(cost: limit, count: Int.max) }
     }
 
     /// Evicts least recent images until at most `limit` remain.
     public func trim(toCount limit: Int) {
-        lock.locked { trim(cost: Int.max, count: limit) }
+        list.withLock { $0.trim(cost: Int.max, count: limit) }
     }
 
     private static let sharedCache = LockedValue(Cache())
@@ -143,42 +183,6 @@ public final class Cache: Caching, @unchecked Sendable {
     public static var shared: Cache {
         get { sharedCache.current }
         set { sharedCache.current = newValue }
-    }
-
-    // MARK: List (caller holds the lock)
-
-    private func trim(cost: Int, count: Int) {
-        while total > cost, let node = oldest { remove(node) }
-        while nodes.count > count, let node = oldest { remove(node) }
-    }
-
-    private func append(_ node: Node) {
-        node.older = newest
-        node.newer = nil
-        newest?.newer = node
-        newest = node
-        if oldest == nil { oldest = node }
-    }
-
-    private func unlink(_ node: Node) {
-        let older = node.older
-        let newer = node.newer
-        if let older { older.newer = newer } else { oldest = newer }
-        if let newer { newer.older = older } else { newest = older }
-        node.older = nil
-        node.newer = nil
-    }
-
-    private func moveToNewest(_ node: Node) {
-        guard newest !== node else { return }
-        unlink(node)
-        append(node)
-    }
-
-    private func remove(_ node: Node) {
-        unlink(node)
-        nodes[node.key] = nil
-        total -= node.cost
     }
 }
 

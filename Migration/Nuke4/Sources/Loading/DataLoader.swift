@@ -21,9 +21,9 @@ import Comet
 /// and revalidated with `ETag`/`Last-Modified` when stale. Its size is the `urlCache`'s
 /// `diskCapacity` and its folder the `urlCache`'s disk path (a relative path under the user's
 /// cache directory, `~/.cache`); a `nil` `urlCache` or a `diskCapacity` of 0 turns it off.
-public final class DataLoader: DataLoading, @unchecked Sendable {
-    // Safe: both stored properties are immutable; Comet's loaders are Sendable and the
-    // scheduler is only asked to execute, which the shim's schedulers do under their own locks.
+public final class DataLoader: DataLoading, Sendable {
+    // Nuke 4's scheduler protocol is not Sendable: it is only asked to execute, which the
+    // shim's schedulers do under their own locks.
     private let loader: any Comet.DataLoading
     private let scheduler: Unchecked<AsyncScheduler>
 
@@ -100,23 +100,20 @@ public final class DataLoader: DataLoading, @unchecked Sendable {
 }
 
 /// The chunks of one load, gathered from the loader's callbacks.
-// Safe: `data` and `response` are only touched under `lock`.
-private final class LoadedBody: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private var response: URLResponse?
+private final class LoadedBody: Sendable {
+    private let body = LockedValue<(data: Data, response: URLResponse?)>((Data(), nil))
 
     func append(_ chunk: Data, _ response: URLResponse) {
-        lock.locked {
-            data.append(chunk)
-            self.response = response
+        body.withLock { body in
+            body.data.append(chunk)
+            body.response = response
         }
     }
 
     /// The body and its response. An empty HTTP body arrives as one empty chunk with its
     /// response; a load that delivered no chunk at all (an empty `file:`) gets a plain 200.
     func result(for request: URLRequest) -> (Data, URLResponse) {
-        lock.locked { (data, response ?? LoadedBody.response(for: request, status: 200)) }
+        body.withLock { body in (body.data, body.response ?? LoadedBody.response(for: request, status: 200)) }
     }
 
     static func response(for request: URLRequest, status: Int) -> URLResponse {

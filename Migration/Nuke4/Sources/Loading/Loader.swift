@@ -15,8 +15,8 @@ import Foundation
 ///   stays pending; cancelled during the HTTP load, it is rejected with `URLError.cancelled`.
 ///
 /// Decoding and processing run on ``Schedulers`` (background queues by default). Thread-safe.
-// Safe: the stored dependencies are immutable and used as Nuke 4 used them (from any thread);
-// `makeProcessor` is read and written under `lock`.
+// @unchecked: its public dependencies are Nuke 4's non-Sendable protocols, immutable and used
+// from any thread as Nuke 4 used them; the rest is `let` or behind a LockedValue.
 public final class Loader: Loading, @unchecked Sendable {
     /// Loads the data.
     public let loader: DataLoading
@@ -25,14 +25,13 @@ public final class Loader: Loading, @unchecked Sendable {
     /// The memory cache, or `nil` for none.
     public let cache: Caching?
     private let schedulers: Schedulers
-    private let lock = NSLock()
-    private var processorFactory: (Image, Request) -> AnyProcessor? = { $1.processor }
+    private let processorFactory = LockedValue<(Image, Request) -> AnyProcessor?>({ $1.processor })
 
     /// Picks the processor for a decoded image. Default: the request's ``Request/processor``.
     /// Called on the processing scheduler.
     public var makeProcessor: (Image, Request) -> AnyProcessor? {
-        get { lock.locked { processorFactory } }
-        set { lock.locked { processorFactory = newValue } }
+        get { processorFactory.current }
+        set { processorFactory.current = newValue }
     }
 
     /// Where decoding and processing run.

@@ -5,18 +5,19 @@ import Foundation
 /// Requests whose load key is already preheating are skipped. Each request's load holds a slot
 /// of the scheduler (two at once by default) until it completes or is stopped. A preheater that
 /// is released stops whatever it was still preheating. Thread-safe.
-// Safe: `tasks` is only touched under `lock`; loads start and cancel outside it.
-public final class Preheater: @unchecked Sendable {
-    private final class Preheat {
+// Loads start and cancel outside the lock.
+public final class Preheater: Sendable {
+    private final class Preheat: Sendable {
         let request: Unchecked<Request>
         let source = CancellationTokenSource()
         init(_ request: Request) { self.request = Unchecked(request) }
     }
 
-    private let loader: Loading
-    private let scheduler: AsyncScheduler
-    private let lock = NSLock()
-    private var tasks: [AnyHashable: Preheat] = [:]
+    // Nuke 4's protocols are not Sendable: the loader and the scheduler are used as Nuke 4
+    // used them, from any thread.
+    private let loader: Unchecked<Loading>
+    private let scheduler: Unchecked<AsyncScheduler>
+    private let tasks = LockedValue<[AnyHashable: Preheat]>([:])
     private let queue = DispatchQueue(label: "com.comet.NukeCompat.Preheater")
 
     /// Creates a preheater. Defaults: `Loader.shared`, at most two loads at once.
@@ -24,8 +25,8 @@ public final class Preheater: @unchecked Sendable {
         loader: Loading = Loader.shared,
         scheduler: AsyncScheduler = OperationQueueScheduler(maxConcurrentOperationCount: 2)
     ) {
-        self.loader = loader
-        self.scheduler = scheduler
+        self.loader = Unchecked(loader)
+        self.scheduler = Unchecked(scheduler)
     }
 
     deinit {
@@ -34,7 +35,7 @@ public final class Preheater: @unchecked Sendable {
 
     /// Starts preheating `requests` (those not already preheating).
     public func startPreheating(with requests: [Request]) {
-        let started: [(AnyHashable, Preheat)] = lock.locked {
+        let started: [(AnyHashable, Preheat)] = tasks.withLock { tasks in
             var started: [(AnyHashable, Preheat)] = []
             for request in requests {
                 let key = Request.loadKey(for: request)
@@ -55,7 +56,7 @@ public final class Preheater: @unchecked Sendable {
 
     /// Stops preheating `requests` (matched by load key), cancelling their loads.
     public func stopPreheating(with requests: [Request]) {
-        let stopped: [Preheat] = lock.locked {
+        let stopped: [Preheat] = tasks.withLock { tasks in
             requests.compactMap { tasks.removeValue(forKey: Request.loadKey(for: $0)) }
         }
         stopped.forEach { $0.source.cancel() }
@@ -68,7 +69,7 @@ public final class Preheater: @unchecked Sendable {
 
     /// Stops all preheating.
     public func stopPreheating() {
-        let stopped: [Preheat] = lock.locked {
+        let stopped: [Preheat] = tasks.withLock { tasks in
             defer { tasks.removeAll() }
             return Array(tasks.values)
         }
@@ -76,20 +77,19 @@ public final class Preheater: @unchecked Sendable {
     }
 
     private func forget(_ task: Preheat, key: AnyHashable) {
-        lock.locked { if tasks[key] === task { tasks[key] = nil } }
+        tasks.withLock { tasks in if tasks[key] === task { tasks[key] = nil } }
     }
 
     private func schedule(_ task: Preheat, key: AnyHashable) {
         let token = task.source.token
-        let shared = Unchecked(task)
-        scheduler.execute(token: token) { [weak self] finish in
+        scheduler.value.execute(token: token) { [weak self] finish in
             guard let self else { return finish() }
             // A stopped load may still complete (rejected as cancelled): the scheduler hears once.
             let finishOnce = FinishOnce(finish)
             let observation = CancellationObservation()
-            self.loader.loadImage(with: shared.value.request.value, token: token).completion(on: self.queue) {
+            self.loader.value.loadImage(with: task.request.value, token: token).completion(on: self.queue) {
                 [weak self] _ in
-                self?.forget(shared.value, key: key)
+                self?.forget(task, key: key)
                 observation.end()
                 finishOnce.call()
             }
@@ -99,17 +99,16 @@ public final class Preheater: @unchecked Sendable {
 }
 
 /// Calls an AsyncScheduler's `finish` at most once, whichever of completion and stop comes first.
-// Safe: `finish` is taken out under `lock`, then called outside it, once.
-private final class FinishOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var finish: (() -> Void)?
+// `finish` is taken out under the lock, then called outside it, once.
+private final class FinishOnce: Sendable {
+    private let finish: LockedValue<(() -> Void)?>
 
-    init(_ finish: @escaping () -> Void) { self.finish = finish }
+    init(_ finish: @escaping () -> Void) { self.finish = LockedValue(finish) }
 
     func call() {
-        let finish: (() -> Void)? = lock.locked {
-            defer { self.finish = nil }
-            return self.finish
+        let finish: (() -> Void)? = self.finish.withLock { finish in
+            defer { finish = nil }
+            return finish
         }
         finish?()
     }

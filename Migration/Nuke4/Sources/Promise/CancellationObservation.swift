@@ -9,22 +9,24 @@ import Foundation
 /// therefore attaches its handler through an observation and ends it when the work is done.
 /// ``end()`` may come before, during or after ``attach(to:_:)``; a handler attached after the
 /// end is never registered. Thread-safe.
-// Safe: `registration` and `ended` are only touched under `lock`; registering and
-// unregistering happen outside it.
-final class CancellationObservation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var registration: (source: CancellationTokenSource, id: Int)?
-    private var ended = false
+final class CancellationObservation: Sendable {
+    private struct State {
+        var registration: (source: CancellationTokenSource, id: Int)?
+        var ended = false
+    }
+
+    // Registering and unregistering happen outside the lock.
+    private let state = LockedValue(State())
 
     init() {}
 
     /// Registers `closure` on `token` (nothing when `token` is `nil` or the work has ended).
     func attach(to token: CancellationToken?, _ closure: @escaping () -> Void) {
-        guard let token, !lock.locked({ ended }) else { return }
+        guard let token, !state.withLock({ $0.ended }) else { return }
         guard let id = token.source.register(closure) else { return }
-        let endedMeanwhile: Bool = lock.locked {
-            if ended { return true }
-            registration = (token.source, id)
+        let endedMeanwhile: Bool = state.withLock { state in
+            if state.ended { return true }
+            state.registration = (token.source, id)
             return false
         }
         if endedMeanwhile { token.source.unregister(id) }
@@ -32,10 +34,10 @@ final class CancellationObservation: @unchecked Sendable {
 
     /// Withdraws the handler: the work is over. Idempotent.
     func end() {
-        let registration: (source: CancellationTokenSource, id: Int)? = lock.locked {
-            ended = true
-            defer { self.registration = nil }
-            return self.registration
+        let registration: (source: CancellationTokenSource, id: Int)? = state.withLock { state in
+            state.ended = true
+            defer { state.registration = nil }
+            return state.registration
         }
         if let registration { registration.source.unregister(registration.id) }
     }

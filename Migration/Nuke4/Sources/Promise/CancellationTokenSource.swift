@@ -5,19 +5,18 @@ import Foundation
 /// `cancel()` is idempotent. Closures registered on its tokens run synchronously on the thread
 /// that calls `cancel()`, once, in the order they were registered, and are then released; a
 /// closure registered after cancellation runs at once on the registering thread. Thread-safe.
-// Safe: `cancelling`, `observers` and `nextID` are only touched under `lock`; observers run
-// outside it.
-public final class CancellationTokenSource: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelling = false
-    private var observers: [(id: Int, closure: () -> Void)] = []
-    private var nextID = 0
+public final class CancellationTokenSource: Sendable {
+    private struct State {
+        var cancelling = false
+        var observers: [(id: Int, closure: () -> Void)] = []
+        var nextID = 0
+    }
+
+    // Observers run outside the lock.
+    private let state = LockedValue(State())
 
     /// `true` once ``cancel()`` was called.
-    public private(set) var isCancelling: Bool {
-        get { lock.locked { cancelling } }
-        set { lock.locked { cancelling = newValue } }
-    }
+    public var isCancelling: Bool { state.withLock { $0.cancelling } }
 
     /// A token observing this source.
     public var token: CancellationToken { CancellationToken(source: self) }
@@ -27,11 +26,11 @@ public final class CancellationTokenSource: @unchecked Sendable {
 
     /// Cancels every token of this source and runs their registered closures. Idempotent.
     public func cancel() {
-        let toRun: [(id: Int, closure: () -> Void)]? = lock.locked {
-            guard !cancelling else { return nil }
-            cancelling = true
-            defer { observers = [] }
-            return observers
+        let toRun: [(id: Int, closure: () -> Void)]? = state.withLock { state in
+            guard !state.cancelling else { return nil }
+            state.cancelling = true
+            defer { state.observers = [] }
+            return state.observers
         }
         toRun?.forEach { $0.closure() }
     }
@@ -39,11 +38,11 @@ public final class CancellationTokenSource: @unchecked Sendable {
     /// Registers `closure`; returns its id, or `nil` when it already ran (the source was
     /// cancelled).
     func register(_ closure: @escaping () -> Void) -> Int? {
-        let id: Int? = lock.locked {
-            if cancelling { return nil }
-            nextID += 1
-            observers.append((nextID, closure))
-            return nextID
+        let id: Int? = state.withLock { state in
+            if state.cancelling { return nil }
+            state.nextID += 1
+            state.observers.append((state.nextID, closure))
+            return state.nextID
         }
         if id == nil { closure() }
         return id
@@ -51,9 +50,9 @@ public final class CancellationTokenSource: @unchecked Sendable {
 
     /// Releases a registered closure that must no longer run (no-op once cancelled).
     func unregister(_ id: Int) {
-        let removed: (() -> Void)? = lock.locked {
-            guard let index = observers.firstIndex(where: { $0.id == id }) else { return nil }
-            return observers.remove(at: index).closure
+        let removed: (() -> Void)? = state.withLock { state in
+            guard let index = state.observers.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.observers.remove(at: index).closure
         }
         // The closure (and whatever it captured) is released here, outside the lock.
         _ = removed

@@ -12,30 +12,30 @@ import Foundation
 ///   through; `recover` is the only way back from an error.
 ///
 /// Thread-safe: resolve and observe from any thread.
-// Safe: `state` is only read and written under `lock`; callbacks run outside it.
-public final class Promise<T>: @unchecked Sendable {
+// Callbacks run outside the lock.
+public final class Promise<T>: Sendable {
     private enum State {
         case pending([(PromiseResolution<T>) -> Void])
         case resolved(PromiseResolution<T>)
     }
 
-    private let lock = NSLock()
-    private var state: State = .pending([])
+    private let state: LockedValue<State>
 
     /// Creates a promise and runs `closure` at once, on the calling thread, with the functions
     /// that resolve it.
     public init(_ closure: (_ fulfill: @escaping (T) -> Void, _ reject: @escaping (Error) -> Void) -> Void) {
+        state = LockedValue(.pending([]))
         closure({ self.resolve(.fulfilled($0)) }, { self.resolve(.rejected($0)) })
     }
 
     /// Creates a promise fulfilled with `value`.
     public init(value: T) {
-        state = .resolved(.fulfilled(value))
+        state = LockedValue(.resolved(.fulfilled(value)))
     }
 
     /// Creates a promise rejected with `error`.
     public init(error: Error) {
-        state = .resolved(.rejected(error))
+        state = LockedValue(.resolved(.rejected(error)))
     }
 
     /// `true` until the promise is fulfilled or rejected.
@@ -43,7 +43,7 @@ public final class Promise<T>: @unchecked Sendable {
 
     /// How the promise ended, or `nil` while pending.
     public var resolution: PromiseResolution<T>? {
-        lock.locked {
+        state.withLock { state in
             if case .resolved(let resolution) = state { return resolution }
             return nil
         }
@@ -138,7 +138,7 @@ public final class Promise<T>: @unchecked Sendable {
     /// Resolves the promise unless it already is, then runs the waiting handlers (outside the
     /// lock).
     private func resolve(_ resolution: PromiseResolution<T>) {
-        let handlers: [(PromiseResolution<T>) -> Void] = lock.locked {
+        let handlers: [(PromiseResolution<T>) -> Void] = state.withLock { state in
             guard case .pending(let handlers) = state else { return [] }
             state = .resolved(resolution)
             return handlers
@@ -160,7 +160,7 @@ public final class Promise<T>: @unchecked Sendable {
     /// Runs `handler` with the resolution: at once when resolved, else when resolved (on the
     /// resolving thread). Never under the lock.
     private func observe(_ handler: @escaping (PromiseResolution<T>) -> Void) {
-        let resolved: PromiseResolution<T>? = lock.locked {
+        let resolved: PromiseResolution<T>? = state.withLock { state in
             switch state {
             case .pending(let handlers):
                 state = .pending(handlers + [handler])

@@ -5,27 +5,35 @@ import Foundation
 ///
 /// Work whose token is cancelled before it starts never runs and takes no slot; cancelling a
 /// running work frees its slot at once. Thread-safe.
-// Safe: `pending` and `running` are only touched under `lock`; work starts outside it.
-public final class OperationQueueScheduler: AsyncScheduler, @unchecked Sendable {
+// Work starts outside the lock.
+public final class OperationQueueScheduler: AsyncScheduler, Sendable {
     /// The queue work is started on.
     public let queue: OperationQueue
-    private let lock = NSLock()
-    private var pending: [Work] = []
-    private var running = 0
 
-    private final class Work: @unchecked Sendable {
-        // Safe: `closure` and `finished` are read and written under the scheduler's lock only.
+    private typealias Closure = (@escaping () -> Void) -> Void
+
+    /// One work: who it is and how it is cancelled. Its closure lives in the scheduler's state.
+    private final class Work: Sendable {
         let token: CancellationToken?
-        /// Taken out when the work starts (or dropped when it is cancelled first): whatever it
-        /// captures must not live as long as the work's cancellation handler.
-        var closure: ((@escaping () -> Void) -> Void)?
+        /// Unique among the scheduler's works (an object's address may be reused).
+        let id: Int
         let observation = CancellationObservation()
-        var finished = false
-        init(token: CancellationToken?, closure: @escaping (@escaping () -> Void) -> Void) {
+        init(token: CancellationToken?, id: Int) {
             self.token = token
-            self.closure = closure
+            self.id = id
         }
     }
+
+    /// The works waiting, with their closures (taken out when a work starts or is cancelled
+    /// first: whatever a closure captures must not live as long as the work's cancellation
+    /// handler), and those running.
+    private struct Slots {
+        var pending: [(work: Work, closure: Closure)] = []
+        var running: Set<Int> = []
+        var lastID = 0
+    }
+
+    private let slots = LockedValue(Slots())
 
     /// Creates a scheduler with its own queue, running at most `maxConcurrentOperationCount`
     /// works at once.
@@ -44,8 +52,12 @@ public final class OperationQueueScheduler: AsyncScheduler, @unchecked Sendable 
     /// Queues `closure`; it runs when a slot is free, unless `token` is cancelled by then.
     public func execute(token: CancellationToken?, closure: @escaping (_ finish: @escaping () -> Void) -> Void) {
         guard token?.isCancelling != true else { return }
-        let work = Work(token: token, closure: closure)
-        lock.locked { pending.append(work) }
+        let work = slots.withLock { slots in
+            slots.lastID += 1
+            let work = Work(token: token, id: slots.lastID)
+            slots.pending.append((work, closure))
+            return work
+        }
         work.observation.attach(to: token) { [weak self] in self?.finish(work) }
         startNext()
     }
@@ -57,18 +69,13 @@ public final class OperationQueueScheduler: AsyncScheduler, @unchecked Sendable 
 
     private func startNext() {
         let limit = self.limit
-        let toStart: [(work: Work, closure: Unchecked<(@escaping () -> Void) -> Void>)] = lock.locked {
-            for work in pending where work.token?.isCancelling == true {
-                work.finished = true
-                work.closure = nil
-            }
-            pending.removeAll { $0.finished }
-            var started: [(Work, Unchecked<(@escaping () -> Void) -> Void>)] = []
-            while running < limit, !pending.isEmpty {
-                let work = pending.removeFirst()
-                running += 1
-                if let closure = work.closure { started.append((work, Unchecked(closure))) }
-                work.closure = nil
+        let toStart: [(work: Work, closure: Unchecked<Closure>)] = slots.withLock { slots in
+            slots.pending.removeAll { $0.work.token?.isCancelling == true }
+            var started: [(Work, Unchecked<Closure>)] = []
+            while slots.running.count < limit, !slots.pending.isEmpty {
+                let (work, closure) = slots.pending.removeFirst()
+                slots.running.insert(work.id)
+                started.append((work, Unchecked(closure)))
             }
             return started
         }
@@ -87,16 +94,12 @@ public final class OperationQueueScheduler: AsyncScheduler, @unchecked Sendable 
     /// its cancellation handler.
     private func finish(_ work: Work) {
         work.observation.end()
-        let freed: Bool = lock.locked {
-            guard !work.finished else { return false }
-            work.finished = true
-            work.closure = nil
-            if let index = pending.firstIndex(where: { $0 === work }) {
-                pending.remove(at: index)
+        let freed: Bool = slots.withLock { slots in
+            if let index = slots.pending.firstIndex(where: { $0.work === work }) {
+                slots.pending.remove(at: index)
                 return false
             }
-            running -= 1
-            return true
+            return slots.running.remove(work.id) != nil
         }
         if freed { startNext() }
     }

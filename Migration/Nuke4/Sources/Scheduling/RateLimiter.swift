@@ -5,17 +5,30 @@ import Foundation
 /// waits in FIFO order and is re-checked every 50 ms; work whose token is cancelled while it
 /// waits (or before) never runs and never spends a token. Admitted work goes to the wrapped
 /// scheduler. Thread-safe.
-// Safe: the bucket and the queue are only touched under `lock`; work is started outside it.
-public final class RateLimiter: AsyncScheduler, @unchecked Sendable {
+// Work is started outside the lock.
+public final class RateLimiter: AsyncScheduler, Sendable {
     private let scheduler: Unchecked<AsyncScheduler>
     private let rate: Double
     private let burst: Double
-    private let lock = NSLock()
-    private var tokens: Double
-    private var lastRefill = DispatchTime.now()
     private typealias Waiting = (token: CancellationToken?, closure: Unchecked<(@escaping () -> Void) -> Void>)
-    private var waiting: [Waiting] = []
-    private var isCheckScheduled = false
+
+    /// The bucket and the queue of waiting work.
+    private struct Bucket {
+        var tokens: Double
+        var lastRefill = DispatchTime.now()
+        var waiting: [Waiting] = []
+        var isCheckScheduled = false
+
+        /// Adds the tokens earned since the last refill, up to `burst`.
+        mutating func refill(rate: Double, burst: Double) {
+            let now = DispatchTime.now()
+            let elapsed = Double(now.uptimeNanoseconds - lastRefill.uptimeNanoseconds) / 1e9
+            tokens = min(burst, tokens + elapsed * rate)
+            lastRefill = now
+        }
+    }
+
+    private let bucket: LockedValue<Bucket>
     private let timerQueue = DispatchQueue(label: "com.comet.NukeCompat.RateLimiter")
 
     /// Creates a limiter in front of `scheduler`: `rate` works a second on average, bursts of up
@@ -25,20 +38,20 @@ public final class RateLimiter: AsyncScheduler, @unchecked Sendable {
         self.scheduler = Unchecked(scheduler)
         self.rate = Double(rate)
         self.burst = Double(burst)
-        self.tokens = Double(burst)
+        self.bucket = LockedValue(Bucket(tokens: Double(burst)))
     }
 
     /// Passes `closure` to the wrapped scheduler now if a token is free and nothing waits,
     /// else queues it.
     public func execute(token: CancellationToken?, closure: @escaping (_ finish: @escaping () -> Void) -> Void) {
         guard token?.isCancelling != true else { return }
-        let admitted: Bool = lock.locked {
-            refill()
-            if waiting.isEmpty, tokens >= 1 {
-                tokens -= 1
+        let admitted: Bool = bucket.withLock { [rate, burst] bucket in
+            bucket.refill(rate: rate, burst: burst)
+            if bucket.waiting.isEmpty, bucket.tokens >= 1 {
+                bucket.tokens -= 1
                 return true
             }
-            waiting.append((token, Unchecked(closure)))
+            bucket.waiting.append((token, Unchecked(closure)))
             return false
         }
         if admitted {
@@ -48,18 +61,10 @@ public final class RateLimiter: AsyncScheduler, @unchecked Sendable {
         }
     }
 
-    /// Adds the tokens earned since the last refill (caller holds the lock).
-    private func refill() {
-        let now = DispatchTime.now()
-        let elapsed = Double(now.uptimeNanoseconds - lastRefill.uptimeNanoseconds) / 1e9
-        tokens = min(burst, tokens + elapsed * rate)
-        lastRefill = now
-    }
-
     private func scheduleCheck() {
-        let schedule: Bool = lock.locked {
-            guard !isCheckScheduled, !waiting.isEmpty else { return false }
-            isCheckScheduled = true
+        let schedule: Bool = bucket.withLock { bucket in
+            guard !bucket.isCheckScheduled, !bucket.waiting.isEmpty else { return false }
+            bucket.isCheckScheduled = true
             return true
         }
         guard schedule else { return }
@@ -70,18 +75,18 @@ public final class RateLimiter: AsyncScheduler, @unchecked Sendable {
 
     /// Admits waiting work, first come first served, while tokens last; drops cancelled work.
     private func drain() {
-        let admitted: [Waiting] = lock.locked {
-            isCheckScheduled = false
-            refill()
+        let admitted: [Waiting] = bucket.withLock { [rate, burst] bucket in
+            bucket.isCheckScheduled = false
+            bucket.refill(rate: rate, burst: burst)
             var admitted: [Waiting] = []
-            while let first = waiting.first {
+            while let first = bucket.waiting.first {
                 if first.token?.isCancelling == true {
-                    waiting.removeFirst()
+                    bucket.waiting.removeFirst()
                     continue
                 }
-                guard tokens >= 1 else { break }
-                tokens -= 1
-                admitted.append(waiting.removeFirst())
+                guard bucket.tokens >= 1 else { break }
+                bucket.tokens -= 1
+                admitted.append(bucket.waiting.removeFirst())
             }
             return admitted
         }

@@ -25,14 +25,26 @@ extension NSLock {
     }
 }
 
-/// A mutable value behind an NSLock: the module's settings and shared instances.
-// Safe: every read and write of `value` goes through `lock`.
+/// A value behind an NSLock: the shim's own state (each class keeps its fields in one
+/// `LockedValue`, so the compiler checks that the class is `Sendable`) and its settings.
+///
+/// `withLock` gives exclusive access. Never call out to user code or another component inside it.
+// Safe: every read and write of `value` goes through `lock`. The shim's one lock type (the
+// package's `Locked` is not a dependency of the shims, which use only Comet's API; Mutex's
+// futex waits are invisible to ThreadSanitizer on Linux).
 final class LockedValue<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
     init(_ value: Value) { self.value = value }
+
+    /// The value (a copy, read under the lock); setting it replaces it under the lock.
     var current: Value {
         get { lock.locked { value } }
         set { lock.locked { value = newValue } }
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.locked { try body(&value) }
     }
 }
