@@ -6,22 +6,37 @@ extension ImagePipeline {
         let pipeline: ImagePipeline
 
         /// The memory-cached image for `request` (keyed like the pipeline keys it: resource,
-        /// thumbnail, processors). Setting stores it; setting `nil` removes it.
+        /// thumbnail, processors); `nil` when the request has
+        /// ``ImageRequest/Options/disableMemoryCacheReads``. Setting stores it (not with
+        /// ``ImageRequest/Options/disableMemoryCacheWrites``); setting `nil` removes it, whatever
+        /// the options, as in Nuke.
         public subscript(request: ImageRequest) -> CachedImage? {
-            get { pipeline.configuration.imageCache?[request.memoryCacheKey] }
-            nonmutating set { pipeline.configuration.imageCache?[request.memoryCacheKey] = newValue }
+            get {
+                guard !request.options.contains(.disableMemoryCacheReads) else { return nil }
+                return pipeline.configuration.imageCache?[request.memoryCacheKey]
+            }
+            nonmutating set {
+                guard newValue == nil || !request.options.contains(.disableMemoryCacheWrites) else { return }
+                pipeline.configuration.imageCache?[request.memoryCacheKey] = newValue
+            }
         }
 
         /// The original data of `request` in the disk cache (the request's own cache and key
-        /// when ``Hooks`` choose them).
+        /// when ``Hooks`` choose them); `nil` when the request has
+        /// ``ImageRequest/Options/disableDiskCacheReads``.
         public func cachedData(for request: ImageRequest) -> Data? {
-            guard let key = pipeline.context.dataCacheKey(for: request) else { return nil }
+            guard !request.options.contains(.disableDiskCacheReads),
+                let key = pipeline.context.dataCacheKey(for: request)
+            else { return nil }
             return pipeline.context.dataCache(for: request)?.cachedData(for: key)
         }
 
-        /// Stores original data for `request` in the disk cache.
+        /// Stores original data for `request` in the disk cache (nothing with
+        /// ``ImageRequest/Options/disableDiskCacheWrites``).
         public func storeCachedData(_ data: Data, for request: ImageRequest) {
-            guard let key = pipeline.context.dataCacheKey(for: request) else { return }
+            guard !request.options.contains(.disableDiskCacheWrites),
+                let key = pipeline.context.dataCacheKey(for: request)
+            else { return }
             pipeline.context.dataCache(for: request)?.storeData(data, for: key)
         }
 
