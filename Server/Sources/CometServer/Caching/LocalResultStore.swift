@@ -19,11 +19,11 @@ public final class LocalResultStore: SharedResultStoring {
         var cost: Int
     }
 
-    /// One making of a result, with the number of callers waiting for it (counted under the
-    /// store's lock).
-    private final class Flight: @unchecked Sendable {
-        // Safe: both are set under the store's lock only (`work` once, right after creation).
-        var work: Task<StoredResult, any Error>?
+    /// One making of a result, with the number of callers waiting for it. A caller names its
+    /// flight by key and `id`: a key's flight may be retired and another started meanwhile.
+    private struct Flight {
+        let id: UInt64
+        let work: Task<StoredResult, any Error>
         var waiting = 1
     }
 
@@ -32,6 +32,7 @@ public final class LocalResultStore: SharedResultStoring {
         var cost = 0
         var tick: UInt64 = 0
         var flights: [String: Flight] = [:]
+        var lastFlightID: UInt64 = 0
     }
 
     private let state = Locked(State())
@@ -76,7 +77,7 @@ public final class LocalResultStore: SharedResultStoring {
         for key: String, ttl: Duration,
         produce: @escaping @Sendable () async throws -> StoredResult
     ) async throws -> StoredResult {
-        enum Step { case hit(StoredResult), wait(Flight) }
+        enum Step { case hit(StoredResult), wait(id: UInt64, work: Task<StoredResult, any Error>) }
         let now = ContinuousClock.now
         let step: Step = state.withLock { state in
             if let entry = state.entries[key] {
@@ -89,32 +90,32 @@ public final class LocalResultStore: SharedResultStoring {
                 state.entries[key] = nil
             }
             if let flight = state.flights[key] {
-                flight.waiting += 1
-                return .wait(flight)
+                state.flights[key]!.waiting += 1
+                return .wait(id: flight.id, work: flight.work)
             }
-            let flight = Flight()
-            flight.work = Task { try await self.make(key, ttl: ttl, flight: flight, produce: produce) }
-            state.flights[key] = flight
-            return .wait(flight)
+            state.lastFlightID += 1
+            let id = state.lastFlightID
+            let work = Task { try await self.make(key, ttl: ttl, flight: id, produce: produce) }
+            state.flights[key] = Flight(id: id, work: work)
+            return .wait(id: id, work: work)
         }
         switch step {
         case .hit(let result):
             return result
-        case .wait(let flight):
-            let work = state.withLock { _ in flight.work! }
+        case .wait(let id, let work):
             return try await withTaskCancellationHandler {
                 let result = try await work.value
                 try Task.checkCancellation()
                 return result
             } onCancel: {
-                stopWaiting(for: flight, key: key)
+                stopWaiting(for: id, key: key)
             }
         }
     }
 
     /// Runs `produce` for the flight of `key`, then stores the result and retires the flight.
     private func make(
-        _ key: String, ttl: Duration, flight: Flight,
+        _ key: String, ttl: Duration, flight id: UInt64,
         produce: @Sendable () async throws -> StoredResult
     ) async throws -> StoredResult {
         let outcome: Result<StoredResult, any Error>
@@ -124,19 +125,21 @@ public final class LocalResultStore: SharedResultStoring {
             outcome = .failure(error)
         }
         state.withLock { state in
-            if state.flights[key] === flight { state.flights[key] = nil }
+            if state.flights[key]?.id == id { state.flights[key] = nil }
             if case .success(let result) = outcome { insert(result, for: key, ttl: ttl, into: &state) }
         }
         return try outcome.get()
     }
 
     /// A waiting caller was cancelled: the last one to leave cancels the making and retires
-    /// its flight, so the next caller starts afresh.
-    private func stopWaiting(for flight: Flight, key: String) {
+    /// its flight, so the next caller starts afresh (a flight already retired, its making
+    /// finished, has nothing to cancel).
+    private func stopWaiting(for id: UInt64, key: String) {
         let abandoned: Task<StoredResult, any Error>? = state.withLock { state in
-            flight.waiting -= 1
-            guard flight.waiting == 0 else { return nil }
-            if state.flights[key] === flight { state.flights[key] = nil }
+            guard let flight = state.flights[key], flight.id == id else { return nil }
+            state.flights[key]!.waiting -= 1
+            guard flight.waiting == 1 else { return nil }
+            state.flights[key] = nil
             return flight.work
         }
         abandoned?.cancel()
