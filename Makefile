@@ -174,8 +174,10 @@ bench: setup
 		benchmark --no-progress --format influx --path ../.build-bench/results $(BENCH_ARGS)
 	cd Benchmarks && $(SWIFT) build -c release --scratch-path ../.build-bench --product BenchmarkReport
 	./.build-bench/release/BenchmarkReport $(BENCH_RESULTS)
-	@echo "== Colour conversion in Pillow + ImageCms and libvips, the same P3 JPEGs (scripts/colour-bench)"
-	scripts/colour-bench/run .build-bench/workloads-v1
+	@if [ -d .build-bench/workloads-v1/photo-grain9-1024x768-q85-p3 ]; then \
+		echo "== Colour conversion in Pillow + ImageCms and libvips, the same P3 JPEGs (scripts/colour-bench)"; \
+		scripts/colour-bench/run .build-bench/workloads-v1; \
+	else echo "== Colour references skipped: this run made no P3 workloads (BENCH_ARGS filtered them out)"; fi
 	@if [ "$(BENCH_SERVER)" != 0 ]; then \
 		echo "== comet-server cold path against the C loop (scripts/loadtest, $(BENCH_SERVER_DURATION) s)"; \
 		SWIFT="$(SWIFT)" SERVERS=comet SCENARIOS=cold DURATION=$(BENCH_SERVER_DURATION) \

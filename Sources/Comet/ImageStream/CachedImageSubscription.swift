@@ -5,9 +5,10 @@ import Locking
 ///
 /// Thread-safe: the one-shot state is taken out under a lock; a cancel from inside
 /// `receive(_:)` suppresses the completion.
-final class CachedImageSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
+final class CachedImageSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, Sendable
 where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Error {
-    // @unchecked Sendable: its state is behind `state`'s lock; the downstream is called outside it.
+    // The downstream (not Sendable: Combine's protocols are not) lives in `state`'s lock and is
+    // called outside it.
     private struct State {
         var pending: (response: ImageResponse, downstream: Downstream)?
         var isCancelled = false

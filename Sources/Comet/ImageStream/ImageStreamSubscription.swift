@@ -11,9 +11,10 @@ import Dispatch
 /// overlap. The task's closures keep the subscription alive until the task finishes (it
 /// finishes, releasing them, on completion or cancel).
 final class ImageStreamSubscription<Downstream: Subscriber>: Subscription, ImageStreamEvents, CustomStringConvertible,
-    @unchecked Sendable
+    Sendable
 where Downstream.Input == ImageResponse, Downstream.Failure == ImagePipeline.Error {
-    // @unchecked Sendable: its state is behind `state`'s lock; the downstream is called outside it.
+    // The downstream (not Sendable: Combine's protocols are not) lives in `state`'s lock and is
+    // called outside it.
     private struct State {
         var phase = Phase.idle
         var downstream: Downstream?

@@ -8,7 +8,7 @@ import Synchronization
 /// The URLSession delegate behind ``DataLoader``: routes each task's events to its handlers and
 /// enforces status, size and length rules. Its state is guarded by a lock; handlers are
 /// always called outside it.
-final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class DataLoaderSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     struct Handlers {
         let didReceiveData: @Sendable (Data, URLResponse) -> Void
         let completion: @Sendable ((any Error)?) -> Void

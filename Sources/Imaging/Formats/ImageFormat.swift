@@ -91,6 +91,11 @@ extension ImageFormat {
     /// The format a file extension names (`jpg`, `JPEG`, `heif`…), case-insensitively, without
     /// the dot; `nil` when none does.
     public init?(fileExtension: some StringProtocol) {
+        // Lower case as written first (a URL's `.webp`, a format argument): no string is made.
+        if let format = Self.all.first(where: { $0.fileExtensions.contains { $0 == fileExtension } }) {
+            self = format
+            return
+        }
         let lowered = fileExtension.lowercased()
         guard let format = Self.all.first(where: { $0.fileExtensions.contains(lowered) }) else { return nil }
         self = format

@@ -32,15 +32,30 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// registry's extensions of the formats the service encodes), case-insensitively; `nil` for
     /// anything else.
     public init?(name: String) {
-        guard let format = ImageFormat(fileExtension: name) else { return nil }
-        self.init(format.type)
+        // Every URL with an extension or `f` asks: compared as written first, small strings by
+        // their bits, no copy of the registry's entries (their arrays would be retained).
+        if let match = Self.names.first(where: { $0.name == name }) {
+            self = match.output
+            return
+        }
+        let lowered = name.lowercased()
+        guard let match = Self.names.first(where: { $0.name == lowered }) else { return nil }
+        self = match.output
     }
 
     /// The output format of `type`, `nil` for a format the service does not encode.
     public init?(_ type: AssetType) {
-        guard let output = Self.allCases.first(where: { $0.format.type == type }) else { return nil }
-        self = output
+        guard let match = Self.types.first(where: { $0.type == type }) else { return nil }
+        self = match.output
     }
+
+    /// The registry's extensions of each format, read once.
+    private static let names: [(name: String, output: OutputFormat)] = allCases.flatMap { output in
+        output.format.fileExtensions.map { ($0, output) }
+    }
+
+    /// The registry's type of each format, read once.
+    private static let types: [(type: AssetType, output: OutputFormat)] = allCases.map { ($0.format.type, $0) }
 
     /// The HTTP media type, e.g. `image/webp`.
     public var contentType: String { format.mimeType }
