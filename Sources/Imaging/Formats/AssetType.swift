@@ -66,3 +66,24 @@ public struct AssetType: RawRepresentable, Sendable, Hashable, ExpressibleByStri
         return stride(from: 16, to: end - 3, by: 4).map { String(decoding: head[$0..<($0 + 4)], as: UTF8.self) }
     }
 }
+
+extension AssetType {
+    /// The type a file extension names in ``ImageFormat/all`` (`jpg`, `JPEG`, `heif`…),
+    /// case-insensitively, without the dot; `nil` when none does.
+    public init?(fileExtension: some StringProtocol) {
+        // Asked for every URL with an extension or a format: the table holds small strings and
+        // types, so reading it retains nothing, and the name is lower-cased only on a miss.
+        if let match = Self.fileExtensions.first(where: { $0.name == fileExtension }) {
+            self = match.type
+            return
+        }
+        let lowered = fileExtension.lowercased()
+        guard let match = Self.fileExtensions.first(where: { $0.name == lowered }) else { return nil }
+        self = match.type
+    }
+
+    /// The registry's extensions with their types, read once.
+    private static let fileExtensions: [(name: String, type: AssetType)] = ImageFormat.all.flatMap { format in
+        format.fileExtensions.map { ($0, format.type) }
+    }
+}

@@ -91,14 +91,8 @@ extension ImageFormat {
     /// The format a file extension names (`jpg`, `JPEG`, `heif`…), case-insensitively, without
     /// the dot; `nil` when none does.
     public init?(fileExtension: some StringProtocol) {
-        // Lower case as written first (a URL's `.webp`, a format argument): no string is made.
-        if let format = Self.all.first(where: { $0.fileExtensions.contains { $0 == fileExtension } }) {
-            self = format
-            return
-        }
-        let lowered = fileExtension.lowercased()
-        guard let format = Self.all.first(where: { $0.fileExtensions.contains(lowered) }) else { return nil }
-        self = format
+        guard let type = AssetType(fileExtension: fileExtension) else { return nil }
+        self.init(type)
     }
 
     /// The format of a media type (`image/webp`; parameters after `;` ignored),

@@ -82,7 +82,7 @@ public struct ThumbnailRequest: ServiceRequest {
         sourceLimits = parsed.sourceLimits(under: configuration)
         keepsAnimation =
             sourceLimits.maximumAnimationFrames > 1 && parsed.stripsColorProfile != false
-            && (choice == .exactly(.webp) || choice == .exactly(.gif) || choice == .source)
+            && (choice == .source || choice.exactFormat?.format.supportsAnimation == true)
         // The format is in the key through `choice`.
         storeKey = Self.storeKey(
             options: parsed.canonicalBytes(includingFormat: false), choice: choice.keyComponent,

@@ -32,15 +32,8 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// registry's extensions of the formats the service encodes), case-insensitively; `nil` for
     /// anything else.
     public init?(name: String) {
-        // Every URL with an extension or `f` asks: compared as written first, small strings by
-        // their bits, no copy of the registry's entries (their arrays would be retained).
-        if let match = Self.names.first(where: { $0.name == name }) {
-            self = match.output
-            return
-        }
-        let lowered = name.lowercased()
-        guard let match = Self.names.first(where: { $0.name == lowered }) else { return nil }
-        self = match.output
+        guard let type = AssetType(fileExtension: name) else { return nil }
+        self.init(type)
     }
 
     /// The output format of `type`, `nil` for a format the service does not encode.
@@ -49,19 +42,11 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         self = match.output
     }
 
-    /// The registry's extensions of each format, read once.
-    private static let names: [(name: String, output: OutputFormat)] = allCases.flatMap { output in
-        output.format.fileExtensions.map { ($0, output) }
-    }
-
-    /// The registry's type of each format, read once.
+    /// The registry's type of each format, read once (no copy of an entry per call).
     private static let types: [(type: AssetType, output: OutputFormat)] = allCases.map { ($0.format.type, $0) }
 
     /// The HTTP media type, e.g. `image/webp`.
     public var contentType: String { format.mimeType }
-
-    /// The file extension a result is named with, e.g. `jpg`.
-    public var fileExtension: String { format.preferredFileExtension }
 
     /// Whether the format keeps transparency (all but JPEG).
     public var keepsAlpha: Bool { format.supportsAlpha }
